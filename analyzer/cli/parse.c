@@ -1,0 +1,267 @@
+#include "cli/parse.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+typedef struct unit {
+    const char *suffix;
+    double factor;
+} unit_t;
+
+/* Reads a non-negative decimal number (digits with an optional fraction) from text.
+ * Returns a pointer just past it, or NULL when there is no number there. */
+static const char *read_number(const char *text, double *value)
+{
+    const char *p = text;
+    if (!isdigit((unsigned char)*p))
+        return NULL;
+    while (isdigit((unsigned char)*p))
+        p++;
+    if (*p == '.') {
+        p++;
+        if (!isdigit((unsigned char)*p))
+            return NULL;
+        while (isdigit((unsigned char)*p))
+            p++;
+    }
+    char buf[64];
+    size_t n = (size_t)(p - text);
+    if (n >= sizeof buf)
+        return NULL;
+    memcpy(buf, text, n);
+    buf[n] = '\0';
+    *value = strtod(buf, NULL);
+    return p;
+}
+
+static const unit_t *find_unit(const unit_t *units, const char *suffix)
+{
+    for (const unit_t *u = units; u->suffix != NULL; u++)
+        if (strcmp(u->suffix, suffix) == 0)
+            return u;
+    return NULL;
+}
+
+static const unit_t size_units[] = {
+    {"", 1.0}, {"B", 1.0},
+    {"K", 1024.0}, {"M", 1048576.0}, {"G", 1073741824.0}, {"T", 1099511627776.0},
+    {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0},
+    {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12},
+    {NULL, 0},
+};
+
+int parse_size(const char *text, uint64_t *out, cp_err_t *err)
+{
+    double value;
+    const char *rest = text ? read_number(text, &value) : NULL;
+    const unit_t *unit = rest ? find_unit(size_units, rest) : NULL;
+    if (unit == NULL)
+        return cp_err_set(err, CP_EUSAGE,
+                          "bad size '%s': expected a number with an optional unit, e.g. 512, "
+                          "4K, 1G (powers of 1024) or 10MB, 2GB (powers of 1000)",
+                          text ? text : "");
+    double bytes = floor(value * unit->factor);
+    if (!(bytes < 9.2e18))
+        return cp_err_set(err, CP_EUSAGE, "bad size '%s': too large", text);
+    *out = (uint64_t)bytes;
+    return CP_OK;
+}
+
+static const unit_t rate_units[] = {
+    {"B/s", 1.0},
+    {"KB/s", 1e3}, {"MB/s", 1e6}, {"GB/s", 1e9}, {"TB/s", 1e12},
+    {"KiB/s", 1024.0}, {"MiB/s", 1048576.0}, {"GiB/s", 1073741824.0},
+    {NULL, 0},
+};
+
+int parse_rate(const char *text, double *out_bps, cp_err_t *err)
+{
+    double value;
+    const char *rest = text ? read_number(text, &value) : NULL;
+    const unit_t *unit = rest ? find_unit(rate_units, rest) : NULL;
+    if (unit == NULL || !(value > 0) || !(value * unit->factor < 1e15))
+        return cp_err_set(err, CP_EUSAGE,
+                          "bad rate '%s': expected a positive number with a unit, e.g. "
+                          "400MB/s, 1.5GB/s, 200MiB/s",
+                          text ? text : "");
+    *out_bps = value * unit->factor;
+    return CP_OK;
+}
+
+int parse_positive_int(const char *text, const char *what, long max, long *out, cp_err_t *err)
+{
+    const char *p = text ? text : "";
+    long value = 0;
+    bool ok = *p != '\0';
+    for (; *p && ok; p++) {
+        if (!isdigit((unsigned char)*p) || value > (max + 9) / 10)
+            ok = false;
+        else
+            value = value * 10 + (*p - '0');
+    }
+    if (!ok || value < 1 || value > max)
+        return cp_err_set(err, CP_EUSAGE, "bad %s '%s': expected a whole number from 1 to %ld",
+                          what, text ? text : "", max);
+    *out = value;
+    return CP_OK;
+}
+
+static int thread_list_error(cp_err_t *err, const char *text)
+{
+    return cp_err_set(err, CP_EUSAGE,
+                      "bad thread list '%s': expected counts from 1 to %d as '4', '1,2,4' or "
+                      "'1..8'",
+                      text, CP_MAX_THREADS);
+}
+
+/* Reads a thread count 1..CP_MAX_THREADS at *p and advances *p past it. */
+static bool read_thread_count(const char **p, int *value)
+{
+    long v = 0;
+    const char *s = *p;
+    if (!isdigit((unsigned char)*s))
+        return false;
+    while (isdigit((unsigned char)*s)) {
+        v = v * 10 + (*s - '0');
+        if (v > CP_MAX_THREADS)
+            return false;
+        s++;
+    }
+    if (v < 1)
+        return false;
+    *value = (int)v;
+    *p = s;
+    return true;
+}
+
+int parse_thread_list(const char *text, int **out, size_t *count, cp_err_t *err)
+{
+    if (text == NULL || *text == '\0')
+        return thread_list_error(err, text ? text : "");
+    bool seen[CP_MAX_THREADS + 1] = {false};
+    const char *p = text;
+    for (;;) {
+        int lo, hi;
+        if (!read_thread_count(&p, &lo))
+            return thread_list_error(err, text);
+        hi = lo;
+        if (p[0] == '.' && p[1] == '.') {
+            p += 2;
+            if (!read_thread_count(&p, &hi) || hi < lo)
+                return thread_list_error(err, text);
+        }
+        for (int t = lo; t <= hi; t++)
+            seen[t] = true;
+        if (*p == '\0')
+            break;
+        if (*p != ',')
+            return thread_list_error(err, text);
+        p++;
+    }
+    size_t n = 0;
+    for (int t = 1; t <= CP_MAX_THREADS; t++)
+        n += seen[t];
+    int *list = malloc(n * sizeof *list);
+    if (list == NULL)
+        return cp_err_set(err, CP_ENOMEM, "out of memory parsing thread list");
+    n = 0;
+    for (int t = 1; t <= CP_MAX_THREADS; t++)
+        if (seen[t])
+            list[n++] = t;
+    *out = list;
+    *count = n;
+    return CP_OK;
+}
+
+int parse_target(const char *text, target_spec_t *out, cp_err_t *err)
+{
+    static const char form[] = "expected [NAME=]DIR[@RATE], e.g. ssd=/mnt/ssd@400MB/s, or mem";
+    if (text == NULL || *text == '\0')
+        return cp_err_set(err, CP_EUSAGE, "empty target: %s", form);
+    target_spec_t t;
+    memset(&t, 0, sizeof t);
+    if (strcmp(text, "mem") == 0) {
+        strcpy(t.name, "mem");
+        t.is_mem = true;
+        *out = t;
+        return CP_OK;
+    }
+    if (strlen(text) >= sizeof t.dir)
+        return cp_err_set(err, CP_EUSAGE, "target too long: %.64s...", text);
+    char buf[PATH_MAX];
+    strcpy(buf, text);
+
+    char *dir = buf;
+    char *eq = strchr(buf, '=');
+    char *slash = strchr(buf, '/');
+    if (eq != NULL && (slash == NULL || eq < slash)) {
+        *eq = '\0';
+        if (buf[0] == '\0')
+            return cp_err_set(err, CP_EUSAGE, "bad target '%s': empty NAME before '='; %s",
+                              text, form);
+        if (strlen(buf) >= sizeof t.name)
+            return cp_err_set(err, CP_EUSAGE, "bad target '%s': NAME longer than %zu characters",
+                              text, sizeof t.name - 1);
+        for (const char *c = buf; *c; c++)
+            if (!isprint((unsigned char)*c) || *c == ',' || *c == '"')
+                return cp_err_set(err, CP_EUSAGE,
+                                  "bad target '%s': NAME may not contain commas, quotes or "
+                                  "control characters",
+                                  text);
+        strcpy(t.name, buf);
+        dir = eq + 1;
+    }
+    char *at = strrchr(dir, '@');
+    if (at != NULL) {
+        *at = '\0';
+        cp_err_t rate_err = {0};
+        if (parse_rate(at + 1, &t.rate_cap_bps, &rate_err) != CP_OK)
+            return cp_err_set(err, CP_EUSAGE, "bad target '%s': %s", text, rate_err.msg);
+    }
+    if (dir[0] == '\0')
+        return cp_err_set(err, CP_EUSAGE, "bad target '%s': empty DIR; %s", text, form);
+    if (strcmp(t.name, "mem") == 0 || (t.name[0] == '\0' && strcmp(dir, "mem") == 0))
+        return cp_err_set(err, CP_EUSAGE,
+                          "bad target '%s': the name 'mem' is reserved for the memory target "
+                          "(write it alone: mem)",
+                          text);
+    strcpy(t.dir, dir);
+    if (t.name[0] == '\0') {
+        if (strlen(dir) >= sizeof t.name)
+            return cp_err_set(err, CP_EUSAGE,
+                              "bad target '%s': directory name too long to be a label; give a "
+                              "short NAME=",
+                              text);
+        for (const char *c = dir; *c; c++)
+            if (!isprint((unsigned char)*c) || *c == ',' || *c == '"')
+                return cp_err_set(err, CP_EUSAGE,
+                                  "bad target '%s': give a NAME= (the directory has commas, "
+                                  "quotes or control characters)",
+                                  text);
+        strcpy(t.name, dir);
+    }
+    *out = t;
+    return CP_OK;
+}
+
+int target_check(const target_spec_t *t, cp_err_t *err)
+{
+    if (t->is_mem)
+        return CP_OK;
+    struct stat st;
+    if (stat(t->dir, &st) != 0)
+        return cp_err_errno(err, CP_EUSAGE, errno, "target '%s': cannot use directory '%s'",
+                            t->name, t->dir);
+    if (!S_ISDIR(st.st_mode))
+        return cp_err_set(err, CP_EUSAGE, "target '%s': '%s' is not a directory", t->name,
+                          t->dir);
+    if (access(t->dir, W_OK | X_OK) != 0)
+        return cp_err_errno(err, CP_EUSAGE, errno, "target '%s': directory '%s' is not writable",
+                            t->name, t->dir);
+    return CP_OK;
+}

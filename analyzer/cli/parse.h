@@ -1,0 +1,53 @@
+/* parse.h - the command line's small languages: sizes, rates, thread lists, targets.
+ *
+ * Each parser takes a NUL-terminated string, fills its output only on success, and on
+ * failure returns CP_EUSAGE with a message in err that quotes the text and gives the
+ * accepted form. None of them allocates except parse_thread_list (caller frees). */
+#ifndef CP_CLI_PARSE_H
+#define CP_CLI_PARSE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/err.h"
+
+#define CP_MAX_THREADS 1024
+#define CP_TARGET_NAME_MAX 128
+
+/* A size: "512", "4K", "1.5G" (K M G T = powers of 1024; KiB MiB GiB TiB too) or "10MB"
+ * (KB MB GB TB = powers of 1000). An optional "B" alone means bytes. Must be >= 0 and fit
+ * in 63 bits; fractional byte counts are rounded down. */
+int parse_size(const char *text, uint64_t *out, cp_err_t *err);
+
+/* A rate in bytes per second: "400MB/s", "1.5GB/s", "200MiB/s", "1GiB/s", "800KB/s",
+ * "100B/s". The unit is required; the value must be > 0. */
+int parse_rate(const char *text, double *out_bps, cp_err_t *err);
+
+/* A thread list: "4", "1,2,4", "1..8", or a mix "1,2,4..6". Each count in 1..1024; ranges
+ * must not run backwards; duplicates are dropped; order is ascending. On success *out is a
+ * malloc'd array of *count ints that the caller frees. */
+int parse_thread_list(const char *text, int **out, size_t *count, cp_err_t *err);
+
+/* A positive integer option value ("--reps 3"): digits only, 1..max. `what` names the
+ * option in the message. */
+int parse_positive_int(const char *text, const char *what, long max, long *out, cp_err_t *err);
+
+/* A TARGET "[NAME=]DIR[@RATE]". The bare word "mem" is the memory target (output counted
+ * and discarded); "mem" is reserved and may not name a directory target. The name defaults
+ * to DIR. Only the syntax is checked here; target_check() looks at the filesystem. */
+typedef struct target_spec {
+    char name[CP_TARGET_NAME_MAX];
+    char dir[PATH_MAX];
+    double rate_cap_bps; /* 0 = no emulated cap */
+    bool is_mem;
+} target_spec_t;
+
+int parse_target(const char *text, target_spec_t *out, cp_err_t *err);
+
+/* Checks a parsed directory target: it must exist, be a directory (not a symlink to a
+ * non-directory) and be writable. CP_EUSAGE naming it otherwise. The mem target passes. */
+int target_check(const target_spec_t *t, cp_err_t *err);
+
+#endif

@@ -1,0 +1,78 @@
+#include "common/cleanup.h"
+
+#include <limits.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CLEANUP_SLOTS 64
+
+/* Fixed storage so the signal handler never touches the heap. A slot is live while its
+ * flag is set; the path is written before the flag is raised. */
+static char cleanup_paths[CLEANUP_SLOTS][PATH_MAX];
+static atomic_int cleanup_live[CLEANUP_SLOTS];
+static volatile sig_atomic_t interrupted_flag;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    if (interrupted_flag) {
+        cp_cleanup_unlink_all();
+        _exit(130);
+    }
+    interrupted_flag = 1;
+}
+
+void cp_signals_install(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+bool cp_interrupted(void) { return interrupted_flag != 0; }
+
+void cp_set_interrupted(bool on) { interrupted_flag = on ? 1 : 0; }
+
+int cp_cleanup_track(const char *path)
+{
+    if (strlen(path) >= PATH_MAX)
+        return -1;
+    for (int i = 0; i < CLEANUP_SLOTS; i++) {
+        int expected = 0;
+        /* 2 = being written, 1 = live */
+        if (atomic_compare_exchange_strong(&cleanup_live[i], &expected, 2)) {
+            strcpy(cleanup_paths[i], path);
+            atomic_store(&cleanup_live[i], 1);
+            return i;
+        }
+    }
+    return -1;
+}
+
+void cp_cleanup_forget(int id)
+{
+    if (id >= 0 && id < CLEANUP_SLOTS)
+        atomic_store(&cleanup_live[id], 0);
+}
+
+void cp_cleanup_unlink(int id)
+{
+    if (id >= 0 && id < CLEANUP_SLOTS && atomic_load(&cleanup_live[id]) == 1) {
+        unlink(cleanup_paths[id]);
+        atomic_store(&cleanup_live[id], 0);
+    }
+}
+
+void cp_cleanup_unlink_all(void)
+{
+    for (int i = 0; i < CLEANUP_SLOTS; i++)
+        if (atomic_load(&cleanup_live[i]) == 1)
+            unlink(cleanup_paths[i]);
+}

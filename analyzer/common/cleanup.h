@@ -1,0 +1,34 @@
+/* cleanup.h - interrupt handling and the list of files chokepoint must not leave behind.
+ *
+ * SIGINT and SIGTERM set a flag that long-running loops poll with cp_interrupted(); they
+ * then unwind normally, remove what they created and return CP_EINTR (exit 130). A second
+ * signal while unwinding removes every registered file from the handler and exits 130
+ * at once, so a stuck write cannot keep junk on a disk. */
+#ifndef CP_CLEANUP_H
+#define CP_CLEANUP_H
+
+#include <stdbool.h>
+
+/* Installs the SIGINT/SIGTERM handlers. Safe to call more than once. */
+void cp_signals_install(void);
+
+/* True once SIGINT or SIGTERM has been received. Async-signal-safe. */
+bool cp_interrupted(void);
+
+/* For tests: pretend a signal arrived (or clear the flag). */
+void cp_set_interrupted(bool on);
+
+/* Registers a path to delete if the process is interrupted or fails. Returns a slot id
+ * (>= 0) for cp_cleanup_forget, or -1 when all slots are used (the path is not tracked). */
+int cp_cleanup_track(const char *path);
+
+/* Stops tracking slot id (the file was renamed into place or deleted by its owner). */
+void cp_cleanup_forget(int id);
+
+/* Unlinks the tracked file in slot id, if any, and forgets it. */
+void cp_cleanup_unlink(int id);
+
+/* Unlinks every tracked file (async-signal-safe). */
+void cp_cleanup_unlink_all(void);
+
+#endif

@@ -1,0 +1,68 @@
+#include "common/log.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <unistd.h>
+
+static bool log_quiet;
+static bool progress_drawn;
+
+void cp_log_set_quiet(bool quiet) { log_quiet = quiet; }
+bool cp_log_quiet(void) { return log_quiet; }
+
+static void log_line(const char *prefix, const char *fmt, va_list ap)
+{
+    cp_log_progress_done();
+    fputs(prefix, stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+void cp_log_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    log_line("chokepoint: error: ", fmt, ap);
+    va_end(ap);
+}
+
+void cp_log_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    log_line("chokepoint: warning: ", fmt, ap);
+    va_end(ap);
+}
+
+void cp_log_info(const char *fmt, ...)
+{
+    if (log_quiet)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    log_line("", fmt, ap);
+    va_end(ap);
+}
+
+bool cp_log_progress_enabled(void) { return !log_quiet && isatty(STDERR_FILENO); }
+
+void cp_log_progress(const char *fmt, ...)
+{
+    if (!cp_log_progress_enabled())
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("\r\033[K", stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fflush(stderr);
+    progress_drawn = true;
+}
+
+void cp_log_progress_done(void)
+{
+    if (progress_drawn) {
+        fputc('\n', stderr);
+        progress_drawn = false;
+    }
+}

@@ -1,0 +1,54 @@
+/* main.c - subcommand dispatch only. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "common/cleanup.h"
+#include "common/log.h"
+
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} command_t;
+
+static const command_t commands[] = {
+    /* COMMAND TABLE: one line per subcommand */
+    {NULL, NULL, NULL},
+};
+
+static void print_usage(FILE *out)
+{
+    fprintf(out, "usage: chokepoint COMMAND [OPTIONS]\n\n"
+                 "Is a multi-threaded compression job limited by the CPU or by the disk?\n\n"
+                 "commands:\n");
+    for (const command_t *c = commands; c->name != NULL; c++)
+        fprintf(out, "  %-9s %s\n", c->name, c->summary);
+    fprintf(out, "\n'chokepoint COMMAND --help' describes each command.\n"
+                 "Exit status: 0 success, 1 runtime failure, 2 usage or data-file error, "
+                 "130 interrupted.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        print_usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("chokepoint %s\n", CHOKEPOINT_VERSION);
+        return 0;
+    }
+    for (const command_t *c = commands; c->name != NULL; c++)
+        if (strcmp(argv[1], c->name) == 0) {
+            cp_signals_install();
+            return c->run(argc - 1, argv + 1);
+        }
+    cp_log_error("unknown command '%s'; try 'chokepoint --help'", argv[1]);
+    return 2;
+}

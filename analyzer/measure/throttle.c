@@ -1,0 +1,28 @@
+#include "measure/throttle.h"
+
+#include "measure/clock.h"
+
+throttle_t throttle_make(double rate_bps)
+{
+    throttle_t t = {rate_bps, 0.05, 0.0, 0};
+    return t;
+}
+
+double throttle_wait(throttle_t *t, size_t bytes)
+{
+    if (t->rate_bps <= 0)
+        return 0.0;
+    double now = clock_now();
+    if (!t->started || t->next_free < now - t->burst_s) {
+        /* Idle or fallen behind: keep at most burst_s of credit. */
+        t->next_free = t->started ? now - t->burst_s : now;
+        t->started = 1;
+    }
+    t->next_free += (double)bytes / t->rate_bps;
+    /* Like a disk of that speed, a write returns once its bytes have "transferred": N bytes
+     * take N / rate seconds in all, whatever the chunk size. */
+    double wait = t->next_free - now;
+    if (wait > 0)
+        clock_sleep(wait);
+    return wait > 0 ? wait : 0.0;
+}
