@@ -14,6 +14,7 @@ typedef struct command {
 
 static const command_t commands[] = {
     /* COMMAND TABLE: one line per subcommand */
+    {"compress", cmd_compress, "compress one file once and time it"},
     {NULL, NULL, NULL},
 };
 

@@ -1,0 +1,170 @@
+/* cmd_compress.c - `chokepoint compress`: one timed compression run. */
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "cli/parse.h"
+#include "common/log.h"
+#include "measure/compress_job.h"
+#include "report/record_json.h"
+
+static const char compress_usage[] =
+    "usage: chokepoint compress -i INPUT -o OUTPUT [options]\n"
+    "\n"
+    "Compresses INPUT into OUTPUT once and reports how long it took, from opening the input\n"
+    "to the output's fsync and close. OUTPUT is written to a temporary file in the same\n"
+    "directory and renamed into place on success; '-o /dev/null' counts the output and\n"
+    "discards it (the pure CPU ceiling).\n"
+    "\n"
+    "options:\n"
+    "  -i, --input FILE       the file to compress (required)\n"
+    "  -o, --output FILE      where the compressed file goes (required)\n"
+    "  -c, --codec SPEC       zstd:1..19, xz:0..9 (add 'e' for extreme: xz:6e) or copy\n"
+    "                         (default zstd:3)\n"
+    "  -T, --threads N        compressor threads, 1..1024 (default 1)\n"
+    "      --engine E         blocks: T threads each compress independent blocks, one\n"
+    "                         frame per block (default); native: the codec's own workers\n"
+    "                         (ZSTD_c_nbWorkers, lzma_stream_encoder_mt)\n"
+    "      --block-size SIZE  block size for the blocks engine (read size for native);\n"
+    "                         default: zstd 4 x window, xz 3 x dictionary, copy 4M\n"
+    "      --sync MODE        fsync: buffered writes, fsync before close (default);\n"
+    "                         direct: O_DIRECT (falls back to fsync where refused);\n"
+    "                         none: no fsync, measures the page cache\n"
+    "      --warm             keep the input's page cache (default: drop it first)\n"
+    "      --verify           after timing, decompress and compare XXH3 hashes\n"
+    "      --force            replace an existing OUTPUT\n"
+    "      --json             print the record as one JSON object\n"
+    "  -q, --quiet            no informational messages on stderr\n"
+    "  -h, --help             this text\n"
+    "\n"
+    "Sizes: K M G T are powers of 1024, KB MB GB TB powers of 1000.\n"
+    "Exit status: 0 success, 1 runtime failure (I/O, no space, verification mismatch),\n"
+    "2 usage error, 130 interrupted.\n";
+
+enum { OPT_ENGINE = 256, OPT_BLOCK_SIZE, OPT_SYNC, OPT_WARM, OPT_VERIFY, OPT_FORCE, OPT_JSON };
+
+static const struct option compress_options[] = {
+    {"input", required_argument, NULL, 'i'},
+    {"output", required_argument, NULL, 'o'},
+    {"codec", required_argument, NULL, 'c'},
+    {"threads", required_argument, NULL, 'T'},
+    {"engine", required_argument, NULL, OPT_ENGINE},
+    {"block-size", required_argument, NULL, OPT_BLOCK_SIZE},
+    {"sync", required_argument, NULL, OPT_SYNC},
+    {"warm", no_argument, NULL, OPT_WARM},
+    {"verify", no_argument, NULL, OPT_VERIFY},
+    {"force", no_argument, NULL, OPT_FORCE},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+static void print_summary(const compress_record_t *r)
+{
+    const pipeline_result_t *run = &r->run;
+    double ratio = run->output_bytes > 0 ? (double)run->input_bytes / (double)run->output_bytes : 0;
+    printf("%s, %s engine, %d thread%s, %.1f MiB blocks\n", r->codec,
+           pipeline_engine_name(r->engine), r->threads, r->threads == 1 ? "" : "s",
+           (double)run->block_size / 1048576.0);
+    printf("  input    %.1f MB -> output %.1f MB%s (ratio %.3f)\n", (double)run->input_bytes / 1e6,
+           (double)run->output_bytes / 1e6, r->discarded ? " (discarded)" : "", ratio);
+    printf("  time     %.3f s, one run, from opening the input to %s; input cache %s\n",
+           run->seconds,
+           r->discarded             ? "the last byte counted in memory"
+           : r->sync == SYNC_NONE   ? "close (no fsync: page cache)"
+           : r->sync == SYNC_DIRECT ? "O_DIRECT writes + fsync + close"
+                                    : "fsync + close",
+           r->warm ? "kept warm" : run->cache_dropped ? "dropped first" : "not dropped (refused)");
+    printf("  rate     %.1f MB/s of input\n", r->bytes_per_s / 1e6);
+    if (r->rate_cap_bps > 0)
+        printf("  cap      emulated %.1f MB/s write cap (%.2f s spent waiting in it)\n",
+               r->rate_cap_bps / 1e6, r->throttle_s);
+    printf("  CPU      %.2f s user, %.2f s system; peak RSS %.1f MB\n", r->cpu_user_s, r->cpu_sys_s,
+           (double)r->max_rss_bytes / 1e6);
+    printf("  stages   reader busy %.2f s, waited %.2f s; compressors busy %.2f s, waited %.2f s "
+           "(summed); writer busy %.2f s, waited %.2f s\n",
+           run->reader.busy_s, run->reader.wait_s, run->compress.busy_s, run->compress.wait_s,
+           run->writer.busy_s, run->writer.wait_s);
+    if (r->verified >= 0)
+        printf("  verified %s (XXH3-64 of the input vs the decompressed output)\n",
+               r->verified ? "yes" : "NO");
+}
+
+int cmd_compress(int argc, char **argv)
+{
+    compress_job_t job = compress_job_defaults();
+    bool json = false;
+    cp_err_t err = {0};
+    int rc = CP_OK;
+    long threads = 1;
+    uint64_t block_size = 0;
+
+    options_begin();
+    int c;
+    while (rc == CP_OK &&
+           (c = getopt_long(argc, argv, ":i:o:c:T:qh", compress_options, NULL)) != -1) {
+        switch (c) {
+        case 'i': job.pipeline.input_path = optarg; break;
+        case 'o': job.output_path = optarg; break;
+        case 'c': rc = codec_parse(optarg, &job.pipeline.codec, &err); break;
+        case 'T': rc = parse_positive_int(optarg, "thread count", CP_MAX_THREADS, &threads, &err); break;
+        case OPT_ENGINE: rc = pipeline_engine_parse(optarg, &job.pipeline.engine, &err); break;
+        case OPT_BLOCK_SIZE:
+            rc = parse_size(optarg, &block_size, &err);
+            if (rc == CP_OK && (block_size < 4096 || block_size > ((uint64_t)1 << 30)))
+                rc = cp_err_set(&err, CP_EUSAGE,
+                                "bad block size '%s': expected 4K to 1G", optarg);
+            break;
+        case OPT_SYNC: rc = sync_mode_parse(optarg, &job.sync, &err); break;
+        case OPT_WARM: job.pipeline.warm = true; break;
+        case OPT_VERIFY: job.verify = true; break;
+        case OPT_FORCE: job.force = true; break;
+        case OPT_JSON: json = true; break;
+        case 'q': cp_log_set_quiet(true); break;
+        case 'h': fputs(compress_usage, stdout); return 0;
+        default: return options_error("compress", c, argv);
+        }
+    }
+    if (rc != CP_OK) {
+        cp_log_error("%s", err.msg);
+        return cp_exit_status(rc);
+    }
+    if (optind < argc) {
+        cp_log_error("unexpected argument '%s'; see 'chokepoint compress --help'", argv[optind]);
+        return 2;
+    }
+    if (job.pipeline.input_path == NULL || job.output_path == NULL) {
+        cp_log_error("compress needs -i INPUT and -o OUTPUT; see 'chokepoint compress --help'");
+        return 2;
+    }
+    job.pipeline.threads = (int)threads;
+    job.pipeline.block_size = (size_t)block_size;
+    if (strcmp(job.output_path, "/dev/null") == 0) {
+        job.discard = true;
+        if (job.verify)
+            cp_log_warn("--verify needs a kept output; with -o /dev/null nothing is verified");
+    }
+
+    compress_record_t rec;
+    rc = compress_job_run(&job, &rec, &err);
+    if (rc != CP_OK) {
+        cp_log_error("%s", err.msg);
+        return cp_exit_status(rc);
+    }
+    if (json) {
+        json_t *obj = record_to_json(&rec);
+        if (obj == NULL || json_dumpf(obj, stdout, JSON_COMPACT) != 0) {
+            json_decref(obj);
+            cp_log_error("cannot write the JSON record");
+            return 1;
+        }
+        fputc('\n', stdout);
+        json_decref(obj);
+    } else {
+        print_summary(&rec);
+    }
+    return fflush(stdout) == 0 ? 0 : 1;
+}

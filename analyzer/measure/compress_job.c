@@ -1,0 +1,183 @@
+#include "measure/compress_job.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "measure/clock.h"
+#include "measure/verify.h"
+
+compress_job_t compress_job_defaults(void)
+{
+    compress_job_t job;
+    memset(&job, 0, sizeof job);
+    job.pipeline = pipeline_defaults();
+    job.sync = SYNC_FSYNC;
+    return job;
+}
+
+int compress_check_input(const char *path, uint64_t *size, cp_err_t *err)
+{
+    struct stat st;
+    if (path == NULL)
+        return cp_err_set(err, CP_EUSAGE, "no input file given (-i INPUT)");
+    if (stat(path, &st) != 0)
+        return cp_err_errno(err, CP_EUSAGE, errno, "input '%s'", path);
+    if (S_ISDIR(st.st_mode))
+        return cp_err_set(err, CP_EUSAGE, "input '%s' is a directory, not a file", path);
+    if (!S_ISREG(st.st_mode))
+        return cp_err_set(err, CP_EUSAGE, "input '%s' is not a regular file", path);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return cp_err_errno(err, CP_EUSAGE, errno, "input '%s' cannot be read", path);
+    close(fd);
+    *size = (uint64_t)st.st_size;
+    return CP_OK;
+}
+
+/* The directory and file name of path, as separate copies. */
+static void split_path(const char *path, char *dir, char *base)
+{
+    char a[PATH_MAX], b[PATH_MAX];
+    snprintf(a, sizeof a, "%s", path);
+    snprintf(b, sizeof b, "%s", path);
+    snprintf(dir, PATH_MAX, "%s", dirname(a));
+    snprintf(base, PATH_MAX, "%s", basename(b));
+}
+
+static int check_output_path(const compress_job_t *job, char *dir, char *base, cp_err_t *err)
+{
+    if (strlen(job->output_path) >= PATH_MAX - 64)
+        return cp_err_set(err, CP_EUSAGE, "output path too long: %s", job->output_path);
+    split_path(job->output_path, dir, base);
+    struct stat st;
+    if (lstat(job->output_path, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return cp_err_set(err, CP_EUSAGE, "output '%s' is a directory", job->output_path);
+        if (!job->force)
+            return cp_err_set(err, CP_EUSAGE, "output '%s' exists; use --force to replace it",
+                              job->output_path);
+        if (!S_ISREG(st.st_mode))
+            return cp_err_set(err, CP_EUSAGE,
+                              "output '%s' exists and is not a regular file; refusing to "
+                              "replace it",
+                              job->output_path);
+    }
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return cp_err_set(err, CP_EUSAGE, "output directory '%s' does not exist", dir);
+    if (access(dir, W_OK | X_OK) != 0)
+        return cp_err_errno(err, CP_EUSAGE, errno, "output directory '%s' is not writable", dir);
+    return CP_OK;
+}
+
+/* Warns when the output may not fit; copy (output = input) that cannot fit is refused. */
+static int check_free_space(const char *dir, const char *label, uint64_t input_size,
+                            const codec_spec_t *codec, cp_err_t *err)
+{
+    struct statvfs vfs;
+    if (statvfs(dir, &vfs) != 0)
+        return CP_OK; /* unknown: the write itself will tell */
+    uint64_t free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+    if (codec->ops->max_level == 0 && free_bytes < input_size)
+        return cp_err_set(err, CP_ENOSPC,
+                          "volume '%s' has %.1f MB free, the copy needs %.1f MB", label,
+                          (double)free_bytes / 1e6, (double)input_size / 1e6);
+    if (free_bytes < input_size)
+        cp_log_warn("volume '%s' has %.1f MB free, less than the %.1f MB input; the output "
+                    "may not fit",
+                    label, (double)free_bytes / 1e6, (double)input_size / 1e6);
+    return CP_OK;
+}
+
+static int open_sink(const compress_job_t *job, const char *dir, const char *base,
+                     uint64_t input_size, sink_t **sink, cp_err_t *err)
+{
+    sink_options_t opts = {job->sync, job->rate_cap_bps, job->volume_label};
+    if (job->discard) {
+        *sink = sink_open_mem(&opts, err);
+    } else {
+        const char *label = job->volume_label ? job->volume_label : dir;
+        opts.volume_label = label;
+        int rc = check_free_space(dir, label, input_size, &job->pipeline.codec, err);
+        if (rc != CP_OK)
+            return rc;
+        *sink = sink_open_file(dir, base, &opts, err);
+    }
+    return *sink != NULL ? CP_OK : err->code;
+}
+
+int compress_job_run(const compress_job_t *job, compress_record_t *rec, cp_err_t *err)
+{
+    memset(rec, 0, sizeof *rec);
+    codec_format(&job->pipeline.codec, rec->codec, sizeof rec->codec);
+    rec->engine = job->pipeline.engine;
+    rec->threads = job->pipeline.threads;
+    rec->warm = job->pipeline.warm;
+    rec->rate_cap_bps = job->rate_cap_bps;
+    rec->discarded = job->discard;
+    rec->verified = -1;
+    rec->sync = job->sync;
+
+    uint64_t input_size;
+    int rc = compress_check_input(job->pipeline.input_path, &input_size, err);
+    if (rc != CP_OK)
+        return rc;
+    char dir[PATH_MAX] = ".", base[PATH_MAX] = "output";
+    if (job->output_path != NULL && !job->discard) {
+        rc = check_output_path(job, dir, base, err);
+        if (rc != CP_OK)
+            return rc;
+    } else if (job->scratch_dir != NULL) {
+        snprintf(dir, sizeof dir, "%s", job->scratch_dir);
+        snprintf(base, sizeof base, ".chokepoint-run");
+    } else if (!job->discard) {
+        return cp_err_set(err, CP_EUSAGE, "no output given");
+    }
+
+    sink_t *sink = NULL;
+    rc = open_sink(job, dir, base, input_size, &sink, err);
+    if (rc != CP_OK)
+        return rc;
+    rec->sync = sink_effective_sync(sink);
+    rec->sync_fell_back = job->sync == SYNC_DIRECT && rec->sync != SYNC_DIRECT;
+
+    cpu_usage_t cpu0 = clock_cpu_usage();
+    rc = pipeline_run(&job->pipeline, sink, &rec->run, err);
+    cpu_usage_t cpu1 = clock_cpu_usage();
+    rec->cpu_user_s = cpu1.user_s - cpu0.user_s;
+    rec->cpu_sys_s = cpu1.sys_s - cpu0.sys_s;
+    rec->max_rss_bytes = cpu1.max_rss_bytes;
+    rec->throttle_s = sink_throttle_seconds(sink);
+    if (rec->run.seconds > 0)
+        rec->bytes_per_s = (double)rec->run.input_bytes / rec->run.seconds;
+
+    if (rc == CP_OK && job->verify && !job->discard) {
+        verify_result_t v;
+        rc = verify_roundtrip(job->pipeline.input_path, sink_temp_path(sink),
+                              &job->pipeline.codec, &v, err);
+        if (rc == CP_OK) {
+            rec->verified = v.match ? 1 : 0;
+            if (!v.match)
+                rc = cp_err_set(err, CP_EVERIFY,
+                                "verification failed: the output restores to %llu bytes with "
+                                "XXH3 %016llx, the input is %llu bytes with XXH3 %016llx",
+                                (unsigned long long)v.restored_bytes,
+                                (unsigned long long)v.restored_hash,
+                                (unsigned long long)v.input_bytes,
+                                (unsigned long long)v.input_hash);
+        } else if (rc == CP_EVERIFY) {
+            rec->verified = 0;
+        }
+    }
+    if (rc == CP_OK && job->output_path != NULL && !job->discard)
+        rc = sink_commit(sink, job->output_path, job->force, err);
+    sink_close(sink);
+    return rc;
+}

@@ -1,0 +1,60 @@
+/* compress_job.h - one measured compression run from an input file to a sink: what
+ * `chokepoint compress` does once and `sweep` does for every target x codec x threads x
+ * repetition. Owns the output's life cycle: temporary file, timing, optional
+ * verification, then rename into place (compress) or removal (sweep). */
+#ifndef CP_COMPRESS_JOB_H
+#define CP_COMPRESS_JOB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "codecs/codec.h"
+#include "common/err.h"
+#include "measure/pipeline.h"
+#include "measure/sink.h"
+
+typedef struct compress_job {
+    const char *input_path;
+    /* Exactly one destination: */
+    const char *output_path; /* keep the output here (renamed into place on success) */
+    const char *scratch_dir; /* write the output to a temporary file here, then remove it */
+    bool discard;            /* memory sink: count and discard (the CPU ceiling) */
+
+    const char *volume_label; /* names the output volume in messages (may be NULL) */
+    double rate_cap_bps;      /* emulated write cap, 0 = none */
+    pipeline_params_t pipeline;
+    sync_mode_t sync;
+    bool verify;              /* decompress and compare hashes after timing (file outputs) */
+    bool force;               /* replace an existing output_path */
+} compress_job_t;
+
+typedef struct compress_record {
+    char codec[32];           /* "zstd:3" */
+    pipeline_engine_t engine;
+    int threads;
+    sync_mode_t sync;         /* as used (fsync after a refused direct) */
+    bool sync_fell_back;      /* direct was asked for and refused */
+    bool warm;
+    bool discarded;           /* output went to memory */
+    double rate_cap_bps;
+    pipeline_result_t run;    /* bytes, seconds, block size, stage accounting */
+    double bytes_per_s;       /* input bytes per second */
+    double cpu_user_s, cpu_sys_s;
+    uint64_t max_rss_bytes;   /* peak RSS of the process so far */
+    double throttle_s;        /* seconds spent in the emulated cap */
+    int verified;             /* 1 match, 0 mismatch, -1 not checked */
+} compress_record_t;
+
+/* A job with pipeline_defaults(), fsync, no destination set. */
+compress_job_t compress_job_defaults(void);
+
+/* Checks the input is an existing, readable regular file; CP_EUSAGE naming it otherwise.
+ * Sets *size to its size. */
+int compress_check_input(const char *path, uint64_t *size, cp_err_t *err);
+
+/* Runs the job and fills rec. Usage faults (bad input, existing output without force) are
+ * CP_EUSAGE before anything is written; run-time faults CP_EIO/CP_ENOSPC/...; a verified
+ * mismatch CP_EVERIFY. On any failure no output file remains. */
+int compress_job_run(const compress_job_t *job, compress_record_t *rec, cp_err_t *err);
+
+#endif

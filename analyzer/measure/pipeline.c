@@ -1,0 +1,503 @@
+#include "measure/pipeline.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <omp.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+#include "measure/clock.h"
+
+#define NATIVE_READ_SIZE ((size_t)4 << 20)
+
+typedef enum slot_state { SLOT_FREE, SLOT_READ, SLOT_BUSY, SLOT_DONE } slot_state_t;
+
+typedef struct slot {
+    slot_state_t state;
+    uint64_t seq;
+    bool last;          /* the reader reached end of input with this block */
+    unsigned char *in;
+    size_t in_len;
+    unsigned char *out;
+    size_t out_len;
+    size_t out_cap;
+} slot_t;
+
+/* Shared state of one run. Everything below `lock` is guarded by it. */
+typedef struct pipe {
+    const pipeline_params_t *params;
+    sink_t *sink;
+    int input_fd;
+    size_t block_size;
+    size_t nslots;
+    slot_t *slots;
+
+    pthread_mutex_t lock;
+    pthread_cond_t slot_freed;  /* reader waits */
+    pthread_cond_t slot_filled; /* compressors wait */
+    pthread_cond_t slot_done;   /* writer waits */
+    bool reader_finished;
+    bool failed;
+    uint64_t next_write;
+    cp_err_t err;
+
+    uint64_t input_bytes;
+    uint64_t output_bytes;
+    unsigned blocks;
+    stage_time_t reader, compress, writer;
+} pipe_t;
+
+const char *pipeline_engine_name(pipeline_engine_t engine)
+{
+    return engine == PIPELINE_NATIVE ? "native" : "blocks";
+}
+
+int pipeline_engine_parse(const char *text, pipeline_engine_t *out, cp_err_t *err)
+{
+    if (text != NULL && strcmp(text, "blocks") == 0)
+        *out = PIPELINE_BLOCKS;
+    else if (text != NULL && strcmp(text, "native") == 0)
+        *out = PIPELINE_NATIVE;
+    else
+        return cp_err_set(err, CP_EUSAGE, "bad engine '%s': expected blocks or native",
+                          text ? text : "");
+    return CP_OK;
+}
+
+pipeline_params_t pipeline_defaults(void)
+{
+    pipeline_params_t p;
+    memset(&p, 0, sizeof p);
+    codec_parse("zstd:3", &p.codec, NULL);
+    p.threads = 1;
+    p.engine = PIPELINE_BLOCKS;
+    return p;
+}
+
+size_t pipeline_block_size(const pipeline_params_t *params)
+{
+    if (params->block_size > 0)
+        return params->block_size;
+    if (params->engine == PIPELINE_NATIVE)
+        return NATIVE_READ_SIZE;
+    return params->codec.ops->default_block_size(&params->codec);
+}
+
+/* Records the first failure and wakes everyone so they can stop. Caller holds the lock. */
+static void pipe_fail_locked(pipe_t *p, const cp_err_t *e)
+{
+    if (!p->failed) {
+        p->failed = true;
+        p->err = *e;
+    }
+    pthread_cond_broadcast(&p->slot_freed);
+    pthread_cond_broadcast(&p->slot_filled);
+    pthread_cond_broadcast(&p->slot_done);
+}
+
+static void pipe_fail(pipe_t *p, const cp_err_t *e)
+{
+    pthread_mutex_lock(&p->lock);
+    pipe_fail_locked(p, e);
+    pthread_mutex_unlock(&p->lock);
+}
+
+/* Waits on cond and adds the seconds waited to *wait_s. */
+static void timed_wait(pthread_cond_t *cond, pthread_mutex_t *lock, double *wait_s)
+{
+    double t0 = clock_now();
+    pthread_cond_wait(cond, lock);
+    *wait_s += clock_now() - t0;
+}
+
+static bool interrupted_check(pipe_t *p)
+{
+    if (!cp_interrupted())
+        return false;
+    cp_err_t e = {0};
+    cp_err_set(&e, CP_EINTR, "interrupted");
+    pipe_fail(p, &e);
+    return true;
+}
+
+/* Reads up to len bytes; returns the count (short only at end of file) or -1 with errno. */
+static ssize_t read_full(int fd, unsigned char *buf, size_t len)
+{
+    size_t got = 0;
+    while (got < len) {
+        ssize_t n = read(fd, buf + got, len - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        if (n == 0)
+            break;
+        got += (size_t)n;
+    }
+    return (ssize_t)got;
+}
+
+/* ---- reader ---- */
+
+static void reader_role(pipe_t *p)
+{
+    uint64_t seq = 0;
+    for (;;) {
+        if (interrupted_check(p))
+            return;
+        pthread_mutex_lock(&p->lock);
+        slot_t *slot = NULL;
+        while (!p->failed) {
+            for (size_t i = 0; i < p->nslots && slot == NULL; i++)
+                if (p->slots[i].state == SLOT_FREE)
+                    slot = &p->slots[i];
+            if (slot != NULL)
+                break;
+            timed_wait(&p->slot_freed, &p->lock, &p->reader.wait_s);
+        }
+        if (p->failed) {
+            pthread_mutex_unlock(&p->lock);
+            return;
+        }
+        slot->state = SLOT_BUSY;
+        pthread_mutex_unlock(&p->lock);
+
+        double t0 = clock_now();
+        ssize_t n = read_full(p->input_fd, slot->in, p->block_size);
+        p->reader.busy_s += clock_now() - t0;
+        if (n < 0) {
+            cp_err_t e = {0};
+            cp_err_errno(&e, CP_EIO, errno, "reading input %s", p->params->input_path);
+            pipe_fail(p, &e);
+            return;
+        }
+        pthread_mutex_lock(&p->lock);
+        slot->in_len = (size_t)n;
+        slot->seq = seq++;
+        slot->last = (size_t)n < p->block_size;
+        slot->out_len = 0;
+        slot->state = SLOT_READ;
+        p->input_bytes += (uint64_t)n;
+        p->blocks++;
+        if (slot->last)
+            p->reader_finished = true;
+        pthread_cond_broadcast(&p->slot_filled);
+        pthread_mutex_unlock(&p->lock);
+        if (slot->last)
+            return;
+    }
+}
+
+/* ---- blocks engine compressor ---- */
+
+static void block_compressor_role(pipe_t *p, void *codec_ctx)
+{
+    const codec_ops_t *ops = p->params->codec.ops;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        slot_t *slot = NULL;
+        while (!p->failed) {
+            for (size_t i = 0; i < p->nslots; i++)
+                if (p->slots[i].state == SLOT_READ && (slot == NULL || p->slots[i].seq < slot->seq))
+                    slot = &p->slots[i];
+            if (slot != NULL || p->reader_finished)
+                break;
+            timed_wait(&p->slot_filled, &p->lock, &p->compress.wait_s);
+        }
+        if (p->failed || slot == NULL) {
+            pthread_mutex_unlock(&p->lock);
+            return;
+        }
+        slot->state = SLOT_BUSY;
+        pthread_mutex_unlock(&p->lock);
+
+        cp_err_t e = {0};
+        int rc = CP_OK;
+        double t0 = clock_now();
+        /* An empty last block after full ones adds nothing; an empty input still gets one
+         * (empty) frame so the output is a valid compressed file. */
+        if (slot->in_len > 0 || slot->seq == 0)
+            rc = ops->compress_block(codec_ctx, slot->in, slot->in_len, slot->out, slot->out_cap,
+                                     &slot->out_len, &e);
+        double busy = clock_now() - t0;
+
+        pthread_mutex_lock(&p->lock);
+        p->compress.busy_s += busy;
+        if (rc != CP_OK) {
+            pipe_fail_locked(p, &e);
+            pthread_mutex_unlock(&p->lock);
+            return;
+        }
+        slot->state = SLOT_DONE;
+        pthread_cond_broadcast(&p->slot_done);
+        pthread_mutex_unlock(&p->lock);
+    }
+}
+
+/* ---- native engine encoder ---- */
+
+static int append_to_slot(void *ctx, const void *buf, size_t len, cp_err_t *err)
+{
+    slot_t *slot = ctx;
+    if (slot->out_len + len > slot->out_cap) {
+        size_t cap = slot->out_cap * 2;
+        while (cap < slot->out_len + len)
+            cap *= 2;
+        unsigned char *grown = realloc(slot->out, cap);
+        if (grown == NULL)
+            return cp_err_set(err, CP_ENOMEM, "out of memory buffering compressed output");
+        slot->out = grown;
+        slot->out_cap = cap;
+    }
+    memcpy(slot->out + slot->out_len, buf, len);
+    slot->out_len += len;
+    return CP_OK;
+}
+
+static void native_encoder_role(pipe_t *p, codec_stream_t *stream)
+{
+    for (uint64_t seq = 0;; seq++) {
+        pthread_mutex_lock(&p->lock);
+        slot_t *slot = NULL;
+        while (!p->failed) {
+            for (size_t i = 0; i < p->nslots && slot == NULL; i++)
+                if (p->slots[i].state == SLOT_READ && p->slots[i].seq == seq)
+                    slot = &p->slots[i];
+            if (slot != NULL)
+                break;
+            timed_wait(&p->slot_filled, &p->lock, &p->compress.wait_s);
+        }
+        if (p->failed) {
+            pthread_mutex_unlock(&p->lock);
+            return;
+        }
+        slot->state = SLOT_BUSY;
+        pthread_mutex_unlock(&p->lock);
+
+        cp_err_t e = {0};
+        double t0 = clock_now();
+        int rc = codec_stream_process(stream, slot->in, slot->in_len, slot->last, append_to_slot,
+                                      slot, &e);
+        double busy = clock_now() - t0;
+
+        pthread_mutex_lock(&p->lock);
+        p->compress.busy_s += busy;
+        if (rc != CP_OK) {
+            pipe_fail_locked(p, &e);
+            pthread_mutex_unlock(&p->lock);
+            return;
+        }
+        slot->state = SLOT_DONE;
+        bool last = slot->last;
+        pthread_cond_broadcast(&p->slot_done);
+        pthread_mutex_unlock(&p->lock);
+        if (last)
+            return;
+    }
+}
+
+/* ---- writer ---- */
+
+static void writer_role(pipe_t *p)
+{
+    for (;;) {
+        if (interrupted_check(p))
+            return;
+        pthread_mutex_lock(&p->lock);
+        slot_t *slot = NULL;
+        while (!p->failed) {
+            for (size_t i = 0; i < p->nslots && slot == NULL; i++)
+                if (p->slots[i].state == SLOT_DONE && p->slots[i].seq == p->next_write)
+                    slot = &p->slots[i];
+            if (slot != NULL)
+                break;
+            timed_wait(&p->slot_done, &p->lock, &p->writer.wait_s);
+        }
+        if (p->failed) {
+            pthread_mutex_unlock(&p->lock);
+            return;
+        }
+        pthread_mutex_unlock(&p->lock);
+
+        cp_err_t e = {0};
+        double t0 = clock_now();
+        int rc = slot->out_len > 0 ? sink_write(p->sink, slot->out, slot->out_len, &e) : CP_OK;
+        p->writer.busy_s += clock_now() - t0;
+        if (rc != CP_OK) {
+            pipe_fail(p, &e);
+            return;
+        }
+        pthread_mutex_lock(&p->lock);
+        p->output_bytes += slot->out_len;
+        bool last = slot->last;
+        slot->state = SLOT_FREE;
+        p->next_write++;
+        pthread_cond_broadcast(&p->slot_freed);
+        pthread_mutex_unlock(&p->lock);
+        if (last)
+            return;
+    }
+}
+
+/* ---- setup ---- */
+
+static int slots_alloc(pipe_t *p, cp_err_t *err)
+{
+    const codec_spec_t *codec = &p->params->codec;
+    size_t out_cap = p->params->engine == PIPELINE_NATIVE
+                         ? p->block_size + ((size_t)1 << 16)
+                         : codec->ops->block_bound(codec, p->block_size);
+    p->slots = calloc(p->nslots, sizeof *p->slots);
+    if (p->slots == NULL)
+        return cp_err_set(err, CP_ENOMEM, "out of memory for %zu blocks", p->nslots);
+    for (size_t i = 0; i < p->nslots; i++) {
+        p->slots[i].in = malloc(p->block_size);
+        p->slots[i].out = malloc(out_cap);
+        p->slots[i].out_cap = out_cap;
+        if (p->slots[i].in == NULL || p->slots[i].out == NULL)
+            return cp_err_set(err, CP_ENOMEM,
+                              "out of memory for %zu blocks of %zu bytes (try a smaller "
+                              "--block-size or fewer threads)",
+                              p->nslots, p->block_size);
+    }
+    return CP_OK;
+}
+
+static void slots_free(pipe_t *p)
+{
+    for (size_t i = 0; p->slots != NULL && i < p->nslots; i++) {
+        free(p->slots[i].in);
+        free(p->slots[i].out);
+    }
+    free(p->slots);
+}
+
+/* Runs the roles in one OpenMP team: thread 0 reads, thread 1 writes, the rest compress. */
+static void run_team(pipe_t *p)
+{
+    const pipeline_params_t *params = p->params;
+    int compressors = params->engine == PIPELINE_NATIVE ? 1 : params->threads;
+    int team = compressors + 2;
+    int got_team = 0;
+    codec_stream_t *stream = NULL;
+    if (params->engine == PIPELINE_NATIVE) {
+        cp_err_t e = {0};
+        stream = params->codec.ops->encoder_create(&params->codec, params->threads, &e);
+        if (stream == NULL) {
+            pipe_fail(p, &e);
+            return;
+        }
+    }
+    omp_set_dynamic(0);
+#pragma omp parallel num_threads(team)
+    {
+        int id = omp_get_thread_num();
+#pragma omp single
+        got_team = omp_get_num_threads();
+        /* implicit barrier: every thread knows the team size */
+        if (got_team < team) {
+            if (id == 0) {
+                cp_err_t e = {0};
+                cp_err_set(&e, CP_ECODEC,
+                           "OpenMP gave %d threads, %d needed (check OMP_THREAD_LIMIT)", got_team,
+                           team);
+                pipe_fail(p, &e);
+            }
+        } else if (id == 0) {
+            reader_role(p);
+        } else if (id == 1) {
+            writer_role(p);
+        } else if (stream != NULL) {
+            native_encoder_role(p, stream);
+        } else {
+            cp_err_t e = {0};
+            void *ctx = params->codec.ops->block_ctx_create(&params->codec, &e);
+            if (ctx == NULL)
+                pipe_fail(p, &e);
+            else
+                block_compressor_role(p, ctx);
+            params->codec.ops->block_ctx_free(ctx);
+        }
+    }
+    codec_stream_free(stream);
+}
+
+static bool same_file_state(const struct stat *a, const struct stat *b)
+{
+    return a->st_size == b->st_size && a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+           a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+int pipeline_run(const pipeline_params_t *params, sink_t *sink, pipeline_result_t *out,
+                 cp_err_t *err)
+{
+    memset(out, 0, sizeof *out);
+    if (params->threads < 1)
+        return cp_err_set(err, CP_EUSAGE, "threads must be at least 1");
+    pipe_t p;
+    memset(&p, 0, sizeof p);
+    p.params = params;
+    p.sink = sink;
+    p.input_fd = -1;
+    p.block_size = pipeline_block_size(params);
+    p.nslots = 2 * (size_t)params->threads + 2;
+    out->block_size = p.block_size;
+    int rc = slots_alloc(&p, err);
+
+    if (rc == CP_OK && !params->warm) {
+        /* Drop the input's cached pages so the run reads from the disk. */
+        int fd = open(params->input_path, O_RDONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            out->cache_dropped = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0;
+            close(fd);
+        }
+    }
+
+    struct stat before, after;
+    double t0 = clock_now();
+    if (rc == CP_OK) {
+        p.input_fd = open(params->input_path, O_RDONLY | O_CLOEXEC);
+        if (p.input_fd < 0)
+            rc = cp_err_errno(err, CP_EIO, errno, "cannot open input %s", params->input_path);
+        else if (fstat(p.input_fd, &before) != 0)
+            rc = cp_err_errno(err, CP_EIO, errno, "cannot stat input %s", params->input_path);
+    }
+    if (rc == CP_OK) {
+        posix_fadvise(p.input_fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+        pthread_mutex_init(&p.lock, NULL);
+        pthread_cond_init(&p.slot_freed, NULL);
+        pthread_cond_init(&p.slot_filled, NULL);
+        pthread_cond_init(&p.slot_done, NULL);
+        run_team(&p);
+        pthread_cond_destroy(&p.slot_freed);
+        pthread_cond_destroy(&p.slot_filled);
+        pthread_cond_destroy(&p.slot_done);
+        pthread_mutex_destroy(&p.lock);
+        if (p.failed)
+            rc = cp_err_set(err, p.err.code, "%s", p.err.msg);
+    }
+    if (rc == CP_OK)
+        rc = sink_finish(sink, err);
+    out->seconds = clock_now() - t0;
+    if (p.input_fd >= 0) {
+        if (rc == CP_OK && (fstat(p.input_fd, &after) != 0 || !same_file_state(&before, &after) ||
+                            (uint64_t)after.st_size != p.input_bytes))
+            rc = cp_err_set(err, CP_EINVALID,
+                            "input %s changed during the run (size or modification time); the "
+                            "measurement is invalid",
+                            params->input_path);
+        close(p.input_fd);
+    }
+    slots_free(&p);
+    out->input_bytes = p.input_bytes;
+    out->output_bytes = p.output_bytes;
+    out->blocks = p.blocks;
+    out->reader = p.reader;
+    out->compress = p.compress;
+    out->writer = p.writer;
+    return rc;
+}

@@ -1,0 +1,70 @@
+/* pipeline.h - one reader, compressors, one ordered writer: the measured compression job.
+ *
+ * The reader fills blocks from the input, compressors turn them into frames, and the
+ * writer hands the frames to a sink in input order. At most 2T+2 blocks are in flight, so
+ * memory is bounded whatever the input size. Each stage accounts the seconds it was busy
+ * and the seconds it waited on its neighbours.
+ *
+ * Engines:
+ * - PIPELINE_BLOCKS: T OpenMP compressor threads, each block an independent frame/stream.
+ * - PIPELINE_NATIVE: one encoder thread driving the codec's own T workers
+ *   (ZSTD_c_nbWorkers, lzma_stream_encoder_mt); reader and writer as above. */
+#ifndef CP_PIPELINE_H
+#define CP_PIPELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "codecs/codec.h"
+#include "common/err.h"
+#include "measure/sink.h"
+
+typedef enum pipeline_engine { PIPELINE_BLOCKS, PIPELINE_NATIVE } pipeline_engine_t;
+
+/* "blocks" or "native". */
+const char *pipeline_engine_name(pipeline_engine_t engine);
+/* Parses "blocks|native"; CP_EUSAGE naming the text otherwise. */
+int pipeline_engine_parse(const char *text, pipeline_engine_t *out, cp_err_t *err);
+
+typedef struct pipeline_params {
+    const char *input_path;
+    codec_spec_t codec;
+    int threads;               /* compressor threads, >= 1 */
+    pipeline_engine_t engine;
+    size_t block_size;         /* 0: the codec's default (blocks) or 4 MiB reads (native) */
+    bool warm;                 /* keep the input's page cache (default: drop it first) */
+} pipeline_params_t;
+
+/* zstd:3, 1 thread, blocks engine, default block size, cold cache; input_path NULL. */
+pipeline_params_t pipeline_defaults(void);
+
+typedef struct stage_time {
+    double busy_s;
+    double wait_s;
+} stage_time_t;
+
+typedef struct pipeline_result {
+    uint64_t input_bytes;
+    uint64_t output_bytes;
+    double seconds;        /* open input .. sink_finish (fsync + close) */
+    size_t block_size;     /* the block (or read) size used */
+    unsigned blocks;       /* blocks read, including a final empty one */
+    stage_time_t reader;
+    stage_time_t compress; /* summed over compressor threads */
+    stage_time_t writer;
+    bool cache_dropped;    /* the input's page cache was dropped before the run */
+} pipeline_result_t;
+
+/* The block size the pipeline will use for params (resolving 0 to the default). */
+size_t pipeline_block_size(const pipeline_params_t *params);
+
+/* Runs the job: reads params->input_path, writes to sink and calls sink_finish, whose
+ * fsync and close end the timed region. The sink stays owned by the caller (commit or
+ * close it). On failure returns CP_EIO/CP_ENOSPC/CP_ECODEC/CP_ENOMEM/CP_EINTR (interrupted)
+ * or CP_EINVALID (the input changed size or mtime during the run), with err set; *out is
+ * filled as far as the run got. */
+int pipeline_run(const pipeline_params_t *params, sink_t *sink, pipeline_result_t *out,
+                 cp_err_t *err);
+
+#endif

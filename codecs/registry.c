@@ -1,0 +1,101 @@
+#include "codecs/codec.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const codec_ops_t *const registry[] = {&codec_zstd, &codec_xz, &codec_copy, NULL};
+
+const codec_ops_t *const *codec_registry(void) { return registry; }
+
+static int codec_usage_error(cp_err_t *err, const char *text)
+{
+    return cp_err_set(err, CP_EUSAGE,
+                      "bad codec '%s': expected zstd:1..19, xz:0..9 (optionally with 'e' for "
+                      "extreme, e.g. xz:6e) or copy",
+                      text);
+}
+
+int codec_parse(const char *text, codec_spec_t *out, cp_err_t *err)
+{
+    if (text == NULL)
+        return codec_usage_error(err, "");
+    const char *colon = strchr(text, ':');
+    size_t name_len = colon ? (size_t)(colon - text) : strlen(text);
+    const codec_ops_t *ops = NULL;
+    for (const codec_ops_t *const *r = registry; *r; r++)
+        if (strlen((*r)->name) == name_len && strncmp((*r)->name, text, name_len) == 0)
+            ops = *r;
+    if (ops == NULL)
+        return codec_usage_error(err, text);
+    codec_spec_t spec = {ops, ops->default_level, false};
+    if (colon != NULL) {
+        const char *p = colon + 1;
+        if (!isdigit((unsigned char)*p) || ops->min_level == ops->max_level)
+            return codec_usage_error(err, text);
+        long level = 0;
+        while (isdigit((unsigned char)*p) && level < 1000)
+            level = level * 10 + (*p++ - '0');
+        if (*p == 'e' && ops->has_extreme) {
+            spec.extreme = true;
+            p++;
+        }
+        if (*p != '\0' || level < ops->min_level || level > ops->max_level)
+            return codec_usage_error(err, text);
+        spec.level = (int)level;
+    }
+    *out = spec;
+    return CP_OK;
+}
+
+int codec_parse_list(const char *text, codec_spec_t **out, size_t *count, cp_err_t *err)
+{
+    if (text == NULL || *text == '\0')
+        return codec_usage_error(err, "");
+    size_t cap = 1;
+    for (const char *p = text; *p; p++)
+        cap += *p == ',';
+    codec_spec_t *list = calloc(cap, sizeof *list);
+    char *copy = strdup(text);
+    if (list == NULL || copy == NULL) {
+        free(list);
+        free(copy);
+        return cp_err_set(err, CP_ENOMEM, "out of memory parsing codecs");
+    }
+    size_t n = 0;
+    int rc = CP_OK;
+    char *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok && rc == CP_OK; tok = strtok_r(NULL, ",", &save))
+        rc = codec_parse(tok, &list[n++], err);
+    if (rc == CP_OK && n == 0)
+        rc = codec_usage_error(err, text);
+    free(copy);
+    if (rc != CP_OK) {
+        free(list);
+        return rc;
+    }
+    *out = list;
+    *count = n;
+    return CP_OK;
+}
+
+void codec_format(const codec_spec_t *spec, char *buf, size_t size)
+{
+    if (spec->ops->min_level == spec->ops->max_level)
+        snprintf(buf, size, "%s", spec->ops->name);
+    else
+        snprintf(buf, size, "%s:%d%s", spec->ops->name, spec->level, spec->extreme ? "e" : "");
+}
+
+int codec_stream_process(codec_stream_t *s, const void *in, size_t in_size, bool finish,
+                         codec_out_fn out, void *ctx, cp_err_t *err)
+{
+    return s->ops->process(s, in, in_size, finish, out, ctx, err);
+}
+
+void codec_stream_free(codec_stream_t *s)
+{
+    if (s != NULL)
+        s->ops->free(s);
+}

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Sets up (scripts/setup.sh) and runs the whole test suite with ctest.
+#   scripts/test.sh [--build-dir DIR] [extra cmake -D options...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build_dir=build
+if [ "${1:-}" = "--build-dir" ]; then
+    build_dir=$2
+    shift 2
+fi
+scripts/setup.sh --build-dir "$build_dir" "$@"
+ctest --test-dir "$build_dir" --output-on-failure -j 2 --timeout 900

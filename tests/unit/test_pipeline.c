@@ -1,0 +1,235 @@
+/* The pipeline: ordered output whatever the thread count, block boundaries, empty and tiny
+ * inputs, both engines, stage accounting, interrupts and the compress job's file care. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "common/cleanup.h"
+#include "measure/compress_job.h"
+#include "measure/pipeline.h"
+#include "measure/verify.h"
+
+static char dir[256];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "%s/cp-pipeline-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd);
+}
+
+static int count_entries(void)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        n += e->d_name[0] != '.' || strstr(e->d_name, "chokepoint-tmp") != NULL;
+    closedir(d);
+    return n;
+}
+
+/* Writes n deterministic bytes (each 4 KiB block distinct) to dir/name. */
+static void write_input(const char *path, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    uint64_t x = 88172645463325252ull;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        fputc((i / 4096) % 3 == 0 ? (int)(x & 0xff) : (int)('a' + (x % 5)), f);
+    }
+    fclose(f);
+}
+
+/* Compresses input with the given settings, keeps the output, verifies the round trip. */
+static void check_roundtrip(const char *codec, pipeline_engine_t engine, int threads,
+                            size_t input_size, size_t block_size)
+{
+    char in[300], out[300];
+    snprintf(in, sizeof in, "%s/in", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    write_input(in, input_size);
+    compress_job_t job = compress_job_defaults();
+    job.pipeline.input_path = in;
+    assert_int_equal(codec_parse(codec, &job.pipeline.codec, NULL), CP_OK);
+    job.pipeline.engine = engine;
+    job.pipeline.threads = threads;
+    job.pipeline.block_size = block_size;
+    job.output_path = out;
+    job.verify = true;
+    compress_record_t rec;
+    cp_err_t err = {0};
+    int rc = compress_job_run(&job, &rec, &err);
+    if (rc != CP_OK)
+        fail_msg("%s %s T=%d n=%zu: %s", codec, pipeline_engine_name(engine), threads, input_size,
+                 err.msg);
+    assert_int_equal(rec.verified, 1);
+    assert_int_equal(rec.run.input_bytes, input_size);
+    struct stat st;
+    assert_int_equal(stat(out, &st), 0);
+    assert_int_equal((uint64_t)st.st_size, rec.run.output_bytes);
+    assert_true(rec.run.reader.busy_s >= 0 && rec.run.writer.wait_s >= 0);
+    assert_true(rec.run.compress.busy_s > 0 || input_size == 0 || strcmp(codec, "copy") == 0);
+    unlink(out);
+    unlink(in);
+}
+
+/* More threads than blocks, block boundaries exact and off by one, tiny and empty inputs. */
+static void test_blocks_engine_orders_output(void **state)
+{
+    (void)state;
+    const size_t bs = 64 * 1024;
+    const size_t sizes[] = {0, 1, bs - 1, bs, bs + 1, 5 * bs, 37 * bs + 123};
+    const int threads[] = {1, 2, 8};
+    for (size_t t = 0; t < 3; t++)
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+            check_roundtrip("zstd:1", PIPELINE_BLOCKS, threads[t], sizes[i], bs);
+            check_roundtrip("xz:0", PIPELINE_BLOCKS, threads[t], sizes[i], bs);
+            check_roundtrip("copy", PIPELINE_BLOCKS, threads[t], sizes[i], bs);
+        }
+    assert_int_equal(count_entries(), 0);
+}
+
+static void test_native_engine_roundtrips(void **state)
+{
+    (void)state;
+    const size_t bs = 64 * 1024;
+    const size_t sizes[] = {0, 1, bs, 3 * bs + 5, (2u << 20) + 1};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        check_roundtrip("zstd:1", PIPELINE_NATIVE, 2, sizes[i], bs);
+        check_roundtrip("xz:0", PIPELINE_NATIVE, 2, sizes[i], bs);
+        check_roundtrip("copy", PIPELINE_NATIVE, 1, sizes[i], bs);
+    }
+}
+
+/* Memory stays bounded: the slot ring, not the input, decides the peak. The input is 40
+ * blocks; at most 2T+2 = 6 may be held, so the run must still work with a tight ring. */
+static void test_block_count_and_memory_sink(void **state)
+{
+    (void)state;
+    char in[300];
+    snprintf(in, sizeof in, "%s/in", dir);
+    write_input(in, 40 * 4096);
+    pipeline_params_t p = pipeline_defaults();
+    p.input_path = in;
+    p.threads = 2;
+    p.block_size = 4096;
+    sink_options_t opts = {SYNC_NONE, 0, NULL};
+    sink_t *sink = sink_open_mem(&opts, NULL);
+    pipeline_result_t r;
+    cp_err_t err = {0};
+    assert_int_equal(pipeline_run(&p, sink, &r, &err), CP_OK);
+    assert_int_equal(r.blocks, 41); /* 40 full blocks and the empty read that ends the input */
+    assert_int_equal(sink_bytes(sink), r.output_bytes);
+    sink_close(sink);
+    unlink(in);
+}
+
+static void test_interrupt_leaves_nothing(void **state)
+{
+    (void)state;
+    char in[300], out[300];
+    snprintf(in, sizeof in, "%s/in", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    write_input(in, 1 << 20);
+    compress_job_t job = compress_job_defaults();
+    job.pipeline.input_path = in;
+    job.pipeline.threads = 2;
+    job.pipeline.block_size = 65536;
+    job.output_path = out;
+    cp_set_interrupted(true);
+    compress_record_t rec;
+    cp_err_t err = {0};
+    assert_int_equal(compress_job_run(&job, &rec, &err), CP_EINTR);
+    cp_set_interrupted(false);
+    unlink(in);
+    assert_int_equal(count_entries(), 0);
+}
+
+static void test_existing_output_is_refused_and_kept(void **state)
+{
+    (void)state;
+    char in[300], out[300];
+    snprintf(in, sizeof in, "%s/in", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    write_input(in, 10000);
+    FILE *f = fopen(out, "w");
+    fputs("precious", f);
+    fclose(f);
+    compress_job_t job = compress_job_defaults();
+    job.pipeline.input_path = in;
+    job.output_path = out;
+    compress_record_t rec;
+    cp_err_t err = {0};
+    assert_int_equal(compress_job_run(&job, &rec, &err), CP_EUSAGE);
+    assert_non_null(strstr(err.msg, "--force"));
+    struct stat st;
+    assert_int_equal(stat(out, &st), 0);
+    assert_int_equal(st.st_size, 8);
+    job.force = true;
+    cp_err_clear(&err);
+    assert_int_equal(compress_job_run(&job, &rec, &err), CP_OK);
+    assert_int_equal(stat(out, &st), 0);
+    assert_int_equal((uint64_t)st.st_size, rec.run.output_bytes);
+    unlink(in);
+    unlink(out);
+    assert_int_equal(count_entries(), 0);
+}
+
+static void test_verify_detects_a_wrong_output(void **state)
+{
+    (void)state;
+    char in[300], other[300], out[300];
+    snprintf(in, sizeof in, "%s/in", dir);
+    snprintf(other, sizeof other, "%s/other", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    write_input(in, 50000);
+    write_input(other, 50001);
+    compress_job_t job = compress_job_defaults();
+    job.pipeline.input_path = other;
+    job.output_path = out;
+    compress_record_t rec;
+    assert_int_equal(compress_job_run(&job, &rec, NULL), CP_OK);
+    verify_result_t v;
+    cp_err_t err = {0};
+    assert_int_equal(verify_roundtrip(in, out, &job.pipeline.codec, &v, &err), CP_OK);
+    assert_false(v.match);
+    assert_int_equal(verify_roundtrip(other, out, &job.pipeline.codec, &v, &err), CP_OK);
+    assert_true(v.match);
+    unlink(in);
+    unlink(other);
+    unlink(out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_blocks_engine_orders_output),
+        cmocka_unit_test(test_native_engine_roundtrips),
+        cmocka_unit_test(test_block_count_and_memory_sink),
+        cmocka_unit_test(test_interrupt_leaves_nothing),
+        cmocka_unit_test(test_existing_output_is_refused_and_kept),
+        cmocka_unit_test(test_verify_detects_a_wrong_output),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
