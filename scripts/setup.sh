@@ -19,7 +19,7 @@ packages=(
     zstd xz-utils fio                       # peer tools the tests and benchmarks compare with
     gnuplot-nox                             # plots
     clang libclang-rt-14-dev                # fuzzing and sanitizer builds
-    valgrind util-linux procps file         # memory checks, mount/losetup, ps, file types
+    valgrind util-linux procps file time bc # memory checks, mount/losetup, ps, file types, benchmarks
 )
 
 missing=()
