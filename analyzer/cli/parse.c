@@ -99,7 +99,8 @@ int parse_positive_int(const char *text, const char *what, long max, long *out, 
     long value = 0;
     bool ok = *p != '\0';
     for (; *p && ok; p++) {
-        if (!isdigit((unsigned char)*p) || value > (max + 9) / 10)
+        /* Stop before value * 10 + digit could pass max (or overflow when max is LONG_MAX). */
+        if (!isdigit((unsigned char)*p) || value > (max - (*p - '0')) / 10)
             ok = false;
         else
             value = value * 10 + (*p - '0');

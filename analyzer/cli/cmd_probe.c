@@ -1,0 +1,339 @@
+/* cmd_probe.c - `chokepoint probe`: each target volume's write and read speed by size. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "cli/parse.h"
+#include "common/cleanup.h"
+#include "common/log.h"
+#include "measure/probe.h"
+#include "measure/sink.h"
+#include "report/probe_writer.h"
+
+static const char usage_text[] =
+    "usage: chokepoint probe [OPTIONS] TARGET...\n"
+    "\n"
+    "Measures each target volume's write and read speed across file sizes, with\n"
+    "incompressible data, writes timed through fsync and reads after dropping the cache.\n"
+    "TARGET is [NAME=]DIR[@RATE]: a directory on the volume, an optional report name, and\n"
+    "an optional emulated write-rate cap such as @400MB/s (reported as emulated).\n"
+    "\n"
+    "options:\n"
+    "  --sizes LIST      file sizes, comma-separated (default\n"
+    "                    2MB,5MB,10MB,20MB,50MB,100MB,200MB,500MB,1GB,2GB); K M G are\n"
+    "                    powers of 1024, KB MB GB powers of 1000. Sizes that do not fit\n"
+    "                    in free space less max(64 MiB, 5%) are skipped with a warning.\n"
+    "  --reps N          repetitions of each size (default 3), in shuffled order\n"
+    "  --ops LIST        write, read and/or sustained (default write,read; plus\n"
+    "                    sustained when --sustained is given). A read reads back the\n"
+    "                    file just written, so 'read' alone still writes it.\n"
+    "  --sync MODE       fsync (default: buffered writes, fsync before close),\n"
+    "                    direct (O_DIRECT writes and reads), or none (no fsync: the\n"
+    "                    page cache is measured)\n"
+    "  --block SIZE      write and read chunk (default 1M; 4K to 1G)\n"
+    "  --sustained SIZE  also write one file of SIZE, logging MB/s every 0.5 s\n"
+    "  --seed N          seed of the order and the data (default: from the clock;\n"
+    "                    recorded in the seed column)\n"
+    "  -o, --output FILE write the CSV to FILE instead of stdout ('-' = stdout);\n"
+    "                    written in full at the end, via a temporary file\n"
+    "  --force           replace FILE when it exists (otherwise an error)\n"
+    "  -q, --quiet       no progress or summary on stderr\n"
+    "  -h, --help        this text\n"
+    "\n"
+    "Output: CSV, one row per measurement (docs/formats.md, probe.csv); a summary on\n"
+    "stderr. Every file written is unique and removed afterwards, also on error and\n"
+    "Ctrl-C. Exit status: 0 success, 1 runtime failure (no size fits, I/O error),\n"
+    "2 usage error (including a TARGET that is not a writable directory), 130\n"
+    "interrupted (rows measured so far are still written).\n";
+
+typedef struct probe_output {
+    FILE *csv;           /* stdout or a memory stream for -o */
+    probe_row_t *rows;   /* every row, for the summary */
+    size_t n_rows, cap_rows;
+} probe_output_t;
+
+static int on_row(const probe_row_t *row, void *ctx, cp_err_t *err)
+{
+    probe_output_t *o = ctx;
+    if (o->n_rows == o->cap_rows) {
+        size_t cap = o->cap_rows ? o->cap_rows * 2 : 64;
+        probe_row_t *rows = realloc(o->rows, cap * sizeof *rows);
+        if (rows == NULL)
+            return cp_err_set(err, CP_ENOMEM, "out of memory keeping probe rows");
+        o->rows = rows;
+        o->cap_rows = cap;
+    }
+    o->rows[o->n_rows++] = *row;
+    int rc = probe_csv_row(o->csv, row, err);
+    if (rc == CP_OK && o->csv == stdout && fflush(stdout) != 0)
+        rc = cp_err_errno(err, CP_EIO, errno, "writing the probe CSV to stdout");
+    return rc;
+}
+
+static int parse_size_list(const char *text, probe_params_t *p, cp_err_t *err)
+{
+    char buf[1024];
+    if (strlen(text) >= sizeof buf)
+        return cp_err_set(err, CP_EUSAGE, "bad --sizes: list too long");
+    strcpy(buf, text);
+    p->n_sizes = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+        uint64_t size;
+        int rc = parse_size(tok, &size, err);
+        if (rc != CP_OK)
+            return rc;
+        if (size == 0)
+            return cp_err_set(err, CP_EUSAGE, "bad size '%s' in --sizes: must be positive", tok);
+        bool dup = false;
+        for (size_t i = 0; i < p->n_sizes && !dup; i++)
+            dup = p->sizes[i] == size;
+        if (dup)
+            continue;
+        if (p->n_sizes == PROBE_MAX_SIZES)
+            return cp_err_set(err, CP_EUSAGE, "bad --sizes: at most %d sizes", PROBE_MAX_SIZES);
+        p->sizes[p->n_sizes++] = size;
+    }
+    if (p->n_sizes == 0)
+        return cp_err_set(err, CP_EUSAGE, "bad --sizes '%s': no sizes", text);
+    return CP_OK;
+}
+
+static int parse_ops(const char *text, bool *write, bool *read, bool *sustained, cp_err_t *err)
+{
+    char buf[256];
+    if (strlen(text) >= sizeof buf)
+        return cp_err_set(err, CP_EUSAGE, "bad --ops: too long");
+    strcpy(buf, text);
+    *write = *read = *sustained = false;
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+        if (strcmp(tok, "write") == 0)
+            *write = true;
+        else if (strcmp(tok, "read") == 0)
+            *read = true;
+        else if (strcmp(tok, "sustained") == 0)
+            *sustained = true;
+        else
+            return cp_err_set(err, CP_EUSAGE,
+                              "bad --ops '%s': expected write, read and/or sustained, "
+                              "comma-separated",
+                              text);
+    }
+    if (!*write && !*read && !*sustained)
+        return cp_err_set(err, CP_EUSAGE, "bad --ops '%s': no operations", text);
+    return CP_OK;
+}
+
+static int parse_seed(const char *text, uint64_t *out, cp_err_t *err)
+{
+    char *end = NULL;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (text[0] < '0' || text[0] > '9' || *end != '\0' || errno != 0)
+        return cp_err_set(err, CP_EUSAGE, "bad --seed '%s': expected a whole number from 0 to "
+                          "18446744073709551615", text);
+    *out = v;
+    return CP_OK;
+}
+
+/* -o FILE must be creatable: its directory exists and FILE is absent unless --force. */
+static int check_output_path(const char *path, bool force, cp_err_t *err)
+{
+    struct stat st;
+    if (!force && lstat(path, &st) == 0)
+        return cp_err_set(err, CP_EUSAGE, "output '%s' exists; use --force to replace it", path);
+    char copy[PATH_MAX];
+    snprintf(copy, sizeof copy, "%s", path);
+    const char *dir = dirname(copy);
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0)
+        return cp_err_set(err, CP_EUSAGE, "output '%s': directory '%s' is missing or not "
+                          "writable", path, dir);
+    return CP_OK;
+}
+
+/* Writes the CSV held in memory to path through a temporary file, then renames it. */
+static int commit_output(const char *path, const char *data, size_t len, bool force,
+                         cp_err_t *err)
+{
+    char copy[PATH_MAX];
+    snprintf(copy, sizeof copy, "%s", path);
+    const char *dir = dirname(copy);
+    sink_options_t opts = {SYNC_FSYNC, 0, NULL};
+    sink_t *s = sink_open_file(dir, ".probe-csv", &opts, err);
+    if (s == NULL)
+        return err->code;
+    int rc = sink_write(s, data, len, err);
+    if (rc == CP_OK)
+        rc = sink_finish(s, err);
+    if (rc == CP_OK)
+        rc = sink_commit(s, path, force, err);
+    sink_close(s);
+    return rc;
+}
+
+static uint64_t clock_seed(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t seed = (uint64_t)ts.tv_sec * 1000003u ^ (uint64_t)ts.tv_nsec ^
+                    ((uint64_t)getpid() << 32);
+    return seed % 1000000007u; /* short enough to retype */
+}
+
+int cmd_probe(int argc, char **argv)
+{
+    enum { OPT_SIZES = 256, OPT_REPS, OPT_OPS, OPT_SYNC, OPT_BLOCK, OPT_SUSTAINED, OPT_SEED,
+           OPT_FORCE };
+    static const struct option options[] = {
+        {"sizes", required_argument, NULL, OPT_SIZES},
+        {"reps", required_argument, NULL, OPT_REPS},
+        {"ops", required_argument, NULL, OPT_OPS},
+        {"sync", required_argument, NULL, OPT_SYNC},
+        {"block", required_argument, NULL, OPT_BLOCK},
+        {"sustained", required_argument, NULL, OPT_SUSTAINED},
+        {"seed", required_argument, NULL, OPT_SEED},
+        {"output", required_argument, NULL, 'o'},
+        {"force", no_argument, NULL, OPT_FORCE},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    probe_params_t p = probe_defaults();
+    cp_err_t err = {0};
+    const char *out_path = NULL;
+    const char *ops_text = NULL;
+    bool force = false, seed_given = false;
+    int rc = CP_OK;
+
+    optind = 1;
+    opterr = 0;
+    int c;
+    while (rc == CP_OK && (c = getopt_long(argc, argv, ":o:qh", options, NULL)) != -1) {
+        long value;
+        uint64_t size;
+        switch (c) {
+        case OPT_SIZES: rc = parse_size_list(optarg, &p, &err); break;
+        case OPT_REPS:
+            rc = parse_positive_int(optarg, "--reps", 1000, &value, &err);
+            p.reps = (int)value;
+            break;
+        case OPT_OPS: ops_text = optarg; break;
+        case OPT_SYNC: rc = sync_mode_parse(optarg, &p.sync, &err); break;
+        case OPT_BLOCK:
+            rc = parse_size(optarg, &size, &err);
+            if (rc == CP_OK && (size < (4u << 10) || size > (1u << 30)))
+                rc = cp_err_set(&err, CP_EUSAGE, "bad --block '%s': expected 4K to 1G", optarg);
+            p.block_bytes = (size_t)size;
+            break;
+        case OPT_SUSTAINED:
+            rc = parse_size(optarg, &p.sustained_bytes, &err);
+            if (rc == CP_OK && p.sustained_bytes == 0)
+                rc = cp_err_set(&err, CP_EUSAGE, "bad --sustained '%s': must be positive",
+                                optarg);
+            break;
+        case OPT_SEED:
+            rc = parse_seed(optarg, &p.seed, &err);
+            seed_given = true;
+            break;
+        case 'o': out_path = optarg; break;
+        case OPT_FORCE: force = true; break;
+        case 'q': cp_log_set_quiet(true); break;
+        case 'h': fputs(usage_text, stdout); return 0;
+        case ':':
+            rc = cp_err_set(&err, CP_EUSAGE, "option '%s' needs a value; see 'chokepoint probe "
+                            "--help'", argv[optind - 1]);
+            break;
+        default:
+            rc = cp_err_set(&err, CP_EUSAGE, "unknown option '%s'; see 'chokepoint probe --help'",
+                            argv[optind - 1]);
+            break;
+        }
+    }
+    if (rc == CP_OK && ops_text != NULL) {
+        bool sustained = false;
+        rc = parse_ops(ops_text, &p.op_write, &p.op_read, &sustained, &err);
+        if (rc == CP_OK && sustained && p.sustained_bytes == 0)
+            rc = cp_err_set(&err, CP_EUSAGE, "--ops sustained needs --sustained SIZE");
+        if (rc == CP_OK && !sustained)
+            p.sustained_bytes = 0;
+        if (rc == CP_OK && !p.op_write && !p.op_read)
+            p.n_sizes = 0; /* sustained only */
+    }
+    if (rc == CP_OK && optind >= argc)
+        rc = cp_err_set(&err, CP_EUSAGE, "no TARGET given; see 'chokepoint probe --help'");
+    if (out_path != NULL && strcmp(out_path, "-") == 0)
+        out_path = NULL;
+    if (rc == CP_OK && out_path != NULL)
+        rc = check_output_path(out_path, force, &err);
+
+    size_t n_targets = rc == CP_OK ? (size_t)(argc - optind) : 0;
+    target_spec_t *targets = calloc(n_targets ? n_targets : 1, sizeof *targets);
+    if (targets == NULL && rc == CP_OK)
+        rc = cp_err_set(&err, CP_ENOMEM, "out of memory");
+    for (size_t i = 0; rc == CP_OK && i < n_targets; i++) {
+        rc = parse_target(argv[optind + (int)i], &targets[i], &err);
+        if (rc == CP_OK && targets[i].is_mem)
+            rc = cp_err_set(&err, CP_EUSAGE, "target 'mem' has no volume to probe; give a "
+                            "directory");
+        for (size_t j = 0; rc == CP_OK && j < i; j++)
+            if (strcmp(targets[j].name, targets[i].name) == 0)
+                rc = cp_err_set(&err, CP_EUSAGE, "two targets are named '%s'; give each a "
+                                "NAME=", targets[i].name);
+    }
+    if (rc != CP_OK) {
+        cp_log_error("%s", err.msg);
+        free(targets);
+        return cp_exit_status(rc);
+    }
+    if (!seed_given)
+        p.seed = clock_seed();
+
+    probe_output_t out = {stdout, NULL, 0, 0};
+    char *mem_data = NULL;
+    size_t mem_len = 0;
+    if (out_path != NULL) {
+        out.csv = open_memstream(&mem_data, &mem_len);
+        if (out.csv == NULL) {
+            cp_log_error("out of memory for the CSV");
+            free(targets);
+            return 1;
+        }
+    }
+    rc = probe_csv_header(out.csv, &err);
+    if (rc == CP_OK)
+        rc = probe_run(&p, targets, n_targets, on_row, &out, &err);
+
+    /* Rows already measured are results, also after an interrupt; after any other failure
+     * the named output file is not written (nothing half-done). */
+    int out_rc = CP_OK;
+    cp_err_t out_err = {0};
+    if (out_path != NULL) {
+        if (fclose(out.csv) != 0 && rc == CP_OK)
+            rc = cp_err_set(&err, CP_ENOMEM, "out of memory for the CSV");
+        if (rc == CP_OK || rc == CP_EINTR)
+            out_rc = commit_output(out_path, mem_data, mem_len, force, &out_err);
+        free(mem_data);
+    } else if (fflush(stdout) != 0 && rc == CP_OK) {
+        rc = cp_err_errno(&err, CP_EIO, errno, "writing the probe CSV to stdout");
+    }
+    if (!cp_log_quiet())
+        probe_summary_print(stderr, out.rows, out.n_rows);
+    if (rc != CP_OK)
+        cp_log_error("%s", err.msg);
+    if (out_rc != CP_OK)
+        cp_log_error("%s", out_err.msg);
+    free(out.rows);
+    free(targets);
+    if (rc == CP_OK)
+        rc = out_rc;
+    return cp_exit_status(rc);
+}

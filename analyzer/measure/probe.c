@@ -1,0 +1,598 @@
+#include "measure/probe.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+#include "common/log.h"
+#include "measure/clock.h"
+#include "measure/pagecache.h"
+
+#define PAGE_STAMP_BYTES 4096u
+#define DIRECT_ALIGN_MIN 4096u
+#define BLOCK_MIN (4u << 10)
+#define BLOCK_MAX (1u << 30)
+
+/* ---- pseudo-random data ---- */
+
+static uint64_t splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static uint64_t rotl64(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+typedef struct xoshiro {
+    uint64_t s[4];
+} xoshiro_t;
+
+static xoshiro_t xoshiro_seed(uint64_t seed)
+{
+    xoshiro_t x;
+    for (int i = 0; i < 4; i++)
+        x.s[i] = splitmix64(&seed);
+    return x;
+}
+
+static uint64_t xoshiro_next(xoshiro_t *x)
+{
+    uint64_t *s = x->s;
+    uint64_t result = rotl64(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl64(s[3], 45);
+    return result;
+}
+
+void probe_fill_random(void *buf, size_t len, uint64_t seed)
+{
+    xoshiro_t x = xoshiro_seed(seed);
+    unsigned char *p = buf;
+    while (len >= 8) {
+        uint64_t v = xoshiro_next(&x);
+        memcpy(p, &v, 8);
+        p += 8;
+        len -= 8;
+    }
+    if (len > 0) {
+        uint64_t v = xoshiro_next(&x);
+        memcpy(p, &v, len);
+    }
+}
+
+/* Gives every 4 KiB page of the file its own first 8 bytes, so no two pages are equal and
+ * a deduplicating volume cannot store the random block once. Multiplying by an odd
+ * constant is a bijection, so distinct page numbers give distinct stamps. */
+static void stamp_pages(unsigned char *buf, size_t len, uint64_t first_page, uint64_t salt)
+{
+    uint64_t page = first_page;
+    for (size_t off = 0; off + 8 <= len; off += PAGE_STAMP_BYTES, page++) {
+        uint64_t stamp = salt ^ (page * 0x9E3779B97F4A7C15ull);
+        memcpy(buf + off, &stamp, 8);
+    }
+}
+
+/* ---- parameters ---- */
+
+const char *probe_op_name(probe_op_t op)
+{
+    switch (op) {
+    case PROBE_READ: return "read";
+    case PROBE_SUSTAINED: return "sustained";
+    default: return "write";
+    }
+}
+
+probe_params_t probe_defaults(void)
+{
+    static const uint64_t sizes[] = {2000000ull,   5000000ull,   10000000ull,  20000000ull,
+                                     50000000ull,  100000000ull, 200000000ull, 500000000ull,
+                                     1000000000ull, 2000000000ull};
+    probe_params_t p;
+    memset(&p, 0, sizeof p);
+    p.n_sizes = sizeof sizes / sizeof sizes[0];
+    memcpy(p.sizes, sizes, sizeof sizes);
+    p.reps = 3;
+    p.op_write = true;
+    p.op_read = true;
+    p.sustained_bytes = 0;
+    p.sustained_interval_s = 0.5;
+    p.sync = SYNC_FSYNC;
+    p.block_bytes = 1u << 20;
+    p.seed = 0;
+    return p;
+}
+
+uint64_t probe_usable_bytes(uint64_t free_bytes, uint64_t total_bytes)
+{
+    uint64_t margin = (uint64_t)((double)total_bytes * PROBE_MARGIN_FRACTION);
+    if (margin < PROBE_MIN_MARGIN_BYTES)
+        margin = PROBE_MIN_MARGIN_BYTES;
+    return free_bytes > margin ? free_bytes - margin : 0;
+}
+
+static void format_bytes(char *out, size_t cap, uint64_t bytes)
+{
+    static const char *units[] = {"B", "kB", "MB", "GB", "TB"};
+    double v = (double)bytes;
+    int u = 0;
+    while (v >= 1000.0 && u < 4) {
+        v /= 1000.0;
+        u++;
+    }
+    if (u == 0)
+        snprintf(out, cap, "%" PRIu64 " B", bytes);
+    else
+        snprintf(out, cap, "%.4g %s", v, units[u]);
+}
+
+/* ---- per-target state ---- */
+
+typedef struct target_state {
+    const target_spec_t *spec;
+    volume_info_t volume;
+    sync_mode_t sync;      /* becomes SYNC_FSYNC once O_DIRECT writes were refused */
+    bool read_direct;      /* O_DIRECT reads still worth trying */
+    bool warned_cache;
+    size_t read_align;     /* O_DIRECT read alignment, learnt on the first read */
+} target_state_t;
+
+typedef struct probe_task {
+    size_t target;
+    uint64_t size;
+    int rep;
+} probe_task_t;
+
+typedef struct probe_ctx {
+    const probe_params_t *params;
+    probe_row_cb cb;
+    void *cb_ctx;
+    unsigned char *wbuf; /* block_bytes of random data, page aligned */
+} probe_ctx_t;
+
+static probe_row_t row_for(const probe_ctx_t *pc, const target_state_t *ts, probe_op_t op)
+{
+    probe_row_t r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.target, sizeof r.target, "%s", ts->spec->name);
+    r.op = op;
+    r.sync = ts->sync;
+    snprintf(r.fs_type, sizeof r.fs_type, "%s", ts->volume.fs_type);
+    r.is_ram = ts->volume.is_ram;
+    r.rate_cap_bps = ts->spec->rate_cap_bps;
+    r.rotational = ts->volume.rotational;
+    r.dev_major = ts->volume.dev_major;
+    r.dev_minor = ts->volume.dev_minor;
+    r.cache_dropped = -1;
+    r.seed = pc->params->seed;
+    return r;
+}
+
+static int emit(probe_ctx_t *pc, const probe_row_t *row, cp_err_t *err)
+{
+    int rc = pc->cb ? pc->cb(row, pc->cb_ctx, err) : CP_OK;
+    if (rc != CP_OK && err->code == 0)
+        cp_err_set(err, rc, "probe stopped by its output");
+    return rc;
+}
+
+/* CP_OK when size still fits on the target's volume now; a positive 1 when it does not. */
+static int check_fits(const target_state_t *ts, uint64_t size, cp_err_t *err)
+{
+    uint64_t free_bytes, total_bytes;
+    int rc = volume_space(ts->spec->dir, &free_bytes, &total_bytes, err);
+    if (rc != CP_OK)
+        return rc;
+    if (size <= probe_usable_bytes(free_bytes, total_bytes))
+        return CP_OK;
+    char want[32], have[32];
+    format_bytes(want, sizeof want, size);
+    format_bytes(have, sizeof have, free_bytes);
+    cp_log_warn("target '%s': skipping %s, which no longer fits (%s free)", ts->spec->name,
+                want, have);
+    return 1;
+}
+
+/* Writes a fresh file of `size` bytes; on success *out is the finished sink (the file is
+ * still there, for reading; the caller closes the sink) and *seconds the timed region. */
+static int write_file(probe_ctx_t *pc, target_state_t *ts, uint64_t size, uint64_t file_seed,
+                      sink_t **out, double *seconds, cp_err_t *err)
+{
+    size_t block = pc->params->block_bytes;
+    probe_fill_random(pc->wbuf, block, file_seed);
+    uint64_t salt = file_seed * 0xD1B54A32D192ED03ull;
+    sink_options_t opts = {ts->sync, ts->spec->rate_cap_bps, ts->spec->name};
+
+    double t0 = clock_now();
+    sink_t *s = sink_open_file(ts->spec->dir, "probe", &opts, err);
+    if (s == NULL)
+        return err->code ? err->code : CP_EIO;
+    ts->sync = sink_effective_sync(s); /* warn about a refused O_DIRECT only once */
+    uint64_t written = 0;
+    int rc = CP_OK;
+    while (written < size && rc == CP_OK) {
+        if (cp_interrupted()) {
+            rc = cp_err_set(err, CP_EINTR, "interrupted");
+            break;
+        }
+        size_t chunk = size - written < block ? (size_t)(size - written) : block;
+        stamp_pages(pc->wbuf, chunk, written / PAGE_STAMP_BYTES, salt);
+        rc = sink_write(s, pc->wbuf, chunk, err);
+        written += chunk;
+    }
+    if (rc == CP_OK)
+        rc = sink_finish(s, err);
+    *seconds = clock_now() - t0;
+    if (rc != CP_OK) {
+        sink_close(s);
+        return rc;
+    }
+    *out = s;
+    return CP_OK;
+}
+
+/* The O_DIRECT alignment for reading fd: statx's STATX_DIOALIGN, else the device's logical
+ * block size, never below 4096. */
+static size_t read_alignment(int fd, const volume_info_t *v)
+{
+    size_t align = DIRECT_ALIGN_MIN;
+#ifdef STATX_DIOALIGN
+    struct statx stx;
+    if (statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) == 0 &&
+        (stx.stx_mask & STATX_DIOALIGN) && stx.stx_dio_offset_align > 0) {
+        if (stx.stx_dio_offset_align > align)
+            align = stx.stx_dio_offset_align;
+        if (stx.stx_dio_mem_align > align)
+            align = stx.stx_dio_mem_align;
+        return align;
+    }
+#else
+    (void)fd;
+#endif
+    if (v->logical_block_bytes > align)
+        align = v->logical_block_bytes;
+    return align;
+}
+
+/* Drops the file's cache, then times open..read to EOF..close in block-size chunks. */
+static int read_file(probe_ctx_t *pc, target_state_t *ts, const char *path, uint64_t size,
+                     double *seconds, bool *dropped, cp_err_t *err)
+{
+    int rc = pagecache_drop(path, dropped, err);
+    if (rc != CP_OK)
+        return rc;
+    if (!*dropped && !ts->warned_cache) {
+        cp_log_warn("target '%s': the page cache of %s cannot be dropped; its reads measure "
+                    "memory",
+                    ts->spec->name, ts->volume.is_ram ? "a RAM volume" : "this volume");
+        ts->warned_cache = true;
+    }
+    bool direct = pc->params->sync == SYNC_DIRECT && ts->read_direct;
+    if (direct && ts->read_align == 0) {
+        int probe_fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+        ts->read_align = probe_fd >= 0 ? read_alignment(probe_fd, &ts->volume) : DIRECT_ALIGN_MIN;
+        if (probe_fd >= 0)
+            close(probe_fd);
+    }
+    size_t align = direct ? ts->read_align : DIRECT_ALIGN_MIN;
+    size_t len = (pc->params->block_bytes + align - 1) / align * align;
+    void *buf = NULL;
+    if (posix_memalign(&buf, align, len) != 0)
+        return cp_err_set(err, CP_ENOMEM, "out of memory for a %zu-byte read buffer", len);
+
+    double t0 = clock_now();
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | (direct ? O_DIRECT : 0));
+    if (fd < 0 && direct && errno == EINVAL) {
+        cp_log_warn("target '%s': O_DIRECT reads refused; reading through the page cache "
+                    "(after dropping it)",
+                    ts->spec->name);
+        ts->read_direct = false;
+        t0 = clock_now();
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    }
+    if (fd < 0) {
+        rc = cp_err_errno(err, CP_EIO, errno, "cannot open %s for reading (target '%s')", path,
+                          ts->spec->name);
+        free(buf);
+        return rc;
+    }
+    uint64_t got = 0;
+    for (;;) {
+        if (cp_interrupted()) {
+            rc = cp_err_set(err, CP_EINTR, "interrupted");
+            break;
+        }
+        ssize_t n = read(fd, buf, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            rc = cp_err_errno(err, CP_EIO, errno, "reading %s (target '%s')", path,
+                              ts->spec->name);
+            break;
+        }
+        if (n == 0)
+            break;
+        got += (uint64_t)n;
+    }
+    close(fd);
+    *seconds = clock_now() - t0;
+    free(buf);
+    if (rc == CP_OK && got != size)
+        rc = cp_err_set(err, CP_EIO, "read %" PRIu64 " bytes of %s, expected %" PRIu64, got,
+                        path, size);
+    return rc;
+}
+
+static int run_task(probe_ctx_t *pc, target_state_t *ts, const probe_task_t *task, size_t index,
+                    size_t count, cp_err_t *err)
+{
+    const probe_params_t *p = pc->params;
+    int rc = check_fits(ts, task->size, err);
+    if (rc != CP_OK)
+        return rc > 0 ? CP_OK : rc;
+    char size_text[32];
+    format_bytes(size_text, sizeof size_text, task->size);
+    cp_log_progress("probe %zu/%zu: %s, %s, rep %d", index + 1, count, ts->spec->name,
+                    size_text, task->rep);
+
+    uint64_t state = p->seed ^ (task->size * 0x9E3779B97F4A7C15ull) ^
+                     ((uint64_t)task->rep << 48) ^ ((uint64_t)task->target << 56);
+    uint64_t file_seed = splitmix64(&state);
+    sink_t *s = NULL;
+    double seconds = 0;
+    rc = write_file(pc, ts, task->size, file_seed, &s, &seconds, err);
+    if (rc != CP_OK)
+        return rc;
+    if (p->op_write) {
+        probe_row_t r = row_for(pc, ts, PROBE_WRITE);
+        r.size_bytes = task->size;
+        r.rep = task->rep;
+        r.seconds = seconds;
+        r.bytes_per_s = seconds > 0 ? (double)task->size / seconds : 0;
+        rc = emit(pc, &r, err);
+    }
+    if (rc == CP_OK && p->op_read) {
+        bool dropped = false;
+        rc = read_file(pc, ts, sink_temp_path(s), task->size, &seconds, &dropped, err);
+        if (rc == CP_OK) {
+            probe_row_t r = row_for(pc, ts, PROBE_READ);
+            /* direct when read with O_DIRECT, otherwise the write's mode */
+            if (p->sync == SYNC_DIRECT)
+                r.sync = ts->read_direct ? SYNC_DIRECT : SYNC_FSYNC;
+            r.size_bytes = task->size;
+            r.rep = task->rep;
+            r.seconds = seconds;
+            r.bytes_per_s = seconds > 0 ? (double)task->size / seconds : 0;
+            r.cache_dropped = dropped ? 1 : 0;
+            rc = emit(pc, &r, err);
+        }
+    }
+    sink_close(s);
+    return rc;
+}
+
+/* One long write, with a row every interval: bytes so far, time since the start, and the
+ * rate over the interval. With --sync fsync each interval ends with an fdatasync, so a
+ * sample counts bytes that reached the volume, not the page cache. */
+static int run_sustained(probe_ctx_t *pc, target_state_t *ts, cp_err_t *err)
+{
+    const probe_params_t *p = pc->params;
+    uint64_t size = p->sustained_bytes;
+    int rc = check_fits(ts, size, err);
+    if (rc != CP_OK)
+        return rc > 0 ? CP_OK : rc;
+    size_t block = p->block_bytes;
+    uint64_t state = p->seed ^ 0x5ca1ab1eull;
+    uint64_t file_seed = splitmix64(&state);
+    probe_fill_random(pc->wbuf, block, file_seed);
+    uint64_t salt = file_seed * 0xD1B54A32D192ED03ull;
+    sink_options_t opts = {ts->sync, ts->spec->rate_cap_bps, ts->spec->name};
+
+    double t0 = clock_now();
+    sink_t *s = sink_open_file(ts->spec->dir, "sustained", &opts, err);
+    if (s == NULL)
+        return err->code ? err->code : CP_EIO;
+    ts->sync = sink_effective_sync(s);
+    int sync_fd = -1;
+    if (ts->sync == SYNC_FSYNC)
+        sync_fd = open(sink_temp_path(s), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+
+    probe_row_t r = row_for(pc, ts, PROBE_SUSTAINED);
+    uint64_t written = 0, last_bytes = 0;
+    double last_t = t0;
+    while (written < size && rc == CP_OK) {
+        if (cp_interrupted()) {
+            rc = cp_err_set(err, CP_EINTR, "interrupted");
+            break;
+        }
+        size_t chunk = size - written < block ? (size_t)(size - written) : block;
+        stamp_pages(pc->wbuf, chunk, written / PAGE_STAMP_BYTES, salt);
+        rc = sink_write(s, pc->wbuf, chunk, err);
+        written += chunk;
+        double now = clock_now();
+        if (rc == CP_OK && now - last_t >= p->sustained_interval_s && written < size) {
+            if (sync_fd >= 0 && fdatasync(sync_fd) != 0)
+                rc = cp_err_errno(err, CP_EIO, errno, "fdatasync on volume '%s'",
+                                  ts->spec->name);
+            now = clock_now();
+            r.rep++;
+            r.size_bytes = written;
+            r.seconds = now - t0;
+            r.bytes_per_s = (double)(written - last_bytes) / (now - last_t);
+            if (rc == CP_OK)
+                rc = emit(pc, &r, err);
+            cp_log_progress("sustained %s: %.0f MB/s at %.1f GB", ts->spec->name,
+                            r.bytes_per_s / 1e6, (double)written / 1e9);
+            last_bytes = written;
+            last_t = now;
+        }
+    }
+    if (rc == CP_OK)
+        rc = sink_finish(s, err);
+    double now = clock_now();
+    if (rc == CP_OK && written > last_bytes) {
+        r.rep++;
+        r.size_bytes = written;
+        r.seconds = now - t0;
+        r.bytes_per_s = (double)(written - last_bytes) / (now - last_t);
+        rc = emit(pc, &r, err);
+    }
+    if (sync_fd >= 0)
+        close(sync_fd);
+    sink_close(s);
+    return rc;
+}
+
+/* ---- set-up ---- */
+
+static int check_params(const probe_params_t *p, cp_err_t *err)
+{
+    if (p->n_sizes > PROBE_MAX_SIZES)
+        return cp_err_set(err, CP_EUSAGE, "too many sizes (at most %d)", PROBE_MAX_SIZES);
+    if (p->n_sizes == 0 && p->sustained_bytes == 0)
+        return cp_err_set(err, CP_EUSAGE, "nothing to measure: no sizes and no sustained run");
+    if (p->n_sizes > 0 && (p->reps < 1 || (!p->op_write && !p->op_read)))
+        return cp_err_set(err, CP_EUSAGE, "nothing to measure: no repetitions or no operations");
+    for (size_t i = 0; i < p->n_sizes; i++)
+        if (p->sizes[i] == 0)
+            return cp_err_set(err, CP_EUSAGE, "bad size 0: file sizes must be positive");
+    if (p->block_bytes < BLOCK_MIN || p->block_bytes > BLOCK_MAX)
+        return cp_err_set(err, CP_EUSAGE, "bad block size %zu: expected 4K to 1G",
+                          p->block_bytes);
+    if (p->sustained_bytes > 0 && !(p->sustained_interval_s > 0))
+        return cp_err_set(err, CP_EUSAGE, "the sustained interval must be positive");
+    return CP_OK;
+}
+
+/* Validates a target, reads its volume, and drops the sizes that do not fit (with one
+ * warning listing them). Sets *nothing_fits when neither a size nor the sustained run does. */
+static int prepare_target(const probe_params_t *p, const target_spec_t *spec,
+                          target_state_t *ts, bool *fits, bool *sustained_fits,
+                          cp_err_t *err)
+{
+    memset(ts, 0, sizeof *ts);
+    ts->spec = spec;
+    ts->sync = p->sync;
+    ts->read_direct = true;
+    int rc = target_check(spec, err);
+    if (rc == CP_OK)
+        rc = volume_inspect(spec->dir, &ts->volume, err);
+    if (rc != CP_OK)
+        return rc;
+    uint64_t usable = probe_usable_bytes(ts->volume.free_bytes, ts->volume.total_bytes);
+    char skipped[512] = "";
+    size_t n_fit = 0;
+    for (size_t i = 0; i < p->n_sizes; i++) {
+        fits[i] = p->sizes[i] <= usable;
+        n_fit += fits[i];
+        if (!fits[i]) {
+            char text[32];
+            format_bytes(text, sizeof text, p->sizes[i]);
+            size_t used = strlen(skipped);
+            snprintf(skipped + used, sizeof skipped - used, "%s%s", used ? ", " : "", text);
+        }
+    }
+    *sustained_fits = p->sustained_bytes > 0 && p->sustained_bytes <= usable;
+    if (p->sustained_bytes > 0 && !*sustained_fits) {
+        char text[32];
+        format_bytes(text, sizeof text, p->sustained_bytes);
+        size_t used = strlen(skipped);
+        snprintf(skipped + used, sizeof skipped - used, "%ssustained %s", used ? ", " : "",
+                 text);
+    }
+    char free_text[32], margin_text[32];
+    format_bytes(free_text, sizeof free_text, ts->volume.free_bytes);
+    format_bytes(margin_text, sizeof margin_text, ts->volume.free_bytes - usable);
+    if (n_fit == 0 && !*sustained_fits)
+        return cp_err_set(err, CP_ENOSPC,
+                          "target '%s' (%s): nothing fits in its %s of free space (keeping a "
+                          "%s margin)",
+                          spec->name, spec->dir, free_text, margin_text);
+    if (skipped[0] != '\0')
+        cp_log_warn("target '%s': skipping %s (only %s free, keeping a %s margin)", spec->name,
+                    skipped, free_text, margin_text);
+    if (ts->volume.is_ram)
+        cp_log_warn("target '%s' is %s (RAM): its figures measure memory, not a disk",
+                    spec->name, ts->volume.fs_type);
+    return CP_OK;
+}
+
+static void shuffle_tasks(probe_task_t *tasks, size_t n, uint64_t seed)
+{
+    xoshiro_t x = xoshiro_seed(seed);
+    for (size_t i = n; i > 1; i--) {
+        size_t j = (size_t)(xoshiro_next(&x) % i);
+        probe_task_t t = tasks[i - 1];
+        tasks[i - 1] = tasks[j];
+        tasks[j] = t;
+    }
+}
+
+int probe_run(const probe_params_t *params, const target_spec_t *targets, size_t n,
+              probe_row_cb cb, void *ctx, cp_err_t *err)
+{
+    cp_err_t local = {0};
+    cp_err_t *e = err ? err : &local;
+    int rc = check_params(params, e);
+    if (rc != CP_OK)
+        return rc;
+    target_state_t *states = calloc(n ? n : 1, sizeof *states);
+    bool *fits = calloc((n ? n : 1) * PROBE_MAX_SIZES, sizeof *fits);
+    bool *sustained = calloc(n ? n : 1, sizeof *sustained);
+    size_t max_tasks = n * params->n_sizes * (size_t)(params->reps > 0 ? params->reps : 0);
+    probe_task_t *tasks = calloc(max_tasks ? max_tasks : 1, sizeof *tasks);
+    probe_ctx_t pc = {params, cb, ctx, NULL};
+    if (states == NULL || fits == NULL || sustained == NULL || tasks == NULL ||
+        posix_memalign((void **)&pc.wbuf, DIRECT_ALIGN_MIN, params->block_bytes) != 0) {
+        pc.wbuf = NULL;
+        rc = cp_err_set(e, CP_ENOMEM, "out of memory setting up the probe");
+        goto done;
+    }
+
+    /* Check every target before writing anything, so a typo in the last one does not
+     * surface after an hour of measuring the first. */
+    size_t n_tasks = 0;
+    for (size_t t = 0; t < n && rc == CP_OK; t++) {
+        if (targets[t].is_mem) {
+            states[t].spec = NULL;
+            continue;
+        }
+        rc = prepare_target(params, &targets[t], &states[t], fits + t * PROBE_MAX_SIZES,
+                            &sustained[t], e);
+        for (size_t i = 0; rc == CP_OK && i < params->n_sizes; i++)
+            if (fits[t * PROBE_MAX_SIZES + i])
+                for (int rep = 1; rep <= params->reps; rep++)
+                    tasks[n_tasks++] = (probe_task_t){t, params->sizes[i], rep};
+    }
+    if (rc != CP_OK)
+        goto done;
+    shuffle_tasks(tasks, n_tasks, params->seed);
+
+    for (size_t i = 0; i < n_tasks && rc == CP_OK; i++)
+        rc = run_task(&pc, &states[tasks[i].target], &tasks[i], i, n_tasks, e);
+    for (size_t t = 0; t < n && rc == CP_OK; t++)
+        if (states[t].spec != NULL && sustained[t])
+            rc = run_sustained(&pc, &states[t], e);
+    cp_log_progress_done();
+
+done:
+    free(pc.wbuf);
+    free(tasks);
+    free(sustained);
+    free(fits);
+    free(states);
+    return rc;
+}

@@ -1,0 +1,89 @@
+/* probe.h - the probe engine: how fast each target volume writes and reads, by file size.
+ *
+ * For every (target, size, repetition), in an order shuffled with a recorded seed, the
+ * probe writes a file of incompressible pseudo-random bytes through a file sink (timed from
+ * open to fsync and close), then drops that file's page cache and reads it back (timed from
+ * open to close), then removes it. An optional sustained run writes one long file and
+ * reports the rate every interval. Each measurement is handed to a callback as a row;
+ * collecting, printing and summarising rows is the caller's business. */
+#ifndef CP_PROBE_H
+#define CP_PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli/parse.h"
+#include "common/err.h"
+#include "measure/sink.h"
+#include "measure/volume.h"
+
+#define PROBE_MAX_SIZES 64
+#define PROBE_MIN_MARGIN_BYTES (64ull << 20) /* free-space safety margin: at least 64 MiB */
+#define PROBE_MARGIN_FRACTION 0.05           /* ... or 5% of the volume, whichever is more */
+
+typedef enum probe_op {
+    PROBE_WRITE,
+    PROBE_READ,
+    PROBE_SUSTAINED,
+} probe_op_t;
+
+/* "write", "read" or "sustained". */
+const char *probe_op_name(probe_op_t op);
+
+typedef struct probe_params {
+    uint64_t sizes[PROBE_MAX_SIZES]; /* file sizes in bytes, in the order given */
+    size_t n_sizes;
+    int reps;                        /* repetitions of each size */
+    bool op_write;                   /* report write rows */
+    bool op_read;                    /* read each file back and report read rows */
+    uint64_t sustained_bytes;        /* one long write of this size; 0 = none */
+    double sustained_interval_s;     /* seconds between sustained rows */
+    sync_mode_t sync;
+    size_t block_bytes;              /* write and read chunk */
+    uint64_t seed;                   /* shuffles the order and seeds the data */
+} probe_params_t;
+
+/* One measurement. Self-contained (no pointers), so callers may copy and keep it. */
+typedef struct probe_row {
+    char target[CP_TARGET_NAME_MAX];
+    probe_op_t op;
+    uint64_t size_bytes;   /* sustained: bytes written so far */
+    int rep;               /* 1-based; sustained: sample number */
+    double seconds;        /* sustained: seconds since the start */
+    double bytes_per_s;    /* sustained: rate over the last interval */
+    sync_mode_t sync;      /* as actually used */
+    char fs_type[VOLUME_FS_NAME_MAX];
+    bool is_ram;
+    double rate_cap_bps;   /* > 0: emulated volume with this write cap */
+    int rotational;        /* 1, 0, -1 unknown */
+    unsigned dev_major, dev_minor;
+    int cache_dropped;     /* read rows: 1 dropped before reading, 0 not; -1 other rows */
+    uint64_t seed;
+} probe_row_t;
+
+/* Receives each row as soon as it is measured. A non-zero return (a CP_E* code, with err
+ * set) stops the probe, which then cleans up and returns that code. */
+typedef int (*probe_row_cb)(const probe_row_t *row, void *ctx, cp_err_t *err);
+
+/* The defaults: sizes 2MB..2GB (decimal), 3 reps, write and read, fsync, 1 MiB blocks, no
+ * sustained run (0.5 s interval when asked), seed 0 (the caller picks one to record). */
+probe_params_t probe_defaults(void);
+
+/* The largest file that fits in a volume with free_bytes available out of total_bytes,
+ * keeping the safety margin (max(64 MiB, 5% of total)); 0 when nothing fits. */
+uint64_t probe_usable_bytes(uint64_t free_bytes, uint64_t total_bytes);
+
+/* Runs the probe on n targets, calling cb for every row. The mem target is skipped (it has
+ * no volume). Every file it creates is unique (O_EXCL) and removed before return, also on
+ * error and interrupt. Returns CP_OK; CP_EUSAGE for a bad parameter or a target that is
+ * missing or not a writable directory; CP_ENOSPC when no size fits on a target (message
+ * names it and its free space); CP_EIO on I/O errors; CP_EINTR when interrupted; or what
+ * cb returned. Rows already passed to cb stay valid results. */
+int probe_run(const probe_params_t *params, const target_spec_t *targets, size_t n,
+              probe_row_cb cb, void *ctx, cp_err_t *err);
+
+/* Fills buf with pseudo-random bytes from seed (xoshiro256**), deterministic for a seed. */
+void probe_fill_random(void *buf, size_t len, uint64_t seed);
+
+#endif

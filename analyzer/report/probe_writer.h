@@ -1,0 +1,24 @@
+/* probe_writer.h - probe rows out: probe.csv for programs, a summary table for people. */
+#ifndef CP_PROBE_WRITER_H
+#define CP_PROBE_WRITER_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "common/err.h"
+#include "measure/probe.h"
+
+/* Writes the probe.csv header line. CP_EIO when the stream reports an error. */
+int probe_csv_header(FILE *out, cp_err_t *err);
+
+/* Writes one row in the header's column order, quoting text fields that need it (RFC
+ * 4180). CP_EIO when the stream reports an error. */
+int probe_csv_row(FILE *out, const probe_row_t *row, cp_err_t *err);
+
+/* Prints, per target and op, the median MB/s at each size with min and max, and the
+ * sustained speed (the median at the largest size; for a --sustained run the overall rate
+ * and the slowest and fastest interval). RAM volumes and emulated caps are labelled. rows
+ * are not modified; nothing is printed for n == 0. */
+void probe_summary_print(FILE *out, const probe_row_t *rows, size_t n);
+
+#endif

@@ -1,0 +1,298 @@
+/* test_parse.c - the command line's small languages: sizes, rates, thread lists, positive
+ * integers and targets. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cli/parse.h"
+
+static uint64_t size_ok(const char *text)
+{
+    uint64_t v = 0;
+    cp_err_t err = {0};
+    int rc = parse_size(text, &v, &err);
+    if (rc != CP_OK)
+        fail_msg("parse_size(\"%s\") failed: %s", text, err.msg);
+    return v;
+}
+
+static void size_bad(const char *text)
+{
+    uint64_t v = 12345;
+    cp_err_t err = {0};
+    if (parse_size(text, &v, &err) != CP_EUSAGE)
+        fail_msg("parse_size(\"%s\") accepted", text);
+    assert_int_equal(v, 12345); /* untouched on failure */
+    assert_non_null(strstr(err.msg, text));
+}
+
+static void test_sizes_binary_and_decimal(void **state)
+{
+    (void)state;
+    assert_int_equal(size_ok("0"), 0);
+    assert_int_equal(size_ok("512"), 512);
+    assert_int_equal(size_ok("512B"), 512);
+    assert_int_equal(size_ok("4K"), 4096);
+    assert_int_equal(size_ok("4KiB"), 4096);
+    assert_int_equal(size_ok("1M"), 1048576);
+    assert_int_equal(size_ok("1G"), 1073741824ull);
+    assert_int_equal(size_ok("1T"), 1099511627776ull);
+    assert_int_equal(size_ok("1.5G"), 1610612736ull);
+    assert_int_equal(size_ok("2MB"), 2000000);
+    assert_int_equal(size_ok("10MB"), 10000000);
+    assert_int_equal(size_ok("2GB"), 2000000000ull);
+    assert_int_equal(size_ok("1KB"), 1000);
+    assert_int_equal(size_ok("0.5KB"), 500);
+    assert_int_equal(size_ok("1.0001KB"), 1000); /* fractions of a byte round down */
+}
+
+static void test_sizes_rejected(void **state)
+{
+    (void)state;
+    size_bad("");
+    size_bad("M");
+    size_bad("-1M");
+    size_bad("1 M");
+    size_bad("1m");
+    size_bad("1MBs");
+    size_bad("1.M");
+    size_bad(".5M");
+    size_bad("1e6");
+    size_bad("4X");
+    size_bad("10000000T"); /* beyond 63 bits */
+    uint64_t v;
+    cp_err_t err = {0};
+    assert_int_equal(parse_size(NULL, &v, &err), CP_EUSAGE);
+}
+
+static double rate_ok(const char *text)
+{
+    double v = 0;
+    cp_err_t err = {0};
+    if (parse_rate(text, &v, &err) != CP_OK)
+        fail_msg("parse_rate(\"%s\") failed: %s", text, err.msg);
+    return v;
+}
+
+static void rate_bad(const char *text)
+{
+    double v = -1;
+    cp_err_t err = {0};
+    if (parse_rate(text, &v, &err) != CP_EUSAGE)
+        fail_msg("parse_rate(\"%s\") accepted", text);
+    assert_true(v == -1);
+    assert_non_null(strstr(err.msg, text));
+}
+
+static void test_rates(void **state)
+{
+    (void)state;
+    assert_true(rate_ok("400MB/s") == 400e6);
+    assert_true(rate_ok("1.5GB/s") == 1.5e9);
+    assert_true(rate_ok("200MiB/s") == 200.0 * 1048576);
+    assert_true(rate_ok("1GiB/s") == 1073741824.0);
+    assert_true(rate_ok("800KB/s") == 800e3);
+    assert_true(rate_ok("100B/s") == 100.0);
+    rate_bad("400");      /* unit required */
+    rate_bad("400MB");    /* a size, not a rate */
+    rate_bad("0MB/s");    /* must be positive */
+    rate_bad("-5MB/s");
+    rate_bad("400mb/s");
+    rate_bad("MB/s");
+    rate_bad("");
+    rate_bad("1000000TB/s"); /* absurd */
+}
+
+static void thread_list_is(const char *text, const int *want, size_t n)
+{
+    int *list = NULL;
+    size_t count = 0;
+    cp_err_t err = {0};
+    if (parse_thread_list(text, &list, &count, &err) != CP_OK)
+        fail_msg("parse_thread_list(\"%s\") failed: %s", text, err.msg);
+    assert_int_equal(count, n);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(list[i], want[i]);
+    free(list);
+}
+
+static void thread_list_bad(const char *text)
+{
+    int *list = NULL;
+    size_t count = 99;
+    cp_err_t err = {0};
+    if (parse_thread_list(text, &list, &count, &err) != CP_EUSAGE)
+        fail_msg("parse_thread_list(\"%s\") accepted", text);
+    assert_null(list);
+    assert_int_equal(count, 99);
+}
+
+static void test_thread_lists(void **state)
+{
+    (void)state;
+    thread_list_is("4", (int[]){4}, 1);
+    thread_list_is("1,2,4", (int[]){1, 2, 4}, 3);
+    thread_list_is("1..4", (int[]){1, 2, 3, 4}, 4);
+    thread_list_is("8,1..3,2", (int[]){1, 2, 3, 8}, 4); /* sorted, duplicates dropped */
+    thread_list_is("1024", (int[]){1024}, 1);
+    thread_list_is("3..3", (int[]){3}, 1);
+    thread_list_bad("");
+    thread_list_bad("0");
+    thread_list_bad("1025");
+    thread_list_bad("4..2");
+    thread_list_bad("1,,2");
+    thread_list_bad("1,");
+    thread_list_bad(",1");
+    thread_list_bad("1...4");
+    thread_list_bad("1..");
+    thread_list_bad("a");
+    thread_list_bad("-1");
+    thread_list_bad("99999999999999999999");
+}
+
+static void test_positive_ints(void **state)
+{
+    (void)state;
+    long v = 0;
+    cp_err_t err = {0};
+    assert_int_equal(parse_positive_int("3", "--reps", 1000, &v, &err), CP_OK);
+    assert_int_equal(v, 3);
+    assert_int_equal(parse_positive_int("1000", "--reps", 1000, &v, &err), CP_OK);
+    assert_int_equal(v, 1000);
+    assert_int_equal(parse_positive_int("1001", "--reps", 1000, &v, &err), CP_EUSAGE);
+    assert_non_null(strstr(err.msg, "--reps"));
+    cp_err_clear(&err);
+    assert_int_equal(parse_positive_int("0", "--reps", 1000, &v, &err), CP_EUSAGE);
+    cp_err_clear(&err);
+    assert_int_equal(parse_positive_int("", "--reps", 1000, &v, &err), CP_EUSAGE);
+    cp_err_clear(&err);
+    assert_int_equal(parse_positive_int("+3", "--reps", 1000, &v, &err), CP_EUSAGE);
+    cp_err_clear(&err);
+    assert_int_equal(parse_positive_int("3x", "--reps", 1000, &v, &err), CP_EUSAGE);
+    cp_err_clear(&err);
+    /* The whole range of long, without overflow on the way. */
+    assert_int_equal(parse_positive_int("9223372036854775807", "n", LONG_MAX, &v, &err), CP_OK);
+    assert_true(v == LONG_MAX);
+    assert_int_equal(parse_positive_int("9223372036854775808", "n", LONG_MAX, &v, &err),
+                     CP_EUSAGE);
+    cp_err_clear(&err);
+    assert_int_equal(parse_positive_int("99999999999999999999999", "n", LONG_MAX, &v, &err),
+                     CP_EUSAGE);
+}
+
+static target_spec_t target_ok(const char *text)
+{
+    target_spec_t t;
+    cp_err_t err = {0};
+    if (parse_target(text, &t, &err) != CP_OK)
+        fail_msg("parse_target(\"%s\") failed: %s", text, err.msg);
+    return t;
+}
+
+static void target_bad(const char *text)
+{
+    target_spec_t t;
+    cp_err_t err = {0};
+    if (parse_target(text, &t, &err) != CP_EUSAGE)
+        fail_msg("parse_target(\"%s\") accepted", text);
+    assert_true(err.msg[0] != '\0');
+}
+
+static void test_targets(void **state)
+{
+    (void)state;
+    target_spec_t t = target_ok("/mnt/ssd");
+    assert_string_equal(t.name, "/mnt/ssd");
+    assert_string_equal(t.dir, "/mnt/ssd");
+    assert_true(t.rate_cap_bps == 0);
+    assert_false(t.is_mem);
+
+    t = target_ok("ssd=/mnt/ssd@400MB/s");
+    assert_string_equal(t.name, "ssd");
+    assert_string_equal(t.dir, "/mnt/ssd");
+    assert_true(t.rate_cap_bps == 400e6);
+
+    t = target_ok("/data/a=b");  /* '=' after the first '/' belongs to the directory */
+    assert_string_equal(t.dir, "/data/a=b");
+    assert_string_equal(t.name, "/data/a=b");
+
+    t = target_ok("out@1.5GiB/s");
+    assert_string_equal(t.dir, "out");
+    assert_true(t.rate_cap_bps == 1.5 * 1073741824.0);
+
+    t = target_ok("mem");
+    assert_true(t.is_mem);
+    assert_string_equal(t.name, "mem");
+
+    target_bad("");
+    target_bad("=/mnt/ssd");
+    target_bad("ssd=");
+    target_bad("ssd=@400MB/s");
+    target_bad("/mnt/ssd@fast");
+    target_bad("/mnt/ssd@400MB");
+    target_bad("mem=/mnt/ssd");     /* reserved name */
+    target_bad("mem@100MB/s");
+    target_bad("a,b=/mnt/ssd");     /* would break the CSV */
+    target_bad("a\"b=/mnt/ssd");
+    target_bad("/mnt/a,b");         /* a label needs a NAME= */
+    char long_name[CP_TARGET_NAME_MAX + 8];
+    memset(long_name, 'n', sizeof long_name);
+    strcpy(long_name + CP_TARGET_NAME_MAX, "=/tmp");
+    target_bad(long_name);
+}
+
+static void test_target_check(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cp-parse-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char file[PATH_MAX];
+    snprintf(file, sizeof file, "%s/plain", dir);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fclose(f);
+    char missing[PATH_MAX];
+    snprintf(missing, sizeof missing, "%s/missing", dir);
+
+    target_spec_t t = target_ok(dir);
+    cp_err_t err = {0};
+    assert_int_equal(target_check(&t, &err), CP_OK);
+
+    t = target_ok(missing);
+    assert_int_equal(target_check(&t, &err), CP_EUSAGE);
+    assert_non_null(strstr(err.msg, missing));
+    cp_err_clear(&err);
+
+    t = target_ok(file);
+    assert_int_equal(target_check(&t, &err), CP_EUSAGE);
+    assert_non_null(strstr(err.msg, "not a directory"));
+    cp_err_clear(&err);
+
+    t = target_ok("mem");
+    assert_int_equal(target_check(&t, &err), CP_OK);
+
+    unlink(file);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sizes_binary_and_decimal),
+        cmocka_unit_test(test_sizes_rejected),
+        cmocka_unit_test(test_rates),
+        cmocka_unit_test(test_thread_lists),
+        cmocka_unit_test(test_positive_ints),
+        cmocka_unit_test(test_targets),
+        cmocka_unit_test(test_target_check),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
