@@ -1,0 +1,155 @@
+#include "measure/hostinfo.h"
+
+#include <ctype.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+/* The first line of text whose key (before ':' or '=', blanks trimmed) is key; returns
+ * the value with leading blanks skipped and its length up to the line end, or NULL. */
+static const char *find_value(const char *text, const char *key, char sep, size_t *len)
+{
+    size_t key_len = strlen(key);
+    for (const char *line = text; line != NULL && *line != '\0';) {
+        const char *next = strchr(line, '\n');
+        const char *end = next != NULL ? next : line + strlen(line);
+        if ((size_t)(end - line) > key_len && strncmp(line, key, key_len) == 0) {
+            const char *p = line + key_len;
+            while (p < end && (*p == ' ' || *p == '\t'))
+                p++;
+            if (p < end && *p == sep) {
+                p++;
+                while (p < end && (*p == ' ' || *p == '\t'))
+                    p++;
+                *len = (size_t)(end - p);
+                return p;
+            }
+        }
+        line = next != NULL ? next + 1 : NULL;
+    }
+    return NULL;
+}
+
+/* Copies len bytes of value into dst[cap], collapsing runs of blanks, trimming the ends. */
+static void copy_collapsed(char *dst, size_t cap, const char *value, size_t len)
+{
+    size_t o = 0;
+    bool blank = false;
+    for (size_t i = 0; i < len && o + 1 < cap; i++) {
+        if (isspace((unsigned char)value[i])) {
+            blank = o > 0;
+            continue;
+        }
+        if (blank && o + 2 < cap)
+            dst[o++] = ' ';
+        blank = false;
+        dst[o++] = value[i];
+    }
+    dst[o] = '\0';
+}
+
+int host_info_parse_cpuinfo(const char *text, char *model, size_t model_cap)
+{
+    static const char *const keys[] = {"model name", "Processor", "cpu model", "Hardware",
+                                       "cpu"};
+    model[0] = '\0';
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        size_t len;
+        const char *v = find_value(text, keys[k], ':', &len);
+        if (v != NULL && len > 0) {
+            copy_collapsed(model, model_cap, v, len);
+            return 0;
+        }
+    }
+    return CP_EDATA;
+}
+
+int host_info_parse_meminfo(const char *text, uint64_t *bytes)
+{
+    size_t len;
+    const char *v = find_value(text, "MemTotal", ':', &len);
+    unsigned long long kib;
+    char unit[8] = "";
+    if (v == NULL || sscanf(v, "%llu %7s", &kib, unit) < 1)
+        return CP_EDATA;
+    /* The kernel says "kB" and means KiB. */
+    *bytes = (uint64_t)kib * (unit[0] != '\0' ? 1024u : 1u);
+    return 0;
+}
+
+int host_info_parse_os_release(const char *text, char *name, size_t name_cap)
+{
+    size_t len;
+    const char *v = find_value(text, "PRETTY_NAME", '=', &len);
+    if (v == NULL)
+        return CP_EDATA;
+    while (len > 0 && (v[len - 1] == ' ' || v[len - 1] == '\r'))
+        len--;
+    if (len >= 2 && (v[0] == '"' || v[0] == '\'') && v[len - 1] == v[0]) {
+        v++;
+        len -= 2;
+    }
+    copy_collapsed(name, name_cap, v, len);
+    return 0;
+}
+
+/* The first 64 KiB of a file (enough for the first CPU of /proc/cpuinfo), or NULL. */
+static char *read_head(const char *path)
+{
+    FILE *f = fopen(path, "re");
+    if (f == NULL)
+        return NULL;
+    enum { CAP = 64 * 1024 };
+    char *buf = malloc(CAP);
+    size_t len = 0, n;
+    if (buf != NULL) {
+        while (len < CAP - 1 && (n = fread(buf + len, 1, CAP - 1 - len, f)) > 0)
+            len += n;
+        buf[len] = '\0';
+    }
+    fclose(f);
+    return buf;
+}
+
+int host_info_get(host_info_t *out)
+{
+    memset(out, 0, sizeof *out);
+    char *text = read_head("/proc/cpuinfo");
+    if (text != NULL)
+        host_info_parse_cpuinfo(text, out->cpu_model, sizeof out->cpu_model);
+    free(text);
+
+    text = read_head("/proc/meminfo");
+    if (text == NULL || host_info_parse_meminfo(text, &out->mem_total_bytes) != 0) {
+        long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+        if (pages > 0 && page > 0)
+            out->mem_total_bytes = (uint64_t)pages * (uint64_t)page;
+    }
+    free(text);
+
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    out->online_cpus = online > 0 ? (int)online : 0;
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        out->usable_cpus = CPU_COUNT(&set);
+
+    struct utsname u;
+    if (uname(&u) == 0) {
+        copy_collapsed(out->kernel_release, sizeof out->kernel_release, u.release,
+                       strlen(u.release));
+        copy_collapsed(out->machine, sizeof out->machine, u.machine, strlen(u.machine));
+    }
+
+    text = read_head("/etc/os-release");
+    if (text == NULL) {
+        text = read_head("/usr/lib/os-release");
+    }
+    if (text != NULL)
+        host_info_parse_os_release(text, out->os_name, sizeof out->os_name);
+    free(text);
+    return 0;
+}

@@ -1,0 +1,417 @@
+#include "measure/telemetry.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "measure/clock.h"
+
+struct telemetry {
+    double start_wall_s;
+    cpu_usage_t start_usage;
+    bool have_cpu;
+    telemetry_cpu_times_t cpu;
+    bool have_disk;
+    telemetry_device_t device;
+    telemetry_disk_counters_t disk;
+    char disk_note[256];
+};
+
+static char proc_root[512] = "/proc";
+
+/* Copies src into dst[cap], truncating; dst is always terminated. */
+static void copy_text(char *dst, size_t cap, const char *src)
+{
+    size_t n = strnlen(src, cap - 1);
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+void telemetry_set_proc_root(const char *dir)
+{
+    copy_text(proc_root, sizeof proc_root, dir != NULL ? dir : "/proc");
+}
+
+/* /proc files report size 0, so read until EOF into a growing buffer. NULL when the file
+ * cannot be opened or read (callers treat that as "unknown"). */
+static char *proc_read(const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", proc_root, name);
+    FILE *f = fopen(path, "re");
+    if (f == NULL)
+        return NULL;
+    size_t cap = 8192, len = 0;
+    char *buf = malloc(cap);
+    while (buf != NULL) {
+        size_t n = fread(buf + len, 1, cap - len - 1, f);
+        len += n;
+        if (n == 0)
+            break;
+        if (cap - len - 1 == 0) {
+            char *bigger = realloc(buf, cap * 2);
+            if (bigger == NULL) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = bigger;
+            cap *= 2;
+        }
+    }
+    if (buf != NULL && ferror(f)) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    if (buf != NULL)
+        buf[len] = '\0';
+    return buf;
+}
+
+/* ---- parsers ---------------------------------------------------------------------- */
+
+int telemetry_parse_stat(const char *text, telemetry_cpu_times_t *out, cp_err_t *err)
+{
+    memset(out, 0, sizeof *out);
+    const char *line = text;
+    while (line != NULL && *line != '\0') {
+        if (strncmp(line, "cpu ", 4) == 0)
+            break;
+        line = strchr(line, '\n');
+        if (line != NULL)
+            line++;
+    }
+    if (line == NULL || *line == '\0')
+        return cp_err_set(err, CP_EDATA, "/proc/stat: no aggregate 'cpu' line");
+
+    uint64_t *fields[] = {&out->user, &out->nice, &out->system, &out->idle,
+                          &out->iowait, &out->irq, &out->softirq, &out->steal};
+    const char *p = line + 4;
+    size_t n = 0;
+    while (n < sizeof fields / sizeof fields[0]) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p < '0' || *p > '9')
+            break;
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(p, &end, 10);
+        if (errno != 0)
+            return cp_err_set(err, CP_EDATA, "/proc/stat: 'cpu' field %zu out of range", n + 1);
+        *fields[n++] = (uint64_t)v;
+        p = end;
+    }
+    if (n < 4)
+        return cp_err_set(err, CP_EDATA,
+                          "/proc/stat: 'cpu' line has %zu numbers, expected at least 4", n);
+    return 0;
+}
+
+int telemetry_parse_diskstats(const char *text, unsigned major, unsigned minor,
+                              telemetry_disk_counters_t *out, cp_err_t *err)
+{
+    memset(out, 0, sizeof *out);
+    unsigned lineno = 0;
+    for (const char *line = text; line != NULL && *line != '\0';) {
+        lineno++;
+        const char *next = strchr(line, '\n');
+        unsigned maj, min;
+        char name[64];
+        int used = 0;
+        if (sscanf(line, "%u %u %63s%n", &maj, &min, name, &used) == 3 && maj == major &&
+            min == minor) {
+            /* After the name: reads, reads merged, sectors read, ms reading, writes,
+             * writes merged, sectors written, ms writing, in flight, io_ticks, ... */
+            unsigned long long v[10];
+            const char *p = line + used;
+            int k = 0;
+            for (; k < 10; k++) {
+                while (*p == ' ' || *p == '\t')
+                    p++;
+                if (*p < '0' || *p > '9')
+                    break;
+                char *end;
+                v[k] = strtoull(p, &end, 10);
+                p = end;
+            }
+            if (k < 10)
+                return cp_err_set(err, CP_EDATA,
+                                  "/proc/diskstats:%u: device %u:%u has %d counters, "
+                                  "expected at least 10", lineno, major, minor, k);
+            out->major = maj;
+            out->minor = min;
+            copy_text(out->name, sizeof out->name, name);
+            out->sectors_written = (uint64_t)v[6];
+            out->io_ticks_ms = (uint64_t)v[9];
+            return 0;
+        }
+        line = next != NULL ? next + 1 : NULL;
+    }
+    return cp_err_set(err, CP_EDATA, "/proc/diskstats: no line for device %u:%u", major,
+                      minor);
+}
+
+/* Copies a mountinfo field, decoding the kernel's \ooo octal escapes (space, tab, ...). */
+static void mountinfo_unescape(const char *field, size_t len, char *dst, size_t cap)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < len && o + 1 < cap; i++) {
+        if (field[i] == '\\' && i + 3 < len && field[i + 1] >= '0' &&
+            field[i + 1] <= '3' && field[i + 2] >= '0' && field[i + 2] <= '7' &&
+            field[i + 3] >= '0' && field[i + 3] <= '7') {
+            dst[o++] = (char)((field[i + 1] - '0') * 64 + (field[i + 2] - '0') * 8 +
+                              (field[i + 3] - '0'));
+            i += 3;
+        } else {
+            dst[o++] = field[i];
+        }
+    }
+    if (cap > 0)
+        dst[o] = '\0';
+}
+
+/* The next space-separated field at *p before end: its start and length; advances *p. */
+static bool next_field(const char **p, const char *end, const char **start, size_t *len)
+{
+    const char *s = *p;
+    while (s < end && *s == ' ')
+        s++;
+    if (s >= end)
+        return false;
+    const char *e = s;
+    while (e < end && *e != ' ')
+        e++;
+    *start = s;
+    *len = (size_t)(e - s);
+    *p = e;
+    return true;
+}
+
+int telemetry_parse_mountinfo(const char *text, unsigned major, unsigned minor,
+                              char *fstype, size_t fstype_cap, char *source, size_t source_cap,
+                              cp_err_t *err)
+{
+    for (const char *line = text; line != NULL && *line != '\0';) {
+        const char *next = strchr(line, '\n');
+        const char *end = next != NULL ? next : line + strlen(line);
+        unsigned maj, min;
+        if (sscanf(line, "%*s %*s %u:%u", &maj, &min) == 2 && maj == major && min == minor) {
+            /* The optional fields end at a lone "-"; fstype and source follow it. */
+            const char *p = line, *f;
+            size_t len;
+            bool dash = false;
+            while (next_field(&p, end, &f, &len))
+                if (len == 1 && f[0] == '-') {
+                    dash = true;
+                    break;
+                }
+            const char *type_f, *src_f;
+            size_t type_len, src_len;
+            if (dash && next_field(&p, end, &type_f, &type_len) &&
+                next_field(&p, end, &src_f, &src_len)) {
+                mountinfo_unescape(type_f, type_len, fstype, fstype_cap);
+                mountinfo_unescape(src_f, src_len, source, source_cap);
+                return 0;
+            }
+        }
+        line = next != NULL ? next + 1 : NULL;
+    }
+    return cp_err_set(err, CP_EDATA, "mountinfo: no mount with device %u:%u", major, minor);
+}
+
+/* ---- deltas ----------------------------------------------------------------------- */
+
+static uint64_t forward_delta(uint64_t start, uint64_t end)
+{
+    return end >= start ? end - start : 0;
+}
+
+void telemetry_cpu_shares(const telemetry_cpu_times_t *start, const telemetry_cpu_times_t *end,
+                          telemetry_sample_t *out)
+{
+    uint64_t user = forward_delta(start->user, end->user) +
+                    forward_delta(start->nice, end->nice);
+    uint64_t sys = forward_delta(start->system, end->system) +
+                   forward_delta(start->irq, end->irq) +
+                   forward_delta(start->softirq, end->softirq);
+    uint64_t idle = forward_delta(start->idle, end->idle);
+    uint64_t iowait = forward_delta(start->iowait, end->iowait);
+    uint64_t steal = forward_delta(start->steal, end->steal);
+    uint64_t total = user + sys + idle + iowait + steal;
+    if (total == 0) {
+        out->have_cpu = false;
+        out->cpu_user_share = out->cpu_sys_share = NAN;
+        out->cpu_iowait_share = out->cpu_idle_share = NAN;
+        return;
+    }
+    out->have_cpu = true;
+    out->cpu_user_share = (double)user / (double)total;
+    out->cpu_sys_share = (double)sys / (double)total;
+    out->cpu_iowait_share = (double)iowait / (double)total;
+    out->cpu_idle_share = (double)idle / (double)total;
+}
+
+static void disk_unknown(telemetry_sample_t *out, const char *note)
+{
+    out->have_disk = false;
+    out->dev_written_bytes = 0;
+    out->dev_busy_share = NAN;
+    copy_text(out->disk_note, sizeof out->disk_note, note);
+}
+
+void telemetry_disk_delta(const telemetry_disk_counters_t *start,
+                          const telemetry_disk_counters_t *end, double wall_s,
+                          telemetry_sample_t *out)
+{
+    copy_text(out->device, sizeof out->device, end->name);
+    if (end->sectors_written < start->sectors_written || end->io_ticks_ms < start->io_ticks_ms) {
+        disk_unknown(out, "device counters went backwards (device re-attached?)");
+        return;
+    }
+    if (!(wall_s > 0)) {
+        disk_unknown(out, "no time elapsed");
+        return;
+    }
+    out->have_disk = true;
+    out->disk_note[0] = '\0';
+    out->dev_written_bytes = (end->sectors_written - start->sectors_written) * 512u;
+    double busy = (double)(end->io_ticks_ms - start->io_ticks_ms) / (wall_s * 1000.0);
+    /* io_ticks advance in jiffy steps, so a fully busy device can read slightly over 1. */
+    out->dev_busy_share = busy > 1.0 ? 1.0 : busy;
+}
+
+/* ---- device lookup ---------------------------------------------------------------- */
+
+static int device_from_diskstats(unsigned major, unsigned minor, telemetry_device_t *out,
+                                 cp_err_t *err)
+{
+    char *text = proc_read("diskstats");
+    if (text == NULL)
+        return cp_err_set(err, CP_EIO, "%s/diskstats: cannot read", proc_root);
+    telemetry_disk_counters_t c;
+    int rc = telemetry_parse_diskstats(text, major, minor, &c, err);
+    free(text);
+    if (rc != 0)
+        return rc == CP_EDATA ? CP_EIO : rc;
+    out->major = major;
+    out->minor = minor;
+    copy_text(out->name, sizeof out->name, c.name);
+    return 0;
+}
+
+int telemetry_block_device(const char *dir, telemetry_device_t *out, cp_err_t *err)
+{
+    memset(out, 0, sizeof *out);
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return cp_err_errno(err, CP_EIO, errno, "%s", dir);
+    unsigned maj = major(st.st_dev), min = minor(st.st_dev);
+    if (maj != 0)
+        return device_from_diskstats(maj, min, out, err);
+
+    /* Anonymous device number: tmpfs, overlay, NFS have no block device, but btrfs and
+     * some others do, named as the mount source. */
+    char *text = proc_read("self/mountinfo");
+    if (text == NULL)
+        return cp_err_set(err, CP_EIO, "%s: no block device (cannot read mountinfo)", dir);
+    char fstype[64], source[512];
+    int rc = telemetry_parse_mountinfo(text, maj, min, fstype, sizeof fstype, source,
+                                       sizeof source, NULL);
+    free(text);
+    if (rc != 0)
+        return cp_err_set(err, CP_EIO, "%s: no block device (anonymous device %u:%u)", dir, maj,
+                          min);
+    struct stat src;
+    if (source[0] != '/' || stat(source, &src) != 0 || !S_ISBLK(src.st_mode))
+        return cp_err_set(err, CP_EIO, "%s: no block device (%s filesystem)", dir, fstype);
+    return device_from_diskstats(major(src.st_rdev), minor(src.st_rdev), out, err);
+}
+
+/* ---- start / stop ----------------------------------------------------------------- */
+
+static bool read_cpu_times(telemetry_cpu_times_t *out)
+{
+    char *text = proc_read("stat");
+    if (text == NULL)
+        return false;
+    int rc = telemetry_parse_stat(text, out, NULL);
+    free(text);
+    return rc == 0;
+}
+
+static bool read_disk(const telemetry_device_t *dev, telemetry_disk_counters_t *out)
+{
+    char *text = proc_read("diskstats");
+    if (text == NULL)
+        return false;
+    int rc = telemetry_parse_diskstats(text, dev->major, dev->minor, out, NULL);
+    free(text);
+    return rc == 0;
+}
+
+telemetry_t *telemetry_start(const char *target_dir, cp_err_t *err)
+{
+    telemetry_t *t = calloc(1, sizeof *t);
+    if (t == NULL) {
+        cp_err_set(err, CP_ENOMEM, "telemetry: out of memory");
+        return NULL;
+    }
+    if (target_dir == NULL) {
+        copy_text(t->disk_note, sizeof t->disk_note, "memory target");
+    } else {
+        cp_err_t why = {0};
+        if (telemetry_block_device(target_dir, &t->device, &why) != 0)
+            copy_text(t->disk_note, sizeof t->disk_note, why.msg);
+        else if (!read_disk(&t->device, &t->disk))
+            snprintf(t->disk_note, sizeof t->disk_note, "diskstats: cannot read device %s",
+                     t->device.name);
+        else
+            t->have_disk = true;
+    }
+    t->have_cpu = read_cpu_times(&t->cpu);
+    t->start_usage = clock_cpu_usage();
+    t->start_wall_s = clock_now();
+    return t;
+}
+
+int telemetry_stop(telemetry_t *t, telemetry_sample_t *out)
+{
+    double wall_end = clock_now();
+    cpu_usage_t usage = clock_cpu_usage();
+    memset(out, 0, sizeof *out);
+    out->wall_s = wall_end - t->start_wall_s;
+    out->cpu_user_s = usage.user_s - t->start_usage.user_s;
+    out->cpu_sys_s = usage.sys_s - t->start_usage.sys_s;
+    out->max_rss_bytes = usage.max_rss_bytes;
+
+    telemetry_cpu_times_t cpu_end;
+    if (t->have_cpu && read_cpu_times(&cpu_end)) {
+        telemetry_cpu_shares(&t->cpu, &cpu_end, out);
+    } else {
+        out->have_cpu = false;
+        out->cpu_user_share = out->cpu_sys_share = NAN;
+        out->cpu_iowait_share = out->cpu_idle_share = NAN;
+    }
+
+    telemetry_disk_counters_t disk_end;
+    if (!t->have_disk) {
+        disk_unknown(out, t->disk_note);
+    } else if (!read_disk(&t->device, &disk_end)) {
+        copy_text(out->device, sizeof out->device, t->device.name);
+        disk_unknown(out, "device disappeared from diskstats during the run");
+    } else {
+        telemetry_disk_delta(&t->disk, &disk_end, out->wall_s, out);
+    }
+    return 0;
+}
+
+void telemetry_free(telemetry_t *t)
+{
+    free(t);
+}

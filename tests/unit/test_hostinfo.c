@@ -1,0 +1,94 @@
+/* Host description: parsers on fixed /proc texts and the live machine. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+#include <unistd.h>
+
+#include "measure/hostinfo.h"
+
+static void test_cpuinfo_x86_model_name_collapsed(void **state)
+{
+    (void)state;
+    const char text[] = "processor\t: 0\n"
+                        "vendor_id\t: GenuineIntel\n"
+                        "model\t\t: 85\n"
+                        "model name\t: Intel(R) Xeon(R)   Gold 6148 CPU @ 2.40GHz  \n"
+                        "\nprocessor\t: 1\nmodel name\t: Other\n";
+    char model[128];
+    assert_int_equal(host_info_parse_cpuinfo(text, model, sizeof model), 0);
+    assert_string_equal(model, "Intel(R) Xeon(R) Gold 6148 CPU @ 2.40GHz");
+}
+
+static void test_cpuinfo_fallbacks_and_truncation(void **state)
+{
+    (void)state;
+    char model[16];
+    assert_int_equal(host_info_parse_cpuinfo("processor : 0\ncpu model : R4000\n", model,
+                                             sizeof model), 0);
+    assert_string_equal(model, "R4000");
+    assert_int_equal(host_info_parse_cpuinfo("processor : 0\nHardware : BCM2835 board\n",
+                                             model, sizeof model), 0);
+    assert_string_equal(model, "BCM2835 board");
+    assert_int_equal(host_info_parse_cpuinfo("model name : A very long CPU name here\n",
+                                             model, sizeof model), 0);
+    assert_string_equal(model, "A very long CPU");
+    /* aarch64 often has no model line at all. */
+    assert_int_equal(host_info_parse_cpuinfo("processor : 0\nBogoMIPS : 50.00\n"
+                                             "CPU implementer : 0x41\n", model, sizeof model),
+                     CP_EDATA);
+    assert_string_equal(model, "");
+}
+
+static void test_meminfo_total(void **state)
+{
+    (void)state;
+    uint64_t bytes = 0;
+    assert_int_equal(host_info_parse_meminfo("MemTotal:       24683656 kB\n"
+                                             "MemFree:         1000 kB\n", &bytes), 0);
+    assert_int_equal(bytes, 24683656ull * 1024ull);
+    assert_int_equal(host_info_parse_meminfo("MemFree: 1000 kB\n", &bytes), CP_EDATA);
+}
+
+static void test_os_release_pretty_name(void **state)
+{
+    (void)state;
+    char name[64];
+    assert_int_equal(host_info_parse_os_release("NAME=\"Debian GNU/Linux\"\n"
+                                                "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\n",
+                                                name, sizeof name), 0);
+    assert_string_equal(name, "Debian GNU/Linux 12 (bookworm)");
+    assert_int_equal(host_info_parse_os_release("PRETTY_NAME=Alpine\n", name, sizeof name), 0);
+    assert_string_equal(name, "Alpine");
+    assert_int_equal(host_info_parse_os_release("NAME=x\n", name, sizeof name), CP_EDATA);
+}
+
+static void test_live_machine(void **state)
+{
+    (void)state;
+    host_info_t h;
+    assert_int_equal(host_info_get(&h), 0);
+    assert_int_equal(h.online_cpus, (int)sysconf(_SC_NPROCESSORS_ONLN));
+    assert_true(h.usable_cpus >= 1 && h.usable_cpus <= h.online_cpus);
+    assert_true(h.mem_total_bytes > 64ull * 1024 * 1024);
+    assert_true(strlen(h.kernel_release) > 0);
+    assert_true(strlen(h.machine) > 0);
+    print_message("host: '%s', %d/%d CPUs, %.1f GiB, %s %s, '%s'\n", h.cpu_model,
+                  h.usable_cpus, h.online_cpus, (double)h.mem_total_bytes / 1073741824.0,
+                  h.kernel_release, h.machine, h.os_name);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cpuinfo_x86_model_name_collapsed),
+        cmocka_unit_test(test_cpuinfo_fallbacks_and_truncation),
+        cmocka_unit_test(test_meminfo_total),
+        cmocka_unit_test(test_os_release_pretty_name),
+        cmocka_unit_test(test_live_machine),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
