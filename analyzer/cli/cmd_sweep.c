@@ -1,0 +1,201 @@
+/* cmd_sweep.c - `chokepoint sweep`: compress runs over targets x codecs x threads x reps. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "cli/parse.h"
+#include "common/log.h"
+#include "common/prng.h"
+#include "measure/sweep.h"
+#include "report/outfile.h"
+#include "report/runs_writer.h"
+
+static const char sweep_usage[] =
+    "usage: chokepoint sweep -i INPUT [options] TARGET...\n"
+    "\n"
+    "Compresses INPUT once per target x codec x thread count x repetition, in a shuffled\n"
+    "order, after one discarded warm-up per (target, codec), and writes one CSV row per run:\n"
+    "time from opening the input to the output's fsync and close, bytes, CPU, pipeline stage\n"
+    "accounting and system telemetry. Outputs are temporary files in each target, removed\n"
+    "after every run.\n"
+    "\n"
+    "TARGET is [NAME=]DIR[@RATE]: a directory on the volume to test, an optional name, and an\n"
+    "optional emulated write-rate cap (e.g. usb=/media/usb@400MB/s). 'mem' counts the output\n"
+    "and discards it: the pure CPU ceiling.\n"
+    "\n"
+    "options:\n"
+    "  -i, --input FILE       the file to compress (required)\n"
+    "  -c, --codec LIST       comma-separated codecs: zstd:1..19, xz:0..9[e], copy\n"
+    "                         (default zstd:3)\n"
+    "  -T, --threads LIST     thread counts: 1,2,4 or 1..8 (default 1..online CPUs)\n"
+    "      --engine E         blocks (default) or native; see 'chokepoint compress --help'\n"
+    "      --block-size SIZE  block size for the blocks engine (default: the codec's)\n"
+    "      --reps N           measured repetitions of each case (default 3)\n"
+    "      --no-warmup        skip the discarded warm-up runs\n"
+    "      --layout L         split: read INPUT where it is (default); same: copy INPUT to\n"
+    "                         each target first and read it from there\n"
+    "      --sync MODE        fsync (default), direct or none\n"
+    "      --seed N           shuffles the run order (default: random, printed)\n"
+    "  -o, --output FILE      write runs.csv here (default stdout)\n"
+    "      --force            replace an existing output file\n"
+    "  -q, --quiet            no progress or log lines on stderr\n"
+    "  -h, --help             this text\n"
+    "\n"
+    "Exit status: 0 all runs succeeded, 1 some runs failed (their rows carry the error),\n"
+    "2 usage error, 130 interrupted (rows measured so far are kept).\n";
+
+enum { OPT_ENGINE = 256, OPT_BLOCK_SIZE, OPT_REPS, OPT_NO_WARMUP, OPT_LAYOUT, OPT_SYNC, OPT_SEED,
+       OPT_FORCE };
+
+static const struct option sweep_options[] = {
+    {"input", required_argument, NULL, 'i'},
+    {"codec", required_argument, NULL, 'c'},
+    {"threads", required_argument, NULL, 'T'},
+    {"engine", required_argument, NULL, OPT_ENGINE},
+    {"block-size", required_argument, NULL, OPT_BLOCK_SIZE},
+    {"reps", required_argument, NULL, OPT_REPS},
+    {"no-warmup", no_argument, NULL, OPT_NO_WARMUP},
+    {"layout", required_argument, NULL, OPT_LAYOUT},
+    {"sync", required_argument, NULL, OPT_SYNC},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"output", required_argument, NULL, 'o'},
+    {"force", no_argument, NULL, OPT_FORCE},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+typedef struct sweep_output {
+    outfile_t *file;
+    size_t rows;
+} sweep_output_t;
+
+static int write_row(const sweep_row_t *row, void *ctx, cp_err_t *err)
+{
+    sweep_output_t *out = ctx;
+    int rc = runs_csv_row(outfile_stream(out->file), row, err);
+    if (rc == CP_OK)
+        rc = outfile_flush(out->file, err);
+    out->rows++;
+    return rc;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+    sweep_params_t p = sweep_defaults();
+    cp_err_t err = {0};
+    int rc = CP_OK;
+    codec_spec_t *codecs = NULL;
+    int *threads = NULL;
+    target_spec_t *targets = NULL;
+    const char *out_path = NULL;
+    bool force = false, seed_given = false;
+    long value;
+    uint64_t size;
+
+    options_begin();
+    int c;
+    while (rc == CP_OK &&
+           (c = getopt_long(argc, argv, ":i:c:T:o:qh", sweep_options, NULL)) != -1) {
+        switch (c) {
+        case 'i': p.input_path = optarg; break;
+        case 'c':
+            free(codecs);
+            codecs = NULL;
+            rc = codec_parse_list(optarg, &codecs, &p.n_codecs, &err);
+            break;
+        case 'T':
+            free(threads);
+            threads = NULL;
+            rc = parse_thread_list(optarg, &threads, &p.n_threads, &err);
+            break;
+        case OPT_ENGINE: rc = pipeline_engine_parse(optarg, &p.engine, &err); break;
+        case OPT_BLOCK_SIZE:
+            rc = parse_size(optarg, &size, &err);
+            if (rc == CP_OK && (size < 4096 || size > ((uint64_t)1 << 30)))
+                rc = cp_err_set(&err, CP_EUSAGE, "bad block size '%s': expected 4K to 1G", optarg);
+            p.block_size = (size_t)size;
+            break;
+        case OPT_REPS:
+            rc = parse_positive_int(optarg, "--reps", 1000, &value, &err);
+            p.reps = (int)value;
+            break;
+        case OPT_NO_WARMUP: p.warmup = false; break;
+        case OPT_LAYOUT: rc = sweep_layout_parse(optarg, &p.layout, &err); break;
+        case OPT_SYNC: rc = sync_mode_parse(optarg, &p.sync, &err); break;
+        case OPT_SEED:
+            rc = parse_positive_int(optarg, "--seed", 2147483647L, &value, &err);
+            p.seed = (uint64_t)value;
+            seed_given = true;
+            break;
+        case 'o': out_path = optarg; break;
+        case OPT_FORCE: force = true; break;
+        case 'q': cp_log_set_quiet(true); break;
+        case 'h':
+            fputs(sweep_usage, stdout);
+            free(codecs);
+            free(threads);
+            return 0;
+        default:
+            free(codecs);
+            free(threads);
+            return options_error("sweep", c, argv);
+        }
+    }
+    size_t n_targets = rc == CP_OK ? (size_t)(argc - optind) : 0;
+    if (rc == CP_OK && p.input_path == NULL)
+        rc = cp_err_set(&err, CP_EUSAGE, "sweep needs -i INPUT; see 'chokepoint sweep --help'");
+    if (rc == CP_OK && n_targets == 0)
+        rc = cp_err_set(&err, CP_EUSAGE,
+                        "sweep needs at least one TARGET ([NAME=]DIR[@RATE] or mem); see "
+                        "'chokepoint sweep --help'");
+    if (rc == CP_OK) {
+        targets = calloc(n_targets, sizeof *targets);
+        for (size_t i = 0; targets != NULL && i < n_targets && rc == CP_OK; i++)
+            rc = parse_target(argv[optind + (int)i], &targets[i], &err);
+        for (size_t i = 0; targets != NULL && i < n_targets && rc == CP_OK; i++)
+            rc = target_check(&targets[i], &err);
+    }
+    if (rc == CP_OK && codecs == NULL)
+        rc = codec_parse_list("zstd:3", &codecs, &p.n_codecs, &err);
+    if (rc == CP_OK && threads == NULL) {
+        char all[32];
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        snprintf(all, sizeof all, "1..%ld", cpus > 0 ? cpus : 1);
+        rc = parse_thread_list(all, &threads, &p.n_threads, &err);
+    }
+    sweep_output_t out = {NULL, 0};
+    if (rc == CP_OK) {
+        out.file = outfile_open(out_path, force, &err);
+        rc = out.file ? runs_csv_header(outfile_stream(out.file), &err) : err.code;
+    }
+    if (rc == CP_OK) {
+        if (!seed_given)
+            p.seed = prng_fresh_seed();
+        cp_log_info("sweep: %zu target(s) x %zu codec(s) x %zu thread count(s) x %d rep(s), "
+                    "seed %llu",
+                    n_targets, p.n_codecs, p.n_threads, p.reps, (unsigned long long)p.seed);
+        p.targets = targets;
+        p.n_targets = n_targets;
+        p.codecs = codecs;
+        p.threads = threads;
+        rc = sweep_run(&p, write_row, &out, &err);
+        /* Rows already measured are kept, whatever stopped the sweep. */
+        cp_err_t commit_err = {0};
+        if (out.rows > 0 && outfile_commit(out.file, &commit_err) != CP_OK) {
+            cp_log_error("%s", commit_err.msg);
+            if (rc == CP_OK)
+                rc = commit_err.code;
+        }
+    }
+    outfile_close(out.file);
+    if (rc != CP_OK)
+        cp_log_error("%s", err.msg);
+    free(codecs);
+    free(threads);
+    free(targets);
+    return cp_exit_status(rc);
+}

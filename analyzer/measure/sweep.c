@@ -1,0 +1,308 @@
+#include "measure/sweep.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+#include "common/log.h"
+#include "common/prng.h"
+#include "measure/clock.h"
+
+typedef struct planned_run {
+    size_t target, codec, thread;
+    int rep;
+} planned_run_t;
+
+/* Per-target state for one sweep. */
+typedef struct target_state {
+    volume_info_t volume;
+    sink_t *input_copy;     /* same layout: the input copied onto this target */
+    const char *input_path; /* what runs on this target read */
+    const char *input_target;
+    bool failed;            /* an earlier run failed: skip the rest */
+} target_state_t;
+
+const char *sweep_layout_name(sweep_layout_t layout)
+{
+    return layout == SWEEP_SAME ? "same" : "split";
+}
+
+int sweep_layout_parse(const char *text, sweep_layout_t *out, cp_err_t *err)
+{
+    if (text != NULL && strcmp(text, "split") == 0)
+        *out = SWEEP_SPLIT;
+    else if (text != NULL && strcmp(text, "same") == 0)
+        *out = SWEEP_SAME;
+    else
+        return cp_err_set(err, CP_EUSAGE, "bad layout '%s': expected split or same",
+                          text ? text : "");
+    return CP_OK;
+}
+
+sweep_params_t sweep_defaults(void)
+{
+    sweep_params_t p;
+    memset(&p, 0, sizeof p);
+    p.engine = PIPELINE_BLOCKS;
+    p.reps = 3;
+    p.warmup = true;
+    p.layout = SWEEP_SPLIT;
+    p.sync = SYNC_FSYNC;
+    return p;
+}
+
+/* Copies the input onto a target (not timed, no rate cap), fsynced, as a temporary file
+ * that sink_close removes. */
+static int copy_input(const char *input, const target_spec_t *t, uint64_t size, sink_t **out,
+                      cp_err_t *err)
+{
+    uint64_t free_bytes = 0, total = 0;
+    if (volume_space(t->dir, &free_bytes, &total, err) != CP_OK)
+        return err->code;
+    if (free_bytes < size + (64u << 20))
+        return cp_err_set(err, CP_ENOSPC,
+                          "target '%s' has %.1f MB free, too little for a copy of the %.1f MB "
+                          "input (--layout same)",
+                          t->name, (double)free_bytes / 1e6, (double)size / 1e6);
+    sink_options_t opts = {SYNC_FSYNC, 0, t->name};
+    sink_t *sink = sink_open_file(t->dir, "chokepoint-input", &opts, err);
+    if (sink == NULL)
+        return err->code;
+    FILE *in = fopen(input, "rb");
+    int rc = in ? CP_OK : cp_err_errno(err, CP_EIO, errno, "cannot open input %s", input);
+    static unsigned char buf[1 << 20];
+    while (rc == CP_OK) {
+        size_t n = fread(buf, 1, sizeof buf, in);
+        if (n > 0)
+            rc = sink_write(sink, buf, n, err);
+        if (n < sizeof buf) {
+            if (ferror(in))
+                rc = cp_err_errno(err, CP_EIO, errno, "reading input %s", input);
+            break;
+        }
+        if (cp_interrupted())
+            rc = cp_err_set(err, CP_EINTR, "interrupted");
+    }
+    if (in != NULL)
+        fclose(in);
+    if (rc == CP_OK)
+        rc = sink_finish(sink, err);
+    if (rc != CP_OK) {
+        sink_close(sink);
+        return rc;
+    }
+    *out = sink;
+    return CP_OK;
+}
+
+/* The name of the target whose volume holds path, or NULL. */
+static const char *target_holding(const char *path, const sweep_params_t *p,
+                                  const target_state_t *st)
+{
+    struct stat s;
+    if (stat(path, &s) != 0)
+        return NULL;
+    for (size_t i = 0; i < p->n_targets; i++)
+        if (!p->targets[i].is_mem && major(s.st_dev) == (unsigned)st[i].volume.dev_major &&
+            minor(s.st_dev) == (unsigned)st[i].volume.dev_minor)
+            return p->targets[i].name;
+    return NULL;
+}
+
+static int prepare_targets(const sweep_params_t *p, uint64_t input_size, target_state_t *st,
+                           cp_err_t *err)
+{
+    for (size_t i = 0; i < p->n_targets; i++) {
+        const target_spec_t *t = &p->targets[i];
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(p->targets[j].name, t->name) == 0)
+                return cp_err_set(err, CP_EUSAGE,
+                                  "two targets are named '%s'; give each a NAME=", t->name);
+        int rc = target_check(t, err);
+        if (rc == CP_OK && !t->is_mem)
+            rc = volume_inspect(t->dir, &st[i].volume, err);
+        if (rc != CP_OK)
+            return rc;
+    }
+    for (size_t i = 0; i < p->n_targets; i++) {
+        st[i].input_path = p->input_path;
+        if (p->layout == SWEEP_SAME && !p->targets[i].is_mem) {
+            cp_log_info("copying the input to target '%s' (--layout same)", p->targets[i].name);
+            int rc = copy_input(p->input_path, &p->targets[i], input_size, &st[i].input_copy, err);
+            if (rc != CP_OK)
+                return rc;
+            st[i].input_path = sink_temp_path(st[i].input_copy);
+            st[i].input_target = p->targets[i].name;
+        } else {
+            st[i].input_target = target_holding(p->input_path, p, st);
+        }
+    }
+    return CP_OK;
+}
+
+static void fill_job(const sweep_params_t *p, const target_state_t *st, size_t t, size_t c,
+                     int threads, compress_job_t *job)
+{
+    const target_spec_t *target = &p->targets[t];
+    *job = compress_job_defaults();
+    job->pipeline.input_path = st[t].input_path;
+    job->pipeline.codec = p->codecs[c];
+    job->pipeline.threads = threads;
+    job->pipeline.engine = p->engine;
+    job->pipeline.block_size = p->block_size;
+    job->sync = p->sync;
+    job->rate_cap_bps = target->rate_cap_bps;
+    job->volume_label = target->name;
+    if (target->is_mem)
+        job->discard = true;
+    else
+        job->scratch_dir = target->dir;
+}
+
+/* One measured run with telemetry around it, delivered as a row. A failed run is still
+ * CP_OK here (its row says why, and *run_failed is set); only an interrupt or the
+ * callback's error is returned. */
+static int measure_one(const sweep_params_t *p, target_state_t *st, const planned_run_t *r,
+                       unsigned order, sweep_row_cb cb, void *ctx, bool *run_failed,
+                       cp_err_t *err)
+{
+    const target_spec_t *target = &p->targets[r->target];
+    sweep_row_t row;
+    memset(&row, 0, sizeof row);
+    row.target = target;
+    row.volume = target->is_mem ? NULL : &st[r->target].volume;
+    codec_format(&p->codecs[r->codec], row.codec, sizeof row.codec);
+    row.threads = p->threads[r->thread];
+    row.rep = r->rep;
+    row.order = order;
+    row.seed = p->seed;
+    row.layout = target->is_mem ? SWEEP_SPLIT : p->layout;
+    row.input_target = st[r->target].input_target;
+
+    compress_job_t job;
+    fill_job(p, st, r->target, r->codec, row.threads, &job);
+    cp_err_t run_err = {0};
+    telemetry_t *tel = telemetry_start(target->is_mem ? NULL : target->dir, NULL);
+    int rc = compress_job_run(&job, &row.record, &run_err);
+    if (tel != NULL)
+        telemetry_stop(tel, &row.telemetry);
+    telemetry_free(tel);
+    if (rc == CP_EINTR)
+        return cp_err_set(err, CP_EINTR, "interrupted");
+    row.valid = rc == CP_OK;
+    if (rc != CP_OK) {
+        snprintf(row.error, sizeof row.error, "%s", run_err.msg);
+        st[r->target].failed = true;
+        *run_failed = true;
+        cp_log_error("target '%s' %s T=%d: %s; skipping its remaining runs", target->name,
+                     row.codec, row.threads, run_err.msg);
+    }
+    return cb(&row, ctx, err);
+}
+
+static int warm_up(const sweep_params_t *p, target_state_t *st, cp_err_t *err)
+{
+    int max_threads = p->threads[p->n_threads - 1];
+    for (size_t t = 0; t < p->n_targets; t++)
+        for (size_t c = 0; c < p->n_codecs && !st[t].failed; c++) {
+            compress_job_t job;
+            fill_job(p, st, t, c, max_threads, &job);
+            compress_record_t rec;
+            cp_err_t run_err = {0};
+            cp_log_progress("warm-up: %s %s T=%d", p->targets[t].name,
+                            p->codecs[c].ops->name, max_threads);
+            int rc = compress_job_run(&job, &rec, &run_err);
+            if (rc == CP_EINTR)
+                return cp_err_set(err, CP_EINTR, "interrupted");
+            if (rc != CP_OK) {
+                st[t].failed = true;
+                cp_log_error("target '%s': warm-up failed: %s; skipping this target",
+                             p->targets[t].name, run_err.msg);
+            }
+        }
+    return CP_OK;
+}
+
+static void report_progress(size_t done, size_t total, double start, const sweep_row_t *row)
+{
+    double elapsed = clock_now() - start;
+    double eta = done > 0 ? elapsed / (double)done * (double)(total - done) : 0;
+    if (cp_log_progress_enabled())
+        cp_log_progress("[%zu/%zu] %s %s T=%d rep %d: %.1f MB/s  elapsed %.0f s, ETA %.0f s",
+                        done, total, row->target->name, row->codec, row->threads, row->rep,
+                        row->record.bytes_per_s / 1e6, elapsed, eta);
+    else
+        cp_log_info("[%zu/%zu] %s %s T=%d rep %d: %s%.1f MB/s (%.3f s)", done, total,
+                    row->target->name, row->codec, row->threads, row->rep,
+                    row->valid ? "" : "FAILED ", row->record.bytes_per_s / 1e6,
+                    row->record.run.seconds);
+}
+
+typedef struct progress_ctx {
+    sweep_row_cb cb;
+    void *ctx;
+    size_t done, total;
+    double start;
+} progress_ctx_t;
+
+static int progress_cb(const sweep_row_t *row, void *ctx, cp_err_t *err)
+{
+    progress_ctx_t *pc = ctx;
+    pc->done++;
+    report_progress(pc->done, pc->total, pc->start, row);
+    return pc->cb(row, pc->ctx, err);
+}
+
+int sweep_run(const sweep_params_t *p, sweep_row_cb cb, void *ctx, cp_err_t *err)
+{
+    if (p->n_targets == 0 || p->n_codecs == 0 || p->n_threads == 0 || p->reps < 1)
+        return cp_err_set(err, CP_EUSAGE, "nothing to sweep: give at least one TARGET");
+    uint64_t input_size;
+    int rc = compress_check_input(p->input_path, &input_size, err);
+    if (rc != CP_OK)
+        return rc;
+    target_state_t *st = calloc(p->n_targets, sizeof *st);
+    size_t total = p->n_targets * p->n_codecs * p->n_threads * (size_t)p->reps;
+    planned_run_t *plan = calloc(total, sizeof *plan);
+    if (st == NULL || plan == NULL) {
+        free(st);
+        free(plan);
+        return cp_err_set(err, CP_ENOMEM, "out of memory planning %zu runs", total);
+    }
+    size_t n = 0;
+    for (size_t t = 0; t < p->n_targets; t++)
+        for (size_t c = 0; c < p->n_codecs; c++)
+            for (size_t k = 0; k < p->n_threads; k++)
+                for (int r = 1; r <= p->reps; r++)
+                    plan[n++] = (planned_run_t){t, c, k, r};
+    prng_t g = prng_make(p->seed);
+    prng_shuffle(&g, plan, total, sizeof *plan);
+
+    rc = prepare_targets(p, input_size, st, err);
+    if (rc == CP_OK && p->warmup)
+        rc = warm_up(p, st, err);
+    progress_ctx_t pc = {cb, ctx, 0, total, clock_now()};
+    bool some_failed = false;
+    for (size_t i = 0; i < total && rc == CP_OK; i++) {
+        if (st[plan[i].target].failed) {
+            some_failed = true;
+            pc.total--;
+            continue;
+        }
+        rc = measure_one(p, st, &plan[i], (unsigned)(i + 1), progress_cb, &pc, &some_failed,
+                         err);
+    }
+    cp_log_progress_done();
+    for (size_t t = 0; t < p->n_targets; t++)
+        sink_close(st[t].input_copy);
+    free(st);
+    free(plan);
+    if (rc == CP_OK && some_failed)
+        rc = cp_err_set(err, CP_EIO, "some runs failed; their rows carry the error");
+    return rc;
+}

@@ -1,0 +1,79 @@
+/* sweep.h - the study's measuring loop: every target x codec x thread count x repetition,
+ * one compress run each, in an order shuffled with a recorded seed, after one discarded
+ * warm-up per (target, codec). Each run's record and the telemetry taken around it are
+ * handed to a callback as a row; writing them is the caller's business. */
+#ifndef CP_SWEEP_H
+#define CP_SWEEP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli/parse.h"
+#include "codecs/codec.h"
+#include "common/err.h"
+#include "measure/compress_job.h"
+#include "measure/telemetry.h"
+#include "measure/volume.h"
+
+typedef enum sweep_layout {
+    SWEEP_SPLIT, /* read INPUT where it is */
+    SWEEP_SAME,  /* copy INPUT to each target first and read it from there */
+} sweep_layout_t;
+
+/* "split" or "same". */
+const char *sweep_layout_name(sweep_layout_t layout);
+/* Parses "split|same"; CP_EUSAGE naming the text otherwise. */
+int sweep_layout_parse(const char *text, sweep_layout_t *out, cp_err_t *err);
+
+typedef struct sweep_params {
+    const char *input_path;
+    const target_spec_t *targets;
+    size_t n_targets;
+    const codec_spec_t *codecs;
+    size_t n_codecs;
+    const int *threads;
+    size_t n_threads;
+    pipeline_engine_t engine;
+    size_t block_size;      /* 0 = the codec's default */
+    int reps;               /* measured repetitions per (target, codec, threads) */
+    bool warmup;            /* one discarded run per (target, codec) first */
+    sweep_layout_t layout;
+    sync_mode_t sync;
+    uint64_t seed;          /* shuffles the run order */
+} sweep_params_t;
+
+/* 3 reps with warm-up, split layout, fsync, blocks engine; the caller fills the lists. */
+sweep_params_t sweep_defaults(void);
+
+/* One measured run. Self-contained apart from the strings it points to, which live as long
+ * as the params. */
+typedef struct sweep_row {
+    const target_spec_t *target;
+    const volume_info_t *volume;   /* NULL for the memory target */
+    char codec[32];
+    int threads;
+    int rep;                       /* 1-based */
+    unsigned order;                /* position in the shuffled run order, 1-based */
+    uint64_t seed;
+    sweep_layout_t layout;         /* as used: mem always reads INPUT where it is */
+    const char *input_target;      /* name of the target whose volume holds the input read,
+                                      or NULL when none does */
+    compress_record_t record;
+    telemetry_sample_t telemetry;
+    bool valid;                    /* false: the run failed or its input changed */
+    char error[CP_ERR_MSG_MAX];    /* why, when not valid */
+} sweep_row_t;
+
+typedef int (*sweep_row_cb)(const sweep_row_t *row, void *ctx, cp_err_t *err);
+
+/* Checks the targets, copies the input for the same layout, runs everything and calls cb
+ * with every measured row as soon as it is taken. A failed run is a row with valid false
+ * and its error; the target's remaining runs are then skipped (with a warning) and the
+ * others go on. Returns CP_OK when every run succeeded, CP_EIO when some failed,
+ * CP_EUSAGE before anything ran for bad params or targets, CP_EINTR when interrupted
+ * (rows measured so far were already delivered), or the callback's error. Every file it
+ * creates is removed before it returns. */
+int sweep_run(const sweep_params_t *params, sweep_row_cb cb, void *ctx, cp_err_t *err);
+
+#endif

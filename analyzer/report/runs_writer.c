@@ -1,0 +1,72 @@
+#include "report/runs_writer.h"
+
+#include <math.h>
+
+#include "report/csv_out.h"
+
+static const char runs_header[] =
+    "target,codec,engine,threads,rep,order,seed,layout,input_target,block_size,sync,"
+    "input_bytes,output_bytes,seconds,bytes_per_s,cpu_user_s,cpu_sys_s,max_rss_bytes,"
+    "reader_busy_s,reader_wait_s,compress_busy_s,compress_wait_s,writer_busy_s,writer_wait_s,"
+    "throttle_s,fs_type,ram,emulated,rate_cap_bps,cpu_user_share,cpu_sys_share,"
+    "cpu_iowait_share,cpu_idle_share,device,dev_written_bytes,dev_busy_share,valid,error\n";
+
+int runs_csv_header(FILE *out, cp_err_t *err)
+{
+    if (fputs(runs_header, out) == EOF || fflush(out) != 0)
+        return cp_err_set(err, CP_EIO, "cannot write the runs CSV header");
+    return CP_OK;
+}
+
+int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
+{
+    const compress_record_t *r = &row->record;
+    const pipeline_result_t *run = &r->run;
+    const telemetry_sample_t *tel = &row->telemetry;
+    bool measured = row->valid;
+    double nan = NAN;
+
+    csv_out_text(out, row->target->name);
+    fputc(',', out);
+    csv_out_text(out, row->codec);
+    fprintf(out, ",%s,%d,%d,%u,%llu,%s,", pipeline_engine_name(r->engine), row->threads,
+            row->rep, row->order, (unsigned long long)row->seed, sweep_layout_name(row->layout));
+    csv_out_text(out, row->input_target);
+    fprintf(out, ",%zu,%s,", run->block_size, sync_mode_name(r->sync));
+    if (measured)
+        fprintf(out, "%llu,%llu,%.6f,%.0f,%.4f,%.4f,%llu,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,",
+                (unsigned long long)run->input_bytes, (unsigned long long)run->output_bytes,
+                run->seconds, r->bytes_per_s, r->cpu_user_s, r->cpu_sys_s,
+                (unsigned long long)r->max_rss_bytes, run->reader.busy_s, run->reader.wait_s,
+                run->compress.busy_s, run->compress.wait_s, run->writer.busy_s,
+                run->writer.wait_s, r->throttle_s);
+    else
+        fputs(",,,,,,,,,,,,,,", out);
+    csv_out_text(out, row->target->is_mem ? "mem" : row->volume ? row->volume->fs_type : NULL);
+    fprintf(out, ",%d,%d,", row->target->is_mem || (row->volume && row->volume->is_ram),
+            row->target->rate_cap_bps > 0);
+    csv_out_num(out, 0, row->target->rate_cap_bps > 0 ? row->target->rate_cap_bps : nan);
+    fputc(',', out);
+    bool cpu = measured && tel->have_cpu;
+    csv_out_num(out, 4, cpu ? tel->cpu_user_share : nan);
+    fputc(',', out);
+    csv_out_num(out, 4, cpu ? tel->cpu_sys_share : nan);
+    fputc(',', out);
+    csv_out_num(out, 4, cpu ? tel->cpu_iowait_share : nan);
+    fputc(',', out);
+    csv_out_num(out, 4, cpu ? tel->cpu_idle_share : nan);
+    fputc(',', out);
+    /* A device's counters mean nothing for RAM or an emulated cap: report them unknown. */
+    bool disk = measured && tel->have_disk && row->target->rate_cap_bps <= 0;
+    csv_out_text(out, disk ? tel->device : NULL);
+    fputc(',', out);
+    csv_out_num(out, 0, disk ? (double)tel->dev_written_bytes : nan);
+    fputc(',', out);
+    csv_out_num(out, 4, disk ? tel->dev_busy_share : nan);
+    fprintf(out, ",%d,", row->valid ? 1 : 0);
+    csv_out_text(out, row->valid ? NULL : row->error);
+    fputc('\n', out);
+    if (ferror(out) || fflush(out) != 0)
+        return cp_err_set(err, CP_EIO, "cannot write a runs CSV row");
+    return CP_OK;
+}
