@@ -14,6 +14,7 @@ typedef struct command {
 
 static const command_t commands[] = {
     /* COMMAND TABLE: one line per subcommand */
+    {"analyze", cmd_analyze, "fit scaling models to runs.csv and say what limits the job"},
     {NULL, NULL, NULL},
 };
 
