@@ -240,7 +240,7 @@ static int parse_stream(const char *name, FILE *in, const void *data, size_t len
         return cp_err_set(err, CP_ENOMEM, "%s: out of memory", name);
     }
     struct csv_parser p;
-    if (csv_init(&p, CSV_STRICT_FINI) != 0) {
+    if (csv_init(&p, 0) != 0) {
         csv_table_free(t);
         return cp_err_set(err, CP_ENOMEM, "%s: out of memory", name);
     }
@@ -284,8 +284,12 @@ static int parse_stream(const char *name, FILE *in, const void *data, size_t len
             break;
     }
     if (rc == 0) {
-        if (csv_fini(&p, on_field, on_record, &r) != 0)
+        /* libcsv's state 2 is "field begun": inside quotes at the end means the closing
+         * quote is missing; non-strict libcsv would quietly accept it. */
+        if (p.pstate == 2 && p.quoted)
             reader_fail(&r, r.record_line, "a quoted field is not closed before the end of the file");
+        else if (csv_fini(&p, on_field, on_record, &r) != 0)
+            reader_fail(&r, r.record_line, "malformed CSV at the end of the file");
         if (r.failed)
             rc = err && err->code ? err->code : CP_EDATA;
         else if (!r.have_header)
