@@ -47,12 +47,11 @@ static json_t *model_json(const fit_result_t *m)
     return o;
 }
 
-static json_t *models_json(const fit_result_t *models, int best)
+static json_t *models_json(const fit_result_t *models)
 {
     json_t *o = json_object();
     for (int k = 0; k < FIT_KIND_COUNT; k++)
         json_object_set_new(o, fit_kind_name((fit_kind_t)k), model_json(&models[k]));
-    (void)best;
     return o;
 }
 
@@ -92,7 +91,7 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
         json_array_append_new(points, j);
     }
     json_object_set_new(o, "points", points);
-    json_object_set_new(o, "models", models_json(s->models, s->best_rate_model));
+    json_object_set_new(o, "models", models_json(s->models));
     json_object_set_new(o, "best_rate_model", best_name(s->best_rate_model));
     json_object_set_new(o, "output_ratio", number(s->output_ratio));
     json_object_set_new(o, "sustained_write_bytes_per_s", number(s->write_bps));
@@ -168,7 +167,7 @@ json_t *analysis_to_json(const analysis_t *a)
             json_array_append_new(pts, p);
         }
         json_object_set_new(j, "points", pts);
-        json_object_set_new(j, "models", models_json(c->models, c->best_rate_model));
+        json_object_set_new(j, "models", models_json(c->models));
         json_object_set_new(j, "best_rate_model", best_name(c->best_rate_model));
         json_array_append_new(ceilings, j);
     }

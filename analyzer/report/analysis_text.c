@@ -128,17 +128,19 @@ static void whatif_words(const analysis_series_t *s, char *buf, size_t cap)
     buf[0] = '\0';
     if (s->whatif_threads <= 0 || !isfinite(s->whatif_seconds))
         return;
-    char need[32], have[32];
+    char need[32], rate[32], have[64] = "";
     analysis_format_rate(s->whatif_write_bps, need, sizeof need);
-    analysis_format_rate(s->write_bps, have, sizeof have);
+    if (isfinite(s->write_bps))
+        snprintf(have, sizeof have, "; this one writes %s",
+                 analysis_format_rate(s->write_bps, rate, sizeof rate));
     double measured = s->points[s->npoints - 1].seconds;
     if (s->verdict == VERDICT_CPU)
         snprintf(buf, cap, "any disk writing at least %s would keep this job at the CPU's "
-                           "%.3g s at %d threads (this one writes %s)", need, s->whatif_seconds,
+                           "%.3g s at %d threads%s", need, s->whatif_seconds,
                  s->whatif_threads, have);
     else
         snprintf(buf, cap, "on a disk writing %s this job would take %.3g s at %d threads "
-                           "(measured: %.3g s; this one writes %s)", need, s->whatif_seconds,
+                           "(measured: %.3g s%s)", need, s->whatif_seconds,
                  s->whatif_threads, measured, have);
 }
 
