@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
@@ -83,6 +84,10 @@ static int write_file(const analysis_t *a, format_t format, const char *path, cp
         free(tmp);
         return rc;
     }
+    /* mkstemp makes the file 0600; a report should get the usual 0666 & ~umask. */
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
     int slot = cp_cleanup_track(tmp);
     FILE *out = fdopen(fd, "w");
     int rc = 0;

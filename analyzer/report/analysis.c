@@ -31,6 +31,7 @@ void analysis_free(analysis_t *a)
     for (size_t i = 0; i < a->nceilings; i++) {
         free(a->ceilings[i].threads);
         free(a->ceilings[i].bytes_per_s);
+        free(a->ceilings[i].fastest_by_threads);
     }
     free(a->series);
     free(a->ceilings);
@@ -39,19 +40,40 @@ void analysis_free(analysis_t *a)
     free(a);
 }
 
-static bool same_series(const run_row_t *r, const analysis_series_t *s)
+/* Rows sorted by (target, codec, threads, position in the file), so each series and each
+ * of its thread counts is one contiguous run of rows: the analysis stays O(n log n) in
+ * the number of rows, whatever the file holds. */
+static int compare_rows(const void *a, const void *b)
 {
-    return strcmp(r->target, s->name) == 0 && strcmp(r->codec, s->codec) == 0;
+    const run_row_t *x = *(const run_row_t *const *)a, *y = *(const run_row_t *const *)b;
+    int c = strcmp(x->target, y->target);
+    if (c == 0)
+        c = strcmp(x->codec, y->codec);
+    if (c == 0)
+        c = (x->threads > y->threads) - (x->threads < y->threads);
+    if (c == 0)
+        c = (x > y) - (x < y);
+    return c;
 }
 
-static int compare_int(const void *a, const void *b)
+static bool same_key(const run_row_t *x, const run_row_t *y)
 {
-    int x = *(const int *)a, y = *(const int *)b;
+    return strcmp(x->target, y->target) == 0 && strcmp(x->codec, y->codec) == 0;
+}
+
+typedef double (*row_value_fn)(const run_row_t *r);
+
+/* A group of sorted rows forming one series, and where the file first mentions it. */
+typedef struct group {
+    size_t start, end;
+    const run_row_t *first;
+} group_t;
+
+static int compare_groups(const void *a, const void *b)
+{
+    const run_row_t *x = ((const group_t *)a)->first, *y = ((const group_t *)b)->first;
     return (x > y) - (x < y);
 }
-
-/* Median of a per-row quantity over the rows of series s at T; NAN when no row knows it. */
-typedef double (*row_value_fn)(const run_row_t *r);
 
 static double row_seconds(const run_row_t *r) { return r->seconds; }
 static double row_input(const run_row_t *r) { return r->input_bytes; }
@@ -66,63 +88,59 @@ static double row_compress(const run_row_t *r)
     return r->stage_s[RUN_STAGE_COMPRESS_BUSY] / ((double)r->threads * r->seconds);
 }
 
-static double series_median(const runs_table_t *runs, const analysis_series_t *s, int threads,
-                            row_value_fn value, double *scratch, double *min, double *max)
+/* Median of a per-row quantity over rows[0..n); NAN when no row knows it. */
+static double rows_median(const run_row_t *const *rows, size_t n, row_value_fn value,
+                          double *scratch, double *min, double *max)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < runs->nrows; i++) {
-        const run_row_t *r = &runs->rows[i];
-        if (same_series(r, s) && (threads == 0 || r->threads == threads)) {
-            double v = value(r);
-            if (!isnan(v))
-                scratch[n++] = v;
-        }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        double v = value(rows[i]);
+        if (!isnan(v))
+            scratch[k++] = v;
     }
     if (min != NULL && max != NULL) {
         *min = INFINITY, *max = -INFINITY;
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < k; i++)
             *min = fmin(*min, scratch[i]), *max = fmax(*max, scratch[i]);
     }
-    return stats_median(scratch, n);
+    return stats_median(scratch, k);
 }
 
-/* Builds the points of series s from the runs; returns -1 on allocation failure. */
-static int build_points(const runs_table_t *runs, analysis_series_t *s, double *scratch,
-                        int *threads_scratch)
+/* Builds the points of series s from its rows (sorted by threads); -1 when out of memory. */
+static int build_points(const run_row_t *const *rows, size_t n, analysis_series_t *s,
+                        double *scratch)
 {
-    size_t nt = 0;
-    for (size_t i = 0; i < runs->nrows; i++)
-        if (same_series(&runs->rows[i], s))
-            threads_scratch[nt++] = runs->rows[i].threads;
-    qsort(threads_scratch, nt, sizeof *threads_scratch, compare_int);
     size_t unique = 0;
-    for (size_t i = 0; i < nt; i++)
-        if (unique == 0 || threads_scratch[unique - 1] != threads_scratch[i])
-            threads_scratch[unique++] = threads_scratch[i];
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || rows[i]->threads != rows[i - 1]->threads)
+            unique++;
     s->points = calloc(unique, sizeof *s->points);
     s->verdicts = calloc(unique, sizeof *s->verdicts);
     if (s->points == NULL || s->verdicts == NULL)
         return -1;
     s->npoints = unique;
+    size_t start = 0;
     for (size_t k = 0; k < unique; k++) {
+        size_t end = start;
+        while (end < n && rows[end]->threads == rows[start]->threads)
+            end++;
+        const run_row_t *const *g = rows + start;
+        size_t m = end - start;
         analysis_point_t *p = &s->points[k];
-        int T = threads_scratch[k];
-        p->threads = T;
-        for (size_t i = 0; i < runs->nrows; i++)
-            if (same_series(&runs->rows[i], s) && runs->rows[i].threads == T)
-                p->n++;
-        p->seconds = series_median(runs, s, T, row_seconds, scratch, &p->seconds_min,
-                                   &p->seconds_max);
-        p->input_bytes = series_median(runs, s, T, row_input, scratch, NULL, NULL);
-        p->output_bytes = series_median(runs, s, T, row_output, scratch, NULL, NULL);
+        p->threads = rows[start]->threads;
+        p->n = m;
+        p->seconds = rows_median(g, m, row_seconds, scratch, &p->seconds_min, &p->seconds_max);
+        p->input_bytes = rows_median(g, m, row_input, scratch, NULL, NULL);
+        p->output_bytes = rows_median(g, m, row_output, scratch, NULL, NULL);
         p->bytes_per_s = p->input_bytes / p->seconds;
-        p->cpu_user_s = series_median(runs, s, T, row_user, scratch, NULL, NULL);
-        p->cpu_sys_s = series_median(runs, s, T, row_sys, scratch, NULL, NULL);
-        p->reader_busy = series_median(runs, s, T, row_reader, scratch, NULL, NULL);
-        p->compress_busy = series_median(runs, s, T, row_compress, scratch, NULL, NULL);
-        p->writer_busy = series_median(runs, s, T, row_writer, scratch, NULL, NULL);
+        p->cpu_user_s = rows_median(g, m, row_user, scratch, NULL, NULL);
+        p->cpu_sys_s = rows_median(g, m, row_sys, scratch, NULL, NULL);
+        p->reader_busy = rows_median(g, m, row_reader, scratch, NULL, NULL);
+        p->compress_busy = rows_median(g, m, row_compress, scratch, NULL, NULL);
+        p->writer_busy = rows_median(g, m, row_writer, scratch, NULL, NULL);
+        start = end;
     }
-    s->output_ratio = series_median(runs, s, 0, row_ratio, scratch, NULL, NULL);
+    s->output_ratio = rows_median(rows, n, row_ratio, scratch, NULL, NULL);
     return 0;
 }
 
@@ -141,30 +159,22 @@ static void fit_series_points(const analysis_point_t *pts, size_t n, fit_result_
     *best = fit_best_rate_model(models);
 }
 
+/* The point of s at T (points are ascending), or NULL. */
 static const analysis_point_t *point_at(const analysis_series_t *s, int threads)
 {
-    for (size_t i = 0; i < s->npoints; i++)
-        if (s->points[i].threads == threads)
-            return &s->points[i];
-    return NULL;
-}
-
-/* The fastest series of a codec at T (measured), or NULL when none has that T. */
-static const analysis_series_t *fastest_at(const analysis_t *a, const char *codec, int threads)
-{
-    const analysis_series_t *best = NULL;
-    double best_rate = -1.0;
-    for (size_t i = 0; i < a->nseries; i++) {
-        const analysis_series_t *s = &a->series[i];
-        const analysis_point_t *p = strcmp(s->codec, codec) == 0 ? point_at(s, threads) : NULL;
-        if (p != NULL && p->bytes_per_s > best_rate)
-            best = s, best_rate = p->bytes_per_s;
+    size_t lo = 0, hi = s->npoints;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->points[mid].threads < threads)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    return best;
+    return (lo < s->npoints && s->points[lo].threads == threads) ? &s->points[lo] : NULL;
 }
 
-/* One ceiling per codec: the mem series' points and fits, or the fastest series at each
- * thread count (estimated) with models fitted to that envelope. */
+/* One ceiling per codec: the mem series' points, or the fastest series at each thread
+ * count (estimated), with the four models fitted to them. Linear in the number of points. */
 static int build_ceilings(analysis_t *a)
 {
     a->ceilings = calloc(a->nseries, sizeof *a->ceilings);
@@ -176,32 +186,34 @@ static int build_ceilings(analysis_t *a)
         while (c < a->nceilings && strcmp(a->ceilings[c].codec, s->codec) != 0)
             c++;
         s->ceiling = c;
-        if (c < a->nceilings)
-            continue;
-        a->nceilings++;
-        analysis_ceiling_t *ceil = &a->ceilings[c];
-        memcpy(ceil->codec, s->codec, sizeof ceil->codec);
-        const analysis_series_t *mem = NULL;
-        for (size_t j = 0; j < a->nseries; j++)
-            if (a->series[j].is_mem && strcmp(a->series[j].codec, s->codec) == 0)
-                mem = &a->series[j];
-        ceil->estimated = (mem == NULL);
-        /* Thread counts: mem's, or every T any series of the codec has. */
-        int Ts[RUNS_THREADS_MAX];
-        size_t nt = 0;
-        for (size_t j = 0; j < a->nseries; j++) {
-            const analysis_series_t *o = &a->series[j];
-            if ((mem != NULL && o != mem) || strcmp(o->codec, s->codec) != 0)
-                continue;
-            for (size_t k = 0; k < o->npoints; k++) {
-                bool seen = false;
-                for (size_t m = 0; m < nt; m++)
-                    seen = seen || Ts[m] == o->points[k].threads;
-                if (!seen && nt < RUNS_THREADS_MAX)
-                    Ts[nt++] = o->points[k].threads;
-            }
+        if (c == a->nceilings) {
+            analysis_ceiling_t *ceil = &a->ceilings[a->nceilings++];
+            memcpy(ceil->codec, s->codec, sizeof ceil->codec);
+            ceil->estimated = true;
+            ceil->fastest_by_threads = calloc(RUNS_THREADS_MAX + 1, sizeof *ceil->fastest_by_threads);
+            if (ceil->fastest_by_threads == NULL)
+                return -1;
         }
-        qsort(Ts, nt, sizeof *Ts, compare_int);
+        analysis_ceiling_t *ceil = &a->ceilings[c];
+        if (s->is_mem) {
+            ceil->estimated = false;
+            ceil->mem = s;
+        }
+        for (size_t k = 0; k < s->npoints; k++) {
+            const analysis_point_t *p = &s->points[k];
+            const analysis_series_t **slot = &ceil->fastest_by_threads[p->threads];
+            if (*slot == NULL || point_at(*slot, p->threads)->bytes_per_s < p->bytes_per_s)
+                *slot = s;
+        }
+    }
+    for (size_t c = 0; c < a->nceilings; c++) {
+        analysis_ceiling_t *ceil = &a->ceilings[c];
+        size_t nt = 0;
+        if (ceil->mem != NULL)
+            nt = ceil->mem->npoints;
+        else
+            for (int T = 1; T <= RUNS_THREADS_MAX; T++)
+                nt += ceil->fastest_by_threads[T] != NULL;
         ceil->threads = calloc(nt ? nt : 1, sizeof *ceil->threads);
         ceil->bytes_per_s = calloc(nt ? nt : 1, sizeof *ceil->bytes_per_s);
         analysis_point_t *pts = calloc(nt ? nt : 1, sizeof *pts);
@@ -209,14 +221,19 @@ static int build_ceilings(analysis_t *a)
             free(pts);
             return -1;
         }
-        for (size_t k = 0; k < nt; k++) {
-            const analysis_series_t *src = mem ? mem : fastest_at(a, s->codec, Ts[k]);
-            pts[k] = *point_at(src, Ts[k]);
-            ceil->threads[k] = Ts[k];
-            ceil->bytes_per_s[k] = pts[k].bytes_per_s;
+        size_t k = 0;
+        for (int T = 1; T <= RUNS_THREADS_MAX && k < nt; T++) {
+            const analysis_series_t *src = ceil->mem ? ceil->mem : ceil->fastest_by_threads[T];
+            const analysis_point_t *p = src ? point_at(src, T) : NULL;
+            if (p == NULL)
+                continue;
+            pts[k] = *p;
+            ceil->threads[k] = T;
+            ceil->bytes_per_s[k] = p->bytes_per_s;
+            k++;
         }
-        ceil->npoints = nt;
-        fit_series_points(pts, nt, ceil->models, &ceil->best_rate_model);
+        ceil->npoints = k;
+        fit_series_points(pts, k, ceil->models, &ceil->best_rate_model);
         free(pts);
     }
     return 0;
@@ -237,10 +254,7 @@ static verdict_kind_t stage_verdict(const analysis_point_t *p, bool *known)
 static void judge_series(const analysis_t *a, analysis_series_t *s, double tolerance)
 {
     const analysis_ceiling_t *ceil = &a->ceilings[s->ceiling];
-    const analysis_series_t *mem = NULL;
-    for (size_t j = 0; j < a->nseries; j++)
-        if (a->series[j].is_mem && strcmp(a->series[j].codec, s->codec) == 0)
-            mem = &a->series[j];
+    const analysis_series_t *mem = ceil->mem;
     for (size_t k = 0; k < s->npoints; k++) {
         const analysis_point_t *p = &s->points[k];
         analysis_verdict_t *v = &s->verdicts[k];
@@ -248,7 +262,7 @@ static void judge_series(const analysis_t *a, analysis_series_t *s, double toler
         v->bytes_per_s = p->bytes_per_s;
         v->write_ceiling_bps = s->write_ceiling_bps;
         v->read_ceiling_bps = s->read_ceiling_bps;
-        const analysis_series_t *fastest = fastest_at(a, s->codec, p->threads);
+        const analysis_series_t *fastest = ceil->fastest_by_threads[p->threads];
         double fastest_rate = point_at(fastest, p->threads)->bytes_per_s;
         v->fastest = fastest->name;
         v->relative_speed = p->bytes_per_s / fastest_rate;
@@ -321,8 +335,9 @@ int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
 
     analysis_t *a = calloc(1, sizeof *a);
     double *scratch = malloc(runs->nrows * sizeof *scratch);
-    int *threads_scratch = malloc(runs->nrows * sizeof *threads_scratch);
-    if (a == NULL || scratch == NULL || threads_scratch == NULL)
+    const run_row_t **sorted = malloc(runs->nrows * sizeof *sorted);
+    group_t *groups = NULL;
+    if (a == NULL || scratch == NULL || sorted == NULL)
         goto nomem;
     a->tolerance = opts.tolerance;
     a->runs_used = runs->nrows;
@@ -331,17 +346,41 @@ int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
         goto nomem;
     if (probe != NULL && (a->probe_path = strdup(probe->path ? probe->path : "probe")) == NULL)
         goto nomem;
-    a->series = calloc(runs->nrows, sizeof *a->series);
-    if (a->series == NULL)
-        goto nomem;
 
-    for (size_t i = 0; i < runs->nrows; i++) {
-        const run_row_t *r = &runs->rows[i];
-        size_t k = 0;
-        while (k < a->nseries && !same_series(r, &a->series[k]))
-            k++;
-        if (k < a->nseries)
-            continue;
+    for (size_t i = 0; i < runs->nrows; i++)
+        sorted[i] = &runs->rows[i];
+    qsort(sorted, runs->nrows, sizeof *sorted, compare_rows);
+    size_t ngroups = 0;
+    for (size_t i = 0; i < runs->nrows; i++)
+        if (i == 0 || !same_key(sorted[i], sorted[i - 1]))
+            ngroups++;
+    if (ngroups > ANALYSIS_SERIES_MAX) {
+        analysis_free(a);
+        free(scratch);
+        free(sorted);
+        return cp_err_set(err, CP_EDATA, "%s: %zu (target, codec) series; at most %d are "
+                          "analysed", runs->path, ngroups, ANALYSIS_SERIES_MAX);
+    }
+    /* Series in the order the file first mentions them. */
+    groups = malloc((ngroups ? ngroups : 1) * sizeof *groups);
+    a->series = calloc(ngroups ? ngroups : 1, sizeof *a->series);
+    if (groups == NULL || a->series == NULL)
+        goto nomem;
+    for (size_t i = 0, g = 0; i < runs->nrows; i++) {
+        if (i == 0 || !same_key(sorted[i], sorted[i - 1])) {
+            groups[g].start = i;
+            groups[g].first = sorted[i];
+            g++;
+        }
+        groups[g - 1].end = i + 1;
+        if (sorted[i] < groups[g - 1].first)
+            groups[g - 1].first = sorted[i];
+    }
+    qsort(groups, ngroups, sizeof *groups, compare_groups);
+    for (size_t k = 0; k < ngroups; k++) {
+        const run_row_t *const *rows = sorted + groups[k].start;
+        size_t nrows = groups[k].end - groups[k].start;
+        const run_row_t *r = groups[k].first;
         analysis_series_t *s = &a->series[a->nseries++];
         memcpy(s->name, r->target, sizeof s->name);
         memcpy(s->codec, r->codec, sizeof s->codec);
@@ -355,7 +394,7 @@ int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
                                       : NAN;
         if (isnan(s->read_bps))
             s->read_from[0] = '\0';
-        if (build_points(runs, s, scratch, threads_scratch) != 0)
+        if (build_points(rows, nrows, s, scratch) != 0)
             goto nomem;
         s->write_ceiling_bps = verdict_write_ceiling(s->write_bps, s->output_ratio);
         s->read_ceiling_bps = s->read_bps;
@@ -366,12 +405,14 @@ int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
     for (size_t i = 0; i < a->nseries; i++)
         judge_series(a, &a->series[i], opts.tolerance);
     free(scratch);
-    free(threads_scratch);
+    free(sorted);
+    free(groups);
     *out = a;
     return 0;
 nomem:
     free(scratch);
-    free(threads_scratch);
+    free(sorted);
+    free(groups);
     analysis_free(a);
     return cp_err_set(err, CP_ENOMEM, "out of memory analysing %s", runs->path);
 }

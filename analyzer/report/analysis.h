@@ -19,6 +19,7 @@
 
 #define ANALYSIS_MEM_TARGET "mem"
 #define ANALYSIS_CROSSOVER_MAX_THREADS 1024.0
+#define ANALYSIS_SERIES_MAX 4096 /* more (target, codec) series is refused as data */
 
 typedef struct analysis_options {
     double tolerance; /* fraction of the CPU ceiling still counted cpu-bound (0.10) */
@@ -77,6 +78,10 @@ typedef struct analysis_ceiling {
     size_t npoints;
     fit_result_t models[FIT_KIND_COUNT];
     int best_rate_model;        /* -1 when none fitted */
+    const struct analysis_series *mem; /* the mem series, NULL when estimated */
+    /* [T] for T in 0..RUNS_THREADS_MAX: the fastest series of this codec measured at T,
+     * or NULL (for relative speeds and the estimated ceiling). */
+    const struct analysis_series **fastest_by_threads;
 } analysis_ceiling_t;
 
 typedef struct analysis_series {
