@@ -222,6 +222,24 @@ static void test_analysis_identical_rates(void **state)
     runs_table_free(runs);
 }
 
+static void test_ceiling_from_mem_model_between_thread_counts(void **state)
+{
+    (void)state;
+    runs_table_t *runs = runs_of("target,threads,seconds,input_bytes\n"
+                                 "mem,1,10,1000\nmem,2,5,1000\nmem,4,2.5,1000\nmem,8,1.25,1000\n"
+                                 "disk,3,5,1000\n");
+    analysis_t *a = NULL;
+    cp_err_t err = {0};
+    assert_int_equal(analysis_run(runs, NULL, NULL, &a, &err), 0);
+    const analysis_series_t *disk = series_named(a, "disk");
+    assert_int_equal(disk->verdicts[0].cpu_ceiling_source, CEILING_MEM_MODEL);
+    assert_close(disk->verdicts[0].cpu_ceiling_bps, 300.0, 1e-6); /* 100 per thread */
+    assert_int_equal(disk->verdict, VERDICT_UNEXPLAINED);             /* 200 of 300 */
+    assert_false(a->ceilings[disk->ceiling].estimated);
+    analysis_free(a);
+    runs_table_free(runs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -231,6 +249,7 @@ int main(void)
         cmocka_unit_test(test_analysis_verdicts_and_crossover),
         cmocka_unit_test(test_analysis_without_mem_or_probe),
         cmocka_unit_test(test_analysis_identical_rates),
+        cmocka_unit_test(test_ceiling_from_mem_model_between_thread_counts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
