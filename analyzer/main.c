@@ -17,6 +17,7 @@ static const command_t commands[] = {
     {"probe", cmd_probe, "measure each target volume's write and read speed by file size"},
     {"compress", cmd_compress, "compress one file once and time it"},
     {"sweep", cmd_sweep, "time compress runs over targets x codecs x threads x repetitions"},
+    {"analyze", cmd_analyze, "fit scaling models to runs.csv and say what limits the job"},
     {NULL, NULL, NULL},
 };
 

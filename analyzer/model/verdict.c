@@ -1,0 +1,77 @@
+#include "model/verdict.h"
+
+#include <math.h>
+
+const char *verdict_name(verdict_kind_t kind)
+{
+    switch (kind) {
+    case VERDICT_CPU: return "cpu-bound";
+    case VERDICT_WRITE: return "write-bound";
+    case VERDICT_READ: return "read-bound";
+    default: return "unexplained";
+    }
+}
+
+verdict_kind_t verdict_classify(double measured_bps, double cpu_bps, double write_bps,
+                                double read_bps, double tolerance)
+{
+    if (measured_bps >= (1.0 - tolerance) * cpu_bps)
+        return VERDICT_CPU;
+    bool write_below = write_bps < cpu_bps; /* false for NAN */
+    bool read_below = read_bps < cpu_bps;
+    if (write_below && read_below)
+        return read_bps < write_bps ? VERDICT_READ : VERDICT_WRITE;
+    if (write_below)
+        return VERDICT_WRITE;
+    if (read_below)
+        return VERDICT_READ;
+    return VERDICT_UNEXPLAINED;
+}
+
+double verdict_efficiency(double measured_bps, double cpu_bps, double write_bps,
+                          double read_bps)
+{
+    double limit = INFINITY;
+    if (cpu_bps > 0.0)
+        limit = fmin(limit, cpu_bps);
+    if (write_bps > 0.0)
+        limit = fmin(limit, write_bps);
+    if (read_bps > 0.0)
+        limit = fmin(limit, read_bps);
+    return isfinite(limit) ? measured_bps / limit : NAN;
+}
+
+double verdict_write_ceiling(double sustained_write_bps, double output_ratio)
+{
+    if (!(output_ratio > 0.0) || !isfinite(output_ratio))
+        output_ratio = 1.0;
+    return sustained_write_bps / output_ratio;
+}
+
+double verdict_crossover(const fit_result_t *model, double limit_bps, double max_threads)
+{
+    if (model == NULL || !model->fitted || !(limit_bps > 0.0) || !(max_threads >= 1.0))
+        return NAN;
+    double r1 = fit_rate_at(model, 1.0);
+    if (r1 >= limit_bps)
+        return 1.0;
+    /* Steps of 1/64 thread find the first crossing of any of our curves (at most one
+     * peak), then bisection pins it to well below a hundredth of a thread. */
+    const double step = 1.0 / 64.0;
+    double lo = 1.0;
+    for (double hi = 1.0 + step; hi <= max_threads + step / 2; hi += step) {
+        double r = fit_rate_at(model, hi);
+        if (r >= limit_bps) {
+            for (int i = 0; i < 40; i++) {
+                double mid = 0.5 * (lo + hi);
+                if (fit_rate_at(model, mid) >= limit_bps)
+                    hi = mid;
+                else
+                    lo = mid;
+            }
+            return hi;
+        }
+        lo = hi;
+    }
+    return NAN;
+}

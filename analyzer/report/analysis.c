@@ -1,0 +1,418 @@
+#include "report/analysis.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/stats.h"
+
+analysis_options_t analysis_defaults(void)
+{
+    return (analysis_options_t){.tolerance = 0.10};
+}
+
+const char *analysis_ceiling_source_name(ceiling_source_t source)
+{
+    switch (source) {
+    case CEILING_MEM: return "mem";
+    case CEILING_MEM_MODEL: return "mem-model";
+    default: return "estimated";
+    }
+}
+
+void analysis_free(analysis_t *a)
+{
+    if (a == NULL)
+        return;
+    for (size_t i = 0; i < a->nseries; i++) {
+        free(a->series[i].points);
+        free(a->series[i].verdicts);
+    }
+    for (size_t i = 0; i < a->nceilings; i++) {
+        free(a->ceilings[i].threads);
+        free(a->ceilings[i].bytes_per_s);
+        free(a->ceilings[i].fastest_by_threads);
+    }
+    free(a->series);
+    free(a->ceilings);
+    free(a->runs_path);
+    free(a->probe_path);
+    free(a);
+}
+
+/* Rows sorted by (target, codec, threads, position in the file), so each series and each
+ * of its thread counts is one contiguous run of rows: the analysis stays O(n log n) in
+ * the number of rows, whatever the file holds. */
+static int compare_rows(const void *a, const void *b)
+{
+    const run_row_t *x = *(const run_row_t *const *)a, *y = *(const run_row_t *const *)b;
+    int c = strcmp(x->target, y->target);
+    if (c == 0)
+        c = strcmp(x->codec, y->codec);
+    if (c == 0)
+        c = (x->threads > y->threads) - (x->threads < y->threads);
+    if (c == 0)
+        c = (x > y) - (x < y);
+    return c;
+}
+
+static bool same_key(const run_row_t *x, const run_row_t *y)
+{
+    return strcmp(x->target, y->target) == 0 && strcmp(x->codec, y->codec) == 0;
+}
+
+typedef double (*row_value_fn)(const run_row_t *r);
+
+/* A group of sorted rows forming one series, and where the file first mentions it. */
+typedef struct group {
+    size_t start, end;
+    const run_row_t *first;
+} group_t;
+
+static int compare_groups(const void *a, const void *b)
+{
+    const run_row_t *x = ((const group_t *)a)->first, *y = ((const group_t *)b)->first;
+    return (x > y) - (x < y);
+}
+
+static double row_seconds(const run_row_t *r) { return r->seconds; }
+static double row_input(const run_row_t *r) { return r->input_bytes; }
+static double row_output(const run_row_t *r) { return r->output_bytes; }
+static double row_user(const run_row_t *r) { return r->cpu_user_s; }
+static double row_sys(const run_row_t *r) { return r->cpu_sys_s; }
+static double row_ratio(const run_row_t *r) { return r->output_bytes / r->input_bytes; }
+static double row_reader(const run_row_t *r) { return r->stage_s[RUN_STAGE_READER_BUSY] / r->seconds; }
+static double row_writer(const run_row_t *r) { return r->stage_s[RUN_STAGE_WRITER_BUSY] / r->seconds; }
+static double row_compress(const run_row_t *r)
+{
+    return r->stage_s[RUN_STAGE_COMPRESS_BUSY] / ((double)r->threads * r->seconds);
+}
+
+/* Median of a per-row quantity over rows[0..n); NAN when no row knows it. */
+static double rows_median(const run_row_t *const *rows, size_t n, row_value_fn value,
+                          double *scratch, double *min, double *max)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        double v = value(rows[i]);
+        if (!isnan(v))
+            scratch[k++] = v;
+    }
+    if (min != NULL && max != NULL) {
+        *min = INFINITY, *max = -INFINITY;
+        for (size_t i = 0; i < k; i++)
+            *min = fmin(*min, scratch[i]), *max = fmax(*max, scratch[i]);
+    }
+    return stats_median(scratch, k);
+}
+
+/* Builds the points of series s from its rows (sorted by threads); -1 when out of memory. */
+static int build_points(const run_row_t *const *rows, size_t n, analysis_series_t *s,
+                        double *scratch)
+{
+    size_t unique = 0;
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || rows[i]->threads != rows[i - 1]->threads)
+            unique++;
+    s->points = calloc(unique, sizeof *s->points);
+    s->verdicts = calloc(unique, sizeof *s->verdicts);
+    if (s->points == NULL || s->verdicts == NULL)
+        return -1;
+    s->npoints = unique;
+    size_t start = 0;
+    for (size_t k = 0; k < unique; k++) {
+        size_t end = start;
+        while (end < n && rows[end]->threads == rows[start]->threads)
+            end++;
+        const run_row_t *const *g = rows + start;
+        size_t m = end - start;
+        analysis_point_t *p = &s->points[k];
+        p->threads = rows[start]->threads;
+        p->n = m;
+        p->seconds = rows_median(g, m, row_seconds, scratch, &p->seconds_min, &p->seconds_max);
+        p->input_bytes = rows_median(g, m, row_input, scratch, NULL, NULL);
+        p->output_bytes = rows_median(g, m, row_output, scratch, NULL, NULL);
+        p->bytes_per_s = p->input_bytes / p->seconds;
+        p->cpu_user_s = rows_median(g, m, row_user, scratch, NULL, NULL);
+        p->cpu_sys_s = rows_median(g, m, row_sys, scratch, NULL, NULL);
+        p->reader_busy = rows_median(g, m, row_reader, scratch, NULL, NULL);
+        p->compress_busy = rows_median(g, m, row_compress, scratch, NULL, NULL);
+        p->writer_busy = rows_median(g, m, row_writer, scratch, NULL, NULL);
+        start = end;
+    }
+    s->output_ratio = rows_median(rows, n, row_ratio, scratch, NULL, NULL);
+    return 0;
+}
+
+static void fit_series_points(const analysis_point_t *pts, size_t n, fit_result_t *models,
+                              int *best)
+{
+    double T[RUNS_THREADS_MAX], t[RUNS_THREADS_MAX], rate[RUNS_THREADS_MAX], input[RUNS_THREADS_MAX];
+    for (size_t i = 0; i < n; i++) {
+        T[i] = pts[i].threads;
+        t[i] = pts[i].seconds;
+        rate[i] = pts[i].bytes_per_s;
+        input[i] = pts[i].input_bytes;
+    }
+    fit_data_t data = {T, t, rate, n, stats_median(input, n)};
+    fit_all(&data, models);
+    *best = fit_best_rate_model(models);
+}
+
+/* The point of s at T (points are ascending), or NULL. */
+static const analysis_point_t *point_at(const analysis_series_t *s, int threads)
+{
+    size_t lo = 0, hi = s->npoints;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->points[mid].threads < threads)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return (lo < s->npoints && s->points[lo].threads == threads) ? &s->points[lo] : NULL;
+}
+
+/* One ceiling per codec: the mem series' points, or the fastest series at each thread
+ * count (estimated), with the four models fitted to them. Linear in the number of points. */
+static int build_ceilings(analysis_t *a)
+{
+    a->ceilings = calloc(a->nseries, sizeof *a->ceilings);
+    if (a->ceilings == NULL)
+        return -1;
+    for (size_t i = 0; i < a->nseries; i++) {
+        analysis_series_t *s = &a->series[i];
+        size_t c = 0;
+        while (c < a->nceilings && strcmp(a->ceilings[c].codec, s->codec) != 0)
+            c++;
+        s->ceiling = c;
+        if (c == a->nceilings) {
+            analysis_ceiling_t *ceil = &a->ceilings[a->nceilings++];
+            memcpy(ceil->codec, s->codec, sizeof ceil->codec);
+            ceil->estimated = true;
+            ceil->fastest_by_threads = calloc(RUNS_THREADS_MAX + 1, sizeof *ceil->fastest_by_threads);
+            if (ceil->fastest_by_threads == NULL)
+                return -1;
+        }
+        analysis_ceiling_t *ceil = &a->ceilings[c];
+        if (s->is_mem) {
+            ceil->estimated = false;
+            ceil->mem = s;
+        }
+        for (size_t k = 0; k < s->npoints; k++) {
+            const analysis_point_t *p = &s->points[k];
+            const analysis_series_t **slot = &ceil->fastest_by_threads[p->threads];
+            if (*slot == NULL || point_at(*slot, p->threads)->bytes_per_s < p->bytes_per_s)
+                *slot = s;
+        }
+    }
+    for (size_t c = 0; c < a->nceilings; c++) {
+        analysis_ceiling_t *ceil = &a->ceilings[c];
+        size_t nt = 0;
+        if (ceil->mem != NULL)
+            nt = ceil->mem->npoints;
+        else
+            for (int T = 1; T <= RUNS_THREADS_MAX; T++)
+                nt += ceil->fastest_by_threads[T] != NULL;
+        ceil->threads = calloc(nt ? nt : 1, sizeof *ceil->threads);
+        ceil->bytes_per_s = calloc(nt ? nt : 1, sizeof *ceil->bytes_per_s);
+        analysis_point_t *pts = calloc(nt ? nt : 1, sizeof *pts);
+        if (ceil->threads == NULL || ceil->bytes_per_s == NULL || pts == NULL) {
+            free(pts);
+            return -1;
+        }
+        size_t k = 0;
+        for (int T = 1; T <= RUNS_THREADS_MAX && k < nt; T++) {
+            const analysis_series_t *src = ceil->mem ? ceil->mem : ceil->fastest_by_threads[T];
+            const analysis_point_t *p = src ? point_at(src, T) : NULL;
+            if (p == NULL)
+                continue;
+            pts[k] = *p;
+            ceil->threads[k] = T;
+            ceil->bytes_per_s[k] = p->bytes_per_s;
+            k++;
+        }
+        ceil->npoints = k;
+        fit_series_points(pts, k, ceil->models, &ceil->best_rate_model);
+        free(pts);
+    }
+    return 0;
+}
+
+static verdict_kind_t stage_verdict(const analysis_point_t *p, bool *known)
+{
+    *known = !isnan(p->reader_busy) && !isnan(p->compress_busy) && !isnan(p->writer_busy);
+    if (!*known)
+        return VERDICT_UNEXPLAINED;
+    if (p->writer_busy >= p->compress_busy && p->writer_busy >= p->reader_busy)
+        return VERDICT_WRITE;
+    if (p->reader_busy >= p->compress_busy)
+        return VERDICT_READ;
+    return VERDICT_CPU;
+}
+
+static void judge_series(const analysis_t *a, analysis_series_t *s, double tolerance)
+{
+    const analysis_ceiling_t *ceil = &a->ceilings[s->ceiling];
+    const analysis_series_t *mem = ceil->mem;
+    for (size_t k = 0; k < s->npoints; k++) {
+        const analysis_point_t *p = &s->points[k];
+        analysis_verdict_t *v = &s->verdicts[k];
+        v->threads = p->threads;
+        v->bytes_per_s = p->bytes_per_s;
+        v->write_ceiling_bps = s->write_ceiling_bps;
+        v->read_ceiling_bps = s->read_ceiling_bps;
+        const analysis_series_t *fastest = ceil->fastest_by_threads[p->threads];
+        double fastest_rate = point_at(fastest, p->threads)->bytes_per_s;
+        v->fastest = fastest->name;
+        v->relative_speed = p->bytes_per_s / fastest_rate;
+        const analysis_point_t *mp = mem ? point_at(mem, p->threads) : NULL;
+        double model_rate = mem ? fit_rate_at(mem->best_rate_model >= 0
+                                              ? &mem->models[mem->best_rate_model] : NULL,
+                                              p->threads) : NAN;
+        if (mp != NULL) {
+            v->cpu_ceiling_bps = mp->bytes_per_s;
+            v->cpu_ceiling_source = CEILING_MEM;
+        } else if (model_rate > 0.0) {
+            v->cpu_ceiling_bps = model_rate;
+            v->cpu_ceiling_source = CEILING_MEM_MODEL;
+        } else {
+            v->cpu_ceiling_bps = fastest_rate;
+            v->cpu_ceiling_source = CEILING_ESTIMATED;
+        }
+        v->verdict = verdict_classify(p->bytes_per_s, v->cpu_ceiling_bps, v->write_ceiling_bps,
+                                      v->read_ceiling_bps, tolerance);
+        v->efficiency = verdict_efficiency(p->bytes_per_s, v->cpu_ceiling_bps,
+                                           v->write_ceiling_bps, v->read_ceiling_bps);
+        v->stage_verdict = stage_verdict(p, &v->has_stage_verdict);
+        v->stage_disagrees = v->has_stage_verdict && v->verdict != VERDICT_UNEXPLAINED &&
+                             v->stage_verdict != v->verdict;
+    }
+    const analysis_verdict_t *last = &s->verdicts[s->npoints - 1];
+    const analysis_point_t *top = &s->points[s->npoints - 1];
+    s->verdict = last->verdict;
+
+    /* Crossover against the lower volume ceiling. */
+    double limit = NAN;
+    s->crossover_limit = VERDICT_WRITE;
+    if (s->write_ceiling_bps > 0.0)
+        limit = s->write_ceiling_bps;
+    if (s->read_ceiling_bps > 0.0 && !(s->read_ceiling_bps >= limit)) {
+        limit = s->read_ceiling_bps;
+        s->crossover_limit = VERDICT_READ;
+    }
+    s->crossover_model = ceil->best_rate_model;
+    s->crossover_threads = (s->crossover_model >= 0 && !s->is_mem)
+        ? verdict_crossover(&ceil->models[s->crossover_model], limit,
+                            ANALYSIS_CROSSOVER_MAX_THREADS)
+        : NAN;
+
+    /* What-if at the largest T: the write speed that would let the job run at the CPU
+     * ceiling (or at the read ceiling when that is lower), and how long it would take. */
+    s->whatif_threads = 0;
+    s->whatif_write_bps = s->whatif_seconds = NAN;
+    if (!s->is_mem) {
+        double run_rate = last->cpu_ceiling_bps;
+        if (s->read_ceiling_bps < run_rate)
+            run_rate = s->read_ceiling_bps;
+        double ratio = s->output_ratio > 0.0 ? s->output_ratio : 1.0;
+        s->whatif_threads = top->threads;
+        s->whatif_write_bps = run_rate * ratio;
+        s->whatif_seconds = top->input_bytes / run_rate;
+    }
+}
+
+int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
+                 const analysis_options_t *options, analysis_t **out, cp_err_t *err)
+{
+    *out = NULL;
+    analysis_options_t opts = options ? *options : analysis_defaults();
+    if (runs == NULL || runs->nrows == 0)
+        return cp_err_set(err, CP_EDATA, "%s: no usable runs (%zu failed runs skipped)",
+                          runs && runs->path ? runs->path : "runs", runs ? runs->skipped_failed : 0);
+    if (!(opts.tolerance >= 0.0 && opts.tolerance < 1.0))
+        return cp_err_set(err, CP_EUSAGE, "tolerance %g is not in [0, 1)", opts.tolerance);
+
+    analysis_t *a = calloc(1, sizeof *a);
+    double *scratch = malloc(runs->nrows * sizeof *scratch);
+    const run_row_t **sorted = malloc(runs->nrows * sizeof *sorted);
+    group_t *groups = NULL;
+    if (a == NULL || scratch == NULL || sorted == NULL)
+        goto nomem;
+    a->tolerance = opts.tolerance;
+    a->runs_used = runs->nrows;
+    a->runs_skipped = runs->skipped_failed;
+    if ((a->runs_path = strdup(runs->path ? runs->path : "runs")) == NULL)
+        goto nomem;
+    if (probe != NULL && (a->probe_path = strdup(probe->path ? probe->path : "probe")) == NULL)
+        goto nomem;
+
+    for (size_t i = 0; i < runs->nrows; i++)
+        sorted[i] = &runs->rows[i];
+    qsort(sorted, runs->nrows, sizeof *sorted, compare_rows);
+    size_t ngroups = 0;
+    for (size_t i = 0; i < runs->nrows; i++)
+        if (i == 0 || !same_key(sorted[i], sorted[i - 1]))
+            ngroups++;
+    if (ngroups > ANALYSIS_SERIES_MAX) {
+        analysis_free(a);
+        free(scratch);
+        free(sorted);
+        return cp_err_set(err, CP_EDATA, "%s: %zu (target, codec) series; at most %d are "
+                          "analysed", runs->path, ngroups, ANALYSIS_SERIES_MAX);
+    }
+    /* Series in the order the file first mentions them. */
+    groups = malloc((ngroups ? ngroups : 1) * sizeof *groups);
+    a->series = calloc(ngroups ? ngroups : 1, sizeof *a->series);
+    if (groups == NULL || a->series == NULL)
+        goto nomem;
+    for (size_t i = 0, g = 0; i < runs->nrows; i++) {
+        if (i == 0 || !same_key(sorted[i], sorted[i - 1])) {
+            groups[g].start = i;
+            groups[g].first = sorted[i];
+            g++;
+        }
+        groups[g - 1].end = i + 1;
+        if (sorted[i] < groups[g - 1].first)
+            groups[g - 1].first = sorted[i];
+    }
+    qsort(groups, ngroups, sizeof *groups, compare_groups);
+    for (size_t k = 0; k < ngroups; k++) {
+        const run_row_t *const *rows = sorted + groups[k].start;
+        size_t nrows = groups[k].end - groups[k].start;
+        const run_row_t *r = groups[k].first;
+        analysis_series_t *s = &a->series[a->nseries++];
+        memcpy(s->name, r->target, sizeof s->name);
+        memcpy(s->codec, r->codec, sizeof s->codec);
+        s->is_mem = strcmp(r->target, ANALYSIS_MEM_TARGET) == 0;
+        s->write_bps = s->is_mem ? NAN : probe_table_speed(probe, r->target, PROBE_OP_WRITE);
+        if (r->layout == RUN_LAYOUT_SAME && !s->is_mem)
+            memcpy(s->read_from, s->name, sizeof s->read_from);
+        else if (r->layout != RUN_LAYOUT_SAME)
+            memcpy(s->read_from, r->input_target, sizeof s->read_from);
+        s->read_bps = s->read_from[0] ? probe_table_speed(probe, s->read_from, PROBE_OP_READ)
+                                      : NAN;
+        if (isnan(s->read_bps))
+            s->read_from[0] = '\0';
+        if (build_points(rows, nrows, s, scratch) != 0)
+            goto nomem;
+        s->write_ceiling_bps = verdict_write_ceiling(s->write_bps, s->output_ratio);
+        s->read_ceiling_bps = s->read_bps;
+        fit_series_points(s->points, s->npoints, s->models, &s->best_rate_model);
+    }
+    if (build_ceilings(a) != 0)
+        goto nomem;
+    for (size_t i = 0; i < a->nseries; i++)
+        judge_series(a, &a->series[i], opts.tolerance);
+    free(scratch);
+    free(sorted);
+    free(groups);
+    *out = a;
+    return 0;
+nomem:
+    free(scratch);
+    free(sorted);
+    free(groups);
+    analysis_free(a);
+    return cp_err_set(err, CP_ENOMEM, "out of memory analysing %s", runs->path);
+}

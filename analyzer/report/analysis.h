@@ -1,0 +1,134 @@
+/* analysis.h - from runs (and optionally probe speeds) to an answer: per series (target,
+ * codec) the median points, the four fitted models, ceilings, a verdict per thread count
+ * and the thread count where a volume starts to limit the job.
+ *
+ * This is the library behind `chokepoint analyze`; `run` and `plot` call it too. The
+ * result is a plain tree of structs owned by one analysis_t: read it directly, evaluate
+ * the fits with fit_rate_at / fit_time_at (model/fit.h), free it with analysis_free. */
+#ifndef CP_REPORT_ANALYSIS_H
+#define CP_REPORT_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "common/err.h"
+#include "model/fit.h"
+#include "model/verdict.h"
+#include "report/probe_csv.h"
+#include "report/runs_csv.h"
+
+#define ANALYSIS_MEM_TARGET "mem"
+#define ANALYSIS_CROSSOVER_MAX_THREADS 1024.0
+#define ANALYSIS_SERIES_MAX 4096 /* more (target, codec) series is refused as data */
+
+typedef struct analysis_options {
+    double tolerance; /* fraction of the CPU ceiling still counted cpu-bound (0.10) */
+} analysis_options_t;
+
+/* The defaults: tolerance 0.10. */
+analysis_options_t analysis_defaults(void);
+
+/* Where a CPU ceiling value came from. */
+typedef enum ceiling_source {
+    CEILING_MEM,       /* the mem series measured at this T */
+    CEILING_MEM_MODEL, /* the mem series' best rate model at this T (mem lacks this T) */
+    CEILING_ESTIMATED, /* no mem series: the fastest series measured at this T */
+} ceiling_source_t;
+
+/* "mem", "mem-model", "estimated". */
+const char *analysis_ceiling_source_name(ceiling_source_t source);
+
+/* Medians over the repetitions at one thread count. Unknown values are NAN. */
+typedef struct analysis_point {
+    int threads;
+    size_t n;                 /* runs at this T */
+    double seconds, seconds_min, seconds_max;
+    double input_bytes, output_bytes;
+    double bytes_per_s;       /* input_bytes / seconds (both medians) */
+    double cpu_user_s, cpu_sys_s;
+    /* Busy fractions from the stage accounting: reader and writer busy / seconds,
+     * compressors busy / (threads * seconds). NAN without stage columns. */
+    double reader_busy, compress_busy, writer_busy;
+} analysis_point_t;
+
+typedef struct analysis_verdict {
+    int threads;
+    verdict_kind_t verdict;
+    double bytes_per_s;
+    double cpu_ceiling_bps;
+    ceiling_source_t cpu_ceiling_source;
+    double write_ceiling_bps; /* NAN when unknown */
+    double read_ceiling_bps;  /* NAN when unknown */
+    double efficiency;        /* bytes_per_s / min of the known ceilings */
+    double relative_speed;    /* bytes_per_s / the fastest series (same codec) at this T */
+    const char *fastest;      /* that series' target name (points into the analysis) */
+    /* The busiest pipeline stage's verdict (cpu/write/read), when stages are known. */
+    bool has_stage_verdict;
+    verdict_kind_t stage_verdict;
+    bool stage_disagrees;     /* stage_verdict differs from verdict (not for unexplained) */
+} analysis_verdict_t;
+
+/* The CPU ceiling of one codec: the mem series, or (estimated) the fastest series at
+ * each thread count, with the four models fitted to it. */
+typedef struct analysis_ceiling {
+    char codec[RUNS_NAME_MAX];
+    bool estimated;             /* no mem series for this codec */
+    int *threads;               /* ascending */
+    double *bytes_per_s;
+    size_t npoints;
+    fit_result_t models[FIT_KIND_COUNT];
+    int best_rate_model;        /* -1 when none fitted */
+    const struct analysis_series *mem; /* the mem series, NULL when estimated */
+    /* [T] for T in 0..RUNS_THREADS_MAX: the fastest series of this codec measured at T,
+     * or NULL (for relative speeds and the estimated ceiling). */
+    const struct analysis_series **fastest_by_threads;
+} analysis_ceiling_t;
+
+typedef struct analysis_series {
+    char name[RUNS_NAME_MAX];
+    char codec[RUNS_NAME_MAX];  /* "" when the runs have no codec */
+    bool is_mem;
+    analysis_point_t *points;   /* ascending threads */
+    size_t npoints;
+    fit_result_t models[FIT_KIND_COUNT];
+    int best_rate_model;        /* index into models, -1 when none fitted */
+    double output_ratio;        /* output / input bytes (median), NAN when unknown */
+    double write_bps, read_bps; /* sustained probe speeds used; NAN when unknown */
+    char read_from[RUNS_NAME_MAX]; /* probe target the read speed is from; "" if none */
+    double write_ceiling_bps;   /* write_bps / output_ratio (ratio 1 when unknown) */
+    double read_ceiling_bps;
+    analysis_verdict_t *verdicts; /* one per point, same order */
+    verdict_kind_t verdict;       /* at the largest T */
+    size_t ceiling;               /* index into analysis_t.ceilings */
+    /* Smallest real T where the fitted CPU rate reaches the lower of the write and read
+     * ceilings; NAN when it does not below ANALYSIS_CROSSOVER_MAX_THREADS or is unknown. */
+    double crossover_threads;
+    verdict_kind_t crossover_limit; /* VERDICT_WRITE or VERDICT_READ */
+    int crossover_model;            /* the CPU ceiling's model used, -1 when none */
+    /* What-if: at the largest T, a disk writing whatif_write_bps would let the job run at
+     * the CPU ceiling (or the read ceiling, if lower) and take whatif_seconds. */
+    int whatif_threads;
+    double whatif_write_bps, whatif_seconds;
+} analysis_series_t;
+
+typedef struct analysis {
+    char *runs_path;
+    char *probe_path;      /* NULL without a probe table */
+    double tolerance;
+    size_t runs_used, runs_skipped;
+    analysis_series_t *series;
+    size_t nseries;
+    analysis_ceiling_t *ceilings; /* one per codec */
+    size_t nceilings;
+} analysis_t;
+
+/* Analyses runs (required, at least one row) with optional probe speeds (NULL = none).
+ * On success *out is owned by the caller (analysis_free). On failure returns CP_EDATA
+ * (e.g. no usable runs) or CP_ENOMEM with err set, and *out is NULL. */
+int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
+                 const analysis_options_t *options, analysis_t **out, cp_err_t *err);
+
+/* Frees an analysis; NULL is fine. */
+void analysis_free(analysis_t *analysis);
+
+#endif

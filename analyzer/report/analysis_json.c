@@ -1,0 +1,188 @@
+#include "report/analysis_json.h"
+
+#include <errno.h>
+#include <math.h>
+
+static json_t *number(double x)
+{
+    return isfinite(x) ? json_real(x) : json_null();
+}
+
+static json_t *model_json(const fit_result_t *m)
+{
+    json_t *o = json_object();
+    if (!m->fitted) {
+        json_object_set_new(o, "skipped", json_string(m->skip_reason));
+        return o;
+    }
+    json_t *se = json_object(), *bound = json_array();
+    for (int i = 0; i < m->nparams; i++) {
+        const char *name = fit_param_name(m->kind, i);
+        json_object_set_new(o, name, number(m->param[i]));
+        json_object_set_new(se, name, number(m->param_se[i]));
+        if (m->param_at_bound[i])
+            json_array_append_new(bound, json_string(name));
+    }
+    json_object_set_new(o, "se", se);
+    json_object_set_new(o, "at_bound", bound);
+    json_object_set_new(o, "r2", number(m->r2));
+    json_object_set_new(o, "rmse", number(m->rmse));
+    json_object_set_new(o, "aicc", number(m->aicc));
+    json_object_set_new(o, "n", json_integer((json_int_t)m->n));
+    json_object_set_new(o, "space", json_string(fit_kind_is_time(m->kind) ? "seconds" : "bytes_per_s"));
+    json_object_set_new(o, "rate_rmse", number(m->rate_rmse));
+    json_object_set_new(o, "rate_aicc", number(m->rate_aicc));
+    if (m->kind == FIT_USL)
+        json_object_set_new(o, "peak_threads", number(m->peak_threads));
+    if (isfinite(m->holdout_error)) {
+        json_t *h = json_object();
+        json_object_set_new(h, "threads", number(m->holdout_threads));
+        json_object_set_new(h, "predicted", number(m->holdout_predicted));
+        json_object_set_new(h, "measured", number(m->holdout_measured));
+        json_object_set_new(h, "relative_error", number(m->holdout_error));
+        json_object_set_new(o, "predict_largest", h);
+    } else {
+        json_object_set_new(o, "predict_largest", json_null());
+    }
+    return o;
+}
+
+static json_t *models_json(const fit_result_t *models)
+{
+    json_t *o = json_object();
+    for (int k = 0; k < FIT_KIND_COUNT; k++)
+        json_object_set_new(o, fit_kind_name((fit_kind_t)k), model_json(&models[k]));
+    return o;
+}
+
+static json_t *best_name(int best)
+{
+    return best >= 0 ? json_string(fit_kind_name((fit_kind_t)best)) : json_null();
+}
+
+static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "name", json_string(s->name));
+    json_object_set_new(o, "codec", s->codec[0] ? json_string(s->codec) : json_null());
+    json_object_set_new(o, "is_mem", json_boolean(s->is_mem));
+
+    json_t *points = json_array();
+    for (size_t i = 0; i < s->npoints; i++) {
+        const analysis_point_t *p = &s->points[i];
+        json_t *j = json_object();
+        json_object_set_new(j, "threads", json_integer(p->threads));
+        json_object_set_new(j, "seconds", number(p->seconds));
+        json_object_set_new(j, "seconds_min", number(p->seconds_min));
+        json_object_set_new(j, "seconds_max", number(p->seconds_max));
+        json_object_set_new(j, "bytes_per_s", number(p->bytes_per_s));
+        json_object_set_new(j, "input_bytes", number(p->input_bytes));
+        json_object_set_new(j, "output_bytes", number(p->output_bytes));
+        json_object_set_new(j, "cpu_user_s", number(p->cpu_user_s));
+        json_object_set_new(j, "cpu_sys_s", number(p->cpu_sys_s));
+        json_object_set_new(j, "n", json_integer((json_int_t)p->n));
+        if (!isnan(p->compress_busy)) {
+            json_t *st = json_object();
+            json_object_set_new(st, "reader", number(p->reader_busy));
+            json_object_set_new(st, "compress", number(p->compress_busy));
+            json_object_set_new(st, "writer", number(p->writer_busy));
+            json_object_set_new(j, "stage_busy", st);
+        }
+        json_array_append_new(points, j);
+    }
+    json_object_set_new(o, "points", points);
+    json_object_set_new(o, "models", models_json(s->models));
+    json_object_set_new(o, "best_rate_model", best_name(s->best_rate_model));
+    json_object_set_new(o, "output_ratio", number(s->output_ratio));
+    json_object_set_new(o, "sustained_write_bytes_per_s", number(s->write_bps));
+    json_object_set_new(o, "sustained_read_bytes_per_s", number(s->read_bps));
+    json_object_set_new(o, "read_from", s->read_from[0] ? json_string(s->read_from) : json_null());
+    json_object_set_new(o, "write_ceiling_bytes_per_s", number(s->write_ceiling_bps));
+    json_object_set_new(o, "read_ceiling_bytes_per_s", number(s->read_ceiling_bps));
+    json_object_set_new(o, "cpu_ceiling_estimated", json_boolean(a->ceilings[s->ceiling].estimated));
+
+    json_t *verdicts = json_array();
+    for (size_t i = 0; i < s->npoints; i++) {
+        const analysis_verdict_t *v = &s->verdicts[i];
+        json_t *j = json_object();
+        json_object_set_new(j, "threads", json_integer(v->threads));
+        json_object_set_new(j, "verdict", json_string(verdict_name(v->verdict)));
+        json_object_set_new(j, "bytes_per_s", number(v->bytes_per_s));
+        json_object_set_new(j, "cpu_ceiling_bytes_per_s", number(v->cpu_ceiling_bps));
+        json_object_set_new(j, "cpu_ceiling_source",
+                            json_string(analysis_ceiling_source_name(v->cpu_ceiling_source)));
+        json_object_set_new(j, "write_ceiling_bytes_per_s", number(v->write_ceiling_bps));
+        json_object_set_new(j, "read_ceiling_bytes_per_s", number(v->read_ceiling_bps));
+        json_object_set_new(j, "efficiency", number(v->efficiency));
+        json_object_set_new(j, "relative_speed", number(v->relative_speed));
+        json_object_set_new(j, "fastest", json_string(v->fastest));
+        json_object_set_new(j, "stage_verdict", v->has_stage_verdict
+                            ? json_string(verdict_name(v->stage_verdict)) : json_null());
+        json_object_set_new(j, "stage_disagrees", json_boolean(v->stage_disagrees));
+        json_array_append_new(verdicts, j);
+    }
+    json_object_set_new(o, "verdicts", verdicts);
+    json_object_set_new(o, "verdict", json_string(verdict_name(s->verdict)));
+    json_object_set_new(o, "crossover_threads", number(s->crossover_threads));
+    json_object_set_new(o, "crossover_limit", isfinite(s->crossover_threads)
+                        ? json_string(s->crossover_limit == VERDICT_READ ? "read" : "write")
+                        : json_null());
+    json_object_set_new(o, "crossover_model", best_name(s->crossover_model));
+    if (s->whatif_threads > 0 && isfinite(s->whatif_seconds)) {
+        json_t *w = json_object();
+        json_object_set_new(w, "threads", json_integer(s->whatif_threads));
+        json_object_set_new(w, "write_bytes_per_s", number(s->whatif_write_bps));
+        json_object_set_new(w, "seconds", number(s->whatif_seconds));
+        json_object_set_new(o, "what_if", w);
+    } else {
+        json_object_set_new(o, "what_if", json_null());
+    }
+    return o;
+}
+
+json_t *analysis_to_json(const analysis_t *a)
+{
+    json_t *root = json_object();
+    if (root == NULL)
+        return NULL;
+    json_object_set_new(root, "runs", json_string(a->runs_path));
+    json_object_set_new(root, "probe", a->probe_path ? json_string(a->probe_path) : json_null());
+    json_object_set_new(root, "tolerance", json_real(a->tolerance));
+    json_object_set_new(root, "runs_used", json_integer((json_int_t)a->runs_used));
+    json_object_set_new(root, "runs_skipped", json_integer((json_int_t)a->runs_skipped));
+    json_t *targets = json_array();
+    for (size_t i = 0; i < a->nseries; i++)
+        json_array_append_new(targets, series_json(a, &a->series[i]));
+    json_object_set_new(root, "targets", targets);
+    json_t *ceilings = json_array();
+    for (size_t i = 0; i < a->nceilings; i++) {
+        const analysis_ceiling_t *c = &a->ceilings[i];
+        json_t *j = json_object(), *pts = json_array();
+        json_object_set_new(j, "codec", c->codec[0] ? json_string(c->codec) : json_null());
+        json_object_set_new(j, "estimated", json_boolean(c->estimated));
+        for (size_t k = 0; k < c->npoints; k++) {
+            json_t *p = json_object();
+            json_object_set_new(p, "threads", json_integer(c->threads[k]));
+            json_object_set_new(p, "bytes_per_s", number(c->bytes_per_s[k]));
+            json_array_append_new(pts, p);
+        }
+        json_object_set_new(j, "points", pts);
+        json_object_set_new(j, "models", models_json(c->models));
+        json_object_set_new(j, "best_rate_model", best_name(c->best_rate_model));
+        json_array_append_new(ceilings, j);
+    }
+    json_object_set_new(root, "cpu_ceilings", ceilings);
+    return root;
+}
+
+int analysis_write_json(const analysis_t *a, FILE *out, cp_err_t *err)
+{
+    json_t *root = analysis_to_json(a);
+    if (root == NULL)
+        return cp_err_set(err, CP_ENOMEM, "out of memory building JSON");
+    int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+    json_decref(root);
+    if (rc != 0 || fputc('\n', out) == EOF)
+        return cp_err_errno(err, CP_EIO, errno, "cannot write the JSON analysis");
+    return 0;
+}

@@ -1,0 +1,270 @@
+#include "report/analysis_text.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+
+const char *analysis_format_rate(double bps, char *buf, size_t cap)
+{
+    if (!isfinite(bps))
+        snprintf(buf, cap, "-");
+    else if (fabs(bps) >= 1e9)
+        snprintf(buf, cap, "%.2f GB/s", bps / 1e9);
+    else if (fabs(bps) >= 1e8)
+        snprintf(buf, cap, "%.0f MB/s", bps / 1e6);
+    else if (fabs(bps) >= 1e6)
+        snprintf(buf, cap, "%.1f MB/s", bps / 1e6);
+    else
+        snprintf(buf, cap, "%.1f kB/s", bps / 1e3);
+    return buf;
+}
+
+/* The unit a rate equation is written in: GB/s when its values reach 1 GB/s. */
+static void rate_unit(double magnitude, double *scale, const char **unit)
+{
+    if (magnitude >= 1e9)
+        *scale = 1e9, *unit = "GB/s";
+    else if (magnitude >= 1e6)
+        *scale = 1e6, *unit = "MB/s";
+    else
+        *scale = 1e3, *unit = "kB/s";
+}
+
+const char *analysis_format_model(const fit_result_t *m, char *buf, size_t cap)
+{
+    if (!m->fitted) {
+        snprintf(buf, cap, "skipped: %s", m->skip_reason);
+        return buf;
+    }
+    const double *p = m->param;
+    double scale;
+    const char *unit;
+    switch (m->kind) {
+    case FIT_POWER_TIME:
+        snprintf(buf, cap, "time = %.3g / T^%.3g s", p[0], p[1]);
+        break;
+    case FIT_AMDAHL:
+        snprintf(buf, cap, "time = %.3g x (%.3g + %.3g / T) s", p[0], p[1], 1.0 - p[1]);
+        break;
+    case FIT_LINEAR_RATE:
+        rate_unit(fmax(fabs(p[0]), fabs(p[0] + p[1] * 8.0)), &scale, &unit);
+        snprintf(buf, cap, "rate = %.3g %s %.3g x T %s", p[0] / scale, p[1] < 0 ? "-" : "+",
+                 fabs(p[1]) / scale, unit);
+        break;
+    default:
+        rate_unit(p[0], &scale, &unit);
+        snprintf(buf, cap, "rate = %.3g x T / (1 + %.3g x (T-1) + %.3g x T(T-1)) %s",
+                 p[0] / scale, p[1], p[2], unit);
+        break;
+    }
+    return buf;
+}
+
+static const char *series_label(const analysis_series_t *s, char *buf, size_t cap)
+{
+    if (s->codec[0])
+        snprintf(buf, cap, "%s (%s)", s->name, s->codec);
+    else
+        snprintf(buf, cap, "%s", s->name);
+    return buf;
+}
+
+static void model_quality(const fit_result_t *m, char *buf, size_t cap)
+{
+    char rmse[32];
+    if (fit_kind_is_time(m->kind))
+        snprintf(rmse, sizeof rmse, "%.3g s", m->rmse);
+    else
+        analysis_format_rate(m->rmse, rmse, sizeof rmse);
+    int n;
+    if (isfinite(m->r2))
+        n = snprintf(buf, cap, "R2 %.4f, RMSE %s", m->r2, rmse);
+    else
+        n = snprintf(buf, cap, "R2 -, RMSE %s", rmse);
+    if (isfinite(m->holdout_error) && n > 0 && (size_t)n < cap)
+        n += snprintf(buf + n, cap - (size_t)n, ", predicts T=%g within %+.1f%%",
+                      m->holdout_threads, 100.0 * m->holdout_error);
+    if (m->kind == FIT_USL && isfinite(m->peak_threads) && n > 0 && (size_t)n < cap)
+        snprintf(buf + n, cap - (size_t)n, ", peak at T = %.3g", m->peak_threads);
+}
+
+/* The crossover in words. */
+static void crossover_words(const analysis_series_t *s, char *buf, size_t cap)
+{
+    const char *kind = s->crossover_limit == VERDICT_READ ? "read" : "write";
+    char rate[32];
+    double limit = s->crossover_limit == VERDICT_READ ? s->read_ceiling_bps : s->write_ceiling_bps;
+    analysis_format_rate(limit, rate, sizeof rate);
+    if (s->is_mem)
+        snprintf(buf, cap, "this is the CPU ceiling (output discarded)");
+    else if (isnan(s->write_ceiling_bps) && isnan(s->read_ceiling_bps))
+        snprintf(buf, cap, "no write or read speed is known for this volume (give --probe) "
+                           "so there is no crossover");
+    else if (s->crossover_model < 0)
+        snprintf(buf, cap, "too few thread counts to model the CPU rate, so no crossover");
+    else if (isnan(s->crossover_threads))
+        snprintf(buf, cap, "the fitted CPU rate never reaches this volume's %s ceiling of %s "
+                           "below %g threads", kind, rate, ANALYSIS_CROSSOVER_MAX_THREADS);
+    else if (s->crossover_threads <= 1.0)
+        snprintf(buf, cap, "from 1 thread on this volume limits the job (its %s ceiling of %s "
+                           "is below the CPU rate; %s model)", kind, rate,
+                 fit_kind_name((fit_kind_t)s->crossover_model));
+    else if (s->crossover_limit == VERDICT_READ && strcmp(s->read_from, s->name) != 0)
+        snprintf(buf, cap, "beyond %d thread%s reading the input from %s limits the job (the "
+                           "fitted CPU rate reaches its read ceiling of %s at T = %.1f; %s model)",
+                 (int)floor(s->crossover_threads), floor(s->crossover_threads) == 1.0 ? "" : "s",
+                 s->read_from, rate, s->crossover_threads,
+                 fit_kind_name((fit_kind_t)s->crossover_model));
+    else
+        snprintf(buf, cap, "beyond %d thread%s this volume limits the job (the fitted CPU "
+                           "rate reaches its %s ceiling of %s at T = %.1f; %s model)",
+                 (int)floor(s->crossover_threads), floor(s->crossover_threads) == 1.0 ? "" : "s",
+                 kind, rate, s->crossover_threads, fit_kind_name((fit_kind_t)s->crossover_model));
+}
+
+static void whatif_words(const analysis_series_t *s, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (s->whatif_threads <= 0 || !isfinite(s->whatif_seconds))
+        return;
+    char need[32], rate[32], have[64] = "";
+    analysis_format_rate(s->whatif_write_bps, need, sizeof need);
+    if (isfinite(s->write_bps))
+        snprintf(have, sizeof have, "; this one writes %s",
+                 analysis_format_rate(s->write_bps, rate, sizeof rate));
+    double measured = s->points[s->npoints - 1].seconds;
+    if (s->verdict == VERDICT_CPU)
+        snprintf(buf, cap, "any disk writing at least %s would keep this job at the CPU's "
+                           "%.3g s at %d threads%s", need, s->whatif_seconds,
+                 s->whatif_threads, have);
+    else
+        snprintf(buf, cap, "on a disk writing %s this job would take %.3g s at %d threads "
+                           "(measured: %.3g s%s)", need, s->whatif_seconds,
+                 s->whatif_threads, measured, have);
+}
+
+static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *out, bool md)
+{
+    char label[300], buf[512], r1[32], r2[32], r3[32], r4[32];
+    const analysis_ceiling_t *ceil = &a->ceilings[s->ceiling];
+    if (md)
+        fprintf(out, "## %s\n\n", series_label(s, label, sizeof label));
+    else
+        fprintf(out, "%s\n", series_label(s, label, sizeof label));
+
+    if (md)
+        fprintf(out, "| threads | seconds (median) | min .. max | rate | runs |\n"
+                     "|---:|---:|---:|---:|---:|\n");
+    else
+        fprintf(out, "  %7s %10s %19s %11s %5s\n", "threads", "seconds", "min .. max", "rate", "runs");
+    for (size_t i = 0; i < s->npoints; i++) {
+        const analysis_point_t *p = &s->points[i];
+        analysis_format_rate(p->bytes_per_s, r1, sizeof r1);
+        if (md)
+            fprintf(out, "| %d | %.3f | %.3f .. %.3f | %s | %zu |\n", p->threads, p->seconds,
+                    p->seconds_min, p->seconds_max, r1, p->n);
+        else
+            fprintf(out, "  %7d %10.3f %8.3f .. %-8.3f %11s %5zu\n", p->threads, p->seconds,
+                    p->seconds_min, p->seconds_max, r1, p->n);
+    }
+
+    fprintf(out, md ? "\nModels:\n\n" : "  models:\n");
+    for (int k = 0; k < FIT_KIND_COUNT; k++) {
+        const fit_result_t *m = &s->models[k];
+        analysis_format_model(m, buf, sizeof buf);
+        char quality[200] = "";
+        if (m->fitted)
+            model_quality(m, quality, sizeof quality);
+        const char *best = k == s->best_rate_model ? " (best for rate)" : "";
+        if (md)
+            fprintf(out, "- %s%s: `%s`%s%s\n", fit_kind_name((fit_kind_t)k), best, buf,
+                    m->fitted ? " - " : "", quality);
+        else
+            fprintf(out, "    %-12s %s%s%s%s\n", fit_kind_name((fit_kind_t)k), buf,
+                    m->fitted ? "  [" : "", quality, m->fitted ? "]" : "");
+        if (!md && best[0])
+            fprintf(out, "    %-12s ^ best describes the rate\n", "");
+    }
+
+    const char *source = s->is_mem ? "this series" : ceil->estimated
+        ? "estimated: the fastest target at each T (no mem runs)" : "the mem target";
+    if (md)
+        fprintf(out, "\nVerdicts (CPU ceiling: %s):\n\n"
+                     "| threads | rate | CPU ceiling | write ceiling | read ceiling | "
+                     "efficiency | vs fastest | verdict |\n"
+                     "|---:|---:|---:|---:|---:|---:|---:|---|\n", source);
+    else
+        fprintf(out, "  verdicts (CPU ceiling: %s):\n  %7s %11s %11s %13s %12s %10s %11s  %s\n",
+                source, "threads", "rate", "CPU ceiling", "write ceiling", "read ceiling",
+                "efficiency", "vs fastest", "verdict");
+    for (size_t i = 0; i < s->npoints; i++) {
+        const analysis_verdict_t *v = &s->verdicts[i];
+        analysis_format_rate(v->bytes_per_s, r1, sizeof r1);
+        analysis_format_rate(v->cpu_ceiling_bps, r2, sizeof r2);
+        analysis_format_rate(v->write_ceiling_bps, r3, sizeof r3);
+        analysis_format_rate(v->read_ceiling_bps, r4, sizeof r4);
+        char stage[96] = "";
+        if (v->stage_disagrees)
+            snprintf(stage, sizeof stage, " (pipeline stages say %s)", verdict_name(v->stage_verdict));
+        const char *mark = v->cpu_ceiling_source == CEILING_MEM_MODEL ? "*" : "";
+        if (md)
+            fprintf(out, "| %d | %s | %s%s | %s | %s | %.0f%% | %.0f%% | %s%s |\n", v->threads,
+                    r1, r2, mark, r3, r4, 100.0 * v->efficiency, 100.0 * v->relative_speed,
+                    verdict_name(v->verdict), stage);
+        else
+            fprintf(out, "  %7d %11s %10s%1s %13s %12s %9.0f%% %10.0f%%  %s%s\n", v->threads, r1,
+                    r2, mark, r3, r4, 100.0 * v->efficiency, 100.0 * v->relative_speed,
+                    verdict_name(v->verdict), stage);
+    }
+    const analysis_verdict_t *last = &s->verdicts[s->npoints - 1];
+    const char *indent = md ? "" : "  ";
+    if (md)
+        fputc('\n', out);
+    fprintf(out, "%sverdict at %d threads: %s", indent, last->threads, verdict_name(s->verdict));
+    if (!s->is_mem && strcmp(last->fastest, s->name) != 0)
+        fprintf(out, "; runs at %.0f%% of %s's speed", 100.0 * last->relative_speed, last->fastest);
+    fprintf(out, md ? "  \n" : "\n");
+    crossover_words(s, buf, sizeof buf);
+    fprintf(out, "%s%s%s", indent, buf, md ? "  \n" : "\n");
+    whatif_words(s, buf, sizeof buf);
+    if (buf[0])
+        fprintf(out, "%swhat-if: %s%s", indent, buf, md ? "\n" : "\n");
+    fputc('\n', out);
+}
+
+static int write_report(const analysis_t *a, FILE *out, bool md, cp_err_t *err)
+{
+    if (md)
+        fprintf(out, "# What limits the job\n\nAnalysis of `%s`%s%s%s, tolerance %.0f%%.\n\n",
+                a->runs_path, a->probe_path ? " with probe `" : "",
+                a->probe_path ? a->probe_path : "", a->probe_path ? "`" : "",
+                100.0 * a->tolerance);
+    else
+        fprintf(out, "analysis of %s%s%s (tolerance %.0f%%)\n", a->runs_path,
+                a->probe_path ? " with probe " : "", a->probe_path ? a->probe_path : "",
+                100.0 * a->tolerance);
+    fprintf(out, "%zu runs in %zu series", a->runs_used, a->nseries);
+    if (a->runs_skipped > 0)
+        fprintf(out, "; %zu failed run%s skipped (error or valid = 0)", a->runs_skipped,
+                a->runs_skipped == 1 ? "" : "s");
+    fprintf(out, ".%s\n", md ? "\n" : "\n");
+    if (!a->probe_path)
+        fprintf(out, "%sno probe data: write and read ceilings are unknown.%s\n",
+                md ? "" : "", md ? "\n" : "");
+    for (size_t i = 0; i < a->nseries; i++)
+        write_series(a, &a->series[i], out, md);
+    if (fflush(out) != 0 || ferror(out))
+        return cp_err_errno(err, CP_EIO, errno, "cannot write the report");
+    return 0;
+}
+
+int analysis_write_text(const analysis_t *a, FILE *out, cp_err_t *err)
+{
+    return write_report(a, out, false, err);
+}
+
+int analysis_write_markdown(const analysis_t *a, FILE *out, cp_err_t *err)
+{
+    return write_report(a, out, true, err);
+}

@@ -1,0 +1,28 @@
+/* analysis_text.h - an analysis for people: plain text or Markdown.
+ *
+ * Rates in decimal MB/s or GB/s, each model as an equation, the verdict table, the
+ * crossover in words and a what-if line per target. */
+#ifndef CP_REPORT_ANALYSIS_TEXT_H
+#define CP_REPORT_ANALYSIS_TEXT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "common/err.h"
+#include "report/analysis.h"
+
+/* Writes the text report to out. CP_EIO with err set when writing fails. */
+int analysis_write_text(const analysis_t *analysis, FILE *out, cp_err_t *err);
+
+/* Writes the Markdown report (headings and tables) to out. CP_EIO on write failure. */
+int analysis_write_markdown(const analysis_t *analysis, FILE *out, cp_err_t *err);
+
+/* Formats a rate in bytes/s as "310 MB/s" / "1.23 GB/s" (decimal units) into buf;
+ * "-" for NAN. Returns buf. */
+const char *analysis_format_rate(double bytes_per_s, char *buf, size_t cap);
+
+/* Formats a fitted model as an equation ("time = 49.9 / T^0.912",
+ * "rate = 0.046 + 0.264 x T GB/s") into buf, or "skipped: REASON". Returns buf. */
+const char *analysis_format_model(const fit_result_t *model, char *buf, size_t cap);
+
+#endif

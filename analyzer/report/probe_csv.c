@@ -1,0 +1,131 @@
+#include "report/probe_csv.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "model/stats.h"
+#include "report/csv_table.h"
+#include "report/table_util.h"
+
+void probe_table_free(probe_table_t *t)
+{
+    if (t == NULL)
+        return;
+    free(t->rows);
+    free(t->path);
+    free(t);
+}
+
+static int probe_from_table(const csv_table_t *t, probe_table_t **out, cp_err_t *err)
+{
+    static const char *const required[] = {"target", "op", "bytes_per_s"};
+    int rc = table_require(t, required, 3, err);
+    if (rc != 0)
+        return rc;
+    int col_target = csv_table_find(t, "target"), col_op = csv_table_find(t, "op");
+    int col_rate = csv_table_find(t, "bytes_per_s"), col_size = csv_table_find(t, "size_bytes");
+    int col_error = csv_table_find(t, "error");
+
+    probe_table_t *probe = calloc(1, sizeof *probe);
+    size_t n = csv_table_rows(t);
+    if (probe == NULL || (probe->path = strdup(csv_table_name(t))) == NULL ||
+        (probe->rows = calloc(n ? n : 1, sizeof *probe->rows)) == NULL) {
+        probe_table_free(probe);
+        return cp_err_set(err, CP_ENOMEM, "%s: out of memory", csv_table_name(t));
+    }
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        if (csv_table_cell(t, i, col_error)[0] != '\0')
+            continue;
+        probe_speed_row_t *r = &probe->rows[probe->nrows];
+        r->line = csv_table_line(t, i);
+        rc = table_name(t, i, col_target, true, r->target, err);
+        const char *op = csv_table_cell(t, i, col_op);
+        if (rc == 0) {
+            if (strcasecmp(op, "write") == 0)
+                r->op = PROBE_OP_WRITE;
+            else if (strcasecmp(op, "read") == 0)
+                r->op = PROBE_OP_READ;
+            else if (strcasecmp(op, "sustained") == 0)
+                r->op = PROBE_OP_SUSTAINED;
+            else {
+                char shown[48];
+                csv_table_printable(op, shown, sizeof shown);
+                rc = cp_err_set(err, CP_EDATA, "%s:%ld: column 'op': unknown op '%s' "
+                                "(write, read or sustained)", csv_table_name(t), r->line, shown);
+            }
+        }
+        if (rc == 0)
+            rc = table_positive(t, i, col_rate, true, &r->bytes_per_s, err);
+        if (rc == 0)
+            rc = table_positive(t, i, col_size, false, &r->size_bytes, err);
+        if (rc == 0)
+            probe->nrows++;
+    }
+    if (rc != 0) {
+        probe_table_free(probe);
+        return rc;
+    }
+    *out = probe;
+    return 0;
+}
+
+int probe_table_load(const char *path, probe_table_t **out, cp_err_t *err)
+{
+    *out = NULL;
+    csv_table_t *t;
+    int rc = csv_table_read_file(path, &t, err);
+    if (rc != 0)
+        return rc;
+    rc = probe_from_table(t, out, err);
+    csv_table_free(t);
+    return rc;
+}
+
+int probe_table_load_buffer(const char *name, const void *data, size_t len,
+                            probe_table_t **out, cp_err_t *err)
+{
+    *out = NULL;
+    csv_table_t *t;
+    int rc = csv_table_read_buffer(name, data, len, &t, err);
+    if (rc != 0)
+        return rc;
+    rc = probe_from_table(t, out, err);
+    csv_table_free(t);
+    return rc;
+}
+
+double probe_table_speed(const probe_table_t *t, const char *target, probe_speed_op_t op)
+{
+    if (t == NULL || op == PROBE_OP_SUSTAINED)
+        return NAN;
+    double largest = -INFINITY;
+    bool any = false, sized = true;
+    for (size_t i = 0; i < t->nrows; i++) {
+        const probe_speed_row_t *r = &t->rows[i];
+        if (r->op != op || strcmp(r->target, target) != 0)
+            continue;
+        any = true;
+        if (isnan(r->size_bytes))
+            sized = false;
+        else
+            largest = fmax(largest, r->size_bytes);
+    }
+    if (!any)
+        return NAN;
+    double *speeds = malloc(t->nrows * sizeof *speeds);
+    if (speeds == NULL)
+        return NAN;
+    size_t n = 0;
+    for (size_t i = 0; i < t->nrows; i++) {
+        const probe_speed_row_t *r = &t->rows[i];
+        if (r->op == op && strcmp(r->target, target) == 0 &&
+            (!sized || r->size_bytes == largest))
+            speeds[n++] = r->bytes_per_s;
+    }
+    double m = stats_median(speeds, n);
+    free(speeds);
+    return m;
+}

@@ -1,0 +1,153 @@
+#include "report/runs_csv.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "report/csv_table.h"
+#include "report/table_util.h"
+
+static const char *const stage_columns[RUN_STAGE_COUNT] = {
+    "reader_busy_s", "reader_wait_s", "compress_busy_s",
+    "compress_wait_s", "writer_busy_s", "writer_wait_s",
+};
+
+const char *runs_stage_column(int stage)
+{
+    return (stage >= 0 && stage < RUN_STAGE_COUNT) ? stage_columns[stage] : "";
+}
+
+void runs_table_free(runs_table_t *t)
+{
+    if (t == NULL)
+        return;
+    free(t->rows);
+    free(t->path);
+    free(t);
+}
+
+/* A failed run: an `error` text, or valid = 0 (also "false"/"no"). */
+static bool row_failed(const csv_table_t *t, size_t row, int col_error, int col_valid)
+{
+    if (csv_table_cell(t, row, col_error)[0] != '\0')
+        return true;
+    const char *v = csv_table_cell(t, row, col_valid);
+    return strcmp(v, "0") == 0 || strcasecmp(v, "false") == 0 || strcasecmp(v, "no") == 0;
+}
+
+static int load_row(const csv_table_t *t, size_t row, const int *col, run_row_t *r,
+                    cp_err_t *err)
+{
+    enum { C_TARGET, C_THREADS, C_SECONDS, C_INPUT, C_CODEC, C_OUTPUT, C_USER, C_SYS,
+           C_LAYOUT, C_INPUT_TARGET };
+    memset(r, 0, sizeof *r);
+    r->line = csv_table_line(t, row);
+    int rc = table_name(t, row, col[C_TARGET], true, r->target, err);
+    if (rc == 0)
+        rc = table_name(t, row, col[C_CODEC], false, r->codec, err);
+    if (rc == 0)
+        rc = table_name(t, row, col[C_INPUT_TARGET], false, r->input_target, err);
+    double threads = NAN;
+    if (rc == 0)
+        rc = table_positive(t, row, col[C_THREADS], true, &threads, err);
+    if (rc == 0 && (threads != floor(threads) || threads > RUNS_THREADS_MAX))
+        rc = cp_err_set(err, CP_EDATA, "%s:%ld: column 'threads': %g is not a whole number "
+                        "from 1 to %d", csv_table_name(t), r->line, threads, RUNS_THREADS_MAX);
+    r->threads = (int)threads;
+    if (rc == 0)
+        rc = table_positive(t, row, col[C_SECONDS], true, &r->seconds, err);
+    if (rc == 0)
+        rc = table_positive(t, row, col[C_INPUT], true, &r->input_bytes, err);
+    if (rc == 0)
+        rc = table_positive(t, row, col[C_OUTPUT], false, &r->output_bytes, err);
+    if (rc == 0)
+        rc = table_nonnegative(t, row, col[C_USER], &r->cpu_user_s, err);
+    if (rc == 0)
+        rc = table_nonnegative(t, row, col[C_SYS], &r->cpu_sys_s, err);
+    for (int s = 0; s < RUN_STAGE_COUNT && rc == 0; s++)
+        rc = table_nonnegative(t, row, col[C_INPUT_TARGET + 1 + s], &r->stage_s[s], err);
+    if (rc != 0)
+        return rc;
+    const char *layout = csv_table_cell(t, row, col[C_LAYOUT]);
+    if (layout[0] == '\0')
+        r->layout = RUN_LAYOUT_UNKNOWN;
+    else if (strcasecmp(layout, "split") == 0)
+        r->layout = RUN_LAYOUT_SPLIT;
+    else if (strcasecmp(layout, "same") == 0)
+        r->layout = RUN_LAYOUT_SAME;
+    else {
+        char shown[48];
+        csv_table_printable(layout, shown, sizeof shown);
+        return cp_err_set(err, CP_EDATA, "%s:%ld: column 'layout': '%s' is not split or same",
+                          csv_table_name(t), r->line, shown);
+    }
+    return 0;
+}
+
+static int runs_from_table(const csv_table_t *t, runs_table_t **out, cp_err_t *err)
+{
+    static const char *const names[] = {
+        "target", "threads", "seconds", "input_bytes", "codec", "output_bytes",
+        "cpu_user_s", "cpu_sys_s", "layout", "input_target",
+    };
+    const size_t nnames = sizeof names / sizeof names[0];
+    int col[sizeof names / sizeof names[0] + RUN_STAGE_COUNT];
+    for (size_t i = 0; i < nnames; i++)
+        col[i] = csv_table_find(t, names[i]);
+    for (int s = 0; s < RUN_STAGE_COUNT; s++)
+        col[nnames + (size_t)s] = csv_table_find(t, stage_columns[s]);
+    int rc = table_require(t, names, 4, err);
+    if (rc != 0)
+        return rc;
+    int col_error = csv_table_find(t, "error"), col_valid = csv_table_find(t, "valid");
+
+    runs_table_t *runs = calloc(1, sizeof *runs);
+    size_t n = csv_table_rows(t);
+    if (runs == NULL || (runs->path = strdup(csv_table_name(t))) == NULL ||
+        (runs->rows = calloc(n ? n : 1, sizeof *runs->rows)) == NULL) {
+        runs_table_free(runs);
+        return cp_err_set(err, CP_ENOMEM, "%s: out of memory", csv_table_name(t));
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (row_failed(t, i, col_error, col_valid)) {
+            runs->skipped_failed++;
+            continue;
+        }
+        rc = load_row(t, i, col, &runs->rows[runs->nrows], err);
+        if (rc != 0) {
+            runs_table_free(runs);
+            return rc;
+        }
+        runs->nrows++;
+    }
+    *out = runs;
+    return 0;
+}
+
+int runs_table_load(const char *path, runs_table_t **out, cp_err_t *err)
+{
+    *out = NULL;
+    csv_table_t *t;
+    int rc = csv_table_read_file(path, &t, err);
+    if (rc != 0)
+        return rc;
+    rc = runs_from_table(t, out, err);
+    csv_table_free(t);
+    return rc;
+}
+
+int runs_table_load_buffer(const char *name, const void *data, size_t len,
+                           runs_table_t **out, cp_err_t *err)
+{
+    *out = NULL;
+    csv_table_t *t;
+    int rc = csv_table_read_buffer(name, data, len, &t, err);
+    if (rc != 0)
+        return rc;
+    rc = runs_from_table(t, out, err);
+    csv_table_free(t);
+    return rc;
+}

@@ -1,0 +1,69 @@
+#include "report/table_util.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <string.h>
+
+int table_require(const csv_table_t *t, const char *const *names, size_t count, cp_err_t *err)
+{
+    for (size_t i = 0; i < count; i++)
+        if (csv_table_find(t, names[i]) < 0)
+            return cp_err_set(err, CP_EDATA, "%s:%ld: required column '%s' is missing",
+                              csv_table_name(t), csv_table_header_line(t), names[i]);
+    return 0;
+}
+
+int table_name(const csv_table_t *t, size_t row, int col, bool required, char out[128],
+               cp_err_t *err)
+{
+    const char *text = csv_table_cell(t, row, col);
+    size_t len = strlen(text);
+    const char *column = csv_table_header(t, (size_t)(col < 0 ? 0 : col));
+    out[0] = '\0';
+    if (len == 0) {
+        if (!required)
+            return 0;
+        return cp_err_set(err, CP_EDATA, "%s:%ld: column '%s' is empty", csv_table_name(t),
+                          csv_table_line(t, row), column);
+    }
+    if (len >= 128)
+        return cp_err_set(err, CP_EDATA, "%s:%ld: column '%s': name longer than 127 bytes",
+                          csv_table_name(t), csv_table_line(t, row), column);
+    for (size_t i = 0; i < len; i++)
+        if (iscntrl((unsigned char)text[i]))
+            return cp_err_set(err, CP_EDATA, "%s:%ld: column '%s': a control character in "
+                              "the name", csv_table_name(t), csv_table_line(t, row), column);
+    memcpy(out, text, len + 1);
+    return 0;
+}
+
+int table_positive(const csv_table_t *t, size_t row, int col, bool required, double *out,
+                   cp_err_t *err)
+{
+    int rc = csv_table_number(t, row, col, out, err);
+    if (rc < 0)
+        return rc;
+    const char *column = csv_table_header(t, (size_t)(col < 0 ? 0 : col));
+    if (rc == 1) {
+        if (!required || col < 0)
+            return 0;
+        return cp_err_set(err, CP_EDATA, "%s:%ld: column '%s' is empty", csv_table_name(t),
+                          csv_table_line(t, row), column);
+    }
+    if (!(*out > 0.0))
+        return cp_err_set(err, CP_EDATA, "%s:%ld: column '%s': %g is not positive",
+                          csv_table_name(t), csv_table_line(t, row), column, *out);
+    return 0;
+}
+
+int table_nonnegative(const csv_table_t *t, size_t row, int col, double *out, cp_err_t *err)
+{
+    int rc = csv_table_number(t, row, col, out, err);
+    if (rc < 0)
+        return rc;
+    if (rc == 0 && *out < 0.0)
+        return cp_err_set(err, CP_EDATA, "%s:%ld: column '%s': %g is negative",
+                          csv_table_name(t), csv_table_line(t, row),
+                          csv_table_header(t, (size_t)col), *out);
+    return 0;
+}

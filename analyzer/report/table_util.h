@@ -1,0 +1,27 @@
+/* table_util.h - typed reads of csv_table cells shared by the runs and probe loaders. All
+ * return 0 or CP_EDATA with "FILE:LINE: column 'NAME': what is wrong" in err. */
+#ifndef CP_REPORT_TABLE_UTIL_H
+#define CP_REPORT_TABLE_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "common/err.h"
+#include "report/csv_table.h"
+
+/* Fails naming the first of names[0..count) that the header lacks. */
+int table_require(const csv_table_t *t, const char *const *names, size_t count, cp_err_t *err);
+
+/* Copies a name cell (printable, under out's 128 bytes) into out; "" when empty and not
+ * required, an error when empty and required. */
+int table_name(const csv_table_t *t, size_t row, int col, bool required, char out[128],
+               cp_err_t *err);
+
+/* A number > 0; empty gives NAN unless required (then an error). */
+int table_positive(const csv_table_t *t, size_t row, int col, bool required, double *out,
+                   cp_err_t *err);
+
+/* An optional number >= 0; empty gives NAN. */
+int table_nonnegative(const csv_table_t *t, size_t row, int col, double *out, cp_err_t *err);
+
+#endif

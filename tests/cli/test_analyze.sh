@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# chokepoint analyze on the checked-in reference data set and on malformed input.
+set -u
+CP=${CHOKEPOINT:?set CHOKEPOINT to the built binary}
+REF=${SRC_DIR:?set SRC_DIR to the source tree}/fixtures/reference
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+expect_in() { # expect_in FILE PATTERN
+    grep -qE -- "$2" "$1" || { fail "'$2' not in $1:"; sed 's/^/    /' "$1"; }
+}
+
+# --- help and usage errors ---------------------------------------------------------------
+"$CP" analyze --help >"$WORK/help" 2>"$WORK/err" || fail "--help exit $?"
+expect_in "$WORK/help" "^usage: chokepoint analyze RUNS.csv"
+[ -s "$WORK/err" ] && fail "--help wrote to stderr"
+
+"$CP" analyze "$REF/runs.csv" --bogus >"$WORK/out" 2>"$WORK/err"; rc=$?
+[ "$rc" -eq 2 ] || fail "unknown option: exit $rc, want 2"
+[ "$(wc -l <"$WORK/err")" -eq 1 ] || fail "unknown option: not one line on stderr"
+expect_in "$WORK/err" "unknown option '--bogus'"
+
+"$CP" analyze >"$WORK/out" 2>"$WORK/err"; rc=$?
+[ "$rc" -eq 2 ] || fail "no RUNS.csv: exit $rc, want 2"
+"$CP" analyze "$REF/runs.csv" --tolerance 1.5 2>"$WORK/err"; rc=$?
+[ "$rc" -eq 2 ] || fail "bad tolerance: exit $rc, want 2"
+"$CP" analyze "$WORK/missing.csv" 2>"$WORK/err"; rc=$?
+[ "$rc" -eq 2 ] || fail "missing file: exit $rc, want 2"
+expect_in "$WORK/err" "missing.csv: cannot open"
+
+# --- the reference data set: text --------------------------------------------------------
+"$CP" analyze "$REF/runs.csv" --probe "$REF/probe.csv" >"$WORK/text" 2>"$WORK/err" \
+    || fail "reference text: exit $?"
+expect_in "$WORK/text" "72 runs in 3 series; 1 failed run skipped"
+expect_in "$WORK/text" "time = [0-9.]+ / T\^0\.[0-9]+ s"
+expect_in "$WORK/text" "rate = [0-9.]+ \+ [0-9.]+ x T GB/s"
+expect_in "$WORK/text" "^usb \(zstd:3\)"
+expect_in "$WORK/text" "verdict at 8 threads: write-bound; runs at 3[0-9]% of mem's speed"
+expect_in "$WORK/text" "beyond 2 threads this volume limits the job .* write ceiling of 7[01][0-9] MB/s at T = 2\.[4-6]"
+expect_in "$WORK/text" "what-if: on a disk writing 6[0-9]{2} MB/s this job would take 0\.5[0-9]* s at 8 threads"
+[ "$(grep -c 'verdict at 8 threads: cpu-bound' "$WORK/text")" -eq 2 ] \
+    || fail "mem and ssd should be cpu-bound at 8 threads"
+
+# --- JSON --------------------------------------------------------------------------------
+"$CP" analyze "$REF/runs.csv" --probe="$REF/probe.csv" --format json -o "$WORK/a.json" \
+    2>"$WORK/err" || fail "reference json: exit $?"
+[ -s "$WORK/a.json" ] || fail "no JSON written"
+ls "$WORK" | grep -q 'a.json.' && fail "temporary file left beside a.json"
+if command -v python3 >/dev/null; then
+    python3 - "$WORK/a.json" <<'PY' || fail "JSON content"
+import json, sys
+a = json.load(open(sys.argv[1]))
+t = {s["name"]: s for s in a["targets"]}
+usb, mem = t["usb"], t["mem"]
+assert usb["codec"] == "zstd:3"
+assert usb["verdict"] == "write-bound", usb["verdict"]
+assert 2.3 < usb["crossover_threads"] < 2.7, usb["crossover_threads"]
+assert [p["threads"] for p in usb["points"]] == list(range(1, 9))
+assert usb["points"][0]["n"] == 3
+v8 = usb["verdicts"][-1]
+assert v8["threads"] == 8 and v8["verdict"] == "write-bound"
+assert abs(v8["write_ceiling_bytes_per_s"] - 250e6 / 0.35) / (250e6 / 0.35) < 0.02
+assert v8["read_ceiling_bytes_per_s"] is not None
+usl = mem["models"]["usl"]
+assert 280e6 < usl["lambda"] < 320e6 and usl["sigma"] >= 0 and usl["kappa"] >= 0
+for k in ("power_time", "linear_rate", "amdahl", "usl"):
+    m = mem["models"][k]
+    assert m["n"] == 8 and m["r2"] > 0.98 and "se" in m and "aicc" in m, k
+assert mem["crossover_threads"] is None
+assert t["ssd"]["verdict"] == "cpu-bound"
+assert a["runs_skipped"] == 1
+PY
+fi
+
+# --- Markdown ----------------------------------------------------------------------------
+"$CP" analyze "$REF/runs.csv" --probe "$REF/probe.csv" --format markdown >"$WORK/md" \
+    || fail "markdown: exit $?"
+expect_in "$WORK/md" "^## usb \(zstd:3\)"
+expect_in "$WORK/md" "^\| 8 \| .* \| write-bound \|"
+
+# --- a foreign table with only the four required columns ---------------------------------
+"$CP" analyze "$REF/foreign_runs.csv" --format json >"$WORK/f.json" 2>"$WORK/err" \
+    || fail "foreign: exit $?"
+if command -v python3 >/dev/null; then
+    python3 - "$WORK/f.json" <<'PY' || fail "foreign JSON content"
+import json, sys
+a = json.load(open(sys.argv[1]))
+t = {s["name"]: s for s in a["targets"]}
+assert t["usb-stick"]["codec"] is None
+assert t["usb-stick"]["verdict"] == "unexplained"
+assert t["usb-stick"]["verdicts"][-1]["cpu_ceiling_source"] == "estimated"
+assert t["laptop-nvme"]["verdict"] == "cpu-bound"
+assert "skipped" in t["usb-stick"]["models"]["usl"] or t["usb-stick"]["models"]["usl"]["n"] == 4
+PY
+fi
+
+# --- malformed data: exit 2, FILE:LINE, nothing written ------------------------------------
+printf 'target,threads,seconds,input_bytes,note\nssd,1,2,100,"a\nb"\nssd,2,x,100,\n' >"$WORK/bad.csv"
+"$CP" analyze "$WORK/bad.csv" -o "$WORK/never.txt" 2>"$WORK/err"; rc=$?
+[ "$rc" -eq 2 ] || fail "malformed runs: exit $rc, want 2"
+expect_in "$WORK/err" "bad.csv:4: column 'seconds': 'x' is not a number"
+[ -e "$WORK/never.txt" ] && fail "output written despite the error"
+ls "$WORK" | grep -q 'never.txt' && fail "temporary output left behind"
+
+printf 'target,op,bytes_per_s\nssd,write,100\nssd,trim,5\n' >"$WORK/badprobe.csv"
+"$CP" analyze "$REF/runs.csv" --probe "$WORK/badprobe.csv" >"$WORK/out" 2>"$WORK/err"; rc=$?
+[ "$rc" -eq 2 ] || fail "malformed probe: exit $rc, want 2"
+expect_in "$WORK/err" "badprobe.csv:3: column 'op': unknown op 'trim'"
+[ -s "$WORK/out" ] && fail "stdout written despite the error"
+
+head -c 20000 /dev/urandom >"$WORK/garbage.csv"
+timeout 10 "$CP" analyze "$WORK/garbage.csv" >"$WORK/out" 2>"$WORK/err"; rc=$?
+[ "$rc" -eq 2 ] || fail "garbage: exit $rc, want 2"
+[ "$(wc -l <"$WORK/err")" -le 1 ] || fail "garbage: more than one line on stderr"
+
+printf 'target,threads,seconds,input_bytes\r\nssd,1,2,100\r\nssd,2,1.1,100\r\n' >"$WORK/crlf.csv"
+"$CP" analyze "$WORK/crlf.csv" >"$WORK/out" 2>"$WORK/err" || fail "CRLF file: exit $?"
+expect_in "$WORK/out" "verdict at 2 threads: cpu-bound"
+
+[ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
+echo "ok"

@@ -1,0 +1,255 @@
+/* Verdict rules, crossover, and the analysis built from small in-memory runs tables. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "model/verdict.h"
+#include "report/analysis.h"
+#include "report/probe_csv.h"
+#include "report/runs_csv.h"
+
+static void assert_close(double got, double want, double rel)
+{
+    if (!(fabs(got - want) <= rel * fabs(want)))
+        fail_msg("got %.12g, want %.12g (relative tolerance %g)", got, want, rel);
+}
+
+static void test_each_verdict_branch(void **state)
+{
+    (void)state;
+    /* Within tolerance of the CPU ceiling. */
+    assert_int_equal(verdict_classify(91, 100, 50, NAN, 0.10), VERDICT_CPU);
+    assert_int_equal(verdict_classify(89, 100, NAN, NAN, 0.10), VERDICT_UNEXPLAINED);
+    assert_int_equal(verdict_classify(89, 100, NAN, NAN, 0.20), VERDICT_CPU);
+    /* Short of it, with a write ceiling below it. */
+    assert_int_equal(verdict_classify(60, 100, 62, NAN, 0.10), VERDICT_WRITE);
+    assert_int_equal(verdict_classify(60, 100, NAN, 61, 0.10), VERDICT_READ);
+    /* Both below: the lower names it. */
+    assert_int_equal(verdict_classify(60, 100, 70, 61, 0.10), VERDICT_READ);
+    assert_int_equal(verdict_classify(60, 100, 61, 70, 0.10), VERDICT_WRITE);
+    /* Ceilings known but above the CPU's: they do not explain the shortfall. */
+    assert_int_equal(verdict_classify(60, 100, 150, 120, 0.10), VERDICT_UNEXPLAINED);
+    assert_string_equal(verdict_name(VERDICT_WRITE), "write-bound");
+    assert_string_equal(verdict_name(VERDICT_UNEXPLAINED), "unexplained");
+}
+
+static void test_efficiency_and_write_ceiling(void **state)
+{
+    (void)state;
+    assert_close(verdict_efficiency(60, 100, 80, NAN), 0.75, 1e-12);
+    assert_close(verdict_efficiency(60, 100, NAN, NAN), 0.60, 1e-12);
+    assert_close(verdict_write_ceiling(250e6, 0.35), 250e6 / 0.35, 1e-12);
+    assert_close(verdict_write_ceiling(250e6, NAN), 250e6, 1e-12);
+    assert_true(isnan(verdict_write_ceiling(NAN, 0.5)));
+}
+
+static fit_result_t linear_model(double c, double d)
+{
+    fit_result_t m;
+    memset(&m, 0, sizeof m);
+    m.kind = FIT_LINEAR_RATE;
+    m.fitted = true;
+    m.nparams = 2;
+    m.param[0] = c;
+    m.param[1] = d;
+    m.input_bytes = 1e9;
+    return m;
+}
+
+static void test_crossover(void **state)
+{
+    (void)state;
+    fit_result_t m = linear_model(100, 50); /* rate 400 at T = 6 */
+    assert_close(verdict_crossover(&m, 400, 1024), 6.0, 1e-6);
+    assert_close(verdict_crossover(&m, 425, 1024), 6.5, 1e-6);
+    assert_close(verdict_crossover(&m, 120, 1024), 1.0, 0); /* already at T = 1 */
+    assert_true(isnan(verdict_crossover(&m, 1e9, 1024)));  /* beyond 1024 threads */
+    assert_true(isnan(verdict_crossover(&m, NAN, 1024)));
+
+    fit_result_t usl = m;
+    usl.kind = FIT_USL;
+    usl.nparams = 3;
+    usl.param[0] = 100, usl.param[1] = 0.05, usl.param[2] = 0.01; /* peaks near T = 9.7 */
+    double peak = 100 * 9.75 / (1 + 0.05 * 8.75 + 0.01 * 9.75 * 8.75);
+    assert_true(isnan(verdict_crossover(&usl, peak * 1.05, 1024)));
+    double t = verdict_crossover(&usl, 400, 1024);
+    assert_true(t > 1 && t < 9.75);
+    assert_close(fit_rate_at(&usl, t), 400, 1e-6);
+
+    fit_result_t skipped = m;
+    skipped.fitted = false;
+    assert_true(isnan(verdict_crossover(&skipped, 400, 1024)));
+}
+
+/* ---- analysis over small tables ------------------------------------------------------ */
+
+static runs_table_t *runs_of(const char *text)
+{
+    runs_table_t *runs = NULL;
+    cp_err_t err = {0};
+    if (runs_table_load_buffer("runs.csv", text, strlen(text), &runs, &err) != 0)
+        fail_msg("%s", err.msg);
+    return runs;
+}
+
+static probe_table_t *probe_of(const char *text)
+{
+    probe_table_t *probe = NULL;
+    cp_err_t err = {0};
+    if (probe_table_load_buffer("probe.csv", text, strlen(text), &probe, &err) != 0)
+        fail_msg("%s", err.msg);
+    return probe;
+}
+
+static const analysis_series_t *series_named(const analysis_t *a, const char *name)
+{
+    for (size_t i = 0; i < a->nseries; i++)
+        if (strcmp(a->series[i].name, name) == 0)
+            return &a->series[i];
+    fail_msg("no series %s", name);
+    return NULL;
+}
+
+/* mem: 100 MB/s per thread exactly; disk writes 250 MB/s at ratio 0.5 -> W' = 500 MB/s. */
+static const char runs_text[] =
+    "target,codec,threads,seconds,input_bytes,output_bytes,layout,input_target,error\n"
+    "mem,zstd:3,1,10,1000000000,500000000,split,src,\n"
+    "mem,zstd:3,2,5,1000000000,500000000,split,src,\n"
+    "mem,zstd:3,4,2.5,1000000000,500000000,split,src,\n"
+    "mem,zstd:3,8,1.25,1000000000,500000000,split,src,\n"
+    "disk,zstd:3,1,10.1,1000000000,500000000,split,src,\n"
+    "disk,zstd:3,2,5.05,1000000000,500000000,split,src,\n"
+    "disk,zstd:3,4,2.1,1000000000,500000000,split,src,\n"
+    "disk,zstd:3,8,2.05,1000000000,500000000,split,src,\n"
+    "disk,zstd:3,8,,,,split,src,out of space\n"
+    "slow,zstd:3,8,4,1000000000,500000000,same,,\n";
+
+static const char probe_text[] =
+    "target,op,size_bytes,bytes_per_s\n"
+    "disk,write,1000,900000000\n"       /* small size: ignored */
+    "disk,write,2000000000,250000000\n"
+    "disk,write,2000000000,260000000\n"
+    "disk,write,2000000000,240000000\n"
+    "src,read,2000000000,2000000000\n"
+    "slow,write,2000000000,5000000000\n"
+    "slow,read,2000000000,300000000\n";
+
+static void test_analysis_verdicts_and_crossover(void **state)
+{
+    (void)state;
+    runs_table_t *runs = runs_of(runs_text);
+    probe_table_t *probe = probe_of(probe_text);
+    assert_int_equal(runs->skipped_failed, 1);
+    assert_close(probe_table_speed(probe, "disk", PROBE_OP_WRITE), 250e6, 1e-12);
+
+    analysis_options_t opts = analysis_defaults();
+    analysis_t *a = NULL;
+    cp_err_t err = {0};
+    assert_int_equal(analysis_run(runs, probe, &opts, &a, &err), 0);
+    assert_int_equal(a->runs_skipped, 1);
+
+    const analysis_series_t *disk = series_named(a, "disk");
+    assert_int_equal(disk->npoints, 4);
+    assert_close(disk->write_ceiling_bps, 500e6, 1e-12);
+    assert_close(disk->read_ceiling_bps, 2e9, 1e-12); /* input_target's read speed */
+    assert_int_equal(disk->verdicts[0].verdict, VERDICT_CPU);
+    assert_int_equal(disk->verdicts[2].verdict, VERDICT_CPU);   /* 476 of 400 MB/s */
+    assert_int_equal(disk->verdicts[3].verdict, VERDICT_WRITE); /* 488 of 800 MB/s */
+    assert_int_equal(disk->verdict, VERDICT_WRITE);
+    assert_close(disk->verdicts[3].efficiency, (1e9 / 2.05) / 500e6, 1e-9);
+    assert_close(disk->verdicts[3].relative_speed, (1e9 / 2.05) / 800e6, 1e-9);
+    assert_int_equal(disk->verdicts[3].cpu_ceiling_source, CEILING_MEM);
+    /* mem is exactly 100 MB/s x T: the CPU rate reaches 500 MB/s at T = 5. */
+    assert_close(disk->crossover_threads, 5.0, 1e-3);
+    assert_int_equal(disk->crossover_limit, VERDICT_WRITE);
+
+    /* One thread count only, layout same: a verdict, its own read speed, no models. */
+    const analysis_series_t *slow = series_named(a, "slow");
+    assert_int_equal(slow->npoints, 1);
+    assert_close(slow->read_ceiling_bps, 300e6, 1e-12);
+    assert_int_equal(slow->verdict, VERDICT_READ);
+    for (int k = 0; k < FIT_KIND_COUNT; k++)
+        assert_false(slow->models[k].fitted);
+    assert_close(slow->crossover_threads, 3.0, 1e-3); /* mem reaches 300 MB/s at T = 3 */
+    assert_int_equal(slow->crossover_limit, VERDICT_READ);
+
+    const analysis_series_t *mem = series_named(a, "mem");
+    assert_int_equal(mem->verdict, VERDICT_CPU);
+    assert_true(isnan(mem->write_ceiling_bps));
+    analysis_free(a);
+    probe_table_free(probe);
+    runs_table_free(runs);
+}
+
+static void test_analysis_without_mem_or_probe(void **state)
+{
+    (void)state;
+    runs_table_t *runs = runs_of("target,threads,seconds,input_bytes\n"
+                                 "a,1,10,1000\na,2,5,1000\na,4,2.5,1000\n"
+                                 "b,1,10,1000\nb,2,8,1000\nb,4,8,1000\n");
+    analysis_t *a = NULL;
+    cp_err_t err = {0};
+    assert_int_equal(analysis_run(runs, NULL, NULL, &a, &err), 0);
+    const analysis_series_t *b = series_named(a, "b");
+    assert_true(a->ceilings[b->ceiling].estimated);
+    assert_string_equal(b->codec, "");
+    assert_int_equal(b->verdicts[0].verdict, VERDICT_CPU);
+    assert_int_equal(b->verdicts[2].verdict, VERDICT_UNEXPLAINED);
+    assert_int_equal(b->verdicts[2].cpu_ceiling_source, CEILING_ESTIMATED);
+    assert_close(b->verdicts[2].relative_speed, 0.3125, 1e-12);
+    assert_string_equal(b->verdicts[2].fastest, "a");
+    assert_true(isnan(b->crossover_threads));
+    assert_int_equal(series_named(a, "a")->verdict, VERDICT_CPU);
+    analysis_free(a);
+    runs_table_free(runs);
+}
+
+static void test_analysis_identical_rates(void **state)
+{
+    (void)state;
+    runs_table_t *runs = runs_of("target,threads,seconds,input_bytes\n"
+                                 "x,1,4,1000\nx,2,4,1000\nx,4,4,1000\nx,8,4,1000\n");
+    analysis_t *a = NULL;
+    cp_err_t err = {0};
+    assert_int_equal(analysis_run(runs, NULL, NULL, &a, &err), 0);
+    assert_int_equal(a->series[0].verdict, VERDICT_CPU);
+    analysis_free(a);
+    runs_table_free(runs);
+}
+
+static void test_ceiling_from_mem_model_between_thread_counts(void **state)
+{
+    (void)state;
+    runs_table_t *runs = runs_of("target,threads,seconds,input_bytes\n"
+                                 "mem,1,10,1000\nmem,2,5,1000\nmem,4,2.5,1000\nmem,8,1.25,1000\n"
+                                 "disk,3,5,1000\n");
+    analysis_t *a = NULL;
+    cp_err_t err = {0};
+    assert_int_equal(analysis_run(runs, NULL, NULL, &a, &err), 0);
+    const analysis_series_t *disk = series_named(a, "disk");
+    assert_int_equal(disk->verdicts[0].cpu_ceiling_source, CEILING_MEM_MODEL);
+    assert_close(disk->verdicts[0].cpu_ceiling_bps, 300.0, 1e-6); /* 100 per thread */
+    assert_int_equal(disk->verdict, VERDICT_UNEXPLAINED);             /* 200 of 300 */
+    assert_false(a->ceilings[disk->ceiling].estimated);
+    analysis_free(a);
+    runs_table_free(runs);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_each_verdict_branch),
+        cmocka_unit_test(test_efficiency_and_write_ceiling),
+        cmocka_unit_test(test_crossover),
+        cmocka_unit_test(test_analysis_verdicts_and_crossover),
+        cmocka_unit_test(test_analysis_without_mem_or_probe),
+        cmocka_unit_test(test_analysis_identical_rates),
+        cmocka_unit_test(test_ceiling_from_mem_model_between_thread_counts),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
