@@ -393,6 +393,13 @@ static void fit_points(fit_kind_t kind, const points_t *d, size_t min_points, fi
         snprintf(r->skip_reason, sizeof r->skip_reason, "the fit has no finite value at the measured points");
         return;
     }
+    if (d->n == (size_t)r->nparams) {
+        /* Determined, not fitted: report no goodness of fit rather than a perfect one. */
+        r->exact = true;
+        r->r2 = r->aicc = r->rate_aicc = NAN;
+        for (int i = 0; i < FIT_MAX_PARAMS; i++)
+            r->param_se[i] = NAN;
+    }
     if (kind == FIT_USL && r->param[2] > 0.0 && r->param[1] < 1.0)
         r->peak_threads = sqrt((1.0 - r->param[1]) / r->param[2]);
 }
@@ -431,8 +438,7 @@ void fit_model(fit_kind_t kind, const fit_data_t *data, fit_result_t *out)
     result_init(kind, data->n, data->input_bytes, out);
     if (load_points(data, &d, out->skip_reason, sizeof out->skip_reason) != 0)
         return;
-    size_t min_points = (size_t)kind_nparams[kind] + 1;
-    fit_points(kind, &d, min_points, out);
+    fit_points(kind, &d, (size_t)kind_nparams[kind], out);
     if (!out->fitted)
         return;
 

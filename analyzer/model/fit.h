@@ -10,7 +10,10 @@
  * Time models (power_time, amdahl) report R^2 and RMSE on seconds, rate models on bytes
  * per second. Every fit also gets an AICc on rate (rate_aicc), so models fitted in
  * different spaces can be compared when choosing the one that describes the rate best.
- * A model with too few points is not fitted: fitted == false and skip_reason says why.
+ * A model needs as many distinct thread counts as it has parameters; with fewer it is not
+ * fitted (fitted == false, skip_reason says why). With exactly that many the fit is exact:
+ * the curve passes through every point, so there is no residual to judge it by and R^2,
+ * AICc and the standard errors are unknown (NAN); `exact` says so.
  * No file I/O, no allocation visible to the caller. */
 #ifndef CP_MODEL_FIT_H
 #define CP_MODEL_FIT_H
@@ -41,6 +44,7 @@ typedef struct fit_data {
 typedef struct fit_result {
     fit_kind_t kind;
     bool fitted;               /* false: skipped, see skip_reason */
+    bool exact;                /* as many points as parameters: no residual, no R^2 */
     char skip_reason[96];
     int nparams;               /* parameters of the model (fixed-at-bound ones included) */
     double param[FIT_MAX_PARAMS];    /* see fit_param_name for their order and meaning */
@@ -67,7 +71,7 @@ const char *fit_param_name(fit_kind_t kind, int i);
 bool fit_kind_is_time(fit_kind_t kind);
 
 /* Fits one model to data and fills *out completely, whether fitted or skipped. Needs at
- * least nparams + 1 distinct thread counts (so the fit has a residual to judge it by). */
+ * least nparams distinct thread counts; with exactly nparams the fit is exact (above). */
 void fit_model(fit_kind_t kind, const fit_data_t *data, fit_result_t *out);
 
 /* Fits all four models into out[FIT_KIND_COUNT], indexed by fit_kind_t. */

@@ -25,6 +25,7 @@ static json_t *model_json(const fit_result_t *m)
     }
     json_object_set_new(o, "se", se);
     json_object_set_new(o, "at_bound", bound);
+    json_object_set_new(o, "exact", json_boolean(m->exact));
     json_object_set_new(o, "r2", number(m->r2));
     json_object_set_new(o, "rmse", number(m->rmse));
     json_object_set_new(o, "aicc", number(m->aicc));

@@ -50,21 +50,23 @@ dd_rate() {
     awk '/copied/ { for (i = 1; i <= NF; i++) if ($i == "copied,") s = $(i + 1);
                     printf "%.0f\n", $1 / s }'
 }
+# check_rate WHAT RATE [LOW]: RATE within LOW (default 0.85) .. 1.15 of the cap.
 check_rate() {
-    local what=$1 rate=$2 cap=20000000
+    local what=$1 rate=$2 low=${3:-0.85} cap=20000000
     echo "$what: $rate bytes/s against a cap of $cap"
-    awk -v r="$rate" -v c="$cap" 'BEGIN { exit !(r >= 0.85 * c && r <= 1.15 * c) }' ||
-        fail "$what ran at $rate bytes/s, not within 15% of $cap"
+    awk -v r="$rate" -v c="$cap" -v lo="$low" 'BEGIN { exit !(r >= lo * c && r <= 1.15 * c) }' ||
+        fail "$what ran at $rate bytes/s, not within $low .. 1.15 of $cap"
 }
 
 rate=$(bash "$LAB" exec -- dd if=/dev/zero of="$mnt/direct" bs=1M count=40 oflag=direct 2>&1 |
     dd_rate)
 check_rate "40 MB O_DIRECT write in the cgroup" "$rate"
 
-# Buffered writes and fsync as chokepoint's default sink does them.
+# Buffered writes and fsync as chokepoint's default sink does them. Journal and metadata
+# writes share the byte budget, so this may come in well under the cap, never over it.
 rate=$(bash "$LAB" exec -- dd if=/dev/zero of="$mnt/fsync" bs=1M count=40 conv=fsync 2>&1 |
     dd_rate)
-check_rate "40 MB buffered write + fsync in the cgroup" "$rate"
+check_rate "40 MB buffered write + fsync in the cgroup" "$rate" 0.6
 
 bash "$LAB" status >/dev/null || fail "status exited $? while up"
 

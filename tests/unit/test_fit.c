@@ -258,8 +258,25 @@ static void test_too_few_points_are_skipped(void **state)
     assert_true(fits[FIT_POWER_TIME].fitted);
     assert_true(fits[FIT_LINEAR_RATE].fitted);
     assert_true(fits[FIT_AMDAHL].fitted);
+    assert_false(fits[FIT_POWER_TIME].exact);
+    /* Three points, three parameters: USL passes through them, with no R^2 to claim. */
+    assert_true(fits[FIT_USL].fitted);
+    assert_true(fits[FIT_USL].exact);
+    assert_true(isnan(fits[FIT_USL].r2));
+    assert_true(isnan(fits[FIT_USL].param_se[0]));
+
+    /* Two points: the two-parameter models are exact and still recover the truth; USL
+     * is skipped. */
+    from_times(&s, 2, 1e9, power_true);
+    d = data_of(&s);
+    fit_all(&d, fits);
+    assert_true(fits[FIT_POWER_TIME].fitted && fits[FIT_POWER_TIME].exact);
+    assert_true(fits[FIT_LINEAR_RATE].fitted && fits[FIT_LINEAR_RATE].exact);
+    assert_true(fits[FIT_AMDAHL].fitted && fits[FIT_AMDAHL].exact);
+    assert_true(isnan(fits[FIT_LINEAR_RATE].r2));
+    assert_close(fit_time_at(&fits[FIT_POWER_TIME], 2.0), s.t[1], 1e-9);
     assert_false(fits[FIT_USL].fitted);
-    assert_non_null(strstr(fits[FIT_USL].skip_reason, "needs 4"));
+    assert_non_null(strstr(fits[FIT_USL].skip_reason, "needs 3"));
     assert_true(isnan(fit_rate_at(&fits[FIT_USL], 2.0)));
 
     from_times(&s, 1, 1e9, power_true);
