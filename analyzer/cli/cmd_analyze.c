@@ -17,13 +17,13 @@
 #include "report/analysis_json.h"
 #include "report/analysis_text.h"
 
-typedef enum { FORMAT_TEXT, FORMAT_JSON, FORMAT_MARKDOWN } format_t;
+typedef enum { FORMAT_TEXT, FORMAT_JSON, FORMAT_MARKDOWN, FORMAT_SUMMARY } format_t;
 
 static void usage(FILE *out)
 {
     fprintf(out,
             "usage: chokepoint analyze RUNS.csv [--probe PROBE.csv] [--tolerance 0.10]\n"
-            "                          [--format text|json|markdown] [-o FILE]\n\n"
+            "                          [--format text|json|markdown|summary] [-o FILE]\n\n"
             "Fits scaling models (power_time, linear_rate, amdahl, usl) to each target and\n"
             "codec in RUNS.csv and says, per thread count, whether the job is cpu-bound,\n"
             "write-bound, read-bound or unexplained, and at how many threads a volume\n"
@@ -34,7 +34,8 @@ static void usage(FILE *out)
             "  --probe FILE      volume speeds from 'chokepoint probe' (or any such table)\n"
             "  --tolerance X     fraction below the CPU ceiling still called cpu-bound, 0 <= X < 1\n"
             "                    (default 0.10)\n"
-            "  --format F        text (default), json or markdown\n"
+            "  --format F        text (default), json, markdown, or summary (one line per\n"
+            "                    target: the verdict at its largest thread count)\n"
             "  -o FILE           write there (atomically) instead of stdout\n"
             "  -h, --help        this help\n\n"
             "Exit status: 0 success, 1 runtime failure, 2 usage or data-file error.\n");
@@ -65,6 +66,7 @@ static int write_output(const analysis_t *a, format_t format, FILE *out, cp_err_
     switch (format) {
     case FORMAT_JSON: return analysis_write_json(a, out, err);
     case FORMAT_MARKDOWN: return analysis_write_markdown(a, out, err);
+    case FORMAT_SUMMARY: return analysis_write_summary(a, out, err);
     default: return analysis_write_text(a, out, err);
     }
 }
@@ -148,9 +150,11 @@ int cmd_analyze(int argc, char **argv)
                     format = FORMAT_JSON;
                 else if (strcmp(value, "markdown") == 0 || strcmp(value, "md") == 0)
                     format = FORMAT_MARKDOWN;
+                else if (strcmp(value, "summary") == 0)
+                    format = FORMAT_SUMMARY;
                 else
-                    rc = cp_err_set(&err, CP_EUSAGE, "--format '%s': expected text, json or "
-                                    "markdown", value);
+                    rc = cp_err_set(&err, CP_EUSAGE, "--format '%s': expected text, json, "
+                                    "markdown or summary", value);
             }
         } else if ((m = option_value(argc, argv, &i, "-o", &value, &err)) != 0 ||
                    (m = option_value(argc, argv, &i, "--output", &value, &err)) != 0) {

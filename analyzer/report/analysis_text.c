@@ -268,3 +268,30 @@ int analysis_write_markdown(const analysis_t *a, FILE *out, cp_err_t *err)
 {
     return write_report(a, out, true, err);
 }
+
+int analysis_write_summary(const analysis_t *a, FILE *out, cp_err_t *err)
+{
+    char label[300], rate[32], cpu[32], wr[32], rd[32], words[512];
+    fprintf(out, "%-24s %8s %-12s %11s %11s %11s %11s %6s\n", "target (codec)", "threads",
+            "verdict", "rate", "CPU ceiling", "write ceil.", "read ceil.", "eff.");
+    for (size_t i = 0; i < a->nseries; i++) {
+        const analysis_series_t *s = &a->series[i];
+        const analysis_verdict_t *v = &s->verdicts[s->npoints - 1];
+        fprintf(out, "%-24s %8d %-12s %11s %11s %11s %11s %5.0f%%\n",
+                series_label(s, label, sizeof label), v->threads, verdict_name(v->verdict),
+                analysis_format_rate(v->bytes_per_s, rate, sizeof rate),
+                analysis_format_rate(v->cpu_ceiling_bps, cpu, sizeof cpu),
+                analysis_format_rate(v->write_ceiling_bps, wr, sizeof wr),
+                analysis_format_rate(v->read_ceiling_bps, rd, sizeof rd), 100.0 * v->efficiency);
+    }
+    for (size_t i = 0; i < a->nseries; i++) {
+        const analysis_series_t *s = &a->series[i];
+        if (s->is_mem)
+            continue;
+        crossover_words(s, words, sizeof words);
+        fprintf(out, "%s: %s\n", series_label(s, label, sizeof label), words);
+    }
+    if (fflush(out) != 0 || ferror(out))
+        return cp_err_errno(err, CP_EIO, errno, "cannot write the summary");
+    return 0;
+}

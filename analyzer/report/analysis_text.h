@@ -17,6 +17,11 @@ int analysis_write_text(const analysis_t *analysis, FILE *out, cp_err_t *err);
 /* Writes the Markdown report (headings and tables) to out. CP_EIO on write failure. */
 int analysis_write_markdown(const analysis_t *analysis, FILE *out, cp_err_t *err);
 
+/* Writes the compact answer: one line per series with the verdict at its largest thread
+ * count, the rate and its ceilings, then the crossover in words per volume. CP_EIO on
+ * write failure. */
+int analysis_write_summary(const analysis_t *analysis, FILE *out, cp_err_t *err);
+
 /* Formats a rate in bytes/s as "310 MB/s" / "1.23 GB/s" (decimal units) into buf;
  * "-" for NAN. Returns buf. */
 const char *analysis_format_rate(double bytes_per_s, char *buf, size_t cap);
