@@ -56,6 +56,7 @@ static const char usage_text[] =
 
 typedef struct probe_output {
     FILE *csv;           /* stdout or a memory stream for -o */
+    bool header_done;    /* written with the first row, so a failed start prints nothing */
     probe_row_t *rows;   /* every row, for the summary */
     size_t n_rows, cap_rows;
 } probe_output_t;
@@ -72,7 +73,10 @@ static int on_row(const probe_row_t *row, void *ctx, cp_err_t *err)
         o->cap_rows = cap;
     }
     o->rows[o->n_rows++] = *row;
-    int rc = probe_csv_row(o->csv, row, err);
+    int rc = o->header_done ? CP_OK : probe_csv_header(o->csv, err);
+    o->header_done = true;
+    if (rc == CP_OK)
+        rc = probe_csv_row(o->csv, row, err);
     if (rc == CP_OK && o->csv == stdout && fflush(stdout) != 0)
         rc = cp_err_errno(err, CP_EIO, errno, "writing the probe CSV to stdout");
     return rc;
@@ -297,7 +301,7 @@ int cmd_probe(int argc, char **argv)
     if (!seed_given)
         p.seed = clock_seed();
 
-    probe_output_t out = {stdout, NULL, 0, 0};
+    probe_output_t out = {stdout, false, NULL, 0, 0};
     char *mem_data = NULL;
     size_t mem_len = 0;
     if (out_path != NULL) {
@@ -308,9 +312,11 @@ int cmd_probe(int argc, char **argv)
             return 1;
         }
     }
-    rc = probe_csv_header(out.csv, &err);
-    if (rc == CP_OK)
-        rc = probe_run(&p, targets, n_targets, on_row, &out, &err);
+    rc = probe_run(&p, targets, n_targets, on_row, &out, &err);
+    if ((rc == CP_OK || rc == CP_EINTR) && !out.header_done) {
+        int header_rc = probe_csv_header(out.csv, &err);
+        rc = rc == CP_OK ? header_rc : rc;
+    }
 
     /* Rows already measured are results, also after an interrupt; after any other failure
      * the named output file is not written (nothing half-done). */

@@ -116,11 +116,15 @@ probe_params_t probe_defaults(void)
     return p;
 }
 
-uint64_t probe_usable_bytes(uint64_t free_bytes, uint64_t total_bytes)
+static uint64_t margin_bytes(uint64_t total_bytes)
 {
     uint64_t margin = (uint64_t)((double)total_bytes * PROBE_MARGIN_FRACTION);
-    if (margin < PROBE_MIN_MARGIN_BYTES)
-        margin = PROBE_MIN_MARGIN_BYTES;
+    return margin < PROBE_MIN_MARGIN_BYTES ? PROBE_MIN_MARGIN_BYTES : margin;
+}
+
+uint64_t probe_usable_bytes(uint64_t free_bytes, uint64_t total_bytes)
+{
+    uint64_t margin = margin_bytes(total_bytes);
     return free_bytes > margin ? free_bytes - margin : 0;
 }
 
@@ -515,7 +519,7 @@ static int prepare_target(const probe_params_t *p, const target_spec_t *spec,
     }
     char free_text[32], margin_text[32];
     format_bytes(free_text, sizeof free_text, ts->volume.free_bytes);
-    format_bytes(margin_text, sizeof margin_text, ts->volume.free_bytes - usable);
+    format_bytes(margin_text, sizeof margin_text, margin_bytes(ts->volume.total_bytes));
     if (n_fit == 0 && !*sustained_fits)
         return cp_err_set(err, CP_ENOSPC,
                           "target '%s' (%s): nothing fits in its %s of free space (keeping a "

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# chokepoint probe against the built binary: rows and columns, the output file, an
+# emulated slow volume, sustained rows, errors, interrupts, and no files left behind.
+set -u
+: "${CHOKEPOINT:?set CHOKEPOINT to the built binary}"
+
+work=$(mktemp -d /tmp/cp-cli-probe.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+target="$work/target"
+mkdir "$target"
+echo "keep me" >"$target/sentinel"
+failures=0
+
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+
+# Nothing but the sentinel may remain in the target, and the sentinel must be intact.
+check_target_clean() {
+    local left
+    left=$(ls -A "$target" | grep -v '^sentinel$')
+    [ -z "$left" ] || fail "$1: files left in the target: $left"
+    [ "$(cat "$target/sentinel")" = "keep me" ] || fail "$1: the sentinel was touched"
+}
+
+# --- help ---
+"$CHOKEPOINT" probe --help >"$work/help" 2>"$work/err"; rc=$?
+[ $rc -eq 0 ] || fail "--help exit $rc"
+grep -q '^usage: chokepoint probe' "$work/help" || fail "--help does not print the usage on stdout"
+[ -s "$work/err" ] && fail "--help wrote to stderr"
+
+# --- rows and columns on stdout ---
+"$CHOKEPOINT" probe --sizes 2MB,5MB --reps 2 --seed 11 "t1=$target" >"$work/out.csv" 2>"$work/err"; rc=$?
+[ $rc -eq 0 ] || fail "probe exit $rc: $(cat "$work/err")"
+header=$(head -1 "$work/out.csv")
+for col in target op size_bytes rep seconds bytes_per_s sync fs_type emulated; do
+    echo "$header" | tr ',' '\n' | grep -qx "$col" || fail "column $col missing from: $header"
+done
+rows=$(($(wc -l <"$work/out.csv") - 1))
+[ "$rows" -eq 8 ] || fail "expected 8 rows (2 sizes x 2 reps x write,read), got $rows"
+ncols=$(echo "$header" | awk -F, '{print NF}')
+awk -F, -v n="$ncols" 'NR > 1 && NF != n { bad = 1 } END { exit bad }' "$work/out.csv" ||
+    fail "rows do not all have $ncols fields"
+awk -F, 'NR > 1 && ($1 != "t1" || ($2 != "write" && $2 != "read") || $5 <= 0 || $6 <= 0 ||
+         ($3 != 2000000 && $3 != 5000000) || $7 != "fsync" || $9 != 0) { bad = 1 }
+         END { exit bad }' "$work/out.csv" || fail "unexpected row contents: $(cat "$work/out.csv")"
+[ "$(awk -F, 'NR > 1 && $2 == "write"' "$work/out.csv" | wc -l)" -eq 4 ] || fail "expected 4 write rows"
+grep -q 'probe summary' "$work/err" || fail "no summary on stderr"
+grep -q 'write sustained' "$work/err" || fail "summary lacks the sustained write speed"
+check_target_clean "stdout run"
+
+# The same seed gives the same order.
+"$CHOKEPOINT" probe --sizes 2MB,5MB --reps 2 --seed 11 -q "t1=$target" >"$work/again.csv" 2>/dev/null
+diff <(cut -d, -f2-4 "$work/out.csv") <(cut -d, -f2-4 "$work/again.csv") >/dev/null ||
+    fail "--seed 11 twice gave different orders"
+
+# --- -o FILE: written whole, not clobbered without --force ---
+"$CHOKEPOINT" probe --sizes 2MB --reps 1 -q -o "$work/probe.csv" "$target" 2>"$work/err"; rc=$?
+[ $rc -eq 0 ] || fail "-o exit $rc: $(cat "$work/err")"
+[ "$(wc -l <"$work/probe.csv")" -eq 3 ] || fail "-o file should hold a header and 2 rows"
+cp "$work/probe.csv" "$work/probe.before"
+"$CHOKEPOINT" probe --sizes 2MB --reps 1 -q -o "$work/probe.csv" "$target" 2>"$work/err"; rc=$?
+[ $rc -eq 2 ] || fail "existing -o without --force: exit $rc, expected 2"
+grep -q 'force' "$work/err" || fail "the message should mention --force: $(cat "$work/err")"
+cmp -s "$work/probe.csv" "$work/probe.before" || fail "an existing -o file was changed"
+"$CHOKEPOINT" probe --sizes 2MB --reps 2 -q --force -o "$work/probe.csv" "$target" 2>"$work/err"; rc=$?
+[ $rc -eq 0 ] || fail "--force exit $rc"
+[ "$(wc -l <"$work/probe.csv")" -eq 5 ] || fail "--force did not replace the file"
+ls -A "$work" | grep -q 'chokepoint-tmp' && fail "a temporary output file was left in $work"
+check_target_clean "-o run"
+
+# --- an emulated 20 MB/s volume measures within 10% of its cap ---
+"$CHOKEPOINT" probe --sizes 20MB --reps 1 --ops write -q "slow=$target@20MB/s" >"$work/slow.csv" 2>"$work/err"; rc=$?
+[ $rc -eq 0 ] || fail "throttled exit $rc: $(cat "$work/err")"
+awk -F, 'NR == 2 { r = $6 / 20e6; ok = ($2 == "write" && $9 == 1 && r > 0.9 && r < 1.1) }
+         END { exit !ok }' "$work/slow.csv" ||
+    fail "throttled write not within 10% of 20 MB/s: $(cat "$work/slow.csv")"
+[ "$(wc -l <"$work/slow.csv")" -eq 2 ] || fail "--ops write should give write rows only"
+check_target_clean "throttled run"
+
+# --- sustained: one long write logged every half second ---
+"$CHOKEPOINT" probe --ops sustained --sustained 20MB "slow=$target@20MB/s" >"$work/sus.csv" 2>"$work/err"; rc=$?
+[ $rc -eq 0 ] || fail "sustained exit $rc: $(cat "$work/err")"
+awk -F, 'NR > 1 && $2 != "sustained" { bad = 1 } NR > 1 { n++; last = $3 }
+         END { exit bad || n < 2 || last != 20000000 }' "$work/sus.csv" ||
+    fail "sustained rows wrong: $(cat "$work/sus.csv")"
+grep -q 'emulated 20 MB/s cap' "$work/err" || fail "summary does not label the emulated cap"
+check_target_clean "sustained run"
+
+# --- usage errors: exit 2 naming the culprit ---
+"$CHOKEPOINT" probe --sizes 2MB "$work/missing" >/dev/null 2>"$work/err"; rc=$?
+[ $rc -eq 2 ] || fail "missing target: exit $rc, expected 2"
+grep -q "$work/missing" "$work/err" || fail "missing target not named: $(cat "$work/err")"
+"$CHOKEPOINT" probe --sizes 2MB "$target/sentinel" >/dev/null 2>"$work/err"; rc=$?
+[ $rc -eq 2 ] || fail "file as target: exit $rc, expected 2"
+for bad in "--sizes 0" "--sizes 2XB" "--reps 0" "--sync sometimes" "--ops erase" \
+           "--block 1" "--ops sustained" "--bogus"; do
+    # shellcheck disable=SC2086
+    "$CHOKEPOINT" probe $bad "$target" >/dev/null 2>"$work/err"; rc=$?
+    [ $rc -eq 2 ] || fail "'probe $bad': exit $rc, expected 2"
+    [ "$(wc -l <"$work/err")" -eq 1 ] || fail "'probe $bad': expected a one-line error: $(cat "$work/err")"
+done
+"$CHOKEPOINT" probe >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] || fail "no target: exit $rc, expected 2"
+"$CHOKEPOINT" probe mem >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] || fail "mem target: exit $rc, expected 2"
+check_target_clean "usage errors"
+
+# --- Ctrl-C: exit 130, rows so far kept, nothing left ---
+"$CHOKEPOINT" probe --sizes 2MB,100MB --reps 3 --seed 3 -o "$work/int.csv" "slow=$target@50MB/s" \
+    >/dev/null 2>"$work/err" &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid; rc=$?
+[ $rc -eq 130 ] || fail "interrupted probe: exit $rc, expected 130"
+head -1 "$work/int.csv" 2>/dev/null | grep -q '^target,op,' || fail "interrupted -o file lacks the header"
+check_target_clean "interrupted run"
+
+[ $failures -eq 0 ] || { echo "$failures failure(s)" >&2; exit 1; }
+echo "ok"
