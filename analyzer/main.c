@@ -14,6 +14,7 @@ typedef struct command {
 
 static const command_t commands[] = {
     /* COMMAND TABLE: one line per subcommand */
+    {"fixture", cmd_fixture, "generate a deterministic test input file"},
     {NULL, NULL, NULL},
 };
 
