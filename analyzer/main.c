@@ -14,6 +14,7 @@ typedef struct command {
 
 static const command_t commands[] = {
     /* COMMAND TABLE: one line per subcommand */
+    {"fixture", cmd_fixture, "generate a deterministic test input file"},
     {"probe", cmd_probe, "measure each target volume's write and read speed by file size"},
     {"compress", cmd_compress, "compress one file once and time it"},
     {"sweep", cmd_sweep, "time compress runs over targets x codecs x threads x repetitions"},
