@@ -144,7 +144,7 @@ int cmd_plot(int argc, char **argv)
     if (rc == 0) {
         if (plots->gnuplot_missing)
             cp_log_warn("%s", plots->notice);
-        for (size_t i = 0; i < plots->nskipped; i++)
+        for (size_t i = 0; i < plots->nskipped && !plots->gnuplot_missing; i++)
             cp_log_info("not drawn: %s", plots->skipped[i]);
         for (size_t i = 0; i < plots->n; i++)
             for (int k = 0; k < 2; k++)

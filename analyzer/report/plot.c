@@ -117,6 +117,19 @@ static void datafile_abort(datafile_t *d)
         cp_cleanup_forget(d->slot);
 }
 
+/* Appends printf text to buf (cap bytes), never overflowing. */
+__attribute__((format(printf, 3, 4)))
+static void append(char *buf, size_t cap, const char *fmt, ...)
+{
+    size_t len = strlen(buf);
+    if (len + 1 >= cap)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + len, cap - len, fmt, ap);
+    va_end(ap);
+}
+
 /* ---- labels -------------------------------------------------------------------------- */
 
 typedef struct plot_ctx {
@@ -126,6 +139,7 @@ typedef struct plot_ctx {
     bool multi_codec;       /* series differ in codec: titles name it */
     int tmin, tmax;         /* thread counts measured, over all series */
     double bottleneck_xmax; /* x range of the bottleneck plot (crossovers included) */
+    double bottleneck_ymax; /* its y range in MB/s: the data and the ceilings near it */
 } plot_ctx_t;
 
 static const char *series_title(const plot_ctx_t *c, const analysis_series_t *s, char *buf,
@@ -146,6 +160,17 @@ static const char *series_title(const plot_ctx_t *c, const analysis_series_t *s,
         snprintf(buf, cap, "%s %s%s", s->name, s->codec, tag);
     else
         snprintf(buf, cap, "%s%s", s->name, tag);
+    return buf;
+}
+
+/* A series as captions name it: the target (and codec when several are plotted). */
+static const char *caption_name(const plot_ctx_t *c, const analysis_series_t *s, char *buf,
+                                size_t cap)
+{
+    if (c->multi_codec && s->codec[0])
+        snprintf(buf, cap, "%.120s (%.120s)", s->name, s->codec);
+    else
+        snprintf(buf, cap, "%s", s->name);
     return buf;
 }
 
@@ -327,6 +352,9 @@ static void write_series_vars(const plot_ctx_t *c, FILE *f)
     var_array(f, "series_title", a->nseries);
     for (size_t i = 0; i < a->nseries; i++)
         var_array_string(f, "series_title", i, series_title(c, &a->series[i], buf, sizeof buf));
+    var_array(f, "series_name", a->nseries); /* without the tags, for long key entries */
+    for (size_t i = 0; i < a->nseries; i++)
+        var_array_string(f, "series_name", i, caption_name(c, &a->series[i], buf, sizeof buf));
     static const struct { const char *name; fit_kind_t kind; } eqs[] = {
         {"power_eq", FIT_POWER_TIME}, {"linear_eq", FIT_LINEAR_RATE}, {"usl_eq", FIT_USL},
     };
@@ -451,7 +479,7 @@ static size_t write_ceilings(const plot_ctx_t *c, FILE *f, FILE *vars)
                     drawn_reads[nreads++] = bps;
                 }
                 if (pass == 1) {
-                    series_title(c, s, name, sizeof name);
+                    caption_name(c, s, name, sizeof name);
                     if (read)
                         snprintf(title, sizeof title, "read ceiling %s (from %s)",
                                  analysis_format_rate(bps, rate, sizeof rate), s->read_from);
@@ -462,6 +490,8 @@ static size_t write_ceilings(const plot_ctx_t *c, FILE *f, FILE *vars)
                     else
                         snprintf(title, sizeof title, "%s write ceiling %s", name,
                                  analysis_format_rate(bps, rate, sizeof rate));
+                    if (bps / MB > c->bottleneck_ymax)
+                        append(title, sizeof title, ", above the plot");
                     block_start(f, n, title);
                     fprintf(f, "1 %.6g\n%.6g %.6g\n", bps / MB, c->bottleneck_xmax, bps / MB);
                     var_array_string(vars, "ceiling_title", n, title);
@@ -491,7 +521,7 @@ static void write_crossovers(const plot_ctx_t *c, FILE *f, FILE *vars)
         if (!crossover_drawn(c, s))
             continue;
         fprintf(f, "%.6g %.6g %zu\n", s->crossover_threads, crossover_limit_bps(s) / MB, i + 1);
-        snprintf(label, sizeof label, "%s: T = %.3g", series_title(c, s, name, sizeof name),
+        snprintf(label, sizeof label, "%s: T = %.3g", caption_name(c, s, name, sizeof name),
                  s->crossover_threads);
         var_array_string(vars, "cross_label", n++, label);
     }
@@ -707,19 +737,6 @@ static size_t write_rate_vs_write(const plot_ctx_t *c, FILE *f, FILE *vars)
 
 /* ---- captions: one sentence of reading per plot ---------------------------------------- */
 
-/* Appends printf text to buf (cap bytes), never overflowing. */
-__attribute__((format(printf, 3, 4)))
-static void append(char *buf, size_t cap, const char *fmt, ...)
-{
-    size_t len = strlen(buf);
-    if (len + 1 >= cap)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + len, cap - len, fmt, ap);
-    va_end(ap);
-}
-
 static void doubling_text(double b, char *buf, size_t cap)
 {
     double cut = 1.0 - pow(2.0, -b);
@@ -750,7 +767,7 @@ static void caption_time(const plot_ctx_t *c, char *buf, size_t cap)
     }
     char name[256], eq[128], dbl[96];
     const fit_result_t *m = &best->models[FIT_POWER_TIME];
-    series_title(c, best, name, sizeof name);
+    caption_name(c, best, name, sizeof name);
     doubling_text(m->param[1], dbl, sizeof dbl);
     if (worst == best) {
         snprintf(buf, cap, "%s scales as %s: %s.", name,
@@ -761,8 +778,8 @@ static void caption_time(const plot_ctx_t *c, char *buf, size_t cap)
              analysis_format_model(m, eq, sizeof eq), dbl);
     m = &worst->models[FIT_POWER_TIME];
     doubling_text(m->param[1], dbl, sizeof dbl);
-    append(buf, cap, "and %s worst, as 1 / T^%.2g (%s).", series_title(c, worst, name, sizeof name),
-           m->param[1], dbl);
+    append(buf, cap, "and %s worst, as %s (%s).", caption_name(c, worst, name, sizeof name),
+           analysis_format_model(m, eq, sizeof eq), dbl);
 }
 
 static void caption_rate(const plot_ctx_t *c, char *buf, size_t cap)
@@ -776,7 +793,7 @@ static void caption_rate(const plot_ctx_t *c, char *buf, size_t cap)
     const fit_result_t *models = ce->mem ? ce->mem->models : ce->models;
     char who[300], rate[32];
     if (ce->mem != NULL)
-        series_title(c, ce->mem, who, sizeof who);
+        caption_name(c, ce->mem, who, sizeof who);
     else
         snprintf(who, sizeof who, "The fastest target at each thread count");
     const fit_result_t *lin = &models[FIT_LINEAR_RATE], *usl = &models[FIT_USL];
@@ -784,8 +801,9 @@ static void caption_rate(const plot_ctx_t *c, char *buf, size_t cap)
         snprintf(buf, cap, "%s was measured at too few thread counts to fit a rate model.", who);
         return;
     }
-    snprintf(buf, cap, "%s gains %s per added thread on the linear fit", who,
-             analysis_format_rate(lin->param[1], rate, sizeof rate));
+    snprintf(buf, cap, "%s %s %s per added thread on the linear fit", who,
+             lin->param[1] >= 0.0 ? "gains" : "loses",
+             analysis_format_rate(fabs(lin->param[1]), rate, sizeof rate));
     if (!usl->fitted)
         append(buf, cap, "; too few thread counts for the USL curve.");
     else if (isfinite(usl->peak_threads) && usl->peak_threads < ANALYSIS_CROSSOVER_MAX_THREADS)
@@ -830,7 +848,7 @@ static void caption_bottleneck(const plot_ctx_t *c, char *buf, size_t cap)
             left++;
             continue;
         }
-        series_title(c, s, name, sizeof name);
+        caption_name(c, s, name, sizeof name);
         const char *kind = s->crossover_limit == VERDICT_READ ? "read" : "write";
         double limit = crossover_limit_bps(s);
         if (!(limit > 0.0)) {
@@ -932,7 +950,7 @@ static void caption_rate_vs_write(const plot_ctx_t *c, char *buf, size_t cap)
             threads = 0;
         }
         append(buf, cap, "%s%s (writing %s) compresses at %s", told ? "; " : "",
-               series_title(c, s, name, sizeof name),
+               caption_name(c, s, name, sizeof name),
                analysis_format_rate(s->write_bps, w, sizeof w),
                analysis_format_rate(top->bytes_per_s, r, sizeof r));
         if (threads == 0)
@@ -1189,6 +1207,33 @@ static void context_init(plot_ctx_t *c, const analysis_t *a, const probe_table_t
             c->bottleneck_xmax = a->series[i].crossover_threads * 1.15;
     if (c->bottleneck_xmax <= 1.0)
         c->bottleneck_xmax = 2.0;
+
+    /* A ceiling far above every rate would flatten the picture: the y range covers the
+     * rates and only the ceilings within 2.5 times of them. */
+    double top = 0.0;
+    for (size_t i = 0; i < a->nceilings; i++) {
+        const analysis_ceiling_t *ce = &a->ceilings[i];
+        for (size_t k = 0; k < ce->npoints; k++)
+            top = fmax(top, ce->bytes_per_s[k]);
+        for (int k = 0; ce->best_rate_model >= 0 && k < CURVE_SAMPLES; k++) {
+            double r = fit_rate_at(&ce->models[ce->best_rate_model],
+                                   sample_threads(1.0, c->bottleneck_xmax, k, CURVE_SAMPLES, false));
+            if (isfinite(r))
+                top = fmax(top, r);
+        }
+    }
+    for (size_t i = 0; i < a->nseries; i++)
+        for (size_t k = 0; k < a->series[i].npoints; k++)
+            top = fmax(top, a->series[i].points[k].bytes_per_s);
+    double ymax = top;
+    for (size_t i = 0; i < a->nseries; i++) {
+        const analysis_series_t *s = &a->series[i];
+        if (s->write_ceiling_bps <= 2.5 * top)
+            ymax = fmax(ymax, s->write_ceiling_bps);
+        if (s->read_ceiling_bps <= 2.5 * top)
+            ymax = fmax(ymax, s->read_ceiling_bps);
+    }
+    c->bottleneck_ymax = ymax * 1.12 / MB;
 }
 
 /* Writes every data file and fills set with the plots to draw and their captions. */
@@ -1207,6 +1252,7 @@ static int write_data(plot_ctx_t *c, plot_set_t *set, cp_err_t *err)
     var_number(v, "threads_min", c->tmin);
     var_number(v, "threads_max", c->tmax);
     var_number(v, "bottleneck_xmax", c->bottleneck_xmax);
+    var_number(v, "bottleneck_ymax", c->bottleneck_ymax);
     write_series_vars(c, v);
 
 #define DATA(name, body)                                   \
