@@ -39,9 +39,10 @@ set linetype cycle 8
 # the bottom margin is made to fit it under the x label.
 key_below = "set key at screen 0.5, screen 0.015 center bottom; set bmargin key_rows * 1.25 + 4.5"
 
-# Log axes: tics at 1, 2, 5 x 10^n.
-log_tics_x = "set xtics (); do for [e=-3:7] { do for [m in '1 2 5'] { v = real(m) * 10**e; set xtics add (sprintf('%g', v) v) } }"
-log_tics_y = "set ytics (); do for [e=-3:7] { do for [m in '1 2 5'] { v = real(m) * 10**e; set ytics add (sprintf('%g', v) v) } }"
+# Log axes: tics at 1, 2, 5 x 10^n; log_mantissas can be set finer for a narrow range.
+log_mantissas = '1 2 5'
+log_tics_x = "set xtics (); do for [e=-3:7] { do for [m in log_mantissas] { v = real(m) * 10.0**e; set xtics add (sprintf('%g', v) v) } }"
+log_tics_y = "set ytics (); do for [e=-3:7] { do for [m in log_mantissas] { v = real(m) * 10.0**e; set ytics add (sprintf('%g', v) v) } }"
 
 # Tics at the thread counts that were measured.
 set_thread_tics = "set xtics (); do for [i=1:n_threads_list] { set xtics add (sprintf('%d', threads_list[i]) threads_list[i]) }"

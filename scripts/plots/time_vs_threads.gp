@@ -10,7 +10,6 @@ set ylabel 'wall time from opening the input to the output closed (s)'
 set logscale x 2
 set logscale y 10
 set format y '%g'
-@log_tics_y
 @set_thread_tics
 set xrange [threads_min / 1.2 : threads_max * 1.2]
 set key vertical maxrows n_series_title Left reverse width 3
@@ -21,6 +20,8 @@ key_rows = n_series_title
 stats datadir.'/points.dat' using 3 nooutput name 'LO'
 stats datadir.'/points.dat' using 4 nooutput name 'HI'
 set yrange [LO_min / 1.25 : HI_max * 1.25]
+if (HI_max / LO_min < 8) { log_mantissas = '1 1.5 2 3 4 5 6 8' }
+@log_tics_y
 
 plot for [i=1:n_series_title] datadir.'/points.dat' index i-1 using 1:2:3:4 \
          with yerrorbars lt i title series_title[i], \
