@@ -19,6 +19,7 @@ static const command_t commands[] = {
     {"compress", cmd_compress, "compress one file once and time it"},
     {"sweep", cmd_sweep, "time compress runs over targets x codecs x threads x repetitions"},
     {"analyze", cmd_analyze, "fit scaling models to runs.csv and say what limits the job"},
+    {"plot", cmd_plot, "draw gnuplot plots and report.md for a results directory"},
     {NULL, NULL, NULL},
 };
 

@@ -1,6 +1,7 @@
 #include "report/analysis.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -142,6 +143,34 @@ static int build_points(const run_row_t *const *rows, size_t n, analysis_series_
     }
     s->output_ratio = rows_median(rows, n, row_ratio, scratch, NULL, NULL);
     return 0;
+}
+
+static int merge_flag(int so_far, int row)
+{
+    return so_far == 1 || row == 1 ? 1 : (so_far == 0 || row == 0 ? 0 : -1);
+}
+
+/* The label columns of a series' runs: RAM, emulated cap, sync mode. */
+static void series_labels(const run_row_t *const *rows, size_t n, analysis_series_t *s,
+                          double *scratch)
+{
+    s->ram = s->emulated = -1;
+    size_t ncaps = 0;
+    for (size_t i = 0; i < n; i++) {
+        s->ram = merge_flag(s->ram, rows[i]->ram);
+        s->emulated = merge_flag(s->emulated, rows[i]->emulated);
+        if (rows[i]->rate_cap_bps > 0.0)
+            scratch[ncaps++] = rows[i]->rate_cap_bps;
+        if (rows[i]->sync[0] != '\0') {
+            if (s->sync[0] == '\0')
+                memcpy(s->sync, rows[i]->sync, sizeof s->sync);
+            else if (strcmp(s->sync, rows[i]->sync) != 0)
+                snprintf(s->sync, sizeof s->sync, "mixed");
+        }
+    }
+    s->rate_cap_bps = ncaps > 0 ? stats_median(scratch, ncaps) : NAN;
+    if (ncaps > 0 && s->emulated < 0)
+        s->emulated = 1;
 }
 
 static void fit_series_points(const analysis_point_t *pts, size_t n, fit_result_t *models,
@@ -396,6 +425,7 @@ int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
             s->read_from[0] = '\0';
         if (build_points(rows, nrows, s, scratch) != 0)
             goto nomem;
+        series_labels(rows, nrows, s, scratch);
         s->write_ceiling_bps = verdict_write_ceiling(s->write_bps, s->output_ratio);
         s->read_ceiling_bps = s->read_bps;
         fit_series_points(s->points, s->npoints, s->models, &s->best_rate_model);

@@ -88,6 +88,11 @@ typedef struct analysis_series {
     char name[RUNS_NAME_MAX];
     char codec[RUNS_NAME_MAX];  /* "" when the runs have no codec */
     bool is_mem;
+    /* From the runs' label columns, for reports and plots: 1 when any run says so, 0 when
+     * runs say no, -1 when the file does not tell. */
+    int ram, emulated;
+    double rate_cap_bps;        /* the emulated cap (median over runs), NAN when none */
+    char sync[16];              /* the runs' sync mode, "mixed" or "" when not given */
     analysis_point_t *points;   /* ascending threads */
     size_t npoints;
     fit_result_t models[FIT_KIND_COUNT];

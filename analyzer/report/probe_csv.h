@@ -1,7 +1,7 @@
 /* probe_csv.h - probe.csv loaded for analysis: sustained write and read speeds per target.
  *
- * Required columns: target, op, bytes_per_s. Optional: size_bytes (and the rest of
- * probe's columns, ignored). op is write, read or sustained; sustained rows (samples of
+ * Required columns: target, op, bytes_per_s. Optional: size_bytes, seconds, ram, emulated
+ * (for plots and labels; the rest of probe's columns are ignored). op is write, read or sustained; sustained rows (samples of
  * one long write over time) are kept but do not set the sustained speed. A row with a
  * non-empty `error` column is skipped. */
 #ifndef CP_REPORT_PROBE_CSV_H
@@ -20,6 +20,8 @@ typedef struct probe_speed_row {
     probe_speed_op_t op;
     double size_bytes; /* NAN when the file has no size_bytes */
     double bytes_per_s;
+    double seconds;    /* sustained: seconds since the start; NAN when not given */
+    int ram, emulated; /* 1 yes, 0 no, -1 not given */
 } probe_speed_row_t;
 
 typedef struct probe_table {

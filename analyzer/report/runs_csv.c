@@ -42,7 +42,8 @@ static int load_row(const csv_table_t *t, size_t row, const int *col, run_row_t 
                     cp_err_t *err)
 {
     enum { C_TARGET, C_THREADS, C_SECONDS, C_INPUT, C_CODEC, C_OUTPUT, C_USER, C_SYS,
-           C_LAYOUT, C_INPUT_TARGET };
+           C_LAYOUT, C_INPUT_TARGET, C_SYNC = C_INPUT_TARGET + 1 + RUN_STAGE_COUNT, C_RAM,
+           C_EMULATED, C_RATE_CAP };
     memset(r, 0, sizeof *r);
     r->line = csv_table_line(t, row);
     int rc = table_name(t, row, col[C_TARGET], true, r->target, err);
@@ -71,6 +72,15 @@ static int load_row(const csv_table_t *t, size_t row, const int *col, run_row_t 
         rc = table_nonnegative(t, row, col[C_INPUT_TARGET + 1 + s], &r->stage_s[s], err);
     if (rc != 0)
         return rc;
+    /* Label-only columns: an odd value reads as unknown rather than failing the file. */
+    if (csv_table_number(t, row, col[C_RATE_CAP], &r->rate_cap_bps, NULL) != 0 ||
+        !(r->rate_cap_bps > 0.0))
+        r->rate_cap_bps = NAN;
+    r->ram = table_flag(t, row, col[C_RAM]);
+    r->emulated = table_flag(t, row, col[C_EMULATED]);
+    const char *sync = csv_table_cell(t, row, col[C_SYNC]);
+    if (strlen(sync) < sizeof r->sync && strspn(sync, "abcdefghijklmnopqrstuvwxyz_") == strlen(sync))
+        memcpy(r->sync, sync, strlen(sync) + 1);
     const char *layout = csv_table_cell(t, row, col[C_LAYOUT]);
     if (layout[0] == '\0')
         r->layout = RUN_LAYOUT_UNKNOWN;
@@ -94,11 +104,16 @@ static int runs_from_table(const csv_table_t *t, runs_table_t **out, cp_err_t *e
         "cpu_user_s", "cpu_sys_s", "layout", "input_target",
     };
     const size_t nnames = sizeof names / sizeof names[0];
-    int col[sizeof names / sizeof names[0] + RUN_STAGE_COUNT];
+    /* Informative columns, after the stage columns (load_row's C_SYNC...). */
+    static const char *const labels[] = {"sync", "ram", "emulated", "rate_cap_bps"};
+    const size_t nlabels = sizeof labels / sizeof labels[0];
+    int col[sizeof names / sizeof names[0] + RUN_STAGE_COUNT + sizeof labels / sizeof labels[0]];
     for (size_t i = 0; i < nnames; i++)
         col[i] = csv_table_find(t, names[i]);
     for (int s = 0; s < RUN_STAGE_COUNT; s++)
         col[nnames + (size_t)s] = csv_table_find(t, stage_columns[s]);
+    for (size_t i = 0; i < nlabels; i++)
+        col[nnames + RUN_STAGE_COUNT + i] = csv_table_find(t, labels[i]);
     int rc = table_require(t, names, 4, err);
     if (rc != 0)
         return rc;

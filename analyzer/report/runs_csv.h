@@ -2,7 +2,8 @@
  *
  * Required columns: target, threads, seconds, input_bytes. Optional: codec, rep,
  * output_bytes, cpu_user_s, cpu_sys_s, the pipeline stage columns (reader_busy_s, ...),
- * layout (split|same), input_target, error, valid. Unknown columns are ignored. Rows with
+ * layout (split|same), input_target, sync, ram, emulated, rate_cap_bps (kept for labels),
+ * error, valid. Unknown columns are ignored. Rows with
  * a non-empty `error` or with valid = 0 are failed runs: counted, not loaded. */
 #ifndef CP_REPORT_RUNS_CSV_H
 #define CP_REPORT_RUNS_CSV_H
@@ -39,6 +40,9 @@ typedef struct run_row {
     double seconds, input_bytes, output_bytes;
     double cpu_user_s, cpu_sys_s;
     double stage_s[RUN_STAGE_COUNT];
+    char sync[16];                 /* "fsync", "direct", "none"; "" when not given */
+    int ram, emulated;             /* 1 yes, 0 no, -1 not given */
+    double rate_cap_bps;           /* emulated write-rate cap; NAN when not given */
 } run_row_t;
 
 typedef struct runs_table {

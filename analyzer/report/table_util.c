@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <string.h>
+#include <strings.h>
 
 int table_require(const csv_table_t *t, const char *const *names, size_t count, cp_err_t *err)
 {
@@ -66,4 +67,14 @@ int table_nonnegative(const csv_table_t *t, size_t row, int col, double *out, cp
                           csv_table_name(t), csv_table_line(t, row),
                           csv_table_header(t, (size_t)col), *out);
     return 0;
+}
+
+int table_flag(const csv_table_t *t, size_t row, int col)
+{
+    const char *v = csv_table_cell(t, row, col);
+    if (strcmp(v, "1") == 0 || strcasecmp(v, "true") == 0 || strcasecmp(v, "yes") == 0)
+        return 1;
+    if (strcmp(v, "0") == 0 || strcasecmp(v, "false") == 0 || strcasecmp(v, "no") == 0)
+        return 0;
+    return -1;
 }

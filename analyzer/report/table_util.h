@@ -24,4 +24,8 @@ int table_positive(const csv_table_t *t, size_t row, int col, bool required, dou
 /* An optional number >= 0; empty gives NAN. */
 int table_nonnegative(const csv_table_t *t, size_t row, int col, double *out, cp_err_t *err);
 
+/* A yes/no cell: 1 for 1/true/yes, 0 for 0/false/no, -1 when empty, absent or anything
+ * else (these columns are informative, so an odd value is not an error). */
+int table_flag(const csv_table_t *t, size_t row, int col);
+
 #endif

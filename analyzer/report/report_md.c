@@ -1,0 +1,63 @@
+#include "report/report_md.h"
+
+#include <string.h>
+
+#include "report/analysis_text.h"
+
+static const char *plot_heading(const char *name)
+{
+    static const struct { const char *name, *heading; } headings[] = {
+        {"time_vs_threads", "Time against threads"},
+        {"rate_vs_threads", "Rate against threads"},
+        {"bottleneck", "Where the disk takes over"},
+        {"probe", "Volume speeds by file size"},
+        {"probe_sustained", "One long write"},
+        {"rate_vs_write", "Compression rate against write speed"},
+    };
+    for (size_t i = 0; i < sizeof headings / sizeof headings[0]; i++)
+        if (strcmp(headings[i].name, name) == 0)
+            return headings[i].heading;
+    return name;
+}
+
+/* The image's file name: report.md sits beside the images, so the link is relative. */
+static const char *image_link(const plot_file_t *pf)
+{
+    const char *path = pf->files[0][0] ? pf->files[0] : pf->files[1];
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+int report_markdown_write(FILE *out, const analysis_t *a, const plot_set_t *plots)
+{
+    cp_err_t err = {0};
+    int rc = analysis_write_markdown(a, out, &err);
+    if (rc != 0 || plots == NULL)
+        return rc;
+    fputs("\n## Plots\n\n", out);
+    if (plots->gnuplot_missing)
+        fprintf(out, "gnuplot could not be run, so no images were drawn; the data for each "
+                     "plot is in `%s/` (run `chokepoint plot` on this directory once gnuplot "
+                     "is installed). What the plots would show:\n\n", PLOT_DATA_DIR);
+    for (size_t i = 0; i < plots->n; i++) {
+        const plot_file_t *pf = &plots->plots[i];
+        bool drawn = pf->files[0][0] || pf->files[1][0];
+        if (plots->gnuplot_missing || !drawn) {
+            fprintf(out, "- %s: %s\n", plot_heading(pf->name), pf->caption);
+            continue;
+        }
+        fprintf(out, "### %s\n\n![%s](%s)\n\n%s\n", plot_heading(pf->name),
+                plot_heading(pf->name), image_link(pf), pf->caption);
+        if (pf->files[0][0] && pf->files[1][0])
+            fprintf(out, "\n(Also as [SVG](%s).)\n", strrchr(pf->files[1], '/')
+                    ? strrchr(pf->files[1], '/') + 1 : pf->files[1]);
+        fputc('\n', out);
+    }
+    if (plots->nskipped > 0) {
+        fputs(plots->gnuplot_missing ? "\n" : "", out);
+        fputs("Not drawn:\n\n", out);
+        for (size_t i = 0; i < plots->nskipped; i++)
+            fprintf(out, "- %s\n", plots->skipped[i]);
+    }
+    return ferror(out) ? CP_EIO : 0;
+}

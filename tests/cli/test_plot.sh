@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# chokepoint plot: a foreign runs table, the reference data set with a probe table, and
+# gnuplot missing. Images are checked for what makes them images: the PNG signature and
+# SVG that parses as XML.
+. "$(dirname "$0")/lib.sh"
+REF=$SRC_DIR/fixtures/reference
+
+is_png() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ]; }
+is_svg() {
+    if command -v python3 >/dev/null; then
+        python3 -c 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); sys.exit(0 if r.tag.endswith("svg") else 1)' "$1"
+    else
+        head -c 200 "$1" | grep -Eq '^(<\?xml|<svg)'
+    fi
+}
+
+# --- usage errors -------------------------------------------------------------------------
+run "$CP" plot --help
+expect_status 0 "--help"
+check "help names the command" grep -q '^usage: chokepoint plot RESULTS_DIR' "$WORK/out"
+run "$CP" plot
+expect_status 2 "no RESULTS_DIR"
+expect_one_line_error "plot needs RESULTS_DIR" "missing directory named"
+mkdir -p "$WORK/empty"
+run "$CP" plot "$WORK/empty"
+expect_status 2 "directory without runs.csv"
+expect_one_line_error "empty/runs.csv: no runs table there" "missing runs.csv named"
+run "$CP" plot "$WORK/empty" --format gif
+expect_status 2 "bad --format"
+expect_one_line_error "--format 'gif'" "bad format named"
+
+if ! command -v "${CHOKEPOINT_GNUPLOT:-gnuplot}" >/dev/null; then
+    echo "note: gnuplot not installed; only the missing-gnuplot path is tested"
+    HAVE_GNUPLOT=0
+else
+    HAVE_GNUPLOT=1
+fi
+
+# --- a foreign table: only target,threads,seconds,input_bytes, a path with a quote -------
+D="$WORK/it's foreign"
+mkdir -p "$D"
+cp "$REF/foreign_runs.csv" "$D/runs.csv"
+if [ "$HAVE_GNUPLOT" = 1 ]; then
+    run "$CP" plot "$D" --format both
+    expect_status 0 "plot on a foreign runs.csv"
+    for name in time_vs_threads rate_vs_threads; do
+        check "foreign $name.png is a PNG" is_png "$D/$name.png"
+        check "foreign $name.svg is SVG" is_svg "$D/$name.svg"
+        check "foreign $name.png listed on stdout" grep -qxF "$D/$name.png" "$WORK/out"
+    done
+    check "no probe plot without probe.csv" test ! -e "$D/probe.png"
+    check "no bottleneck plot without write speeds" test ! -e "$D/bottleneck.png"
+    check "report.md embeds the time plot" grep -qF '![Time against threads](time_vs_threads.png)' "$D/report.md"
+    check "report.md says why the bottleneck plot is missing" grep -q 'bottleneck: no probe.csv' "$D/report.md"
+    check "no temporary files left" no_temp_files "$D"
+fi
+
+# --- the reference data set with probe.csv -------------------------------------------------
+R="$WORK/reference"
+mkdir -p "$R"
+cp "$REF/runs.csv" "$REF/probe.csv" "$R/"
+if [ "$HAVE_GNUPLOT" = 1 ]; then
+    run "$CP" plot "$R" --format both
+    expect_status 0 "plot on the reference data set"
+    for name in time_vs_threads rate_vs_threads bottleneck probe rate_vs_write; do
+        check "reference $name.png is a PNG" is_png "$R/$name.png"
+        check "reference $name.svg is SVG" is_svg "$R/$name.svg"
+    done
+    check "report.md has the verdicts" grep -q '^## usb (zstd:3)' "$R/report.md"
+    check "report.md reads the bottleneck plot" \
+        grep -q "usb's write ceiling (710 MB/s) meets the CPU rate at T = 2.5" "$R/report.md"
+    check "plot data written" test -s "$R/plot-data/points.dat" -a -s "$R/plot-data/vars.gp"
+    check "no temporary files left" no_temp_files "$R"
+
+    # svg only: no PNG made this time, report links the SVG
+    S="$WORK/svg"
+    mkdir -p "$S"
+    cp "$REF/runs.csv" "$S/"
+    run "$CP" plot "$S" --format svg -q
+    expect_status 0 "svg only"
+    check "svg only: no PNG" test ! -e "$S/time_vs_threads.png"
+    check "svg only: report links the SVG" grep -qF '(time_vs_threads.svg)' "$S/report.md"
+
+    # a template gnuplot cannot run: exit 1 naming it, nothing half-written
+    B="$WORK/badtemplates"
+    mkdir -p "$B"
+    cp "$SRC_DIR"/scripts/plots/*.gp "$B/"
+    echo 'plot this is not gnuplot' >> "$B/rate_vs_threads.gp"
+    mkdir -p "$WORK/bad"
+    cp "$REF/foreign_runs.csv" "$WORK/bad/runs.csv"
+    run env CHOKEPOINT_PLOTS_DIR="$B" "$CP" plot "$WORK/bad"
+    expect_status 1 "broken template"
+    expect_one_line_error "rate_vs_threads.gp: gnuplot failed" "broken template named"
+    check "broken template: no rate plot" test ! -e "$WORK/bad/rate_vs_threads.png"
+    check "broken template: no temporary files" no_temp_files "$WORK/bad"
+fi
+
+# --- gnuplot missing: one notice, exit 0, data and report.md still produced -----------------
+M="$WORK/nognuplot"
+mkdir -p "$M"
+cp "$REF/runs.csv" "$REF/probe.csv" "$M/"
+run env CHOKEPOINT_GNUPLOT=/nonexistent "$CP" plot "$M"
+expect_status 0 "gnuplot missing"
+expect_one_line_error "gnuplot not found \(CHOKEPOINT_GNUPLOT=/nonexistent\); plots skipped, data in plot-data/" \
+    "one-line notice when gnuplot is missing"
+check "no images without gnuplot" test -z "$(ls "$M" | grep -E '\.(png|svg)$')"
+check "data files still written" test -s "$M/plot-data/ceilings.dat"
+check "report.md still written" grep -q 'gnuplot could not be run' "$M/report.md"
+check "stdout names report.md" grep -qxF "$M/report.md" "$WORK/out"
+
+# --- data errors: FILE:LINE, exit 2 ----------------------------------------------------------
+E="$WORK/bad data"
+mkdir -p "$E"
+printf 'target,threads,seconds,input_bytes\nssd,1,2,100\nssd,2,x,100\n' > "$E/runs.csv"
+run "$CP" plot "$E"
+expect_status 2 "malformed runs.csv"
+expect_one_line_error "runs.csv:3: column 'seconds'" "malformed runs.csv names FILE:LINE"
+check "nothing written for malformed data" test ! -e "$E/report.md"
+
+finish

@@ -1,0 +1,269 @@
+/* test_plot.c - the gnuplot driver without gnuplot: format parsing, string quoting, the
+ * data files and captions for a small synthetic analysis, and report.md. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report/analysis.h"
+#include "report/plot.h"
+#include "report/report_md.h"
+
+/* mem scales perfectly (100, 200, 400 MB/s); slow stops at 160 MB/s. Output is half the
+ * input, so slow's write ceiling is its 100 MB/s writes / 0.5 = 200 MB/s, which the CPU
+ * rate reaches at T = 2. */
+static const char runs_csv[] =
+    "target,codec,threads,seconds,input_bytes,output_bytes,sync,emulated,rate_cap_bps\n"
+    "mem,zstd:3,1,8,800000000,400000000,fsync,0,\n"
+    "mem,zstd:3,2,4,800000000,400000000,fsync,0,\n"
+    "mem,zstd:3,4,2,800000000,400000000,fsync,0,\n"
+    "slow,zstd:3,1,8,800000000,400000000,fsync,1,100000000\n"
+    "slow,zstd:3,2,5,800000000,400000000,fsync,1,100000000\n"
+    "slow,zstd:3,4,5,800000000,400000000,fsync,1,100000000\n";
+
+static const char probe_csv[] =
+    "target,op,size_bytes,bytes_per_s\n"
+    "slow,write,2000000,150000000\n"
+    "slow,write,50000000,100000000\n"
+    "slow,write,50000000,100000000\n"
+    "slow,read,50000000,400000000\n";
+
+typedef struct fixture {
+    char dir[64];
+    runs_table_t *runs;
+    probe_table_t *probe;
+    analysis_t *analysis;
+    plot_set_t set;
+} fixture_t;
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+static char *read_text(const char *dir, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return NULL;
+    static char buf[65536];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static fixture_t *make(const char *runs, bool with_probe)
+{
+    fixture_t *fx = calloc(1, sizeof *fx);
+    assert_non_null(fx);
+    snprintf(fx->dir, sizeof fx->dir, "/tmp/cp-test-plot.XXXXXX");
+    assert_non_null(mkdtemp(fx->dir));
+    cp_err_t err = {0};
+    assert_int_equal(runs_table_load_buffer("runs.csv", runs, strlen(runs), &fx->runs, &err), 0);
+    if (with_probe)
+        assert_int_equal(probe_table_load_buffer("probe.csv", probe_csv, strlen(probe_csv),
+                                                 &fx->probe, &err), 0);
+    analysis_options_t opts = analysis_defaults();
+    assert_int_equal(analysis_run(fx->runs, fx->probe, &opts, &fx->analysis, &err), 0);
+    /* No gnuplot: everything but the images is still produced. */
+    setenv("CHOKEPOINT_GNUPLOT", "/nonexistent/gnuplot", 1);
+    int rc = plot_render(fx->dir, fx->analysis, fx->probe, PLOT_PNG, &fx->set, &err);
+    assert_int_equal(rc, 0);
+    return fx;
+}
+
+static void destroy(fixture_t *fx)
+{
+    nftw(fx->dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+    analysis_free(fx->analysis);
+    probe_table_free(fx->probe);
+    runs_table_free(fx->runs);
+    free(fx);
+}
+
+static const plot_file_t *find_plot(const plot_set_t *set, const char *name)
+{
+    for (size_t i = 0; i < set->n; i++)
+        if (strcmp(set->plots[i].name, name) == 0)
+            return &set->plots[i];
+    return NULL;
+}
+
+static void test_format_parse(void **state)
+{
+    (void)state;
+    plot_format_t f = 0;
+    cp_err_t err = {0};
+    assert_int_equal(plot_format_parse("png", &f, &err), 0);
+    assert_int_equal(f, PLOT_PNG);
+    assert_int_equal(plot_format_parse("svg", &f, &err), 0);
+    assert_int_equal(f, PLOT_SVG);
+    assert_int_equal(plot_format_parse("both", &f, &err), 0);
+    assert_int_equal(f, PLOT_BOTH);
+    assert_int_equal(plot_format_parse("jpeg", &f, &err), CP_EUSAGE);
+    assert_non_null(strstr(err.msg, "'jpeg'"));
+}
+
+static void test_gnuplot_quote(void **state)
+{
+    (void)state;
+    char out[64];
+    assert_int_equal(plot_gnuplot_quote("/tmp/it's here", out, sizeof out), 17);
+    assert_string_equal(out, "'/tmp/it''s here'");
+    char small[6];
+    plot_gnuplot_quote("abcdefgh", small, sizeof small);
+    assert_string_equal(small, "'abcd");
+}
+
+static void test_data_files(void **state)
+{
+    (void)state;
+    fixture_t *fx = make(runs_csv, true);
+    assert_true(fx->set.gnuplot_missing);
+    assert_non_null(strstr(fx->set.notice, "gnuplot not found (CHOKEPOINT_GNUPLOT=/nonexistent/gnuplot)"));
+    assert_non_null(strstr(fx->set.notice, "data in plot-data/"));
+
+    char datadir[128];
+    snprintf(datadir, sizeof datadir, "%s/plot-data", fx->dir);
+    const char *points = read_text(datadir, "points.dat");
+    assert_non_null(points);
+    /* mem's block: T, median seconds, min, max, rate MB/s ... */
+    assert_non_null(strstr(points, "# index 0: mem (CPU only)\n1 8 8 8 100 100 100 1\n"
+                                   "2 4 4 4 200 200 200 1\n4 2 2 2 400 400 400 1\n"));
+    assert_non_null(strstr(points, "\n\n\n# index 1: slow (emulated 100 MB/s)\n1 8 8 8 100"));
+
+    /* The power law of mem is exact: t = 8 / T, so the curve passes 8 at T=1, 2 at T=4. */
+    const char *fit = read_text(datadir, "time_fit.dat");
+    assert_non_null(strstr(fit, "\n1 8\n"));
+    assert_non_null(strstr(fit, "\n4 2\n"));
+
+    const char *ceilings = read_text(datadir, "ceilings.dat");
+    assert_non_null(strstr(ceilings, "slow write ceiling 200 MB/s (ratio 0.50)\n1 200\n"));
+    const char *cross = read_text(datadir, "crossovers.dat");
+    assert_non_null(strstr(cross, "\n2 200 2\n"));
+
+    const char *probe = read_text(datadir, "probe.dat");
+    assert_non_null(strstr(probe, "# index 0: slow write\n2 150 150 150 1\n50 100 100 100 2\n"));
+    assert_non_null(strstr(probe, "# index 1: slow read\n50 400 400 400 1\n"));
+
+    const char *rvw = read_text(datadir, "rate_vs_write.dat");
+    assert_non_null(strstr(rvw, "\n100 160 4 0.5 400\n"));
+
+    const char *vars = read_text(datadir, "vars.gp");
+    assert_non_null(strstr(vars, "measured = 'one run per point, fsync''d'\n"));
+    assert_non_null(strstr(vars, "n_series_title = 2\n"));
+    assert_non_null(strstr(vars, "series_title[2] = 'slow (emulated 100 MB/s)'\n"));
+    assert_non_null(strstr(vars, "power_eq[1] = 'time = 8 / T^1 s'\n"));
+    assert_non_null(strstr(vars, "cross_label[1] = 'slow: T = 2'\n"));
+    assert_non_null(strstr(vars, "n_probe_title = 1\n"));
+    destroy(fx);
+}
+
+static void test_captions(void **state)
+{
+    (void)state;
+    fixture_t *fx = make(runs_csv, true);
+    assert_int_equal(fx->set.n, 5);
+    const plot_file_t *p = find_plot(&fx->set, "time_vs_threads");
+    assert_non_null(p);
+    assert_string_equal(p->caption, "mem scales best, as time = 8 / T^1 s (doubling threads "
+                        "cuts time by 50%), and slow worst, as time = 7.4 / T^0.339 s "
+                        "(doubling threads cuts time by 21%).");
+    p = find_plot(&fx->set, "bottleneck");
+    assert_non_null(p);
+    assert_string_equal(p->caption, "slow's write ceiling (200 MB/s) meets the CPU rate at "
+                        "T = 2, so beyond 2 threads the volume limits the job.");
+    p = find_plot(&fx->set, "probe");
+    assert_non_null(p);
+    assert_string_equal(p->caption, "At the largest file size, slow writes 100 MB/s and reads "
+                        "400 MB/s.");
+    p = find_plot(&fx->set, "rate_vs_write");
+    assert_non_null(p);
+    assert_string_equal(p->caption, "At 4 threads, slow (writing 100 MB/s) compresses at "
+                        "160 MB/s, against a CPU ceiling of 400 MB/s.");
+    /* Nothing was drawn. */
+    for (size_t i = 0; i < fx->set.n; i++)
+        assert_string_equal(fx->set.plots[i].files[0], "");
+    destroy(fx);
+}
+
+static void test_without_probe(void **state)
+{
+    (void)state;
+    fixture_t *fx = make(runs_csv, false);
+    assert_int_equal(fx->set.n, 2);
+    assert_non_null(find_plot(&fx->set, "time_vs_threads"));
+    assert_non_null(find_plot(&fx->set, "rate_vs_threads"));
+    assert_int_equal(fx->set.nskipped, 3);
+    assert_non_null(strstr(fx->set.skipped[0], "bottleneck: no probe.csv"));
+    assert_non_null(strstr(fx->set.skipped[1], "probe: no probe.csv"));
+    assert_non_null(strstr(fx->set.skipped[2], "rate_vs_write: no probe.csv"));
+    destroy(fx);
+}
+
+static void test_quotes_in_names(void **state)
+{
+    (void)state;
+    static const char runs[] = "target,threads,seconds,input_bytes\n"
+                               "\"it's\",1,4,100\n\"it's\",2,2,100\n";
+    fixture_t *fx = make(runs, false);
+    char datadir[128];
+    snprintf(datadir, sizeof datadir, "%s/plot-data", fx->dir);
+    const char *vars = read_text(datadir, "vars.gp");
+    assert_non_null(strstr(vars, "series_title[1] = 'it''s'\n"));
+    assert_non_null(strstr(vars, "codec = ''\n"));
+    destroy(fx);
+}
+
+static void test_report_markdown(void **state)
+{
+    (void)state;
+    fixture_t *fx = make(runs_csv, false);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    assert_int_equal(report_markdown_write(out, fx->analysis, &fx->set), 0);
+    fclose(out);
+    assert_non_null(strstr(text, "## slow (zstd:3)"));
+    assert_non_null(strstr(text, "\n## Plots\n"));
+    assert_non_null(strstr(text, "gnuplot could not be run"));
+    assert_non_null(strstr(text, "- Time against threads: mem scales best"));
+    assert_non_null(strstr(text, "- bottleneck: no probe.csv"));
+    free(text);
+
+    /* With images: a relative link and the caption under it. */
+    snprintf(fx->set.plots[0].files[0], sizeof fx->set.plots[0].files[0], "%s/time_vs_threads.png",
+             fx->dir);
+    fx->set.gnuplot_missing = false;
+    out = open_memstream(&text, &len);
+    assert_int_equal(report_markdown_write(out, fx->analysis, &fx->set), 0);
+    fclose(out);
+    assert_non_null(strstr(text, "### Time against threads\n\n![Time against threads]"
+                                 "(time_vs_threads.png)\n\nmem scales best"));
+    free(text);
+    destroy(fx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_format_parse),
+        cmocka_unit_test(test_gnuplot_quote),
+        cmocka_unit_test(test_data_files),
+        cmocka_unit_test(test_captions),
+        cmocka_unit_test(test_without_probe),
+        cmocka_unit_test(test_quotes_in_names),
+        cmocka_unit_test(test_report_markdown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
