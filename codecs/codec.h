@@ -26,7 +26,9 @@ typedef struct codec_spec {
     bool extreme; /* xz "e" presets */
 } codec_spec_t;
 
-/* Receives output bytes from a stream; returns CP_OK or a CP_E* code to stop. */
+/* Receives output bytes from a stream; returns CP_OK or a CP_E* code to stop. An encoder
+ * waiting on its own workers may call it with len 0 (buf NULL or not) to ask whether to go
+ * on; returning CP_EINTR then stops the stream. */
 typedef int (*codec_out_fn)(void *ctx, const void *buf, size_t len, cp_err_t *err);
 
 typedef struct codec_stream codec_stream_t;

@@ -119,7 +119,9 @@ static int xz_process(codec_stream_t *base, const void *in, size_t in_size, bool
         s->strm.avail_out = sizeof s->out;
         lzma_ret ret = lzma_code(&s->strm, action);
         size_t produced = sizeof s->out - s->strm.avail_out;
-        if (produced > 0) {
+        /* An encoder that waited out its timeout with nothing to show asks emit (len 0)
+         * whether to go on, so an interrupt need not wait for a whole xz block. */
+        if (produced > 0 || (!s->decoder && ret == LZMA_OK)) {
             int rc = emit(ctx, s->out, produced, err);
             if (rc != CP_OK)
                 return rc;
@@ -164,7 +166,7 @@ static codec_stream_t *xz_encoder_create(const codec_spec_t *spec, int threads, 
     lzma_mt mt = {0};
     mt.threads = (uint32_t)(threads > 0 ? threads : 1);
     mt.block_size = 0; /* liblzma's default: 3 x dictionary size */
-    mt.timeout = 0;
+    mt.timeout = 100; /* ms: lzma_code returns while waiting, so the caller can stop it */
     mt.preset = xz_preset(spec);
     mt.check = LZMA_CHECK_CRC64;
     lzma_ret ret = lzma_stream_encoder_mt(&s->strm, &mt);

@@ -259,8 +259,10 @@ int target_check(const target_spec_t *t, cp_err_t *err)
         return cp_err_errno(err, CP_EUSAGE, errno, "target '%s': cannot use directory '%s'",
                             t->name, t->dir);
     if (!S_ISDIR(st.st_mode))
-        return cp_err_set(err, CP_EUSAGE, "target '%s': '%s' is not a directory", t->name,
-                          t->dir);
+        return cp_err_set(err, CP_EUSAGE,
+                          "target '%s': '%s' is not a directory; expected [NAME=]DIR[@RATE] "
+                          "with DIR a writable directory, or mem",
+                          t->name, t->dir);
     if (access(t->dir, W_OK | X_OK) != 0)
         return cp_err_errno(err, CP_EUSAGE, errno, "target '%s': directory '%s' is not writable",
                             t->name, t->dir);

@@ -6,6 +6,9 @@
 #include <string.h>
 
 static int err_vset(cp_err_t *err, int code, const char *suffix, const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
+
+static int err_vset(cp_err_t *err, int code, const char *suffix, const char *fmt, va_list ap)
 {
     if (err == NULL || err->code != CP_OK)
         return code;

@@ -11,6 +11,9 @@ void cp_log_set_quiet(bool quiet) { log_quiet = quiet; }
 bool cp_log_quiet(void) { return log_quiet; }
 
 static void log_line(const char *prefix, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+
+static void log_line(const char *prefix, const char *fmt, va_list ap)
 {
     cp_log_progress_done();
     fputs(prefix, stderr);

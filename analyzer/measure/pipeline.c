@@ -243,6 +243,8 @@ static void block_compressor_role(pipe_t *p, void *codec_ctx)
 static int append_to_slot(void *ctx, const void *buf, size_t len, cp_err_t *err)
 {
     slot_t *slot = ctx;
+    if (len == 0) /* the encoder is waiting on its workers: stop on an interrupt */
+        return cp_interrupted() ? cp_err_set(err, CP_EINTR, "interrupted") : CP_OK;
     if (slot->out_len + len > slot->out_cap) {
         size_t cap = slot->out_cap * 2;
         while (cap < slot->out_len + len)
@@ -479,6 +481,8 @@ int pipeline_run(const pipeline_params_t *params, sink_t *sink, pipeline_result_
         pthread_mutex_destroy(&p.lock);
         if (p.failed)
             rc = cp_err_set(err, p.err.code, "%s", p.err.msg);
+        else if (cp_interrupted()) /* arrived after the roles' last checks */
+            rc = cp_err_set(err, CP_EINTR, "interrupted");
     }
     if (rc == CP_OK)
         rc = sink_finish(sink, err);

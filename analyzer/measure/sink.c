@@ -67,15 +67,29 @@ static const char *volume_label(const sink_t *s)
     return s->opts.volume_label ? s->opts.volume_label : s->dir;
 }
 
+/* Waits in the emulated rate cap. A capped write can wait long, so an interrupt that
+ * arrives meanwhile ends it with CP_EINTR; uncapped sinks (result files written while
+ * unwinding after an interrupt) are never refused. */
+static int pace(sink_t *s, size_t len, cp_err_t *err)
+{
+    if (s->throttle.rate_bps <= 0)
+        return CP_OK;
+    s->throttle_s += throttle_wait(&s->throttle, len);
+    if (cp_interrupted())
+        return cp_err_set(err, CP_EINTR, "interrupted while writing to volume '%s'",
+                          volume_label(s));
+    return CP_OK;
+}
+
 /* ---- memory sink ---- */
 
 static int mem_write(sink_t *s, const void *buf, size_t len, cp_err_t *err)
 {
     (void)buf;
-    (void)err;
-    s->throttle_s += throttle_wait(&s->throttle, len);
-    s->bytes += len;
-    return CP_OK;
+    int rc = pace(s, len, err);
+    if (rc == CP_OK)
+        s->bytes += len;
+    return rc;
 }
 
 static int mem_finish(sink_t *s, cp_err_t *err)
@@ -112,7 +126,9 @@ static int write_all(sink_t *s, const void *buf, size_t len, cp_err_t *err)
 
 static int file_write(sink_t *s, const void *buf, size_t len, cp_err_t *err)
 {
-    s->throttle_s += throttle_wait(&s->throttle, len);
+    int rc = pace(s, len, err);
+    if (rc != CP_OK)
+        return rc;
     s->bytes += len;
     if (s->stage == NULL)
         return write_all(s, buf, len, err);
@@ -126,7 +142,7 @@ static int file_write(sink_t *s, const void *buf, size_t len, cp_err_t *err)
         p += take;
         len -= take;
         if (s->stage_len == DIRECT_STAGE_BYTES) {
-            int rc = write_all(s, s->stage, s->stage_len, err);
+            rc = write_all(s, s->stage, s->stage_len, err);
             if (rc != CP_OK)
                 return rc;
             s->stage_len = 0;

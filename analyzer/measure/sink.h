@@ -45,7 +45,8 @@ sink_t *sink_open_file(const char *dir, const char *prefix, const sink_options_t
 sink_t *sink_open_mem(const sink_options_t *opts, cp_err_t *err);
 
 /* Writes all len bytes (pacing first when capped). CP_ENOSPC/CP_EIO with a message naming
- * the volume on failure; the sink is then only good for sink_close. */
+ * the volume on failure, CP_EINTR when an interrupt arrived while waiting in the rate cap;
+ * the sink is then only good for sink_close. */
 int sink_write(sink_t *s, const void *buf, size_t len, cp_err_t *err);
 
 /* Flushes what is buffered, fsyncs as the sync mode says, and closes the file. The end of

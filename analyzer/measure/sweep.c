@@ -164,6 +164,23 @@ static void fill_job(const sweep_params_t *p, const target_state_t *st, size_t t
         job->scratch_dir = target->dir;
 }
 
+/* CP_OK while the target directory is still on the volume it was on when the sweep
+ * started; CP_EIO naming the target once it was removed or its filesystem unmounted (the
+ * path may then lead to another volume, which must not be measured or written to). */
+static int target_still_there(const target_spec_t *t, const volume_info_t *v, cp_err_t *err)
+{
+    struct stat s;
+    if (stat(t->dir, &s) != 0)
+        return cp_err_errno(err, CP_EIO, errno, "target '%s': directory '%s' is gone", t->name,
+                            t->dir);
+    if (!S_ISDIR(s.st_mode) || major(s.st_dev) != v->dev_major || minor(s.st_dev) != v->dev_minor)
+        return cp_err_set(err, CP_EIO,
+                          "target '%s': '%s' is no longer the directory on the volume first "
+                          "examined (removed or unmounted?)",
+                          t->name, t->dir);
+    return CP_OK;
+}
+
 /* One measured run with telemetry around it, delivered as a row. A failed run is still
  * CP_OK here (its row says why, and *run_failed is set); only an interrupt or the
  * callback's error is returned. */
@@ -187,11 +204,17 @@ static int measure_one(const sweep_params_t *p, target_state_t *st, const planne
     compress_job_t job;
     fill_job(p, st, r->target, r->codec, row.threads, &job);
     cp_err_t run_err = {0};
-    telemetry_t *tel = telemetry_start(target->is_mem ? NULL : target->dir, NULL);
-    int rc = compress_job_run(&job, &row.record, &run_err);
-    if (tel != NULL)
-        telemetry_stop(tel, &row.telemetry);
-    telemetry_free(tel);
+    int rc = target->is_mem ? CP_OK : target_still_there(target, row.volume, &run_err);
+    if (rc == CP_OK) {
+        telemetry_t *tel = telemetry_start(target->is_mem ? NULL : target->dir, NULL);
+        rc = compress_job_run(&job, &row.record, &run_err);
+        if (tel != NULL)
+            telemetry_stop(tel, &row.telemetry);
+        telemetry_free(tel);
+    }
+    /* A run whose directory vanished under it wrote to a deleted or detached file. */
+    if (rc == CP_OK && !target->is_mem)
+        rc = target_still_there(target, row.volume, &run_err);
     if (rc == CP_EINTR)
         return cp_err_set(err, CP_EINTR, "interrupted");
     row.valid = rc == CP_OK;

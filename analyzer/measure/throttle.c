@@ -1,6 +1,10 @@
 #include "measure/throttle.h"
 
+#include "common/cleanup.h"
 #include "measure/clock.h"
+
+/* A long wait is slept in slices so an interrupt is noticed within one slice. */
+#define THROTTLE_SLICE_S 0.1
 
 throttle_t throttle_make(double rate_bps)
 {
@@ -22,7 +26,10 @@ double throttle_wait(throttle_t *t, size_t bytes)
     /* Like a disk of that speed, a write returns once its bytes have "transferred": N bytes
      * take N / rate seconds in all, whatever the chunk size. */
     double wait = t->next_free - now;
-    if (wait > 0)
-        clock_sleep(wait);
-    return wait > 0 ? wait : 0.0;
+    if (!(wait > 0))
+        return 0.0;
+    double until = now + wait;
+    for (double left = wait; left > 0 && !cp_interrupted(); left = until - clock_now())
+        clock_sleep(left < THROTTLE_SLICE_S ? left : THROTTLE_SLICE_S);
+    return clock_now() - now;
 }

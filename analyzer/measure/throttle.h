@@ -19,7 +19,8 @@ typedef struct throttle {
 throttle_t throttle_make(double rate_bps);
 
 /* Blocks until `bytes` more may pass at the bucket's rate, then charges them. Returns the
- * seconds slept. A disabled bucket returns 0 at once. */
+ * seconds slept. A disabled bucket returns 0 at once. The wait is slept in slices of at
+ * most 100 ms and cut short once cp_interrupted() is true (the caller checks it). */
 double throttle_wait(throttle_t *t, size_t bytes);
 
 #endif

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The whole test suite under AddressSanitizer and UndefinedBehaviorSanitizer (gcc, with
+# OpenMP from libgomp), in build-asan/. Any memory error, leak or undefined behaviour
+# fails the test that hit it. Extra arguments go to ctest (e.g. -R cli_faults).
+#   scripts/ci-sanitize.sh [ctest args...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=build-asan
+cmake -S . -B "$build" -DCHOKEPOINT_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
+cmake --build "$build" -j "$(nproc)"
+# Leaks are errors; UBSan stops at the first finding with a stack trace. The signal tests
+# allow for the sanitizers' slower start-up and unwinding.
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export STOP_LIMIT_S=${STOP_LIMIT_S:-2.0}
+ctest --test-dir "$build" --output-on-failure -j 2 --timeout 900 "$@"

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Every command-line error is exit 2 with exactly one line on stderr that says what is
+# wrong and the accepted form (or where to find it), before anything is written.
+source "$(dirname "$0")/lib.sh"
+set -e
+
+echo data > "$WORK/in"
+mkdir "$WORK/t"
+IN=$WORK/in
+T=$WORK/t
+
+# usage_error REGEX ARGS...: exit 2, one line matching REGEX, nothing created in $T
+usage_error() {
+    local want=$1
+    shift
+    run "$CP" "$@"
+    local what="$*"
+    what=${what//$WORK/W}
+    expect_status 2 "$what"
+    expect_one_line_error "$want" "$what: one line saying what and the form"
+    check "$what: nothing written" test -z "$(ls -A "$T")"
+}
+
+for cmd in compress sweep probe; do
+    case $cmd in
+    compress) base=(compress -i "$IN" -o "$T/x.zst") ;;
+    sweep) base=(sweep -i "$IN" -o "$T/runs.csv") ;;
+    probe) base=(probe -o "$T/probe.csv") ;;
+    esac
+    tgt=()
+    [ $cmd = compress ] || tgt=("$T")
+    usage_error "unknown option '--bogus'; see 'chokepoint $cmd --help'" "${base[@]}" --bogus "${tgt[@]}"
+    usage_error "unknown option '-Z'; see 'chokepoint $cmd --help'" "${base[@]}" -Z "${tgt[@]}"
+    usage_error "option '--sync' needs a value; see 'chokepoint $cmd --help'" "${base[@]}" "${tgt[@]}" --sync
+    usage_error "bad sync mode 'sometimes': expected fsync, direct or none" "${base[@]}" --sync sometimes "${tgt[@]}"
+done
+
+usage_error "bad thread count '0': expected a whole number from 1 to 1024" compress -i "$IN" -o "$T/x" --threads 0
+usage_error "bad thread count '1\.\.0': expected a whole number from 1 to 1024" compress -i "$IN" -o "$T/x" --threads 1..0
+usage_error "bad thread list '0': expected counts from 1 to 1024 as '4', '1,2,4' or '1\.\.8'" sweep -i "$IN" --threads 0 mem
+usage_error "bad thread list '1\.\.0': expected counts from 1 to 1024" sweep -i "$IN" --threads 1..0 mem
+usage_error "bad thread list '4,,8'" sweep -i "$IN" -T 4,,8 mem
+usage_error "bad --reps '0': expected a whole number from 1 to 1000" sweep -i "$IN" --reps 0 mem
+usage_error "bad --reps '0': expected a whole number from 1 to 1000" probe --reps 0 "$T"
+usage_error "bad --reps '-3': expected a whole number" probe --reps -3 "$T"
+usage_error "bad rate '5': expected a positive number with a unit, e\.g\. 400MB/s" sweep -i "$IN" "$T@5" 
+usage_error "bad rate '5': expected a positive number with a unit" probe "$T@5"
+usage_error "bad rate '0MB/s': expected a positive number" probe "$T@0MB/s"
+usage_error "bad codec 'lz4': expected zstd:1\.\.19, xz:0\.\.9 .* or copy" compress -i "$IN" -o "$T/x" -c lz4
+usage_error "bad codec 'zstd:99': expected zstd:1\.\.19" compress -i "$IN" -o "$T/x" -c zstd:99
+usage_error "bad codec 'xz:10': expected zstd:1\.\.19, xz:0\.\.9" sweep -i "$IN" -c zstd:3,xz:10 mem
+usage_error "bad codec 'copy:3'" sweep -i "$IN" -c copy:3 mem
+usage_error "bad size '-5': expected a number with an optional unit, e\.g\. 512, 4K, 1G" compress -i "$IN" -o "$T/x" --block-size -5
+usage_error "bad size '10XB': expected a number with an optional unit" probe --sizes 10XB "$T"
+usage_error "'.*in' is not a directory; expected \[NAME=\]DIR\[@RATE\] with DIR a writable directory" sweep -i "$IN" "$IN"
+usage_error "'.*in' is not a directory; expected \[NAME=\]DIR\[@RATE\]" probe "$IN"
+usage_error "cannot use directory '.*missing'.*No such file" sweep -i "$IN" "$WORK/missing"
+usage_error "the name 'mem' is reserved" sweep -i "$IN" "mem=$T"
+usage_error "sweep needs at least one TARGET \(\[NAME=\]DIR\[@RATE\] or mem\)" sweep -i "$IN"
+usage_error "no TARGET given; see 'chokepoint probe --help'" probe
+usage_error "compress needs -i INPUT and -o OUTPUT" compress -i "$IN"
+usage_error "unknown command 'frobnicate'; try 'chokepoint --help'" frobnicate
+
+# fixture is a later command; its size errors are checked once it exists.
+if "$CP" fixture --help > /dev/null 2>&1; then
+    usage_error "bad size '-5': expected a number with an optional unit" fixture -o "$T/f" --size -5
+    usage_error "unknown option '--bogus'" fixture -o "$T/f" --bogus
+else
+    echo "skipped: no fixture command in this build"
+fi
+
+finish
