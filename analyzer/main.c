@@ -20,6 +20,7 @@ static const command_t commands[] = {
     {"sweep", cmd_sweep, "time compress runs over targets x codecs x threads x repetitions"},
     {"analyze", cmd_analyze, "fit scaling models to runs.csv and say what limits the job"},
     {"plot", cmd_plot, "draw gnuplot plots and report.md for a results directory"},
+    {"run", cmd_run, "the whole study: fixture, probe, sweep, analyze and plot"},
     {NULL, NULL, NULL},
 };
 

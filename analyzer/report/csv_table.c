@@ -142,9 +142,9 @@ static void on_record(int terminator, void *ctx)
         for (size_t i = 0; i < t->ncols; i++)
             for (size_t j = 0; j < i; j++)
                 if (t->header[i][0] != '\0' && strcasecmp(t->header[i], t->header[j]) == 0) {
-                    char msg[160];
-                    snprintf(msg, sizeof msg, "column '%.100s' appears twice in the header",
-                             t->header[i]);
+                    char msg[160], shown[104];
+                    csv_table_printable(t->header[i], shown, sizeof shown);
+                    snprintf(msg, sizeof msg, "column '%s' appears twice in the header", shown);
                     reader_fail(r, r->record_line, msg);
                     goto reset;
                 }

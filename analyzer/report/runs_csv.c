@@ -57,7 +57,8 @@ static int load_row(const csv_table_t *t, size_t row, const int *col, run_row_t 
     if (rc == 0 && (threads != floor(threads) || threads > RUNS_THREADS_MAX))
         rc = cp_err_set(err, CP_EDATA, "%s:%ld: column 'threads': %g is not a whole number "
                         "from 1 to %d", csv_table_name(t), r->line, threads, RUNS_THREADS_MAX);
-    r->threads = (int)threads;
+    if (rc == 0)
+        r->threads = (int)threads;
     if (rc == 0)
         rc = table_positive(t, row, col[C_SECONDS], true, &r->seconds, err);
     if (rc == 0)

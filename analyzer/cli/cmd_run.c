@@ -1,0 +1,515 @@
+/* cmd_run.c - `chokepoint run`, the main job: fixture (if needed) + probe + sweep + analyze
+ * + plot into one results directory. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "cli/parse.h"
+#include "common/cleanup.h"
+#include "common/log.h"
+#include "common/prng.h"
+#include "fixtures/fixture.h"
+#include "measure/probe.h"
+#include "measure/sweep.h"
+#include "measure/volume.h"
+#include "report/analysis.h"
+#include "report/analysis_json.h"
+#include "report/analysis_text.h"
+#include "report/meta_json.h"
+#include "report/outfile.h"
+#include "report/plot.h"
+#include "report/probe_writer.h"
+#include "report/report_md.h"
+#include "report/runs_writer.h"
+
+#define RUN_DEFAULT_FIXTURE ((uint64_t)1 << 30)
+#define RUN_QUICK_FIXTURE ((uint64_t)64 << 20)
+#define RUN_MAX_TARGETS 64
+#define STUDY_PATH_MAX (PATH_MAX + 32) /* the results directory plus a file name */
+
+static const char run_usage[] =
+    "usage: chokepoint run [-i INPUT | --fixture-size SIZE] [options] [TARGET...]\n"
+    "\n"
+    "The whole study in one go, into results/<YYYYMMDD-HHMMSS>-<host>/ (or --out DIR):\n"
+    "generates a fixture when no INPUT is given, probes each target's write and read speed\n"
+    "(file sizes up to the input's size), compresses the input at every thread count on\n"
+    "every target (sweep), analyses the timings and draws the plots. Writes runs.csv,\n"
+    "probe.csv, analysis.json, report.md, the plots and meta.json, and prints the verdict\n"
+    "per target.\n"
+    "\n"
+    "With no TARGET: the volume holding the results directory ('local'), /dev/shm when it is\n"
+    "a writable tmpfs ('shm', RAM), and 'mem' (output discarded: the CPU ceiling).\n"
+    "TARGET is [NAME=]DIR[@RATE] as in 'chokepoint sweep --help'.\n"
+    "\n"
+    "options:\n"
+    "  -i, --input FILE        compress this file instead of a generated fixture\n"
+    "      --fixture-size SIZE size of the generated 'mixed' fixture (default 1G; 64M with\n"
+    "                          --quick)\n"
+    "  -T, --threads LIST      thread counts, 1,2,4 or 1..8 (default 1..online CPUs)\n"
+    "  -c, --codec LIST        codecs (default zstd:3)\n"
+    "      --engine E          blocks (default) or native\n"
+    "      --reps N            repetitions of each run and probe size (default 3; 1 with\n"
+    "                          --quick)\n"
+    "      --layout L          split (default) or same; see 'chokepoint sweep --help'\n"
+    "      --seed N            seed for run orders and the fixture (default: random, recorded)\n"
+    "      --no-probe          skip the probe (no write or read ceilings then)\n"
+    "      --format F          plot format: png (default), svg or both\n"
+    "      --out DIR           results directory (must not exist, or be empty)\n"
+    "      --keep-input        keep the generated fixture in the results directory\n"
+    "      --quick             a small, fast study: 64M fixture, 1 repetition, probe sizes up\n"
+    "                          to the input's\n"
+    "  -q, --quiet             no progress or log lines on stderr\n"
+    "  -h, --help              this text\n"
+    "\n"
+    "Exit status: 0 success, 1 some runs failed (the rest is still analysed), 2 usage error,\n"
+    "130 interrupted (what was measured is kept and meta.json says where it stopped).\n";
+
+enum { OPT_FIXTURE_SIZE = 256, OPT_ENGINE, OPT_REPS, OPT_LAYOUT, OPT_SEED, OPT_NO_PROBE,
+       OPT_FORMAT, OPT_OUT, OPT_KEEP_INPUT, OPT_QUICK };
+
+static const struct option run_options[] = {
+    {"input", required_argument, NULL, 'i'},
+    {"fixture-size", required_argument, NULL, OPT_FIXTURE_SIZE},
+    {"threads", required_argument, NULL, 'T'},
+    {"codec", required_argument, NULL, 'c'},
+    {"engine", required_argument, NULL, OPT_ENGINE},
+    {"reps", required_argument, NULL, OPT_REPS},
+    {"layout", required_argument, NULL, OPT_LAYOUT},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"no-probe", no_argument, NULL, OPT_NO_PROBE},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"out", required_argument, NULL, OPT_OUT},
+    {"keep-input", no_argument, NULL, OPT_KEEP_INPUT},
+    {"quick", no_argument, NULL, OPT_QUICK},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* Everything one study needs; filled from the command line, then by each stage. */
+typedef struct study {
+    const char *input_arg;
+    uint64_t fixture_size;
+    bool fixture_size_given;
+    sweep_params_t sweep;
+    codec_spec_t *codecs;
+    int *threads;
+    target_spec_t targets[RUN_MAX_TARGETS];
+    volume_info_t volumes[RUN_MAX_TARGETS];
+    size_t n_targets;
+    bool reps_given, seed_given, probe, keep_input, quick;
+    plot_format_t format;
+    const char *out_arg;
+    char dir[PATH_MAX];
+    char input[STUDY_PATH_MAX];
+    bool made_input;
+    uint64_t input_size;
+    json_t *meta;
+    bool some_failed;
+} study_t;
+
+static int parse_args(int argc, char **argv, study_t *s, cp_err_t *err)
+{
+    long value;
+    int rc = CP_OK, c;
+    options_begin();
+    while (rc == CP_OK && (c = getopt_long(argc, argv, ":i:T:c:qh", run_options, NULL)) != -1) {
+        switch (c) {
+        case 'i': s->input_arg = optarg; break;
+        case OPT_FIXTURE_SIZE:
+            rc = parse_size(optarg, &s->fixture_size, err);
+            if (rc == CP_OK && s->fixture_size == 0)
+                rc = cp_err_set(err, CP_EUSAGE, "bad --fixture-size '%s': must be above 0",
+                                optarg);
+            s->fixture_size_given = true;
+            break;
+        case 'T':
+            free(s->threads);
+            s->threads = NULL;
+            rc = parse_thread_list(optarg, &s->threads, &s->sweep.n_threads, err);
+            break;
+        case 'c':
+            free(s->codecs);
+            s->codecs = NULL;
+            rc = codec_parse_list(optarg, &s->codecs, &s->sweep.n_codecs, err);
+            break;
+        case OPT_ENGINE: rc = pipeline_engine_parse(optarg, &s->sweep.engine, err); break;
+        case OPT_REPS:
+            rc = parse_positive_int(optarg, "--reps", 1000, &value, err);
+            s->sweep.reps = (int)value;
+            s->reps_given = true;
+            break;
+        case OPT_LAYOUT: rc = sweep_layout_parse(optarg, &s->sweep.layout, err); break;
+        case OPT_SEED:
+            rc = parse_positive_int(optarg, "--seed", 2147483647L, &value, err);
+            s->sweep.seed = (uint64_t)value;
+            s->seed_given = true;
+            break;
+        case OPT_NO_PROBE: s->probe = false; break;
+        case OPT_FORMAT: rc = plot_format_parse(optarg, &s->format, err); break;
+        case OPT_OUT: s->out_arg = optarg; break;
+        case OPT_KEEP_INPUT: s->keep_input = true; break;
+        case OPT_QUICK: s->quick = true; break;
+        case 'q': cp_log_set_quiet(true); break;
+        case 'h': fputs(run_usage, stdout); return 1;
+        default: options_error("run", c, argv); return err->code = CP_EUSAGE;
+        }
+    }
+    if (rc != CP_OK)
+        return rc;
+    if (s->input_arg != NULL && s->fixture_size_given)
+        return cp_err_set(err, CP_EUSAGE, "give either -i INPUT or --fixture-size, not both");
+    s->n_targets = (size_t)(argc - optind);
+    if (s->n_targets > RUN_MAX_TARGETS)
+        return cp_err_set(err, CP_EUSAGE, "at most %d targets", RUN_MAX_TARGETS);
+    for (size_t i = 0; i < s->n_targets && rc == CP_OK; i++)
+        rc = parse_target(argv[optind + (int)i], &s->targets[i], err);
+    for (size_t i = 0; i < s->n_targets && rc == CP_OK; i++)
+        rc = target_check(&s->targets[i], err);
+    if (rc == CP_OK && s->codecs == NULL)
+        rc = codec_parse_list("zstd:3", &s->codecs, &s->sweep.n_codecs, err);
+    if (rc == CP_OK && s->threads == NULL) {
+        char all[32];
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        snprintf(all, sizeof all, "1..%ld", cpus > 0 ? cpus : 1);
+        rc = parse_thread_list(all, &s->threads, &s->sweep.n_threads, err);
+    }
+    if (!s->fixture_size_given)
+        s->fixture_size = s->quick ? RUN_QUICK_FIXTURE : RUN_DEFAULT_FIXTURE;
+    if (!s->reps_given)
+        s->sweep.reps = s->quick ? 1 : 3;
+    return rc;
+}
+
+/* The path of a file in the study's results directory; buf holds STUDY_PATH_MAX. */
+static void study_file(const study_t *s, const char *name, char *buf)
+{
+    snprintf(buf, STUDY_PATH_MAX, "%s/%s", s->dir, name);
+}
+
+/* Creates the results directory: --out DIR (new, or an existing empty directory), or
+ * results/<stamp>-<host>/ under the current directory. */
+static int make_results_dir(study_t *s, cp_err_t *err)
+{
+    if (s->out_arg != NULL) {
+        if (strlen(s->out_arg) >= sizeof s->dir - 64)
+            return cp_err_set(err, CP_EUSAGE, "--out path too long: %.64s...", s->out_arg);
+        snprintf(s->dir, sizeof s->dir, "%s", s->out_arg);
+        if (mkdir(s->dir, 0755) != 0) {
+            if (errno != EEXIST)
+                return cp_err_errno(err, CP_EUSAGE, errno, "cannot create --out '%s'", s->dir);
+            struct stat st;
+            if (lstat(s->dir, &st) != 0 || !S_ISDIR(st.st_mode))
+                return cp_err_set(err, CP_EUSAGE, "--out '%s' exists and is not a directory",
+                                  s->dir);
+            if (rmdir(s->dir) != 0) /* only an empty directory goes; recreate it */
+                return cp_err_set(err, CP_EUSAGE,
+                                  "--out '%s' is not empty; give a new or empty directory",
+                                  s->dir);
+            if (mkdir(s->dir, 0755) != 0)
+                return cp_err_errno(err, CP_EUSAGE, errno, "cannot create --out '%s'", s->dir);
+        }
+        return CP_OK;
+    }
+    if (mkdir("results", 0755) != 0 && errno != EEXIST)
+        return cp_err_errno(err, CP_EIO, errno, "cannot create the directory 'results'");
+    char host[64] = "host", stamp[32];
+    gethostname(host, sizeof host - 1);
+    for (char *p = host; *p; p++)
+        if (*p == '/' || *p == ' ')
+            *p = '_';
+    time_t t = time(NULL);
+    struct tm tm;
+    localtime_r(&t, &tm);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    for (int n = 0; n < 100; n++) {
+        if (n == 0)
+            snprintf(s->dir, sizeof s->dir, "results/%s-%s", stamp, host);
+        else
+            snprintf(s->dir, sizeof s->dir, "results/%s-%s-%d", stamp, host, n + 1);
+        if (mkdir(s->dir, 0755) == 0)
+            return CP_OK;
+        if (errno != EEXIST)
+            return cp_err_errno(err, CP_EIO, errno, "cannot create '%s'", s->dir);
+    }
+    return cp_err_set(err, CP_EIO, "cannot find a free results directory name for %s", stamp);
+}
+
+/* With no TARGET: the results volume, /dev/shm when it is a writable tmpfs, and mem. */
+static void default_targets(study_t *s)
+{
+    cp_err_t err = {0};
+    parse_target("mem", &s->targets[s->n_targets++], NULL);
+    char spec[STUDY_PATH_MAX];
+    snprintf(spec, sizeof spec, "local=%s", s->dir);
+    if (parse_target(spec, &s->targets[s->n_targets], &err) == CP_OK)
+        s->n_targets++;
+    volume_info_t v;
+    target_spec_t shm;
+    cp_err_clear(&err);
+    if (parse_target("shm=/dev/shm", &shm, &err) == CP_OK && target_check(&shm, NULL) == CP_OK &&
+        volume_inspect("/dev/shm", &v, NULL) == CP_OK && v.is_ram)
+        s->targets[s->n_targets++] = shm;
+}
+
+static int stage_fixture(study_t *s, cp_err_t *err)
+{
+    if (s->input_arg != NULL) {
+        snprintf(s->input, sizeof s->input, "%s", s->input_arg);
+        return compress_check_input(s->input, &s->input_size, err);
+    }
+    study_file(s, "input.bin", s->input);
+    cp_log_info("generating a %.1f MB mixed fixture (seed %llu) in %s",
+                (double)s->fixture_size / 1e6, (unsigned long long)s->sweep.seed, s->input);
+    int rc = fixture_write_file(s->input, s->fixture_size, FIXTURE_MIXED, s->sweep.seed, false,
+                                err);
+    if (rc == CP_OK) {
+        s->made_input = true;
+        s->input_size = s->fixture_size;
+    }
+    json_object_set_new(s->meta, "input",
+                        json_pack("{s:s, s:I, s:b, s:s, s:I}", "path", s->input, "bytes",
+                                  (json_int_t)s->fixture_size, "generated", true, "kind", "mixed",
+                                  "seed", (json_int_t)s->sweep.seed));
+    return rc;
+}
+
+static int write_probe_row(const probe_row_t *row, void *ctx, cp_err_t *err)
+{
+    outfile_t *f = ctx;
+    int rc = probe_csv_row(outfile_stream(f), row, err);
+    return rc == CP_OK ? outfile_flush(f, err) : rc;
+}
+
+/* Probes each directory target alone, so one full or failing volume does not cost the
+ * others their figures. Sizes: the default list up to the input's size. */
+static int stage_probe(study_t *s, cp_err_t *err)
+{
+    probe_params_t p = probe_defaults();
+    size_t n = 0;
+    for (size_t i = 0; i < p.n_sizes; i++)
+        if (p.sizes[i] <= s->input_size)
+            p.sizes[n++] = p.sizes[i];
+    if (n == 0)
+        p.sizes[n++] = s->input_size > 0 ? s->input_size : 1;
+    p.n_sizes = n;
+    p.reps = s->sweep.reps;
+    p.seed = s->sweep.seed;
+    char path[STUDY_PATH_MAX];
+    study_file(s, "probe.csv", path);
+    outfile_t *f = outfile_open(path, false, err);
+    if (f == NULL)
+        return err->code;
+    int rc = probe_csv_header(outfile_stream(f), err);
+    for (size_t i = 0; i < s->n_targets && rc == CP_OK; i++) {
+        if (s->targets[i].is_mem)
+            continue;
+        cp_log_info("probing '%s' (%zu sizes up to %.1f MB, %d rep%s, fsync)", s->targets[i].name,
+                    p.n_sizes, (double)p.sizes[p.n_sizes - 1] / 1e6, p.reps, p.reps == 1 ? "" : "s");
+        cp_err_t one = {0};
+        int prc = probe_run(&p, &s->targets[i], 1, write_probe_row, f, &one);
+        if (prc == CP_EINTR || (prc != CP_OK && one.code == CP_EIO && cp_interrupted()))
+            rc = cp_err_set(err, CP_EINTR, "interrupted");
+        else if (prc != CP_OK)
+            cp_log_warn("probe of '%s' failed: %s; its ceilings will be unknown",
+                        s->targets[i].name, one.msg);
+    }
+    cp_err_t commit_err = {0};
+    int crc = outfile_commit(f, &commit_err);
+    outfile_close(f);
+    if (rc == CP_OK && crc != CP_OK)
+        rc = cp_err_set(err, crc, "%s", commit_err.msg);
+    return rc;
+}
+
+typedef struct runs_out {
+    outfile_t *file;
+    size_t rows;
+} runs_out_t;
+
+static int write_run_row(const sweep_row_t *row, void *ctx, cp_err_t *err)
+{
+    runs_out_t *out = ctx;
+    int rc = runs_csv_row(outfile_stream(out->file), row, err);
+    out->rows++;
+    return rc == CP_OK ? outfile_flush(out->file, err) : rc;
+}
+
+static int stage_sweep(study_t *s, cp_err_t *err)
+{
+    char path[STUDY_PATH_MAX];
+    study_file(s, "runs.csv", path);
+    runs_out_t out = {outfile_open(path, false, err), 0};
+    if (out.file == NULL)
+        return err->code;
+    int rc = runs_csv_header(outfile_stream(out.file), err);
+    s->sweep.input_path = s->input;
+    s->sweep.targets = s->targets;
+    s->sweep.n_targets = s->n_targets;
+    s->sweep.codecs = s->codecs;
+    s->sweep.threads = s->threads;
+    if (rc == CP_OK)
+        rc = sweep_run(&s->sweep, write_run_row, &out, err);
+    if (rc == CP_EIO && out.rows > 0) {
+        /* Some runs failed: their rows say why; the rest is still worth analysing. */
+        cp_log_warn("%s", err->msg);
+        s->some_failed = true;
+        cp_err_clear(err);
+        rc = CP_OK;
+    }
+    cp_err_t commit_err = {0};
+    if (out.rows > 0 && outfile_commit(out.file, &commit_err) != CP_OK && rc == CP_OK)
+        rc = cp_err_set(err, commit_err.code, "%s", commit_err.msg);
+    outfile_close(out.file);
+    return rc;
+}
+
+/* Writes one analysis output file via outfile (atomic). */
+static int write_analysis_file(const study_t *s, const char *name, const analysis_t *a,
+                               const plot_set_t *plots, cp_err_t *err)
+{
+    char path[STUDY_PATH_MAX];
+    study_file(s, name, path);
+    outfile_t *f = outfile_open(path, true, err);
+    if (f == NULL)
+        return err->code;
+    int rc = plots ? report_markdown_write(outfile_stream(f), a, plots)
+                   : analysis_write_json(a, outfile_stream(f), err);
+    if (rc != CP_OK && err->code == CP_OK)
+        cp_err_set(err, rc, "cannot write %s", path);
+    if (rc == CP_OK)
+        rc = outfile_commit(f, err);
+    outfile_close(f);
+    return rc;
+}
+
+static int stage_analyze_and_plot(study_t *s, cp_err_t *err)
+{
+    char path[STUDY_PATH_MAX];
+    runs_table_t *runs = NULL;
+    probe_table_t *probe = NULL;
+    analysis_t *a = NULL;
+    study_file(s, "runs.csv", path);
+    int rc = runs_table_load(path, &runs, err);
+    study_file(s, "probe.csv", path);
+    if (rc == CP_OK && s->probe && access(path, R_OK) == 0)
+        rc = probe_table_load(path, &probe, err);
+    analysis_options_t opts = analysis_defaults();
+    if (rc == CP_OK)
+        rc = analysis_run(runs, probe, &opts, &a, err);
+    if (rc == CP_OK)
+        rc = write_analysis_file(s, "analysis.json", a, NULL, err);
+    plot_set_t plots;
+    memset(&plots, 0, sizeof plots);
+    if (rc == CP_OK) {
+        meta_set_status(s->meta, "running", "plot");
+        cp_log_info("plotting");
+        rc = plot_render(s->dir, a, probe, s->format, &plots, err);
+        if (plots.gnuplot_missing)
+            cp_log_warn("%s", plots.notice);
+    }
+    if (rc == CP_OK)
+        rc = write_analysis_file(s, "report.md", a, &plots, err);
+    if (rc == CP_OK) {
+        fputc('\n', stdout);
+        rc = analysis_write_summary(a, stdout, err);
+    }
+    analysis_free(a);
+    probe_table_free(probe);
+    runs_table_free(runs);
+    return rc;
+}
+
+/* Runs the stages in order, keeping meta.json up to date. */
+static int run_study(study_t *s, cp_err_t *err)
+{
+    static const char *const stages[] = {"fixture", "probe", "sweep", "analyze", "done"};
+    int rc = CP_OK;
+    for (int stage = 0; stage < 4 && rc == CP_OK; stage++) {
+        meta_set_status(s->meta, "running", stages[stage]);
+        cp_err_t meta_err = {0};
+        if (meta_write(s->meta, s->dir, &meta_err) != CP_OK)
+            cp_log_warn("%s", meta_err.msg);
+        switch (stage) {
+        case 0: rc = stage_fixture(s, err); break;
+        case 1: rc = s->probe ? stage_probe(s, err) : CP_OK; break;
+        case 2: rc = stage_sweep(s, err); break;
+        default: rc = stage_analyze_and_plot(s, err); break;
+        }
+        if (rc == CP_OK && cp_interrupted())
+            rc = cp_err_set(err, CP_EINTR, "interrupted");
+        if (rc != CP_OK)
+            meta_set_status(s->meta, rc == CP_EINTR ? "interrupted" : "failed", stages[stage]);
+    }
+    if (rc == CP_OK)
+        meta_set_status(s->meta, "complete", "done");
+    json_object_set_new(s->meta, "some_runs_failed", json_boolean(s->some_failed));
+    cp_err_t meta_err = {0};
+    if (meta_write(s->meta, s->dir, &meta_err) != CP_OK)
+        cp_log_warn("%s", meta_err.msg);
+    return rc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    study_t s;
+    memset(&s, 0, sizeof s);
+    s.sweep = sweep_defaults();
+    s.probe = true;
+    s.format = PLOT_PNG;
+    cp_err_t err = {0};
+    int rc = parse_args(argc, argv, &s, &err);
+    if (rc == 1) {
+        free(s.codecs);
+        free(s.threads);
+        return 0;
+    }
+    if (rc == CP_OK && s.input_arg != NULL)
+        rc = compress_check_input(s.input_arg, &s.input_size, &err);
+    if (rc == CP_OK)
+        rc = make_results_dir(&s, &err);
+    if (rc == CP_OK) {
+        if (s.n_targets == 0)
+            default_targets(&s);
+        if (!s.seed_given)
+            s.sweep.seed = prng_fresh_seed();
+        s.meta = meta_create(argc, argv);
+        json_object_set_new(s.meta, "seed", json_integer((json_int_t)s.sweep.seed));
+        json_object_set_new(s.meta, "reps", json_integer(s.sweep.reps));
+        json_object_set_new(s.meta, "sync", json_string(sync_mode_name(s.sweep.sync)));
+        json_object_set_new(s.meta, "engine", json_string(pipeline_engine_name(s.sweep.engine)));
+        for (size_t i = 0; i < s.n_targets; i++) {
+            if (!s.targets[i].is_mem && volume_inspect(s.targets[i].dir, &s.volumes[i], &err) != CP_OK)
+                break;
+            meta_add_target(s.meta, &s.targets[i], s.targets[i].is_mem ? NULL : &s.volumes[i]);
+        }
+        rc = err.code;
+    }
+    if (rc == CP_OK) {
+        cp_log_info("results go to %s (seed %llu)", s.dir, (unsigned long long)s.sweep.seed);
+        rc = run_study(&s, &err);
+    }
+    if (s.made_input && !s.keep_input)
+        unlink(s.input);
+    if (rc != CP_OK && rc != 1) {
+        if (err.msg[0] != '\0') /* option errors were already reported */
+            cp_log_error("%s", err.msg);
+        if (s.dir[0] && s.meta)
+            cp_log_error("what was measured is in %s (meta.json says where it stopped)", s.dir);
+    } else if (rc == CP_OK) {
+        printf("\nreport: %s/report.md\n", s.dir);
+    }
+    json_decref(s.meta);
+    free(s.codecs);
+    free(s.threads);
+    if (rc == CP_OK && s.some_failed)
+        return 1;
+    return cp_exit_status(rc);
+}
