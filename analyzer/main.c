@@ -1,5 +1,6 @@
 /* main.c - subcommand dispatch only. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/commands.h"
@@ -54,6 +55,9 @@ int main(int argc, char **argv)
     for (const command_t *c = commands; c->name != NULL; c++)
         if (strcmp(argv[1], c->name) == 0) {
             cp_signals_install();
+            /* A library that calls exit() (libgomp when it cannot start threads) must
+             * not leave temporary files behind either. */
+            atexit(cp_cleanup_unlink_all);
             return c->run(argc - 1, argv + 1);
         }
     cp_log_error("unknown command '%s'; try 'chokepoint --help'", argv[1]);

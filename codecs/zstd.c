@@ -17,6 +17,12 @@ static int zstd_error(cp_err_t *err, const char *what, size_t code)
 
 static int zstd_configure(ZSTD_CCtx *cctx, int level, int workers, cp_err_t *err)
 {
+    ZSTD_bounds bounds = ZSTD_cParam_getBounds(ZSTD_c_nbWorkers);
+    if (workers > 0 && !ZSTD_isError(bounds.error) && workers > bounds.upperBound)
+        return cp_err_set(err, CP_EUSAGE,
+                          "zstd's own workers (--engine native) go up to %d threads, not %d; "
+                          "use --engine blocks for more",
+                          bounds.upperBound, workers);
     size_t rc = ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level);
     if (!ZSTD_isError(rc))
         rc = ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);

@@ -13,7 +13,7 @@
 
 static const char fixture_usage[] =
     "usage: chokepoint fixture -o FILE [--size SIZE] [--kind KIND] [--seed N] [--force]\n"
-    "                          [--quiet]\n"
+    "                          [-q]\n"
     "\n"
     "Writes a deterministic test input: the same arguments give the same bytes on any\n"
     "machine. The file is written under a temporary name, fsynced, and renamed to FILE\n"
@@ -32,7 +32,7 @@ static const char fixture_usage[] =
     "  --seed N           selects one of many streams of the kind (default 1;\n"
     "                     0 to 18446744073709551615)\n"
     "  --force            replace FILE if it exists\n"
-    "  --quiet            no summary line on stderr\n"
+    "  -q, --quiet        no summary line on stderr\n"
     "  -h, --help         this text\n"
     "\n"
     "Exit status: 0 written, 1 runtime failure (no space, I/O error), 2 bad arguments or\n"
@@ -76,14 +76,14 @@ static int usage_error(const char *fmt, ...)
 
 int cmd_fixture(int argc, char **argv)
 {
-    enum { OPT_SIZE = 256, OPT_KIND, OPT_SEED, OPT_FORCE, OPT_QUIET };
+    enum { OPT_SIZE = 256, OPT_KIND, OPT_SEED, OPT_FORCE };
     static const struct option options[] = {
         {"output", required_argument, NULL, 'o'},
         {"size", required_argument, NULL, OPT_SIZE},
         {"kind", required_argument, NULL, OPT_KIND},
         {"seed", required_argument, NULL, OPT_SEED},
         {"force", no_argument, NULL, OPT_FORCE},
-        {"quiet", no_argument, NULL, OPT_QUIET},
+        {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -97,7 +97,7 @@ int cmd_fixture(int argc, char **argv)
     opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, ":o:h", options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:qh", options, NULL)) != -1) {
         switch (c) {
         case 'o': output = optarg; break;
         case OPT_SIZE:
@@ -113,7 +113,7 @@ int cmd_fixture(int argc, char **argv)
                 return usage_error("%s", err.msg);
             break;
         case OPT_FORCE: force = true; break;
-        case OPT_QUIET: cp_log_set_quiet(true); break;
+        case 'q': cp_log_set_quiet(true); break;
         case 'h': fputs(fixture_usage, stdout); return 0;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
         default: return usage_error("unknown option '%s'", argv[optind - 1]);

@@ -307,6 +307,7 @@ static int stage_probe(study_t *s, cp_err_t *err)
     outfile_t *f = outfile_open(path, false, err);
     if (f == NULL)
         return err->code;
+    outfile_keep_partial(f);
     int rc = probe_csv_header(outfile_stream(f), err);
     for (size_t i = 0; i < s->n_targets && rc == CP_OK; i++) {
         if (s->targets[i].is_mem)
@@ -349,6 +350,7 @@ static int stage_sweep(study_t *s, cp_err_t *err)
     runs_out_t out = {outfile_open(path, false, err), 0};
     if (out.file == NULL)
         return err->code;
+    outfile_keep_partial(out.file);
     int rc = runs_csv_header(outfile_stream(out.file), err);
     s->sweep.input_path = s->input;
     s->sweep.targets = s->targets;

@@ -170,6 +170,8 @@ int cmd_sweep(int argc, char **argv)
     sweep_output_t out = {NULL, 0};
     if (rc == CP_OK) {
         out.file = outfile_open(out_path, force, &err);
+        if (out.file != NULL)
+            outfile_keep_partial(out.file);
         rc = out.file ? runs_csv_header(outfile_stream(out.file), &err) : err.code;
     }
     if (rc == CP_OK) {
@@ -186,7 +188,10 @@ int cmd_sweep(int argc, char **argv)
         /* Rows already measured are kept, whatever stopped the sweep. */
         cp_err_t commit_err = {0};
         if (out.rows > 0 && outfile_commit(out.file, &commit_err) != CP_OK) {
-            cp_log_error("%s", commit_err.msg);
+            if (rc == CP_OK)
+                err = commit_err;
+            else
+                cp_log_error("%s", commit_err.msg);
             if (rc == CP_OK)
                 rc = commit_err.code;
         }

@@ -11,6 +11,7 @@
 /* Fixed storage so the signal handler never touches the heap. A slot is live while its
  * flag is set; the path is written before the flag is raised. */
 static char cleanup_paths[CLEANUP_SLOTS][PATH_MAX];
+static char cleanup_promote_to[CLEANUP_SLOTS][PATH_MAX]; /* "" = delete */
 static atomic_int cleanup_live[CLEANUP_SLOTS];
 static volatile sig_atomic_t interrupted_flag;
 
@@ -40,20 +41,28 @@ bool cp_interrupted(void) { return interrupted_flag != 0; }
 
 void cp_set_interrupted(bool on) { interrupted_flag = on ? 1 : 0; }
 
-int cp_cleanup_track(const char *path)
+static int track(const char *path, const char *promote_to)
 {
-    if (strlen(path) >= PATH_MAX)
+    if (strlen(path) >= PATH_MAX || strlen(promote_to) >= PATH_MAX)
         return -1;
     for (int i = 0; i < CLEANUP_SLOTS; i++) {
         int expected = 0;
         /* 2 = being written, 1 = live */
         if (atomic_compare_exchange_strong(&cleanup_live[i], &expected, 2)) {
             strcpy(cleanup_paths[i], path);
+            strcpy(cleanup_promote_to[i], promote_to);
             atomic_store(&cleanup_live[i], 1);
             return i;
         }
     }
     return -1;
+}
+
+int cp_cleanup_track(const char *path) { return track(path, ""); }
+
+int cp_cleanup_track_promote(const char *path, const char *final_path)
+{
+    return track(path, final_path);
 }
 
 void cp_cleanup_forget(int id)
@@ -72,7 +81,12 @@ void cp_cleanup_unlink(int id)
 
 void cp_cleanup_unlink_all(void)
 {
-    for (int i = 0; i < CLEANUP_SLOTS; i++)
-        if (atomic_load(&cleanup_live[i]) == 1)
+    for (int i = 0; i < CLEANUP_SLOTS; i++) {
+        if (atomic_load(&cleanup_live[i]) != 1)
+            continue;
+        /* link() never replaces: when the final name is taken the rows stay under the
+         * temporary name rather than being lost. */
+        if (cleanup_promote_to[i][0] == '\0' || link(cleanup_paths[i], cleanup_promote_to[i]) == 0)
             unlink(cleanup_paths[i]);
+    }
 }

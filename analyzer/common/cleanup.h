@@ -22,13 +22,20 @@ void cp_set_interrupted(bool on);
  * (>= 0) for cp_cleanup_forget, or -1 when all slots are used (the path is not tracked). */
 int cp_cleanup_track(const char *path);
 
+/* Like cp_cleanup_track, for a temporary file of results that must survive an interrupt
+ * (rows already measured): on a second signal it is hard-linked to final_path (when that
+ * name is free) and the temporary name removed, instead of being deleted. -1 when no slot
+ * is free or a path is too long. */
+int cp_cleanup_track_promote(const char *path, const char *final_path);
+
 /* Stops tracking slot id (the file was renamed into place or deleted by its owner). */
 void cp_cleanup_forget(int id);
 
 /* Unlinks the tracked file in slot id, if any, and forgets it. */
 void cp_cleanup_unlink(int id);
 
-/* Unlinks every tracked file (async-signal-safe). */
+/* Unlinks every tracked file, promoting the ones tracked with cp_cleanup_track_promote
+ * (async-signal-safe). */
 void cp_cleanup_unlink_all(void);
 
 #endif

@@ -10,6 +10,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "common/cleanup.h"
 #include "common/log.h"
 #include "measure/clock.h"
 #include "measure/verify.h"
@@ -57,8 +58,11 @@ static int check_output_path(const compress_job_t *job, char *dir, char *base, c
     if (strlen(job->output_path) >= PATH_MAX - 64)
         return cp_err_set(err, CP_EUSAGE, "output path too long: %s", job->output_path);
     split_path(job->output_path, dir, base);
-    struct stat st;
+    struct stat st, in;
     if (lstat(job->output_path, &st) == 0) {
+        if (stat(job->pipeline.input_path, &in) == 0 && in.st_dev == st.st_dev &&
+            in.st_ino == st.st_ino)
+            return cp_err_set(err, CP_EUSAGE, "output '%s' is the input file", job->output_path);
         if (S_ISDIR(st.st_mode))
             return cp_err_set(err, CP_EUSAGE, "output '%s' is a directory", job->output_path);
         if (!job->force)
@@ -82,8 +86,8 @@ static int check_free_space(const char *dir, const char *label, uint64_t input_s
                             const codec_spec_t *codec, cp_err_t *err)
 {
     struct statvfs vfs;
-    if (statvfs(dir, &vfs) != 0)
-        return CP_OK; /* unknown: the write itself will tell */
+    if (statvfs(dir, &vfs) != 0 || vfs.f_blocks == 0)
+        return CP_OK; /* unknown (ramfs, some FUSE): the write itself will tell */
     uint64_t free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
     if (codec->ops->max_level == 0 && free_bytes < input_size)
         return cp_err_set(err, CP_ENOSPC,
@@ -158,6 +162,8 @@ int compress_job_run(const compress_job_t *job, compress_record_t *rec, cp_err_t
     if (rec->run.seconds > 0)
         rec->bytes_per_s = (double)rec->run.input_bytes / rec->run.seconds;
 
+    if (rc == CP_OK && cp_interrupted())
+        rc = cp_err_set(err, CP_EINTR, "interrupted");
     if (rc == CP_OK && job->verify && !job->discard) {
         verify_result_t v;
         rc = verify_roundtrip(job->pipeline.input_path, sink_temp_path(sink),
@@ -176,6 +182,8 @@ int compress_job_run(const compress_job_t *job, compress_record_t *rec, cp_err_t
             rec->verified = 0;
         }
     }
+    if (rc == CP_OK && cp_interrupted())
+        rc = cp_err_set(err, CP_EINTR, "interrupted");
     if (rc == CP_OK && job->output_path != NULL && !job->discard)
         rc = sink_commit(sink, job->output_path, job->force, err);
     sink_close(sink);

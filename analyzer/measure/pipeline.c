@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/cleanup.h"
@@ -106,12 +107,26 @@ static void pipe_fail(pipe_t *p, const cp_err_t *e)
     pthread_mutex_unlock(&p->lock);
 }
 
-/* Waits on cond and adds the seconds waited to *wait_s. */
-static void timed_wait(pthread_cond_t *cond, pthread_mutex_t *lock, double *wait_s)
+/* Waits on cond (the caller holds p->lock) for at most 100 ms and adds the seconds waited
+ * to *wait_s. Waking up regularly lets every waiting stage notice an interrupt, even
+ * while a neighbour is busy with a long block, and fail the run for everyone. */
+static void timed_wait(pipe_t *p, pthread_cond_t *cond, double *wait_s)
 {
     double t0 = clock_now();
-    pthread_cond_wait(cond, lock);
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += 100 * 1000 * 1000;
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    pthread_cond_timedwait(cond, &p->lock, &until);
     *wait_s += clock_now() - t0;
+    if (cp_interrupted() && !p->failed) {
+        cp_err_t e = {0};
+        cp_err_set(&e, CP_EINTR, "interrupted");
+        pipe_fail_locked(p, &e);
+    }
 }
 
 static bool interrupted_check(pipe_t *p)
@@ -157,7 +172,7 @@ static void reader_role(pipe_t *p)
                     slot = &p->slots[i];
             if (slot != NULL)
                 break;
-            timed_wait(&p->slot_freed, &p->lock, &p->reader.wait_s);
+            timed_wait(p, &p->slot_freed, &p->reader.wait_s);
         }
         if (p->failed) {
             pthread_mutex_unlock(&p->lock);
@@ -206,7 +221,7 @@ static void block_compressor_role(pipe_t *p, void *codec_ctx)
                     slot = &p->slots[i];
             if (slot != NULL || p->reader_finished)
                 break;
-            timed_wait(&p->slot_filled, &p->lock, &p->compress.wait_s);
+            timed_wait(p, &p->slot_filled, &p->compress.wait_s);
         }
         if (p->failed || slot == NULL) {
             pthread_mutex_unlock(&p->lock);
@@ -271,7 +286,7 @@ static void native_encoder_role(pipe_t *p, codec_stream_t *stream)
                     slot = &p->slots[i];
             if (slot != NULL)
                 break;
-            timed_wait(&p->slot_filled, &p->lock, &p->compress.wait_s);
+            timed_wait(p, &p->slot_filled, &p->compress.wait_s);
         }
         if (p->failed) {
             pthread_mutex_unlock(&p->lock);
@@ -317,7 +332,7 @@ static void writer_role(pipe_t *p)
                     slot = &p->slots[i];
             if (slot != NULL)
                 break;
-            timed_wait(&p->slot_done, &p->lock, &p->writer.wait_s);
+            timed_wait(p, &p->slot_done, &p->writer.wait_s);
         }
         if (p->failed) {
             pthread_mutex_unlock(&p->lock);
@@ -487,6 +502,8 @@ int pipeline_run(const pipeline_params_t *params, sink_t *sink, pipeline_result_
     if (rc == CP_OK)
         rc = sink_finish(sink, err);
     out->seconds = clock_now() - t0;
+    if (rc == CP_OK && cp_interrupted()) /* during the final fsync: not a result either */
+        rc = cp_err_set(err, CP_EINTR, "interrupted");
     if (p.input_fd >= 0) {
         if (rc == CP_OK && (fstat(p.input_fd, &after) != 0 || !same_file_state(&before, &after) ||
                             (uint64_t)after.st_size != p.input_bytes))

@@ -184,10 +184,15 @@ static void file_close(sink_t *s)
     if (s->fd >= 0)
         close(s->fd);
     s->fd = -1;
-    if (!s->committed && s->temp_path[0] != '\0')
-        cp_cleanup_unlink(s->cleanup_id);
-    else
+    if (!s->committed && s->temp_path[0] != '\0') {
+        if (s->cleanup_id >= 0)
+            cp_cleanup_unlink(s->cleanup_id);
+        else
+            unlink(s->temp_path); /* the registry was full: remove it ourselves */
+    } else {
         cp_cleanup_forget(s->cleanup_id);
+    }
+    s->cleanup_id = -1;
     free(s->stage);
 }
 
@@ -255,6 +260,10 @@ static int open_unique(sink_t *s, const char *dir, const char *prefix, int extra
         }
         if (errno != EEXIST) {
             int saved = errno;
+            /* Linux creates the file before it refuses O_DIRECT; the name is ours (unique
+             * to this process), so remove it. */
+            if (saved == EINVAL && (extra_flags & O_DIRECT))
+                unlink(s->temp_path);
             s->temp_path[0] = '\0';
             return saved;
         }
@@ -273,8 +282,14 @@ sink_t *sink_open_file(const char *dir, const char *prefix, const sink_options_t
     snprintf(s->dir, sizeof s->dir, "%s", dir);
     int rc = open_unique(s, dir, prefix, opts->sync == SYNC_DIRECT ? O_DIRECT : 0, err);
     if (rc == EINVAL && opts->sync == SYNC_DIRECT) {
-        cp_log_warn("volume '%s' refuses O_DIRECT; falling back to buffered writes + fsync",
-                    volume_label(s));
+        /* Say it once per directory, not once per run of a sweep (sinks are opened from
+         * one thread). */
+        static char warned_dir[PATH_MAX];
+        if (strcmp(warned_dir, dir) != 0) {
+            cp_log_warn("volume '%s' refuses O_DIRECT; falling back to buffered writes + fsync",
+                        volume_label(s));
+            snprintf(warned_dir, sizeof warned_dir, "%s", dir);
+        }
         s->effective_sync = SYNC_FSYNC;
         rc = open_unique(s, dir, prefix, 0, err);
     }
@@ -304,6 +319,35 @@ int sink_write(sink_t *s, const void *buf, size_t len, cp_err_t *err)
 
 int sink_finish(sink_t *s, cp_err_t *err) { return s->ops->finish(s, err); }
 
+/* Renames from to to unless to exists: renameat2(RENAME_NOREPLACE) where the filesystem
+ * has it, else link + unlink (link never replaces), else, for filesystems with neither
+ * (FAT without hard links on old kernels), a check then rename. Returns 0 or an errno. */
+static int move_no_replace(const char *from, const char *to)
+{
+    if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0)
+        return 0;
+    if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP)
+        return errno;
+    if (link(from, to) == 0) {
+        unlink(from);
+        return 0;
+    }
+    if (errno != EPERM && errno != EOPNOTSUPP)
+        return errno;
+    struct stat st;
+    if (lstat(to, &st) == 0)
+        return EEXIST;
+    return rename(from, to) == 0 ? 0 : errno;
+}
+
+void sink_keep_on_interrupt(sink_t *s, const char *final_path)
+{
+    if (s->ops != &file_ops || s->cleanup_id < 0)
+        return;
+    cp_cleanup_forget(s->cleanup_id);
+    s->cleanup_id = cp_cleanup_track_promote(s->temp_path, final_path);
+}
+
 int sink_commit(sink_t *s, const char *final_path, bool replace, cp_err_t *err)
 {
     if (s->ops != &file_ops)
@@ -313,19 +357,17 @@ int sink_commit(sink_t *s, const char *final_path, bool replace, cp_err_t *err)
             return cp_err_errno(err, CP_EIO, errno, "cannot move the output into place as %s",
                                 final_path);
     } else {
-        /* link() fails with EEXIST rather than replacing: no window where an existing
-         * file could be clobbered. */
-        if (link(s->temp_path, final_path) != 0) {
-            if (errno == EEXIST)
-                return cp_err_set(err, CP_EUSAGE, "output '%s' exists; use --force to replace it",
-                                  final_path);
-            return cp_err_errno(err, CP_EIO, errno, "cannot move the output into place as %s",
+        int rc = move_no_replace(s->temp_path, final_path);
+        if (rc == EEXIST)
+            return cp_err_set(err, CP_EUSAGE, "output '%s' exists; use --force to replace it",
+                              final_path);
+        if (rc != 0)
+            return cp_err_errno(err, CP_EIO, rc, "cannot move the output into place as %s",
                                 final_path);
-        }
-        unlink(s->temp_path);
     }
     s->committed = true;
     cp_cleanup_forget(s->cleanup_id);
+    s->cleanup_id = -1;
     int dfd = open(s->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd >= 0) {
         fsync(dfd);

@@ -57,6 +57,11 @@ int sink_finish(sink_t *s, cp_err_t *err);
  * existing final_path is left alone and CP_EUSAGE returned. The directory is fsynced. */
 int sink_commit(sink_t *s, const char *final_path, bool replace, cp_err_t *err);
 
+/* Marks a file sink's temporary file as results worth keeping: if the process is killed by
+ * a second SIGINT/SIGTERM before sink_commit, the file is linked to final_path instead of
+ * being deleted. No effect on memory sinks. */
+void sink_keep_on_interrupt(sink_t *s, const char *final_path);
+
 /* Closes the sink, removes its temporary file unless committed, frees it. NULL is fine. */
 void sink_close(sink_t *s);
 

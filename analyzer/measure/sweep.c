@@ -25,6 +25,7 @@ typedef struct target_state {
     const char *input_path; /* what runs on this target read */
     const char *input_target;
     bool failed;            /* an earlier run failed: skip the rest */
+    char failure[CP_ERR_MSG_MAX]; /* why */
 } target_state_t;
 
 const char *sweep_layout_name(sweep_layout_t layout)
@@ -181,6 +182,31 @@ static int target_still_there(const target_spec_t *t, const volume_info_t *v, cp
     return CP_OK;
 }
 
+/* A row for planned run r, not yet measured. */
+static void row_init(const sweep_params_t *p, const target_state_t *st, const planned_run_t *r,
+                     unsigned order, sweep_row_t *row)
+{
+    const target_spec_t *target = &p->targets[r->target];
+    memset(row, 0, sizeof *row);
+    row->target = target;
+    row->volume = target->is_mem ? NULL : &st[r->target].volume;
+    codec_format(&p->codecs[r->codec], row->codec, sizeof row->codec);
+    row->threads = p->threads[r->thread];
+    row->rep = r->rep;
+    row->order = order;
+    row->seed = p->seed;
+    row->layout = target->is_mem ? SWEEP_SPLIT : p->layout;
+    row->input_target = st[r->target].input_target;
+}
+
+/* Marks target t failed, keeping the first reason. */
+static void target_failed(target_state_t *st, size_t t, const char *why)
+{
+    if (!st[t].failed)
+        snprintf(st[t].failure, sizeof st[t].failure, "%s", why);
+    st[t].failed = true;
+}
+
 /* One measured run with telemetry around it, delivered as a row. A failed run is still
  * CP_OK here (its row says why, and *run_failed is set); only an interrupt or the
  * callback's error is returned. */
@@ -190,16 +216,7 @@ static int measure_one(const sweep_params_t *p, target_state_t *st, const planne
 {
     const target_spec_t *target = &p->targets[r->target];
     sweep_row_t row;
-    memset(&row, 0, sizeof row);
-    row.target = target;
-    row.volume = target->is_mem ? NULL : &st[r->target].volume;
-    codec_format(&p->codecs[r->codec], row.codec, sizeof row.codec);
-    row.threads = p->threads[r->thread];
-    row.rep = r->rep;
-    row.order = order;
-    row.seed = p->seed;
-    row.layout = target->is_mem ? SWEEP_SPLIT : p->layout;
-    row.input_target = st[r->target].input_target;
+    row_init(p, st, r, order, &row);
 
     compress_job_t job;
     fill_job(p, st, r->target, r->codec, row.threads, &job);
@@ -220,7 +237,7 @@ static int measure_one(const sweep_params_t *p, target_state_t *st, const planne
     row.valid = rc == CP_OK;
     if (rc != CP_OK) {
         snprintf(row.error, sizeof row.error, "%s", run_err.msg);
-        st[r->target].failed = true;
+        target_failed(st, r->target, run_err.msg);
         *run_failed = true;
         cp_log_error("target '%s' %s T=%d: %s; skipping its remaining runs", target->name,
                      row.codec, row.threads, run_err.msg);
@@ -243,7 +260,7 @@ static int warm_up(const sweep_params_t *p, target_state_t *st, cp_err_t *err)
             if (rc == CP_EINTR)
                 return cp_err_set(err, CP_EINTR, "interrupted");
             if (rc != CP_OK) {
-                st[t].failed = true;
+                target_failed(st, t, run_err.msg);
                 cp_log_error("target '%s': warm-up failed: %s; skipping this target",
                              p->targets[t].name, run_err.msg);
             }
@@ -313,8 +330,14 @@ int sweep_run(const sweep_params_t *p, sweep_row_cb cb, void *ctx, cp_err_t *err
     bool some_failed = false;
     for (size_t i = 0; i < total && rc == CP_OK; i++) {
         if (st[plan[i].target].failed) {
+            /* Not run: a row still records the case and why, so the table is complete. */
+            sweep_row_t row;
+            row_init(p, st, &plan[i], (unsigned)(i + 1), &row);
+            snprintf(row.error, sizeof row.error, "not run: an earlier run on this target "
+                     "failed: %.400s", st[plan[i].target].failure);
             some_failed = true;
             pc.total--;
+            rc = cb(&row, ctx, err);
             continue;
         }
         rc = measure_one(p, st, &plan[i], (unsigned)(i + 1), progress_cb, &pc, &some_failed,

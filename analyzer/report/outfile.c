@@ -102,6 +102,12 @@ int outfile_flush(outfile_t *f, cp_err_t *err)
     return rc;
 }
 
+void outfile_keep_partial(outfile_t *f)
+{
+    if (!f->to_stdout)
+        sink_keep_on_interrupt(f->sink, f->path);
+}
+
 int outfile_commit(outfile_t *f, cp_err_t *err)
 {
     int rc = outfile_flush(f, err);

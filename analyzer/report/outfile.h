@@ -27,6 +27,10 @@ int outfile_flush(outfile_t *f, cp_err_t *err);
 /* Flushes, fsyncs and renames the file into place. After this, outfile_close keeps it. */
 int outfile_commit(outfile_t *f, cp_err_t *err);
 
+/* For files of measured rows: if the process is killed by a second interrupt before
+ * outfile_commit, what was flushed so far is linked into place instead of deleted. */
+void outfile_keep_partial(outfile_t *f);
+
 /* Frees f, removing the temporary file unless committed. NULL is fine. */
 void outfile_close(outfile_t *f);
 

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# chokepoint run --quick: the whole study produces every file (runs.csv, probe.csv,
+# analysis.json, report.md, valid plots, meta.json), prints the verdict table, keeps stderr
+# free of carriage returns when it is not a terminal, and handles --out and interrupts.
+source "$(dirname "$0")/lib.sh"
+set -e
+
+cd "$WORK"
+out=$WORK/study
+run "$CP" run --quick --threads 1,2 --out "$out" mem local="$WORK"
+expect_status 0 "run --quick"
+for f in runs.csv probe.csv analysis.json report.md meta.json; do
+    check "$f written" test -s "$out/$f"
+done
+for p in time_vs_threads rate_vs_threads bottleneck probe rate_vs_write; do
+    check "$p.png is a PNG" bash -c "head -c 8 '$out/$p.png' | od -An -tx1 | tr -d ' \n' | grep -qx 89504e470d0a1a0a"
+done
+check "report.md embeds the plots" grep -q '](bottleneck.png)' "$out/report.md"
+check "the verdict table is printed" grep -Eq "^local \(zstd:3\) +2 (cpu-bound|write-bound|read-bound|unexplained)" "$WORK/out"
+check "it says where the report is" grep -q "report: $out/report.md" "$WORK/out"
+check "stderr has no carriage returns" bash -c "! grep -q $'\r' '$WORK/err'"
+check "meta.json says complete" grep -q '"status": "complete"' "$out/meta.json"
+check "meta.json records the host and targets" bash -c "grep -q '\"cpu_model\"' '$out/meta.json' && grep -q '\"fs_type\"' '$out/meta.json' && grep -q '\"seed\"' '$out/meta.json'"
+check "the generated input is removed" test ! -e "$out/input.bin"
+check "4 runs measured" test "$(wc -l < "$out/runs.csv")" -eq 5
+
+run "$CP" run --quick --out "$out" mem
+expect_status 2 "a non-empty --out is refused"
+expect_one_line_error "not empty" "the refusal says why"
+run "$CP" run --quick --threads 0
+expect_status 2 "--threads 0"
+run "$CP" run -i "$WORK/missing" mem
+expect_status 2 "missing input"
+
+# Defaults: no TARGET means the results volume, /dev/shm and mem; results/<stamp>-<host>/.
+run "$CP" run --quick --threads 1 --no-probe -q
+expect_status 0 "run with default targets"
+dir=$(ls -d "$WORK"/results/*-* 2>/dev/null | head -1)
+check "results/<stamp>-<host>/ created" test -n "$dir"
+check "the default targets include local and mem" bash -c "grep -q '^local,' '$dir/runs.csv' && grep -q '^mem,' '$dir/runs.csv'"
+check "--quiet leaves stderr empty" test ! -s "$WORK/err"
+
+# Interrupted: what was measured is kept, meta.json says so, exit 130, no temp files.
+mkdir -p "$WORK/slow"
+set +e
+"$CP" run --quick --threads 1,2 --no-probe --out "$WORK/int" -q mem slow="$WORK/slow@5MB/s" > /dev/null 2> "$WORK/err" &
+pid=$!
+for _ in $(seq 1 100); do
+    [ -s "$WORK/int/runs.csv" ] || [ -n "$(ls "$WORK/int"/.runs.csv.*chokepoint-tmp 2>/dev/null)" ] && grep -q . "$WORK/int"/.runs.csv.*chokepoint-tmp 2>/dev/null && break
+    sleep 0.1
+done
+sleep 1
+kill -INT $pid
+wait $pid
+status=$?
+set -e
+expect_status 130 "SIGINT during run"
+check "meta.json says interrupted" grep -q '"status": "interrupted"' "$WORK/int/meta.json"
+check "runs.csv kept what was measured" test -s "$WORK/int/runs.csv"
+check "no temporary files left" no_temp_files "$WORK"
+check "nothing left in the slow target" test -z "$(find "$WORK/slow" -mindepth 1)"
+finish

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# chokepoint sweep + probe + analyze: memory and RAM targets come out cpu-bound, an
+# emulated 20 MB/s volume write-bound; runs.csv has a row per run with its columns; failed
+# targets leave error rows and nothing on the volume.
+source "$(dirname "$0")/lib.sh"
+set -e
+
+"$CP" fixture -o "$WORK/in" --size 24M --kind text --seed 3 -q
+mkdir -p "$WORK/shm" "$WORK/slow"
+shm_dir=$WORK/shm
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then shm_dir=$(mktemp -d /dev/shm/cp-sweep.XXXXXX); CLEANUP_HOOKS+=("rm -rf '$shm_dir'"); fi
+
+run "$CP" sweep -i "$WORK/in" --codec zstd:3 --threads 1,2 --reps 1 --seed 7 -o "$WORK/runs.csv" \
+    mem ram="$shm_dir" slow="$WORK/slow@20MB/s"
+expect_status 0 "sweep over mem, RAM and a 20 MB/s emulated volume"
+check "6 rows and a header" test "$(wc -l < "$WORK/runs.csv")" -eq 7
+header=$(head -1 "$WORK/runs.csv")
+for col in target codec engine threads rep seed layout input_bytes output_bytes seconds bytes_per_s \
+           cpu_user_s cpu_sys_s max_rss_bytes reader_busy_s writer_busy_s compress_busy_s \
+           cpu_user_share cpu_iowait_share dev_written_bytes dev_busy_share fs_type emulated layout valid error; do
+    case ",$header," in *",$col,"*) ;; *) not_ok "runs.csv lacks column $col";; esac
+done
+ok "runs.csv names its columns"
+check "every row is valid" test "$(awk -F, 'NR > 1 && $0 !~ /,1,$/' "$WORK/runs.csv" | wc -l)" -eq 0
+check "the emulated target is labelled" grep -q "^slow,.*,1,20000000," "$WORK/runs.csv"
+check "the seed is recorded" bash -c "awk -F, 'NR > 1 { print \$7 }' '$WORK/runs.csv' | sort -u | grep -qx 7"
+check "stderr has no carriage returns when not a terminal" bash -c "! grep -q $'\r' '$WORK/err'"
+check "nothing left in the targets" test -z "$(find "$shm_dir" "$WORK/slow" -mindepth 1)"
+
+run "$CP" probe --sizes 5MB,10MB --reps 1 -o "$WORK/probe.csv" ram="$shm_dir" slow="$WORK/slow@20MB/s"
+expect_status 0 "probe of the same targets"
+run "$CP" analyze "$WORK/runs.csv" --probe "$WORK/probe.csv" --format json -o "$WORK/analysis.json"
+expect_status 0 "analyze"
+verdict() { python3 -c "import json,sys; a=json.load(open('$WORK/analysis.json')); print([t['verdict'] for t in a['targets'] if t['name']==sys.argv[1]][0])" "$1"; }
+if command -v python3 >/dev/null; then
+    check "mem is cpu-bound" test "$(verdict mem)" = cpu-bound
+    check "the RAM volume is cpu-bound" test "$(verdict ram)" = cpu-bound
+    check "the 20 MB/s volume is write-bound" test "$(verdict slow)" = write-bound
+else
+    echo "skipped: verdict checks need python3"
+fi
+
+# A run that fails: a 1 MiB tmpfs cannot hold the output. Its warm-up fails, its planned
+# runs become error rows, the other target is measured, exit 1, nothing left behind.
+if is_root && mount_tmpfs "$WORK/tiny" 1m; then
+    run "$CP" sweep -i "$WORK/in" --threads 1,2 --reps 1 -o "$WORK/fail.csv" mem tiny="$WORK/tiny"
+    expect_status 1 "sweep with a full volume"
+    check "mem rows are valid" test "$(grep -c '^mem,.*,1,$' "$WORK/fail.csv")" -eq 2
+    check "the full volume's runs are error rows" test "$(grep -c '^tiny,.*,0,' "$WORK/fail.csv")" -eq 2
+    check "the error names the cause" grep -q "No space left on device" "$WORK/fail.csv"
+    check "nothing left on the full volume" test -z "$(ls -A "$WORK/tiny")"
+else
+    echo "skipped: full-volume case needs root to mount a tmpfs"
+fi
+
+run "$CP" sweep -i "$WORK/in" -o "$WORK/runs.csv" mem
+expect_status 2 "an existing -o is refused"
+expect_one_line_error "exists; use --force" "refusal names --force"
+run "$CP" sweep -i "$WORK/in" mem mem
+expect_status 2 "two targets with one name"
+run "$CP" sweep -i "$WORK/in"
+expect_status 2 "no target"
+check "no temporary files anywhere" no_temp_files "$WORK"
+finish
