@@ -10,10 +10,10 @@ mkdir -p "$WORK/shm" "$WORK/slow"
 shm_dir=$WORK/shm
 if [ -d /dev/shm ] && [ -w /dev/shm ]; then shm_dir=$(mktemp -d /dev/shm/cp-sweep.XXXXXX); CLEANUP_HOOKS+=("rm -rf '$shm_dir'"); fi
 
-run "$CP" sweep -i "$WORK/in" --codec zstd:3 --threads 1,2 --reps 1 --seed 7 -o "$WORK/runs.csv" \
+run "$CP" sweep -i "$WORK/in" --codec zstd:3 --threads 1,2 --reps 3 --seed 7 -o "$WORK/runs.csv" \
     mem ram="$shm_dir" slow="$WORK/slow@20MB/s"
 expect_status 0 "sweep over mem, RAM and a 20 MB/s emulated volume"
-check "6 rows and a header" test "$(wc -l < "$WORK/runs.csv")" -eq 7
+check "18 rows and a header" test "$(wc -l < "$WORK/runs.csv")" -eq 19
 header=$(head -1 "$WORK/runs.csv")
 for col in target codec engine threads rep seed layout input_bytes output_bytes seconds bytes_per_s \
            cpu_user_s cpu_sys_s max_rss_bytes reader_busy_s writer_busy_s compress_busy_s \
@@ -29,7 +29,8 @@ check "nothing left in the targets" test -z "$(find "$shm_dir" "$WORK/slow" -min
 
 run "$CP" probe --sizes 5MB,10MB --reps 1 -o "$WORK/probe.csv" ram="$shm_dir" slow="$WORK/slow@20MB/s"
 expect_status 0 "probe of the same targets"
-run "$CP" analyze "$WORK/runs.csv" --probe "$WORK/probe.csv" --format json -o "$WORK/analysis.json"
+# Medians of 3 on a shared machine: allow 20% below the CPU ceiling for cpu-bound.
+run "$CP" analyze "$WORK/runs.csv" --probe "$WORK/probe.csv" --tolerance 0.2 --format json -o "$WORK/analysis.json"
 expect_status 0 "analyze"
 verdict() { python3 -c "import json,sys; a=json.load(open('$WORK/analysis.json')); print([t['verdict'] for t in a['targets'] if t['name']==sys.argv[1]][0])" "$1"; }
 if command -v python3 >/dev/null; then

@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     fuzz_csv_require(table != NULL, "a successful load returns a table", &err);
     for (size_t i = 0; i < table->nrows; i++) {
-        const probe_row_t *r = &table->rows[i];
+        const probe_speed_row_t *r = &table->rows[i];
         fuzz_csv_require(r->op == PROBE_OP_WRITE || r->op == PROBE_OP_READ ||
                              r->op == PROBE_OP_SUSTAINED,
                          "op is write, read or sustained", &err);
