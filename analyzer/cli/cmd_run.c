@@ -384,6 +384,8 @@ static int write_analysis_file(const study_t *s, const char *name, const analysi
         return err->code;
     int rc = plots ? report_markdown_write(outfile_stream(f), a, plots)
                    : analysis_write_json(a, outfile_stream(f), err);
+    if (rc == CP_OK && plots != NULL)
+        meta_write_markdown(s->meta, outfile_stream(f));
     if (rc != CP_OK && err->code == CP_OK)
         cp_err_set(err, rc, "cannot write %s", path);
     if (rc == CP_OK)

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -61,13 +62,45 @@ const char *analysis_format_model(const fit_result_t *m, char *buf, size_t cap)
     return buf;
 }
 
+/* "name (codec)", with the volume's nature when the runs say it: RAM, or an emulated cap. */
 static const char *series_label(const analysis_series_t *s, char *buf, size_t cap)
 {
-    if (s->codec[0])
-        snprintf(buf, cap, "%s (%s)", s->name, s->codec);
+    char nature[64] = "";
+    if (s->emulated == 1 && isfinite(s->rate_cap_bps))
+        snprintf(nature, sizeof nature, "emulated %.0f MB/s cap", s->rate_cap_bps / 1e6);
+    else if (s->emulated == 1)
+        snprintf(nature, sizeof nature, "emulated cap");
+    else if (s->ram == 1 && !s->is_mem)
+        snprintf(nature, sizeof nature, "RAM");
+    if (s->codec[0] && nature[0])
+        snprintf(buf, cap, "%s (%s, %s)", s->name, s->codec, nature);
+    else if (s->codec[0] || nature[0])
+        snprintf(buf, cap, "%s (%s)", s->name, s->codec[0] ? s->codec : nature);
     else
         snprintf(buf, cap, "%s", s->name);
     return buf;
+}
+
+/* How the series' figures were taken, in words: repetitions and sync mode. */
+static void series_method(const analysis_series_t *s, char *buf, size_t cap)
+{
+    size_t lo = SIZE_MAX, hi = 0;
+    for (size_t i = 0; i < s->npoints; i++) {
+        lo = s->points[i].n < lo ? s->points[i].n : lo;
+        hi = s->points[i].n > hi ? s->points[i].n : hi;
+    }
+    char reps[48];
+    if (lo == hi)
+        snprintf(reps, sizeof reps, "%zu run%s", lo, lo == 1 ? "" : "s");
+    else
+        snprintf(reps, sizeof reps, "%zu to %zu runs", lo, hi);
+    const char *sync = s->is_mem                         ? "output counted in memory"
+                       : strcmp(s->sync, "fsync") == 0  ? "timed to fsync + close"
+                       : strcmp(s->sync, "direct") == 0 ? "O_DIRECT writes, timed to fsync + close"
+                       : strcmp(s->sync, "none") == 0   ? "no fsync (page cache included)"
+                       : strcmp(s->sync, "mixed") == 0  ? "mixed sync modes"
+                                                        : "sync mode not recorded";
+    snprintf(buf, cap, "each point: median of %s (min and max shown); %s", reps, sync);
 }
 
 static void model_quality(const fit_result_t *m, char *buf, size_t cap)
@@ -78,6 +111,11 @@ static void model_quality(const fit_result_t *m, char *buf, size_t cap)
     else
         analysis_format_rate(m->rmse, rmse, sizeof rmse);
     int n;
+    if (m->exact) {
+        snprintf(buf, cap, "exact fit: %zu thread counts for %d parameters, no R2", m->n,
+                 m->nparams);
+        return;
+    }
     if (isfinite(m->r2))
         n = snprintf(buf, cap, "R2 %.4f, RMSE %s", m->r2, rmse);
     else
@@ -148,10 +186,11 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *
 {
     char label[300], buf[512], r1[32], r2[32], r3[32], r4[32];
     const analysis_ceiling_t *ceil = &a->ceilings[s->ceiling];
+    series_method(s, buf, sizeof buf);
     if (md)
-        fprintf(out, "## %s\n\n", series_label(s, label, sizeof label));
+        fprintf(out, "## %s\n\n%s.\n\n", series_label(s, label, sizeof label), buf);
     else
-        fprintf(out, "%s\n", series_label(s, label, sizeof label));
+        fprintf(out, "%s\n  %s\n", series_label(s, label, sizeof label), buf);
 
     if (md)
         fprintf(out, "| threads | seconds (median) | min .. max | rate | runs |\n"

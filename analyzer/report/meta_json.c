@@ -80,3 +80,61 @@ int meta_write(const json_t *meta, const char *dir, cp_err_t *err)
     outfile_close(f);
     return rc;
 }
+
+static const char *str_or(const json_t *o, const char *key, const char *fallback)
+{
+    const char *v = json_string_value(json_object_get(o, key));
+    return v != NULL && v[0] != '\0' ? v : fallback;
+}
+
+void meta_write_markdown(const json_t *meta, FILE *out)
+{
+    const json_t *host = json_object_get(meta, "host");
+    fprintf(out, "\n## How this was measured\n\n");
+    fprintf(out, "- Host: %s, %lld CPUs online (%lld usable), %.1f GB memory, %s, kernel %s.\n",
+            str_or(host, "cpu_model", "unknown CPU"),
+            (long long)json_integer_value(json_object_get(host, "online_cpus")),
+            (long long)json_integer_value(json_object_get(host, "usable_cpus")),
+            (double)json_integer_value(json_object_get(host, "mem_total_bytes")) / 1e9,
+            str_or(host, "os", "unknown OS"), str_or(host, "kernel", "?"));
+    const json_t *input = json_object_get(meta, "input");
+    if (input != NULL)
+        fprintf(out, "- Input: %s, %.1f MB%s%s%s.\n", str_or(input, "path", "?"),
+                (double)json_integer_value(json_object_get(input, "bytes")) / 1e6,
+                json_is_true(json_object_get(input, "generated")) ? ", a generated '" : "",
+                json_is_true(json_object_get(input, "generated")) ? str_or(input, "kind", "?")
+                                                                  : "",
+                json_is_true(json_object_get(input, "generated")) ? "' fixture" : "");
+    fprintf(out, "- Runs: engine %s, %lld measured repetition(s) per point after one discarded "
+                 "warm-up per target, in an order shuffled with seed %lld; each timed from "
+                 "opening the input to the output's %s and close, input page cache dropped "
+                 "first. Points are medians; min and max are kept.\n",
+            str_or(meta, "engine", "?"), (long long)json_integer_value(json_object_get(meta, "reps")),
+            (long long)json_integer_value(json_object_get(meta, "seed")),
+            strcmp(str_or(meta, "sync", "fsync"), "none") == 0 ? "close (no fsync)" : "fsync");
+    fprintf(out, "- Probe: incompressible data, each file written through fsync and read back "
+                 "after its page cache was dropped; a volume's speed is the median at its "
+                 "largest file size.\n\n");
+    fprintf(out, "| target | directory | filesystem | device | kind |\n|---|---|---|---|---|\n");
+    size_t i;
+    json_t *t;
+    json_array_foreach(json_object_get(meta, "targets"), i, t)
+    {
+        double cap = json_number_value(json_object_get(t, "emulated_cap_bytes_per_s"));
+        char kind[96];
+        if (json_is_true(json_object_get(t, "memory")))
+            snprintf(kind, sizeof kind, "memory: output counted and discarded (CPU ceiling)");
+        else if (cap > 0)
+            snprintf(kind, sizeof kind, "emulated %.0f MB/s write cap on %s", cap / 1e6,
+                     json_is_true(json_object_get(t, "ram")) ? "RAM" : "this volume");
+        else if (json_is_true(json_object_get(t, "ram")))
+            snprintf(kind, sizeof kind, "RAM (tmpfs): measures memory, not a disk");
+        else if (json_is_true(json_object_get(t, "rotational")))
+            snprintf(kind, sizeof kind, "disk (reported rotational)");
+        else
+            snprintf(kind, sizeof kind, "disk");
+        fprintf(out, "| %s | %s | %s | %s %s | %s |\n", str_or(t, "name", "?"),
+                str_or(t, "dir", "-"), str_or(t, "fs_type", "-"), str_or(t, "mount_source", ""),
+                str_or(t, "device", "-"), kind);
+    }
+}

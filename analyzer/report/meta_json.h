@@ -7,6 +7,7 @@
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cli/parse.h"
 #include "common/err.h"
@@ -25,6 +26,10 @@ void meta_add_target(json_t *meta, const target_spec_t *target, const volume_inf
  * "running", the end time; `stage` names the stage reached ("fixture", "probe", "sweep",
  * "analyze", "plot", "done"). */
 void meta_set_status(json_t *meta, const char *status, const char *stage);
+
+/* Writes a "How this was measured" Markdown section from meta: host, input, targets
+ * (filesystem, device, RAM, emulated cap), repetitions, sync mode and seed. */
+void meta_write_markdown(const json_t *meta, FILE *out);
 
 /* Writes meta to DIR/meta.json (replacing the previous version atomically). */
 int meta_write(const json_t *meta, const char *dir, cp_err_t *err);

@@ -43,13 +43,14 @@ check "--quiet leaves stderr empty" test ! -s "$WORK/err"
 # Interrupted: what was measured is kept, meta.json says so, exit 130, no temp files.
 mkdir -p "$WORK/slow"
 set +e
-"$CP" run --quick --threads 1,2 --no-probe --out "$WORK/int" -q mem slow="$WORK/slow@5MB/s" > /dev/null 2> "$WORK/err" &
+"$CP" run --quick --threads 1,2 --no-probe --out "$WORK/int" -q mem slow="$WORK/slow@20MB/s" > /dev/null 2> "$WORK/err" &
 pid=$!
-for _ in $(seq 1 100); do
-    [ -s "$WORK/int/runs.csv" ] || [ -n "$(ls "$WORK/int"/.runs.csv.*chokepoint-tmp 2>/dev/null)" ] && grep -q . "$WORK/int"/.runs.csv.*chokepoint-tmp 2>/dev/null && break
+# Wait until at least one row is on disk (header + 1 line in the temporary runs.csv).
+for _ in $(seq 1 300); do
+    rows=$(cat "$WORK"/int/.runs.csv.*chokepoint-tmp 2>/dev/null | wc -l)
+    [ "$rows" -ge 2 ] && break
     sleep 0.1
 done
-sleep 1
 kill -INT $pid
 wait $pid
 status=$?

@@ -234,7 +234,7 @@ static void test_report_markdown(void **state)
     FILE *out = open_memstream(&text, &len);
     assert_int_equal(report_markdown_write(out, fx->analysis, &fx->set), 0);
     fclose(out);
-    assert_non_null(strstr(text, "## slow (zstd:3)"));
+    assert_non_null(strstr(text, "## slow (zstd:3, emulated 100 MB/s cap)"));
     assert_non_null(strstr(text, "\n## Plots\n"));
     assert_non_null(strstr(text, "gnuplot could not be run"));
     assert_non_null(strstr(text, "- Time against threads: mem scales best"));
