@@ -102,7 +102,10 @@ static int zstd_encode(codec_stream_t *base, const void *in, size_t in_size, boo
             if (rc != CP_OK)
                 return rc;
         }
-        bool done = finish ? remaining == 0 : input.pos == input.size;
+        /* Drain what the workers have finished (a full output buffer means there may be
+         * more), so finished jobs flow out steadily instead of piling up in bursts. */
+        bool done = finish ? remaining == 0
+                           : input.pos == input.size && output.pos < output.size;
         if (done)
             return CP_OK;
     }

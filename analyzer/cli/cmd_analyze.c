@@ -16,6 +16,7 @@
 #include "report/analysis.h"
 #include "report/analysis_json.h"
 #include "report/analysis_text.h"
+#include "report/outfile.h"
 
 typedef enum { FORMAT_TEXT, FORMAT_JSON, FORMAT_MARKDOWN, FORMAT_SUMMARY } format_t;
 
@@ -23,7 +24,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: chokepoint analyze RUNS.csv [--probe PROBE.csv] [--tolerance 0.10]\n"
-            "                          [--format text|json|markdown|summary] [-o FILE]\n\n"
+            "                          [--format text|json|markdown|summary] [-o FILE [--force]]\n\n"
             "Fits scaling models (power_time, linear_rate, amdahl, usl) to each target and\n"
             "codec in RUNS.csv and says, per thread count, whether the job is cpu-bound,\n"
             "write-bound, read-bound or unexplained, and at how many threads a volume\n"
@@ -37,6 +38,7 @@ static void usage(FILE *out)
             "  --format F        text (default), json, markdown, or summary (one line per\n"
             "                    target: the verdict at its largest thread count)\n"
             "  -o FILE           write there (atomically) instead of stdout\n"
+            "  --force           replace FILE when it exists (otherwise an error)\n"
             "  -h, --help        this help\n\n"
             "Exit status: 0 success, 1 runtime failure, 2 usage or data-file error.\n");
 }
@@ -71,45 +73,18 @@ static int write_output(const analysis_t *a, format_t format, FILE *out, cp_err_
     }
 }
 
-/* Writes into a temporary file beside path and renames it into place, so a failure
- * never leaves a half-written report (nor damages an existing one). */
-static int write_file(const analysis_t *a, format_t format, const char *path, cp_err_t *err)
+/* Writes into a temporary file beside path and renames it into place (report/outfile.h),
+ * so a failure never leaves a half-written report nor damages an existing file. */
+static int write_file(const analysis_t *a, format_t format, const char *path, bool force,
+                      cp_err_t *err)
 {
-    size_t len = strlen(path);
-    char *tmp = malloc(len + 32);
-    if (tmp == NULL)
-        return cp_err_set(err, CP_ENOMEM, "out of memory");
-    snprintf(tmp, len + 32, "%s.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int rc = cp_err_errno(err, CP_EIO, errno, "%s: cannot create", path);
-        free(tmp);
-        return rc;
-    }
-    /* mkstemp makes the file 0600; a report should get the usual 0666 & ~umask. */
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-    int slot = cp_cleanup_track(tmp);
-    FILE *out = fdopen(fd, "w");
-    int rc = 0;
-    if (out == NULL) {
-        rc = cp_err_errno(err, CP_EIO, errno, "%s: cannot open", tmp);
-        close(fd);
-    } else {
-        rc = write_output(a, format, out, err);
-        if (rc == 0 && (fflush(out) != 0 || fsync(fileno(out)) != 0))
-            rc = cp_err_errno(err, CP_EIO, errno, "%s: cannot write", path);
-        if (fclose(out) != 0 && rc == 0)
-            rc = cp_err_errno(err, CP_EIO, errno, "%s: cannot write", path);
-    }
-    if (rc == 0 && rename(tmp, path) != 0)
-        rc = cp_err_errno(err, CP_EIO, errno, "%s: cannot rename into place", path);
-    if (rc != 0)
-        unlink(tmp);
-    if (slot >= 0)
-        cp_cleanup_forget(slot);
-    free(tmp);
+    outfile_t *f = outfile_open(path, force, err);
+    if (f == NULL)
+        return err->code;
+    int rc = write_output(a, format, outfile_stream(f), err);
+    if (rc == CP_OK)
+        rc = outfile_commit(f, err);
+    outfile_close(f);
     return rc;
 }
 
@@ -120,6 +95,7 @@ int cmd_analyze(int argc, char **argv)
     analysis_options_t opts = analysis_defaults();
     format_t format = FORMAT_TEXT;
     int rc = 0;
+    bool force = false;
 
     for (int i = 1; i < argc && rc == 0; i++) {
         const char *arg = argv[i], *value = NULL;
@@ -127,6 +103,8 @@ int cmd_analyze(int argc, char **argv)
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             usage(stdout);
             return 0;
+        } else if (strcmp(arg, "--force") == 0) {
+            force = true;
         } else if ((m = option_value(argc, argv, &i, "--probe", &value, &err)) != 0) {
             rc = m < 0 ? m : 0;
             probe_path = value;
@@ -179,26 +157,18 @@ int cmd_analyze(int argc, char **argv)
         return cp_exit_status(rc);
     }
 
-    runs_table_t *runs = NULL;
-    probe_table_t *probe = NULL;
     analysis_t *analysis = NULL;
-    rc = runs_table_load(runs_path, &runs, &err);
-    if (rc == 0 && probe_path != NULL)
-        rc = probe_table_load(probe_path, &probe, &err);
-    if (rc == 0)
-        rc = analysis_run(runs, probe, &opts, &analysis, &err);
+    rc = analysis_run_files(runs_path, probe_path, &opts, &analysis, NULL, &err);
     if (rc == 0 && cp_interrupted())
         rc = cp_err_set(&err, CP_EINTR, "interrupted");
     if (rc == 0) {
         if (out_path != NULL)
-            rc = write_file(analysis, format, out_path, &err);
+            rc = write_file(analysis, format, out_path, force, &err);
         else
             rc = write_output(analysis, format, stdout, &err);
     }
     if (rc != 0)
         cp_log_error("%s", err.msg);
     analysis_free(analysis);
-    probe_table_free(probe);
-    runs_table_free(runs);
     return cp_exit_status(rc);
 }

@@ -122,18 +122,14 @@ int cmd_plot(int argc, char **argv)
         return cp_exit_status(rc);
     }
 
-    runs_table_t *runs = NULL;
     probe_table_t *probe = NULL;
     analysis_t *analysis = NULL;
     plot_set_t *plots = calloc(1, sizeof *plots);
     if (plots == NULL)
         rc = cp_err_set(&err, CP_ENOMEM, "out of memory");
     if (rc == 0)
-        rc = runs_table_load(runs_path, &runs, &err);
-    if (rc == 0 && access(probe_path, F_OK) == 0)
-        rc = probe_table_load(probe_path, &probe, &err);
-    if (rc == 0)
-        rc = analysis_run(runs, probe, &opts, &analysis, &err);
+        rc = analysis_run_files(runs_path, access(probe_path, F_OK) == 0 ? probe_path : NULL,
+                                &opts, &analysis, &probe, &err);
     if (rc == 0)
         rc = plot_render(dir, analysis, probe, fmt, plots, &err);
     char report_path[PATH_MAX];
@@ -159,6 +155,5 @@ int cmd_plot(int argc, char **argv)
     free(plots);
     analysis_free(analysis);
     probe_table_free(probe);
-    runs_table_free(runs);
     return cp_exit_status(rc);
 }

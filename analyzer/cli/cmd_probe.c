@@ -14,8 +14,10 @@
 #include "cli/parse.h"
 #include "common/cleanup.h"
 #include "common/log.h"
+#include "common/prng.h"
 #include "measure/probe.h"
 #include "measure/sink.h"
+#include "report/outfile.h"
 #include "report/probe_writer.h"
 
 static const char usage_text[] =
@@ -149,48 +151,20 @@ static int parse_seed(const char *text, uint64_t *out, cp_err_t *err)
     return CP_OK;
 }
 
-/* -o FILE must be creatable: its directory exists and FILE is absent unless --force. */
-static int check_output_path(const char *path, bool force, cp_err_t *err)
-{
-    struct stat st;
-    if (!force && lstat(path, &st) == 0)
-        return cp_err_set(err, CP_EUSAGE, "output '%s' exists; use --force to replace it", path);
-    char copy[PATH_MAX];
-    snprintf(copy, sizeof copy, "%s", path);
-    const char *dir = dirname(copy);
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0)
-        return cp_err_set(err, CP_EUSAGE, "output '%s': directory '%s' is missing or not "
-                          "writable", path, dir);
-    return CP_OK;
-}
-
 /* Writes the CSV held in memory to path through a temporary file, then renames it. */
 static int commit_output(const char *path, const char *data, size_t len, bool force,
                          cp_err_t *err)
 {
-    char copy[PATH_MAX];
-    snprintf(copy, sizeof copy, "%s", path);
-    const char *dir = dirname(copy);
-    sink_options_t opts = {SYNC_FSYNC, 0, NULL};
-    sink_t *s = sink_open_file(dir, ".probe-csv", &opts, err);
-    if (s == NULL)
+    outfile_t *f = outfile_open(path, force, err);
+    if (f == NULL)
         return err->code;
-    int rc = sink_write(s, data, len, err);
+    int rc = CP_OK;
+    if (fwrite(data, 1, len, outfile_stream(f)) != len)
+        rc = cp_err_set(err, CP_ENOMEM, "out of memory for the CSV");
     if (rc == CP_OK)
-        rc = sink_finish(s, err);
-    if (rc == CP_OK)
-        rc = sink_commit(s, path, force, err);
-    sink_close(s);
+        rc = outfile_commit(f, err);
+    outfile_close(f);
     return rc;
-}
-
-static uint64_t clock_seed(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    uint64_t seed = (uint64_t)ts.tv_sec * 1000003u ^ (uint64_t)ts.tv_nsec ^
-                    ((uint64_t)getpid() << 32);
-    return seed % 1000000007u; /* short enough to retype */
 }
 
 int cmd_probe(int argc, char **argv)
@@ -277,7 +251,7 @@ int cmd_probe(int argc, char **argv)
     if (out_path != NULL && strcmp(out_path, "-") == 0)
         out_path = NULL;
     if (rc == CP_OK && out_path != NULL)
-        rc = check_output_path(out_path, force, &err);
+        rc = outfile_check(out_path, force, &err);
 
     size_t n_targets = rc == CP_OK ? (size_t)(argc - optind) : 0;
     target_spec_t *targets = calloc(n_targets ? n_targets : 1, sizeof *targets);
@@ -299,7 +273,7 @@ int cmd_probe(int argc, char **argv)
         return cp_exit_status(rc);
     }
     if (!seed_given)
-        p.seed = clock_seed();
+        p.seed = prng_fresh_seed();
 
     probe_output_t out = {stdout, false, NULL, 0, 0};
     char *mem_data = NULL;

@@ -396,18 +396,14 @@ static int write_analysis_file(const study_t *s, const char *name, const analysi
 
 static int stage_analyze_and_plot(study_t *s, cp_err_t *err)
 {
-    char path[STUDY_PATH_MAX];
-    runs_table_t *runs = NULL;
+    char runs_path[STUDY_PATH_MAX], probe_path[STUDY_PATH_MAX];
     probe_table_t *probe = NULL;
     analysis_t *a = NULL;
-    study_file(s, "runs.csv", path);
-    int rc = runs_table_load(path, &runs, err);
-    study_file(s, "probe.csv", path);
-    if (rc == CP_OK && s->probe && access(path, R_OK) == 0)
-        rc = probe_table_load(path, &probe, err);
+    study_file(s, "runs.csv", runs_path);
+    study_file(s, "probe.csv", probe_path);
+    bool have_probe = s->probe && access(probe_path, R_OK) == 0;
     analysis_options_t opts = analysis_defaults();
-    if (rc == CP_OK)
-        rc = analysis_run(runs, probe, &opts, &a, err);
+    int rc = analysis_run_files(runs_path, have_probe ? probe_path : NULL, &opts, &a, &probe, err);
     if (rc == CP_OK)
         rc = write_analysis_file(s, "analysis.json", a, NULL, err);
     plot_set_t plots;
@@ -427,7 +423,6 @@ static int stage_analyze_and_plot(study_t *s, cp_err_t *err)
     }
     analysis_free(a);
     probe_table_free(probe);
-    runs_table_free(runs);
     return rc;
 }
 

@@ -17,6 +17,15 @@ uint64_t prng_next(prng_t *g)
     return z ^ (z >> 31);
 }
 
+prng_xoshiro_t prng_xoshiro_make(uint64_t seed)
+{
+    prng_t g = prng_make(seed);
+    prng_xoshiro_t x;
+    for (int i = 0; i < 4; i++)
+        x.s[i] = prng_next(&g);
+    return x;
+}
+
 uint64_t prng_below(prng_t *g, uint64_t bound)
 {
     uint64_t limit = UINT64_MAX - UINT64_MAX % bound;

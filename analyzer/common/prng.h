@@ -1,5 +1,8 @@
-/* prng.h - a small deterministic pseudo-random generator (splitmix64) for run orders and
- * seeds: the same seed gives the same sequence on every machine. Not for cryptography. */
+/* prng.h - deterministic pseudo-random generators: the same seed gives the same sequence
+ * on every machine and compiler (integer arithmetic only). Not for cryptography.
+ * - prng_t: splitmix64, for run orders, shuffles and seeds;
+ * - prng_xoshiro_t: xoshiro256** seeded by splitmix64, the fast bulk generator behind
+ *   fixtures and probe data. */
 #ifndef CP_PRNG_H
 #define CP_PRNG_H
 
@@ -21,6 +24,30 @@ uint64_t prng_below(prng_t *g, uint64_t bound);
 
 /* Shuffles n elements of elem_size bytes in place (Fisher-Yates). */
 void prng_shuffle(prng_t *g, void *base, size_t n, size_t elem_size);
+
+/* xoshiro256** (Blackman and Vigna). */
+typedef struct prng_xoshiro {
+    uint64_t s[4];
+} prng_xoshiro_t;
+
+/* A xoshiro256** state from four splitmix64 outputs started at seed. */
+prng_xoshiro_t prng_xoshiro_make(uint64_t seed);
+
+/* The next 64 bits of a xoshiro256** stream (inline: generators call it per word). */
+static inline uint64_t prng_xoshiro_next(prng_xoshiro_t *x)
+{
+    uint64_t *s = x->s;
+    uint64_t r = s[1] * 5;
+    uint64_t result = ((r << 7) | (r >> 57)) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = (s[3] << 45) | (s[3] >> 19);
+    return result;
+}
 
 /* A seed for when the user gave none: from the clock and process id, to be recorded. */
 uint64_t prng_fresh_seed(void);

@@ -13,7 +13,11 @@
 #include "common/cleanup.h"
 #include "measure/clock.h"
 
-#define NATIVE_READ_SIZE ((size_t)4 << 20)
+/* The native engine's read size: the library buffers whole jobs itself, so big reads only
+ * add memory. */
+#define NATIVE_READ_SIZE ((size_t)1 << 20)
+/* A native slot holding more output than this is written out early (spill_slot). */
+#define NATIVE_SPILL_BYTES ((size_t)1 << 20)
 
 typedef enum slot_state { SLOT_FREE, SLOT_READ, SLOT_BUSY, SLOT_DONE } slot_state_t;
 
@@ -35,6 +39,7 @@ typedef struct pipe {
     int input_fd;
     size_t block_size;
     size_t nslots;
+    size_t out_cap;            /* a slot's output buffer as allocated */
     slot_t *slots;
 
     pthread_mutex_t lock;
@@ -139,6 +144,61 @@ static bool interrupted_check(pipe_t *p)
     return true;
 }
 
+/* ---- finding slots ---- */
+
+/* Slot pickers: each returns a slot in the state a stage needs, or NULL. Caller holds the
+ * lock. */
+static slot_t *pick_free(pipe_t *p, uint64_t seq)
+{
+    (void)seq;
+    for (size_t i = 0; i < p->nslots; i++)
+        if (p->slots[i].state == SLOT_FREE)
+            return &p->slots[i];
+    return NULL;
+}
+
+static slot_t *pick_oldest_read(pipe_t *p, uint64_t seq)
+{
+    (void)seq;
+    slot_t *oldest = NULL;
+    for (size_t i = 0; i < p->nslots; i++)
+        if (p->slots[i].state == SLOT_READ && (oldest == NULL || p->slots[i].seq < oldest->seq))
+            oldest = &p->slots[i];
+    return oldest;
+}
+
+static slot_t *pick_read_seq(pipe_t *p, uint64_t seq)
+{
+    for (size_t i = 0; i < p->nslots; i++)
+        if (p->slots[i].state == SLOT_READ && p->slots[i].seq == seq)
+            return &p->slots[i];
+    return NULL;
+}
+
+static slot_t *pick_done_seq(pipe_t *p, uint64_t seq)
+{
+    for (size_t i = 0; i < p->nslots; i++)
+        if (p->slots[i].state == SLOT_DONE && p->slots[i].seq == seq)
+            return &p->slots[i];
+    return NULL;
+}
+
+/* Waits on cond (caller holds the lock) until pick finds a slot. Returns NULL when the run
+ * failed, or, with until_input_done, when the reader has finished and nothing is left. */
+static slot_t *wait_for_slot(pipe_t *p, slot_t *(*pick)(pipe_t *, uint64_t), uint64_t seq,
+                             bool until_input_done, pthread_cond_t *cond, double *wait_s)
+{
+    while (!p->failed) {
+        slot_t *slot = pick(p, seq);
+        if (slot != NULL)
+            return slot;
+        if (until_input_done && p->reader_finished)
+            return NULL;
+        timed_wait(p, cond, wait_s);
+    }
+    return NULL;
+}
+
 /* Reads up to len bytes; returns the count (short only at end of file) or -1 with errno. */
 static ssize_t read_full(int fd, unsigned char *buf, size_t len)
 {
@@ -165,16 +225,8 @@ static void reader_role(pipe_t *p)
         if (interrupted_check(p))
             return;
         pthread_mutex_lock(&p->lock);
-        slot_t *slot = NULL;
-        while (!p->failed) {
-            for (size_t i = 0; i < p->nslots && slot == NULL; i++)
-                if (p->slots[i].state == SLOT_FREE)
-                    slot = &p->slots[i];
-            if (slot != NULL)
-                break;
-            timed_wait(p, &p->slot_freed, &p->reader.wait_s);
-        }
-        if (p->failed) {
+        slot_t *slot = wait_for_slot(p, pick_free, 0, false, &p->slot_freed, &p->reader.wait_s);
+        if (slot == NULL) {
             pthread_mutex_unlock(&p->lock);
             return;
         }
@@ -214,16 +266,9 @@ static void block_compressor_role(pipe_t *p, void *codec_ctx)
     const codec_ops_t *ops = p->params->codec.ops;
     for (;;) {
         pthread_mutex_lock(&p->lock);
-        slot_t *slot = NULL;
-        while (!p->failed) {
-            for (size_t i = 0; i < p->nslots; i++)
-                if (p->slots[i].state == SLOT_READ && (slot == NULL || p->slots[i].seq < slot->seq))
-                    slot = &p->slots[i];
-            if (slot != NULL || p->reader_finished)
-                break;
-            timed_wait(p, &p->slot_filled, &p->compress.wait_s);
-        }
-        if (p->failed || slot == NULL) {
+        slot_t *slot = wait_for_slot(p, pick_oldest_read, 0, true, &p->slot_filled,
+                                     &p->compress.wait_s);
+        if (slot == NULL) {
             pthread_mutex_unlock(&p->lock);
             return;
         }
@@ -255,11 +300,51 @@ static void block_compressor_role(pipe_t *p, void *codec_ctx)
 
 /* ---- native engine encoder ---- */
 
+/* Where the native encoder's output goes while it processes one slot. */
+typedef struct native_out {
+    pipe_t *p;
+    slot_t *slot;
+    double wait_s;  /* waiting for the writer to catch up before a spill */
+    double write_s; /* writing spills */
+} native_out_t;
+
+/* Writes what the slot holds so far straight to the sink, once the writer has written
+ * every earlier slot (the writer then waits for this one, so the sink is free and order
+ * is kept). Bounds the memory a long burst of library output can take. */
+static int spill_slot(native_out_t *o, cp_err_t *err)
+{
+    pipe_t *p = o->p;
+    pthread_mutex_lock(&p->lock);
+    while (!p->failed && p->next_write != o->slot->seq)
+        timed_wait(p, &p->slot_freed, &o->wait_s);
+    bool failed = p->failed;
+    pthread_mutex_unlock(&p->lock);
+    if (failed)
+        return cp_err_set(err, CP_EINTR, "stopped");
+    double t0 = clock_now();
+    int rc = sink_write(p->sink, o->slot->out, o->slot->out_len, err);
+    o->write_s += clock_now() - t0;
+    if (rc != CP_OK)
+        return rc;
+    pthread_mutex_lock(&p->lock);
+    p->output_bytes += o->slot->out_len;
+    p->writer.busy_s += clock_now() - t0;
+    pthread_mutex_unlock(&p->lock);
+    o->slot->out_len = 0;
+    return CP_OK;
+}
+
 static int append_to_slot(void *ctx, const void *buf, size_t len, cp_err_t *err)
 {
-    slot_t *slot = ctx;
+    native_out_t *o = ctx;
+    slot_t *slot = o->slot;
     if (len == 0) /* the encoder is waiting on its workers: stop on an interrupt */
         return cp_interrupted() ? cp_err_set(err, CP_EINTR, "interrupted") : CP_OK;
+    if (slot->out_len + len > NATIVE_SPILL_BYTES && slot->out_len > 0) {
+        int rc = spill_slot(o, err);
+        if (rc != CP_OK)
+            return rc;
+    }
     if (slot->out_len + len > slot->out_cap) {
         size_t cap = slot->out_cap * 2;
         while (cap < slot->out_len + len)
@@ -279,16 +364,9 @@ static void native_encoder_role(pipe_t *p, codec_stream_t *stream)
 {
     for (uint64_t seq = 0;; seq++) {
         pthread_mutex_lock(&p->lock);
-        slot_t *slot = NULL;
-        while (!p->failed) {
-            for (size_t i = 0; i < p->nslots && slot == NULL; i++)
-                if (p->slots[i].state == SLOT_READ && p->slots[i].seq == seq)
-                    slot = &p->slots[i];
-            if (slot != NULL)
-                break;
-            timed_wait(p, &p->slot_filled, &p->compress.wait_s);
-        }
-        if (p->failed) {
+        slot_t *slot = wait_for_slot(p, pick_read_seq, seq, false, &p->slot_filled,
+                                     &p->compress.wait_s);
+        if (slot == NULL) {
             pthread_mutex_unlock(&p->lock);
             return;
         }
@@ -297,12 +375,14 @@ static void native_encoder_role(pipe_t *p, codec_stream_t *stream)
 
         cp_err_t e = {0};
         double t0 = clock_now();
+        native_out_t out = {p, slot, 0.0, 0.0};
         int rc = codec_stream_process(stream, slot->in, slot->in_len, slot->last, append_to_slot,
-                                      slot, &e);
-        double busy = clock_now() - t0;
+                                      &out, &e);
+        double busy = clock_now() - t0 - out.wait_s - out.write_s;
 
         pthread_mutex_lock(&p->lock);
         p->compress.busy_s += busy;
+        p->compress.wait_s += out.wait_s;
         if (rc != CP_OK) {
             pipe_fail_locked(p, &e);
             pthread_mutex_unlock(&p->lock);
@@ -325,16 +405,9 @@ static void writer_role(pipe_t *p)
         if (interrupted_check(p))
             return;
         pthread_mutex_lock(&p->lock);
-        slot_t *slot = NULL;
-        while (!p->failed) {
-            for (size_t i = 0; i < p->nslots && slot == NULL; i++)
-                if (p->slots[i].state == SLOT_DONE && p->slots[i].seq == p->next_write)
-                    slot = &p->slots[i];
-            if (slot != NULL)
-                break;
-            timed_wait(p, &p->slot_done, &p->writer.wait_s);
-        }
-        if (p->failed) {
+        slot_t *slot = wait_for_slot(p, pick_done_seq, p->next_write, false, &p->slot_done,
+                                     &p->writer.wait_s);
+        if (slot == NULL) {
             pthread_mutex_unlock(&p->lock);
             return;
         }
@@ -347,6 +420,20 @@ static void writer_role(pipe_t *p)
         if (rc != CP_OK) {
             pipe_fail(p, &e);
             return;
+        }
+        /* A native burst may have grown this buffer; give the memory back so the peak
+         * does not creep up with the input's length. */
+        if (slot->out_cap > 4 * p->out_cap) {
+            unsigned char *fresh = malloc(p->out_cap);
+            if (fresh == NULL) {
+                cp_err_t oom = {0};
+                cp_err_set(&oom, CP_ENOMEM, "out of memory for output buffers");
+                pipe_fail(p, &oom);
+                return;
+            }
+            free(slot->out);
+            slot->out = fresh;
+            slot->out_cap = p->out_cap;
         }
         pthread_mutex_lock(&p->lock);
         p->output_bytes += slot->out_len;
@@ -365,9 +452,12 @@ static void writer_role(pipe_t *p)
 static int slots_alloc(pipe_t *p, cp_err_t *err)
 {
     const codec_spec_t *codec = &p->params->codec;
+    /* Native output arrives in uneven bursts and the slot grows to fit (append_to_slot);
+     * blocks output is bounded by the codec. */
     size_t out_cap = p->params->engine == PIPELINE_NATIVE
-                         ? p->block_size + ((size_t)1 << 16)
+                         ? (size_t)1 << 16
                          : codec->ops->block_bound(codec, p->block_size);
+    p->out_cap = out_cap;
     p->slots = calloc(p->nslots, sizeof *p->slots);
     if (p->slots == NULL)
         return cp_err_set(err, CP_ENOMEM, "out of memory for %zu blocks", p->nslots);

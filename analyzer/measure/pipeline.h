@@ -32,7 +32,7 @@ typedef struct pipeline_params {
     codec_spec_t codec;
     int threads;               /* compressor threads, >= 1 */
     pipeline_engine_t engine;
-    size_t block_size;         /* 0: the codec's default (blocks) or 4 MiB reads (native) */
+    size_t block_size;         /* 0: the codec's default (blocks) or 1 MiB reads (native) */
     bool warm;                 /* keep the input's page cache (default: drop it first) */
 } pipeline_params_t;
 

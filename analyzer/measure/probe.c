@@ -12,6 +12,7 @@
 #include "common/cleanup.h"
 #include "common/log.h"
 #include "measure/clock.h"
+#include "common/prng.h"
 #include "measure/pagecache.h"
 
 #define PAGE_STAMP_BYTES 4096u
@@ -21,54 +22,18 @@
 
 /* ---- pseudo-random data ---- */
 
-static uint64_t splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static uint64_t rotl64(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-typedef struct xoshiro {
-    uint64_t s[4];
-} xoshiro_t;
-
-static xoshiro_t xoshiro_seed(uint64_t seed)
-{
-    xoshiro_t x;
-    for (int i = 0; i < 4; i++)
-        x.s[i] = splitmix64(&seed);
-    return x;
-}
-
-static uint64_t xoshiro_next(xoshiro_t *x)
-{
-    uint64_t *s = x->s;
-    uint64_t result = rotl64(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl64(s[3], 45);
-    return result;
-}
-
 void probe_fill_random(void *buf, size_t len, uint64_t seed)
 {
-    xoshiro_t x = xoshiro_seed(seed);
+    prng_xoshiro_t x = prng_xoshiro_make(seed);
     unsigned char *p = buf;
     while (len >= 8) {
-        uint64_t v = xoshiro_next(&x);
+        uint64_t v = prng_xoshiro_next(&x);
         memcpy(p, &v, 8);
         p += 8;
         len -= 8;
     }
     if (len > 0) {
-        uint64_t v = xoshiro_next(&x);
+        uint64_t v = prng_xoshiro_next(&x);
         memcpy(p, &v, len);
     }
 }
@@ -128,7 +93,7 @@ uint64_t probe_usable_bytes(uint64_t free_bytes, uint64_t total_bytes)
     return free_bytes > margin ? free_bytes - margin : 0;
 }
 
-static void format_bytes(char *out, size_t cap, uint64_t bytes)
+void probe_format_size(char *out, size_t cap, uint64_t bytes)
 {
     static const char *units[] = {"B", "kB", "MB", "GB", "TB"};
     double v = (double)bytes;
@@ -203,8 +168,8 @@ static int check_fits(const target_state_t *ts, uint64_t size, cp_err_t *err)
     if (size <= probe_usable_bytes(free_bytes, total_bytes))
         return CP_OK;
     char want[32], have[32];
-    format_bytes(want, sizeof want, size);
-    format_bytes(have, sizeof have, free_bytes);
+    probe_format_size(want, sizeof want, size);
+    probe_format_size(have, sizeof have, free_bytes);
     cp_log_warn("target '%s': skipping %s, which no longer fits (%s free)", ts->spec->name,
                 want, have);
     return 1;
@@ -348,13 +313,13 @@ static int run_task(probe_ctx_t *pc, target_state_t *ts, const probe_task_t *tas
     if (rc != CP_OK)
         return rc > 0 ? CP_OK : rc;
     char size_text[32];
-    format_bytes(size_text, sizeof size_text, task->size);
+    probe_format_size(size_text, sizeof size_text, task->size);
     cp_log_progress("probe %zu/%zu: %s, %s, rep %d", index + 1, count, ts->spec->name,
                     size_text, task->rep);
 
-    uint64_t state = p->seed ^ (task->size * 0x9E3779B97F4A7C15ull) ^
-                     ((uint64_t)task->rep << 48) ^ ((uint64_t)task->target << 56);
-    uint64_t file_seed = splitmix64(&state);
+    prng_t g = prng_make(p->seed ^ (task->size * 0x9E3779B97F4A7C15ull) ^
+                         ((uint64_t)task->rep << 48) ^ ((uint64_t)task->target << 56));
+    uint64_t file_seed = prng_next(&g);
     sink_t *s = NULL;
     double seconds = 0;
     rc = write_file(pc, ts, task->size, file_seed, &s, &seconds, err);
@@ -399,8 +364,8 @@ static int run_sustained(probe_ctx_t *pc, target_state_t *ts, cp_err_t *err)
     if (rc != CP_OK)
         return rc > 0 ? CP_OK : rc;
     size_t block = p->block_bytes;
-    uint64_t state = p->seed ^ 0x5ca1ab1eull;
-    uint64_t file_seed = splitmix64(&state);
+    prng_t g = prng_make(p->seed ^ 0x5ca1ab1eull);
+    uint64_t file_seed = prng_next(&g);
     probe_fill_random(pc->wbuf, block, file_seed);
     uint64_t salt = file_seed * 0xD1B54A32D192ED03ull;
     sink_options_t opts = {ts->sync, ts->spec->rate_cap_bps, ts->spec->name};
@@ -504,7 +469,7 @@ static int prepare_target(const probe_params_t *p, const target_spec_t *spec,
         n_fit += fits[i];
         if (!fits[i]) {
             char text[32];
-            format_bytes(text, sizeof text, p->sizes[i]);
+            probe_format_size(text, sizeof text, p->sizes[i]);
             size_t used = strlen(skipped);
             snprintf(skipped + used, sizeof skipped - used, "%s%s", used ? ", " : "", text);
         }
@@ -512,14 +477,14 @@ static int prepare_target(const probe_params_t *p, const target_spec_t *spec,
     *sustained_fits = p->sustained_bytes > 0 && p->sustained_bytes <= usable;
     if (p->sustained_bytes > 0 && !*sustained_fits) {
         char text[32];
-        format_bytes(text, sizeof text, p->sustained_bytes);
+        probe_format_size(text, sizeof text, p->sustained_bytes);
         size_t used = strlen(skipped);
         snprintf(skipped + used, sizeof skipped - used, "%ssustained %s", used ? ", " : "",
                  text);
     }
     char free_text[32], margin_text[32];
-    format_bytes(free_text, sizeof free_text, ts->volume.free_bytes);
-    format_bytes(margin_text, sizeof margin_text, margin_bytes(ts->volume.total_bytes));
+    probe_format_size(free_text, sizeof free_text, ts->volume.free_bytes);
+    probe_format_size(margin_text, sizeof margin_text, margin_bytes(ts->volume.total_bytes));
     if (n_fit == 0 && !*sustained_fits)
         return cp_err_set(err, CP_ENOSPC,
                           "target '%s' (%s): nothing fits in its %s of free space (keeping a "
@@ -532,17 +497,6 @@ static int prepare_target(const probe_params_t *p, const target_spec_t *spec,
         cp_log_warn("target '%s' is %s (RAM): its figures measure memory, not a disk",
                     spec->name, ts->volume.fs_type);
     return CP_OK;
-}
-
-static void shuffle_tasks(probe_task_t *tasks, size_t n, uint64_t seed)
-{
-    xoshiro_t x = xoshiro_seed(seed);
-    for (size_t i = n; i > 1; i--) {
-        size_t j = (size_t)(xoshiro_next(&x) % i);
-        probe_task_t t = tasks[i - 1];
-        tasks[i - 1] = tasks[j];
-        tasks[j] = t;
-    }
 }
 
 int probe_run(const probe_params_t *params, const target_spec_t *targets, size_t n,
@@ -583,7 +537,10 @@ int probe_run(const probe_params_t *params, const target_spec_t *targets, size_t
     }
     if (rc != CP_OK)
         goto done;
-    shuffle_tasks(tasks, n_tasks, params->seed);
+    {
+        prng_t g = prng_make(params->seed);
+        prng_shuffle(&g, tasks, n_tasks, sizeof *tasks);
+    }
 
     for (size_t i = 0; i < n_tasks && rc == CP_OK; i++)
         rc = run_task(&pc, &states[tasks[i].target], &tasks[i], i, n_tasks, e);

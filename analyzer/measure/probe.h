@@ -83,6 +83,9 @@ uint64_t probe_usable_bytes(uint64_t free_bytes, uint64_t total_bytes);
 int probe_run(const probe_params_t *params, const target_spec_t *targets, size_t n,
               probe_row_cb cb, void *ctx, cp_err_t *err);
 
+/* Writes a size in decimal units for people ("512 B", "2 MB", "1.074 GB") into out. */
+void probe_format_size(char *out, size_t cap, uint64_t bytes);
+
 /* Fills buf with pseudo-random bytes from seed (xoshiro256**), deterministic for a seed. */
 void probe_fill_random(void *buf, size_t len, uint64_t seed);
 

@@ -133,6 +133,14 @@ typedef struct analysis {
 int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
                  const analysis_options_t *options, analysis_t **out, cp_err_t *err);
 
+/* Loads runs_path (and probe_path, when not NULL) and analyses them. On success *out is
+ * the caller's (analysis_free) and, when probe_out is not NULL, so is the probe table
+ * (*probe_out, NULL without probe_path; probe_table_free). Data errors are CP_EDATA with
+ * FILE:LINE in err; nothing is returned on failure. */
+int analysis_run_files(const char *runs_path, const char *probe_path,
+                       const analysis_options_t *options, analysis_t **out,
+                       probe_table_t **probe_out, cp_err_t *err);
+
 /* Frees an analysis; NULL is fine. */
 void analysis_free(analysis_t *analysis);
 

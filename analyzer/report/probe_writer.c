@@ -1,10 +1,11 @@
 #include "report/probe_writer.h"
 
-#include <csv.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "report/csv_out.h"
 
 static const char csv_header[] =
     "target,op,size_bytes,rep,seconds,bytes_per_s,sync,fs_type,emulated,rate_cap_bps,ram,"
@@ -17,21 +18,12 @@ int probe_csv_header(FILE *out, cp_err_t *err)
     return CP_OK;
 }
 
-/* A text field, quoted by libcsv only when it holds a comma, quote or line break. */
-static void put_text(FILE *out, const char *text)
-{
-    if (strpbrk(text, ",\"\r\n") != NULL)
-        csv_fwrite(out, text, strlen(text));
-    else
-        fputs(text, out);
-}
-
 int probe_csv_row(FILE *out, const probe_row_t *r, cp_err_t *err)
 {
-    put_text(out, r->target);
+    csv_out_text(out, r->target);
     fprintf(out, ",%s,%" PRIu64 ",%d,%.6f,%.0f,%s,", probe_op_name(r->op), r->size_bytes,
             r->rep, r->seconds, r->bytes_per_s, sync_mode_name(r->sync));
-    put_text(out, r->fs_type);
+    csv_out_text(out, r->fs_type);
     fprintf(out, ",%d,", r->rate_cap_bps > 0 ? 1 : 0);
     if (r->rate_cap_bps > 0)
         fprintf(out, "%.0f", r->rate_cap_bps);
@@ -58,18 +50,6 @@ static int compare_double(const void *a, const void *b)
 static double median_sorted(const double *v, size_t n)
 {
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static void format_size(char *out, size_t cap, uint64_t bytes)
-{
-    static const char *units[] = {"B", "kB", "MB", "GB", "TB"};
-    double v = (double)bytes;
-    int u = 0;
-    while (v >= 1000.0 && u < 4) {
-        v /= 1000.0;
-        u++;
-    }
-    snprintf(out, cap, "%.4g %s", v, units[u]);
 }
 
 static int compare_u64(const void *a, const void *b)
@@ -134,13 +114,13 @@ static void print_sized_op(FILE *out, const probe_row_t *rows, size_t n, const c
     for (size_t k = 0; k < n_sizes; k++) {
         size_stats_t s = stats_for(rows, n, target, op, sizes[k], scratch);
         char size_text[32];
-        format_size(size_text, sizeof size_text, sizes[k]);
+        probe_format_size(size_text, sizeof size_text, sizes[k]);
         fprintf(out, "  %-6s %9s %10.1f %10.1f %10.1f %3zu\n", probe_op_name(op), size_text,
                 s.median, s.min, s.max, s.n);
     }
     size_stats_t top = stats_for(rows, n, target, op, sizes[n_sizes - 1], scratch);
     char size_text[32];
-    format_size(size_text, sizeof size_text, sizes[n_sizes - 1]);
+    probe_format_size(size_text, sizeof size_text, sizes[n_sizes - 1]);
     fprintf(out, "  %s sustained: %.1f MB/s (median at %s; min %.1f, max %.1f)\n",
             probe_op_name(op), top.median, size_text, top.min, top.max);
 }
@@ -166,7 +146,7 @@ static void print_sustained_run(FILE *out, const probe_row_t *rows, size_t n,
     if (last == NULL)
         return;
     char size_text[32];
-    format_size(size_text, sizeof size_text, last->size_bytes);
+    probe_format_size(size_text, sizeof size_text, last->size_bytes);
     fprintf(out, "  sustained run, %s in %.1f s: %.1f MB/s overall; intervals %.1f to %.1f "
                  "MB/s (%zu samples)\n",
             size_text, last->seconds, last->seconds > 0 ? (double)last->size_bytes / last->seconds / 1e6 : 0,
