@@ -39,6 +39,7 @@ static void usage(FILE *out)
             "                    target: the verdict at its largest thread count)\n"
             "  -o FILE           write there (atomically) instead of stdout\n"
             "  --force           replace FILE when it exists (otherwise an error)\n"
+            "  -q, --quiet       no informational messages on stderr\n"
             "  -h, --help        this help\n\n"
             "Exit status: 0 success, 1 runtime failure, 2 usage or data-file error.\n");
 }
@@ -105,6 +106,8 @@ int cmd_analyze(int argc, char **argv)
             return 0;
         } else if (strcmp(arg, "--force") == 0) {
             force = true;
+        } else if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) {
+            cp_log_set_quiet(true);
         } else if ((m = option_value(argc, argv, &i, "--probe", &value, &err)) != 0) {
             rc = m < 0 ? m : 0;
             probe_path = value;
