@@ -199,6 +199,20 @@ static slot_t *wait_for_slot(pipe_t *p, slot_t *(*pick)(pipe_t *, uint64_t), uin
     return NULL;
 }
 
+/* Locks, waits for a slot that pick finds (see wait_for_slot), marks it busy when asked,
+ * unlocks. NULL when the stage should stop. */
+static slot_t *claim_slot(pipe_t *p, slot_t *(*pick)(pipe_t *, uint64_t), uint64_t seq,
+                          bool until_input_done, bool mark_busy, pthread_cond_t *cond,
+                          double *wait_s)
+{
+    pthread_mutex_lock(&p->lock);
+    slot_t *slot = wait_for_slot(p, pick, seq, until_input_done, cond, wait_s);
+    if (slot != NULL && mark_busy)
+        slot->state = SLOT_BUSY;
+    pthread_mutex_unlock(&p->lock);
+    return slot;
+}
+
 /* Reads up to len bytes; returns the count (short only at end of file) or -1 with errno. */
 static ssize_t read_full(int fd, unsigned char *buf, size_t len)
 {
@@ -224,14 +238,10 @@ static void reader_role(pipe_t *p)
     for (;;) {
         if (interrupted_check(p))
             return;
-        pthread_mutex_lock(&p->lock);
-        slot_t *slot = wait_for_slot(p, pick_free, 0, false, &p->slot_freed, &p->reader.wait_s);
-        if (slot == NULL) {
-            pthread_mutex_unlock(&p->lock);
+        slot_t *slot = claim_slot(p, pick_free, 0, false, true, &p->slot_freed,
+                                  &p->reader.wait_s);
+        if (slot == NULL)
             return;
-        }
-        slot->state = SLOT_BUSY;
-        pthread_mutex_unlock(&p->lock);
 
         double t0 = clock_now();
         ssize_t n = read_full(p->input_fd, slot->in, p->block_size);
@@ -265,15 +275,10 @@ static void block_compressor_role(pipe_t *p, void *codec_ctx)
 {
     const codec_ops_t *ops = p->params->codec.ops;
     for (;;) {
-        pthread_mutex_lock(&p->lock);
-        slot_t *slot = wait_for_slot(p, pick_oldest_read, 0, true, &p->slot_filled,
-                                     &p->compress.wait_s);
-        if (slot == NULL) {
-            pthread_mutex_unlock(&p->lock);
+        slot_t *slot = claim_slot(p, pick_oldest_read, 0, true, true, &p->slot_filled,
+                                  &p->compress.wait_s);
+        if (slot == NULL)
             return;
-        }
-        slot->state = SLOT_BUSY;
-        pthread_mutex_unlock(&p->lock);
 
         cp_err_t e = {0};
         int rc = CP_OK;
@@ -363,15 +368,10 @@ static int append_to_slot(void *ctx, const void *buf, size_t len, cp_err_t *err)
 static void native_encoder_role(pipe_t *p, codec_stream_t *stream)
 {
     for (uint64_t seq = 0;; seq++) {
-        pthread_mutex_lock(&p->lock);
-        slot_t *slot = wait_for_slot(p, pick_read_seq, seq, false, &p->slot_filled,
-                                     &p->compress.wait_s);
-        if (slot == NULL) {
-            pthread_mutex_unlock(&p->lock);
+        slot_t *slot = claim_slot(p, pick_read_seq, seq, false, true, &p->slot_filled,
+                                  &p->compress.wait_s);
+        if (slot == NULL)
             return;
-        }
-        slot->state = SLOT_BUSY;
-        pthread_mutex_unlock(&p->lock);
 
         cp_err_t e = {0};
         double t0 = clock_now();
@@ -404,14 +404,10 @@ static void writer_role(pipe_t *p)
     for (;;) {
         if (interrupted_check(p))
             return;
-        pthread_mutex_lock(&p->lock);
-        slot_t *slot = wait_for_slot(p, pick_done_seq, p->next_write, false, &p->slot_done,
-                                     &p->writer.wait_s);
-        if (slot == NULL) {
-            pthread_mutex_unlock(&p->lock);
+        slot_t *slot = claim_slot(p, pick_done_seq, p->next_write, false, false, &p->slot_done,
+                                  &p->writer.wait_s);
+        if (slot == NULL)
             return;
-        }
-        pthread_mutex_unlock(&p->lock);
 
         cp_err_t e = {0};
         double t0 = clock_now();
