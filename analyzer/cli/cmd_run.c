@@ -357,6 +357,9 @@ static int stage_sweep(study_t *s, cp_err_t *err)
     s->sweep.n_targets = s->n_targets;
     s->sweep.codecs = s->codecs;
     s->sweep.threads = s->threads;
+    cp_log_info("sweeping %zu target(s) x %zu thread count(s) x %d rep(s) after a warm-up "
+                "each; runs timed from opening the input to the output's fsync and close",
+                s->n_targets, s->sweep.n_threads, s->sweep.reps);
     if (rc == CP_OK)
         rc = sweep_run(&s->sweep, write_run_row, &out, err);
     if (rc == CP_EIO && out.rows > 0) {

@@ -178,8 +178,11 @@ int cmd_sweep(int argc, char **argv)
         if (!seed_given)
             p.seed = prng_fresh_seed();
         cp_log_info("sweep: %zu target(s) x %zu codec(s) x %zu thread count(s) x %d rep(s), "
-                    "seed %llu",
-                    n_targets, p.n_codecs, p.n_threads, p.reps, (unsigned long long)p.seed);
+                    "seed %llu; each run timed from opening the input to the output's %s",
+                    n_targets, p.n_codecs, p.n_threads, p.reps, (unsigned long long)p.seed,
+                    p.sync == SYNC_NONE     ? "close (no fsync)"
+                    : p.sync == SYNC_DIRECT ? "O_DIRECT writes, fsync and close"
+                                            : "fsync and close");
         p.targets = targets;
         p.n_targets = n_targets;
         p.codecs = codecs;
