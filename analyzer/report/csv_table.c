@@ -36,6 +36,7 @@ typedef struct reader {
     bool in_record;
     long line;         /* physical line of the piece being fed */
     long record_line;  /* where the current record started */
+    bool prev_cr;      /* the last byte fed was a CR (so a following LF ends no line) */
     char *buf;
     size_t buf_len, buf_cap;
     size_t nfields;
@@ -203,7 +204,20 @@ void csv_table_free(csv_table_t *t)
     free(t);
 }
 
-/* Feeds one piece (ending at a newline or at the end of the data) to libcsv, keeping
+/* The length of chunk up to and including its first line end (LF, CRLF or a lone CR), or
+ * n when it has none. */
+static size_t line_end(const char *chunk, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (chunk[i] == '\n')
+            return i + 1;
+        if (chunk[i] == '\r')
+            return i + 1 < n && chunk[i + 1] == '\n' ? i + 2 : i + 1;
+    }
+    return n;
+}
+
+/* Feeds one piece (ending at a line end or at the end of the data) to libcsv, keeping
  * track of the physical line where each record starts. */
 static int feed(struct csv_parser *p, reader_t *r, const char *piece, size_t len)
 {
@@ -224,9 +238,12 @@ static int feed(struct csv_parser *p, reader_t *r, const char *piece, size_t len
     if (!r->in_record && p->pstate != 0) {
         r->in_record = true;
     }
-    for (size_t i = 0; i < len; i++)
-        if (piece[i] == '\n')
+    /* A line ends at LF, CRLF or a lone CR (libcsv ends records at all three). */
+    for (size_t i = 0; i < len; i++) {
+        if (piece[i] == '\r' || (piece[i] == '\n' && !r->prev_cr))
             r->line++;
+        r->prev_cr = piece[i] == '\r';
+    }
     return r->failed ? -1 : 0;
 }
 
@@ -273,8 +290,7 @@ static int parse_stream(const char *name, FILE *in, const void *data, size_t len
         }
         first = false;
         while (n > 0 && rc == 0) {
-            const char *nl = memchr(chunk, '\n', n);
-            size_t piece = nl ? (size_t)(nl - chunk) + 1 : n;
+            size_t piece = line_end(chunk, n);
             if (feed(&p, &r, chunk, piece) != 0)
                 rc = err && err->code ? err->code : CP_EDATA;
             chunk += piece;

@@ -79,6 +79,20 @@ static void test_quoted_fields_crlf_bom_and_lines(void **state)
     csv_table_free(t);
 }
 
+/* Old Mac line ends (a lone CR) end lines too, for the line numbers as for libcsv. */
+static void test_lone_cr_line_ends(void **state)
+{
+    (void)state;
+    const char text[] = "a,b\r1,2\r\r3,\"x\ry\"\r\n4,5";
+    csv_table_t *t = table_of(text, sizeof text - 1);
+    assert_int_equal(csv_table_rows(t), 3);
+    assert_int_equal(csv_table_line(t, 0), 2);
+    assert_int_equal(csv_table_line(t, 1), 4); /* after a blank line */
+    assert_string_equal(csv_table_cell(t, 1, 1), "x\ry");
+    assert_int_equal(csv_table_line(t, 2), 6); /* the quoted CR counts, CRLF counts once */
+    csv_table_free(t);
+}
+
 static void test_malformed_tables(void **state)
 {
     (void)state;
@@ -207,6 +221,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_quoted_fields_crlf_bom_and_lines),
+        cmocka_unit_test(test_lone_cr_line_ends),
         cmocka_unit_test(test_malformed_tables),
         cmocka_unit_test(test_binary_garbage_is_refused_not_fatal),
         cmocka_unit_test(test_runs_loader),
