@@ -177,6 +177,22 @@ static int check_fits(const target_state_t *ts, uint64_t size, cp_err_t *err)
 
 /* Writes a fresh file of `size` bytes; on success *out is the finished sink (the file is
  * still there, for reading; the caller closes the sink) and *seconds the timed region. */
+/* Writes the next chunk of a probe file (a block, or what is left of size) from the random
+ * buffer, its pages stamped so that no two are equal, and advances *written. CP_EINTR once
+ * interrupted. */
+static int write_next_chunk(probe_ctx_t *pc, sink_t *s, uint64_t size, uint64_t salt,
+                            uint64_t *written, cp_err_t *err)
+{
+    if (cp_interrupted())
+        return cp_err_set(err, CP_EINTR, "interrupted");
+    size_t block = pc->params->block_bytes;
+    size_t chunk = size - *written < block ? (size_t)(size - *written) : block;
+    stamp_pages(pc->wbuf, chunk, *written / PAGE_STAMP_BYTES, salt);
+    int rc = sink_write(s, pc->wbuf, chunk, err);
+    *written += chunk;
+    return rc;
+}
+
 static int write_file(probe_ctx_t *pc, target_state_t *ts, uint64_t size, uint64_t file_seed,
                       sink_t **out, double *seconds, cp_err_t *err)
 {
@@ -192,16 +208,8 @@ static int write_file(probe_ctx_t *pc, target_state_t *ts, uint64_t size, uint64
     ts->sync = sink_effective_sync(s); /* warn about a refused O_DIRECT only once */
     uint64_t written = 0;
     int rc = CP_OK;
-    while (written < size && rc == CP_OK) {
-        if (cp_interrupted()) {
-            rc = cp_err_set(err, CP_EINTR, "interrupted");
-            break;
-        }
-        size_t chunk = size - written < block ? (size_t)(size - written) : block;
-        stamp_pages(pc->wbuf, chunk, written / PAGE_STAMP_BYTES, salt);
-        rc = sink_write(s, pc->wbuf, chunk, err);
-        written += chunk;
-    }
+    while (written < size && rc == CP_OK)
+        rc = write_next_chunk(pc, s, size, salt, &written, err);
     if (rc == CP_OK)
         rc = sink_finish(s, err);
     *seconds = clock_now() - t0;
@@ -383,14 +391,7 @@ static int run_sustained(probe_ctx_t *pc, target_state_t *ts, cp_err_t *err)
     uint64_t written = 0, last_bytes = 0;
     double last_t = t0;
     while (written < size && rc == CP_OK) {
-        if (cp_interrupted()) {
-            rc = cp_err_set(err, CP_EINTR, "interrupted");
-            break;
-        }
-        size_t chunk = size - written < block ? (size_t)(size - written) : block;
-        stamp_pages(pc->wbuf, chunk, written / PAGE_STAMP_BYTES, salt);
-        rc = sink_write(s, pc->wbuf, chunk, err);
-        written += chunk;
+        rc = write_next_chunk(pc, s, size, salt, &written, err);
         double now = clock_now();
         if (rc == CP_OK && now - last_t >= p->sustained_interval_s && written < size) {
             if (sync_fd >= 0 && fdatasync(sync_fd) != 0)
