@@ -27,6 +27,14 @@ check "the seed is recorded" bash -c "awk -F, 'NR > 1 { print \$7 }' '$WORK/runs
 check "stderr has no carriage returns when not a terminal" bash -c "! grep -q $'\r' '$WORK/err'"
 check "nothing left in the targets" test -z "$(find "$shm_dir" "$WORK/slow" -mindepth 1)"
 
+# --layout same: the input is copied to the target first and read from there.
+mkdir -p "$WORK/same"
+run "$CP" sweep -i "$WORK/in" --threads 1 --reps 1 --layout same -o "$WORK/same.csv" disk="$WORK/same" mem
+expect_status 0 "sweep --layout same"
+check "the directory target reads its own copy" grep -q "^disk,zstd:3,blocks,1,1,[0-9]*,[0-9]*,same,disk," "$WORK/same.csv"
+check "mem reads the input where it is" grep -q "^mem,zstd:3,blocks,1,1,[0-9]*,[0-9]*,split," "$WORK/same.csv"
+check "the copy is removed afterwards" test -z "$(find "$WORK/same" -mindepth 1)"
+
 run "$CP" probe --sizes 5MB,10MB --reps 1 -o "$WORK/probe.csv" ram="$shm_dir" slow="$WORK/slow@20MB/s"
 expect_status 0 "probe of the same targets"
 # Medians of 3 on a shared machine: allow 20% below the CPU ceiling for cpu-bound.
