@@ -43,7 +43,10 @@ const char *analysis_format_model(const fit_result_t *m, char *buf, size_t cap)
     const char *unit;
     switch (m->kind) {
     case FIT_POWER_TIME:
-        snprintf(buf, cap, "time = %.3g / T^%.3g s", p[0], p[1]);
+        if (p[1] < 0) /* time grows with threads */
+            snprintf(buf, cap, "time = %.3g x T^%.3g s", p[0], -p[1]);
+        else
+            snprintf(buf, cap, "time = %.3g / T^%.3g s", p[0], p[1]);
         break;
     case FIT_AMDAHL:
         snprintf(buf, cap, "time = %.3g x (%.3g + %.3g / T) s", p[0], p[1], 1.0 - p[1]);
