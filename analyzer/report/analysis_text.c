@@ -267,6 +267,16 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *
     if (!s->is_mem && strcmp(last->fastest, s->name) != 0)
         fprintf(out, "; runs at %.0f%% of %s's speed", 100.0 * last->relative_speed, last->fastest);
     fprintf(out, md ? "  \n" : "\n");
+    const analysis_point_t *top = &s->points[s->npoints - 1];
+    if (last->has_stage_verdict)
+        fprintf(out, "%spipeline at %d threads: reader busy %.0f%%, compressors %.0f%%, writer "
+                     "%.0f%% of the run (busiest: %s)%s",
+                indent, top->threads, 100.0 * top->reader_busy, 100.0 * top->compress_busy,
+                100.0 * top->writer_busy,
+                last->stage_verdict == VERDICT_WRITE  ? "writer"
+                : last->stage_verdict == VERDICT_READ ? "reader"
+                                                      : "compressors",
+                md ? "  \n" : "\n");
     crossover_words(s, buf, sizeof buf);
     fprintf(out, "%s%s%s", indent, buf, md ? "  \n" : "\n");
     whatif_words(s, buf, sizeof buf);
