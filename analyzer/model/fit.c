@@ -394,9 +394,15 @@ static void fit_points(fit_kind_t kind, const points_t *d, size_t min_points, fi
         return;
     }
     if (d->n == (size_t)r->nparams) {
-        /* Determined, not fitted: report no goodness of fit rather than a perfect one. */
-        r->exact = true;
-        r->r2 = r->aicc = r->rate_aicc = NAN;
+        /* Determined, not fitted: report no goodness of fit rather than a perfect one. A
+         * parameter held at a bound leaves a residual, and then R^2 stands. */
+        bool at_bound = false;
+        for (int i = 0; i < r->nparams; i++)
+            at_bound = at_bound || r->param_at_bound[i];
+        r->exact = !at_bound;
+        if (r->exact)
+            r->r2 = NAN;
+        r->aicc = r->rate_aicc = NAN;
         for (int i = 0; i < FIT_MAX_PARAMS; i++)
             r->param_se[i] = NAN;
     }

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -181,6 +182,16 @@ static void test_amdahl_bounds(void **state)
     assert_true(r.fitted);
     assert_true(r.param[1] == 1.0);
     assert_close(r.param[0], (12.0 + 4 * 12.5) / 5.0, 1e-12);
+
+    /* Two points, s held at 1: not an exact fit (a residual is left), so R^2 stands. */
+    from_times(&s, 2, 1e9, flat);
+    s.t[0] = 12.0;
+    d = data_of(&s);
+    fit_model(FIT_AMDAHL, &d, &r);
+    assert_true(r.fitted);
+    assert_true(r.param_at_bound[1]);
+    assert_false(r.exact);
+    assert_false(isnan(r.r2));
 }
 
 /* Second method for the USL: for fixed sigma, kappa the best lambda is closed form, so a
@@ -259,10 +270,13 @@ static void test_too_few_points_are_skipped(void **state)
     assert_true(fits[FIT_LINEAR_RATE].fitted);
     assert_true(fits[FIT_AMDAHL].fitted);
     assert_false(fits[FIT_POWER_TIME].exact);
-    /* Three points, three parameters: USL passes through them, with no R^2 to claim. */
+    /* Three points, three parameters: USL passes through them unless sigma or kappa is
+     * held at 0 (then a residual is left); either way no AICc or standard errors. */
     assert_true(fits[FIT_USL].fitted);
-    assert_true(fits[FIT_USL].exact);
-    assert_true(isnan(fits[FIT_USL].r2));
+    bool held = fits[FIT_USL].param_at_bound[1] || fits[FIT_USL].param_at_bound[2];
+    assert_int_equal(fits[FIT_USL].exact, !held);
+    assert_int_equal(isnan(fits[FIT_USL].r2), !held);
+    assert_true(isnan(fits[FIT_USL].aicc));
     assert_true(isnan(fits[FIT_USL].param_se[0]));
 
     /* Two points: the two-parameter models are exact and still recover the truth; USL
