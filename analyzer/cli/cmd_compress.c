@@ -100,7 +100,6 @@ int cmd_compress(int argc, char **argv)
     cp_err_t err = {0};
     int rc = CP_OK;
     long threads = 1;
-    uint64_t block_size = 0;
 
     options_begin();
     int c;
@@ -113,10 +112,7 @@ int cmd_compress(int argc, char **argv)
         case 'T': rc = parse_positive_int(optarg, "thread count", CP_MAX_THREADS, &threads, &err); break;
         case OPT_ENGINE: rc = pipeline_engine_parse(optarg, &job.pipeline.engine, &err); break;
         case OPT_BLOCK_SIZE:
-            rc = parse_size(optarg, &block_size, &err);
-            if (rc == CP_OK && (block_size < 4096 || block_size > ((uint64_t)1 << 30)))
-                rc = cp_err_set(&err, CP_EUSAGE,
-                                "bad block size '%s': expected 4K to 1G", optarg);
+            rc = parse_block_size(optarg, "block size", &job.pipeline.block_size, &err);
             break;
         case OPT_SYNC: rc = sync_mode_parse(optarg, &job.sync, &err); break;
         case OPT_WARM: job.pipeline.warm = true; break;
@@ -141,7 +137,6 @@ int cmd_compress(int argc, char **argv)
         return 2;
     }
     job.pipeline.threads = (int)threads;
-    job.pipeline.block_size = (size_t)block_size;
     if (strcmp(job.output_path, "/dev/null") == 0) {
         job.discard = true;
         if (job.verify)

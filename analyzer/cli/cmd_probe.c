@@ -197,7 +197,6 @@ int cmd_probe(int argc, char **argv)
     int c;
     while (rc == CP_OK && (c = getopt_long(argc, argv, ":o:qh", options, NULL)) != -1) {
         long value;
-        uint64_t size;
         switch (c) {
         case OPT_SIZES: rc = parse_size_list(optarg, &p, &err); break;
         case OPT_REPS:
@@ -206,12 +205,7 @@ int cmd_probe(int argc, char **argv)
             break;
         case OPT_OPS: ops_text = optarg; break;
         case OPT_SYNC: rc = sync_mode_parse(optarg, &p.sync, &err); break;
-        case OPT_BLOCK:
-            rc = parse_size(optarg, &size, &err);
-            if (rc == CP_OK && (size < (4u << 10) || size > (1u << 30)))
-                rc = cp_err_set(&err, CP_EUSAGE, "bad --block '%s': expected 4K to 1G", optarg);
-            p.block_bytes = (size_t)size;
-            break;
+        case OPT_BLOCK: rc = parse_block_size(optarg, "--block", &p.block_bytes, &err); break;
         case OPT_SUSTAINED:
             rc = parse_size(optarg, &p.sustained_bytes, &err);
             if (rc == CP_OK && p.sustained_bytes == 0)

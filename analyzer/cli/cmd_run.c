@@ -179,12 +179,8 @@ static int parse_args(int argc, char **argv, study_t *s, cp_err_t *err)
         rc = target_check(&s->targets[i], err);
     if (rc == CP_OK && s->codecs == NULL)
         rc = codec_parse_list("zstd:3", &s->codecs, &s->sweep.n_codecs, err);
-    if (rc == CP_OK && s->threads == NULL) {
-        char all[32];
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        snprintf(all, sizeof all, "1..%ld", cpus > 0 ? cpus : 1);
-        rc = parse_thread_list(all, &s->threads, &s->sweep.n_threads, err);
-    }
+    if (rc == CP_OK && s->threads == NULL)
+        rc = thread_list_all_cpus(&s->threads, &s->sweep.n_threads, err);
     if (!s->fixture_size_given)
         s->fixture_size = s->quick ? RUN_QUICK_FIXTURE : RUN_DEFAULT_FIXTURE;
     if (!s->reps_given)

@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/options.h"
@@ -94,7 +93,6 @@ int cmd_sweep(int argc, char **argv)
     const char *out_path = NULL;
     bool force = false, seed_given = false;
     long value;
-    uint64_t size;
 
     options_begin();
     int c;
@@ -114,10 +112,7 @@ int cmd_sweep(int argc, char **argv)
             break;
         case OPT_ENGINE: rc = pipeline_engine_parse(optarg, &p.engine, &err); break;
         case OPT_BLOCK_SIZE:
-            rc = parse_size(optarg, &size, &err);
-            if (rc == CP_OK && (size < 4096 || size > ((uint64_t)1 << 30)))
-                rc = cp_err_set(&err, CP_EUSAGE, "bad block size '%s': expected 4K to 1G", optarg);
-            p.block_size = (size_t)size;
+            rc = parse_block_size(optarg, "block size", &p.block_size, &err);
             break;
         case OPT_REPS:
             rc = parse_positive_int(optarg, "--reps", 1000, &value, &err);
@@ -161,12 +156,8 @@ int cmd_sweep(int argc, char **argv)
     }
     if (rc == CP_OK && codecs == NULL)
         rc = codec_parse_list("zstd:3", &codecs, &p.n_codecs, &err);
-    if (rc == CP_OK && threads == NULL) {
-        char all[32];
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        snprintf(all, sizeof all, "1..%ld", cpus > 0 ? cpus : 1);
-        rc = parse_thread_list(all, &threads, &p.n_threads, &err);
-    }
+    if (rc == CP_OK && threads == NULL)
+        rc = thread_list_all_cpus(&threads, &p.n_threads, &err);
     sweep_output_t out = {NULL, 0};
     if (rc == CP_OK) {
         out.file = outfile_open(out_path, force, &err);

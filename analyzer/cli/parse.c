@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -70,6 +71,17 @@ int parse_size(const char *text, uint64_t *out, cp_err_t *err)
         return cp_err_set(err, CP_EUSAGE, "bad size '%s': too large", text);
     *out = (uint64_t)bytes;
     return CP_OK;
+}
+
+int parse_block_size(const char *text, const char *what, size_t *out, cp_err_t *err)
+{
+    uint64_t size;
+    int rc = parse_size(text, &size, err);
+    if (rc == CP_OK && (size < CP_BLOCK_MIN || size > CP_BLOCK_MAX))
+        rc = cp_err_set(err, CP_EUSAGE, "bad %s '%s': expected 4K to 1G", what, text);
+    if (rc == CP_OK)
+        *out = (size_t)size;
+    return rc;
 }
 
 static const unit_t rate_units[] = {
@@ -177,6 +189,16 @@ int parse_thread_list(const char *text, int **out, size_t *count, cp_err_t *err)
     *out = list;
     *count = n;
     return CP_OK;
+}
+
+int thread_list_all_cpus(int **out, size_t *count, cp_err_t *err)
+{
+    char all[32];
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cpus > CP_MAX_THREADS)
+        cpus = CP_MAX_THREADS;
+    snprintf(all, sizeof all, "1..%ld", cpus > 0 ? cpus : 1);
+    return parse_thread_list(all, out, count, err);
 }
 
 int parse_target(const char *text, target_spec_t *out, cp_err_t *err)

@@ -14,6 +14,8 @@
 #include "common/err.h"
 
 #define CP_MAX_THREADS 1024
+#define CP_BLOCK_MIN ((uint64_t)4 << 10) /* block and chunk sizes: 4K .. 1G */
+#define CP_BLOCK_MAX ((uint64_t)1 << 30)
 #define CP_TARGET_NAME_MAX 128
 
 /* A size: "512", "4K", "1.5G" (K M G T = powers of 1024; KiB MiB GiB TiB too) or "10MB"
@@ -29,6 +31,13 @@ int parse_rate(const char *text, double *out_bps, cp_err_t *err);
  * must not run backwards; duplicates are dropped; order is ascending. On success *out is a
  * malloc'd array of *count ints that the caller frees. */
 int parse_thread_list(const char *text, int **out, size_t *count, cp_err_t *err);
+
+/* A block or chunk size: a size (as parse_size) from 4K to 1G. `what` names it in the
+ * message ("block size", "--block"). */
+int parse_block_size(const char *text, const char *what, size_t *out, cp_err_t *err);
+
+/* The default thread list, 1..the number of online CPUs. *out is malloc'd (caller frees). */
+int thread_list_all_cpus(int **out, size_t *count, cp_err_t *err);
 
 /* A positive integer option value ("--reps 3"): digits only, 1..max. `what` names the
  * option in the message. */

@@ -17,8 +17,6 @@
 
 #define PAGE_STAMP_BYTES 4096u
 #define DIRECT_ALIGN_MIN 4096u
-#define BLOCK_MIN (4u << 10)
-#define BLOCK_MAX (1u << 30)
 
 /* ---- pseudo-random data ---- */
 
@@ -439,7 +437,7 @@ static int check_params(const probe_params_t *p, cp_err_t *err)
     for (size_t i = 0; i < p->n_sizes; i++)
         if (p->sizes[i] == 0)
             return cp_err_set(err, CP_EUSAGE, "bad size 0: file sizes must be positive");
-    if (p->block_bytes < BLOCK_MIN || p->block_bytes > BLOCK_MAX)
+    if (p->block_bytes < CP_BLOCK_MIN || p->block_bytes > CP_BLOCK_MAX)
         return cp_err_set(err, CP_EUSAGE, "bad block size %zu: expected 4K to 1G",
                           p->block_bytes);
     if (p->sustained_bytes > 0 && !(p->sustained_interval_s > 0))
