@@ -330,28 +330,14 @@ static int stage_probe(study_t *s, cp_err_t *err)
     return rc;
 }
 
-typedef struct runs_out {
-    outfile_t *file;
-    size_t rows;
-} runs_out_t;
-
-static int write_run_row(const sweep_row_t *row, void *ctx, cp_err_t *err)
-{
-    runs_out_t *out = ctx;
-    int rc = runs_csv_row(outfile_stream(out->file), row, err);
-    out->rows++;
-    return rc == CP_OK ? outfile_flush(out->file, err) : rc;
-}
-
 static int stage_sweep(study_t *s, cp_err_t *err)
 {
     char path[STUDY_PATH_MAX];
     study_file(s, "runs.csv", path);
-    runs_out_t out = {outfile_open(path, false, err), 0};
-    if (out.file == NULL)
-        return err->code;
-    outfile_keep_partial(out.file);
-    int rc = runs_csv_header(outfile_stream(out.file), err);
+    runs_csv_file_t out;
+    int rc = runs_csv_open(&out, path, false, err);
+    if (rc != CP_OK)
+        return rc;
     s->sweep.input_path = s->input;
     s->sweep.targets = s->targets;
     s->sweep.n_targets = s->n_targets;
@@ -361,7 +347,7 @@ static int stage_sweep(study_t *s, cp_err_t *err)
                 "each; runs timed from opening the input to the output's fsync and close",
                 s->n_targets, s->sweep.n_threads, s->sweep.reps);
     if (rc == CP_OK)
-        rc = sweep_run(&s->sweep, write_run_row, &out, err);
+        rc = sweep_run(&s->sweep, runs_csv_write, &out, err);
     if (rc == CP_EIO && out.rows > 0) {
         /* Some runs failed: their rows say why; the rest is still worth analysing. */
         cp_log_warn("%s", err->msg);
@@ -370,9 +356,8 @@ static int stage_sweep(study_t *s, cp_err_t *err)
         rc = CP_OK;
     }
     cp_err_t commit_err = {0};
-    if (out.rows > 0 && outfile_commit(out.file, &commit_err) != CP_OK && rc == CP_OK)
+    if (runs_csv_close(&out, &commit_err) != CP_OK && rc == CP_OK)
         rc = cp_err_set(err, commit_err.code, "%s", commit_err.msg);
-    outfile_close(out.file);
     return rc;
 }
 

@@ -9,7 +9,6 @@
 #include "common/log.h"
 #include "common/prng.h"
 #include "measure/sweep.h"
-#include "report/outfile.h"
 #include "report/runs_writer.h"
 
 static const char sweep_usage[] =
@@ -66,21 +65,6 @@ static const struct option sweep_options[] = {
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
-
-typedef struct sweep_output {
-    outfile_t *file;
-    size_t rows;
-} sweep_output_t;
-
-static int write_row(const sweep_row_t *row, void *ctx, cp_err_t *err)
-{
-    sweep_output_t *out = ctx;
-    int rc = runs_csv_row(outfile_stream(out->file), row, err);
-    if (rc == CP_OK)
-        rc = outfile_flush(out->file, err);
-    out->rows++;
-    return rc;
-}
 
 int cmd_sweep(int argc, char **argv)
 {
@@ -158,13 +142,9 @@ int cmd_sweep(int argc, char **argv)
         rc = codec_parse_list("zstd:3", &codecs, &p.n_codecs, &err);
     if (rc == CP_OK && threads == NULL)
         rc = thread_list_all_cpus(&threads, &p.n_threads, &err);
-    sweep_output_t out = {NULL, 0};
-    if (rc == CP_OK) {
-        out.file = outfile_open(out_path, force, &err);
-        if (out.file != NULL)
-            outfile_keep_partial(out.file);
-        rc = out.file ? runs_csv_header(outfile_stream(out.file), &err) : err.code;
-    }
+    runs_csv_file_t out = {NULL, 0};
+    if (rc == CP_OK)
+        rc = runs_csv_open(&out, out_path, force, &err);
     if (rc == CP_OK) {
         if (!seed_given)
             p.seed = prng_fresh_seed();
@@ -178,19 +158,17 @@ int cmd_sweep(int argc, char **argv)
         p.n_targets = n_targets;
         p.codecs = codecs;
         p.threads = threads;
-        rc = sweep_run(&p, write_row, &out, &err);
-        /* Rows already measured are kept, whatever stopped the sweep. */
-        cp_err_t commit_err = {0};
-        if (out.rows > 0 && outfile_commit(out.file, &commit_err) != CP_OK) {
-            if (rc == CP_OK)
-                err = commit_err;
-            else
-                cp_log_error("%s", commit_err.msg);
-            if (rc == CP_OK)
-                rc = commit_err.code;
-        }
+        rc = sweep_run(&p, runs_csv_write, &out, &err);
     }
-    outfile_close(out.file);
+    /* Rows already measured are kept, whatever stopped the sweep. */
+    cp_err_t commit_err = {0};
+    if (runs_csv_close(&out, &commit_err) != CP_OK) {
+        if (rc == CP_OK)
+            err = commit_err;
+        else
+            cp_log_error("%s", commit_err.msg);
+        rc = rc == CP_OK ? commit_err.code : rc;
+    }
     if (rc != CP_OK)
         cp_log_error("%s", err.msg);
     free(codecs);

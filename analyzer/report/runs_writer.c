@@ -70,3 +70,34 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
         return cp_err_set(err, CP_EIO, "cannot write a runs CSV row");
     return CP_OK;
 }
+
+int runs_csv_open(runs_csv_file_t *f, const char *path, bool force, cp_err_t *err)
+{
+    f->rows = 0;
+    f->file = outfile_open(path, force, err);
+    if (f->file == NULL)
+        return err->code;
+    outfile_keep_partial(f->file);
+    int rc = runs_csv_header(outfile_stream(f->file), err);
+    if (rc != CP_OK) {
+        outfile_close(f->file);
+        f->file = NULL;
+    }
+    return rc;
+}
+
+int runs_csv_write(const sweep_row_t *row, void *ctx, cp_err_t *err)
+{
+    runs_csv_file_t *f = ctx;
+    int rc = runs_csv_row(outfile_stream(f->file), row, err);
+    f->rows++;
+    return rc == CP_OK ? outfile_flush(f->file, err) : rc;
+}
+
+int runs_csv_close(runs_csv_file_t *f, cp_err_t *err)
+{
+    int rc = f->file != NULL && f->rows > 0 ? outfile_commit(f->file, err) : CP_OK;
+    outfile_close(f->file);
+    f->file = NULL;
+    return rc;
+}
