@@ -191,19 +191,34 @@ static int write_next_chunk(probe_ctx_t *pc, sink_t *s, uint64_t size, uint64_t 
     return rc;
 }
 
+/* Fills the write buffer with the file's random data (outside the timed region) and
+ * returns the salt that stamps its pages. */
+static uint64_t fill_file_data(probe_ctx_t *pc, uint64_t file_seed)
+{
+    probe_fill_random(pc->wbuf, pc->params->block_bytes, file_seed);
+    return file_seed * 0xD1B54A32D192ED03ull;
+}
+
+/* Opens a probe file on the target with its sync mode and rate cap, and remembers the sync
+ * mode actually used, so a refused O_DIRECT is warned about only once. NULL with err set
+ * on failure. */
+static sink_t *open_probe_file(target_state_t *ts, const char *prefix, cp_err_t *err)
+{
+    sink_options_t opts = {ts->sync, ts->spec->rate_cap_bps, ts->spec->name};
+    sink_t *s = sink_open_file(ts->spec->dir, prefix, &opts, err);
+    if (s != NULL)
+        ts->sync = sink_effective_sync(s);
+    return s;
+}
+
 static int write_file(probe_ctx_t *pc, target_state_t *ts, uint64_t size, uint64_t file_seed,
                       sink_t **out, double *seconds, cp_err_t *err)
 {
-    size_t block = pc->params->block_bytes;
-    probe_fill_random(pc->wbuf, block, file_seed);
-    uint64_t salt = file_seed * 0xD1B54A32D192ED03ull;
-    sink_options_t opts = {ts->sync, ts->spec->rate_cap_bps, ts->spec->name};
-
+    uint64_t salt = fill_file_data(pc, file_seed);
     double t0 = clock_now();
-    sink_t *s = sink_open_file(ts->spec->dir, "probe", &opts, err);
+    sink_t *s = open_probe_file(ts, "probe", err);
     if (s == NULL)
         return err->code ? err->code : CP_EIO;
-    ts->sync = sink_effective_sync(s); /* warn about a refused O_DIRECT only once */
     uint64_t written = 0;
     int rc = CP_OK;
     while (written < size && rc == CP_OK)
@@ -369,18 +384,12 @@ static int run_sustained(probe_ctx_t *pc, target_state_t *ts, cp_err_t *err)
     int rc = check_fits(ts, size, err);
     if (rc != CP_OK)
         return rc > 0 ? CP_OK : rc;
-    size_t block = p->block_bytes;
     prng_t g = prng_make(p->seed ^ 0x5ca1ab1eull);
-    uint64_t file_seed = prng_next(&g);
-    probe_fill_random(pc->wbuf, block, file_seed);
-    uint64_t salt = file_seed * 0xD1B54A32D192ED03ull;
-    sink_options_t opts = {ts->sync, ts->spec->rate_cap_bps, ts->spec->name};
-
+    uint64_t salt = fill_file_data(pc, prng_next(&g));
     double t0 = clock_now();
-    sink_t *s = sink_open_file(ts->spec->dir, "sustained", &opts, err);
+    sink_t *s = open_probe_file(ts, "sustained", err);
     if (s == NULL)
         return err->code ? err->code : CP_EIO;
-    ts->sync = sink_effective_sync(s);
     int sync_fd = -1;
     if (ts->sync == SYNC_FSYNC)
         sync_fd = open(sink_temp_path(s), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
