@@ -55,30 +55,14 @@ static void split_path(const char *path, char *dir, char *base)
 
 static int check_output_path(const compress_job_t *job, char *dir, char *base, cp_err_t *err)
 {
-    if (strlen(job->output_path) >= PATH_MAX - 64)
-        return cp_err_set(err, CP_EUSAGE, "output path too long: %s", job->output_path);
-    split_path(job->output_path, dir, base);
-    struct stat st, in;
-    if (lstat(job->output_path, &st) == 0) {
-        if (stat(job->pipeline.input_path, &in) == 0 && in.st_dev == st.st_dev &&
-            in.st_ino == st.st_ino)
-            return cp_err_set(err, CP_EUSAGE, "output '%s' is the input file", job->output_path);
-        if (S_ISDIR(st.st_mode))
-            return cp_err_set(err, CP_EUSAGE, "output '%s' is a directory", job->output_path);
-        if (!job->force)
-            return cp_err_set(err, CP_EUSAGE, "output '%s' exists; use --force to replace it",
-                              job->output_path);
-        if (!S_ISREG(st.st_mode))
-            return cp_err_set(err, CP_EUSAGE,
-                              "output '%s' exists and is not a regular file; refusing to "
-                              "replace it",
-                              job->output_path);
-    }
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        return cp_err_set(err, CP_EUSAGE, "output directory '%s' does not exist", dir);
-    if (access(dir, W_OK | X_OK) != 0)
-        return cp_err_errno(err, CP_EUSAGE, errno, "output directory '%s' is not writable", dir);
-    return CP_OK;
+    struct stat out, in;
+    if (lstat(job->output_path, &out) == 0 && stat(job->pipeline.input_path, &in) == 0 &&
+        in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+        return cp_err_set(err, CP_EUSAGE, "output '%s' is the input file", job->output_path);
+    int rc = sink_check_destination(job->output_path, job->force, err);
+    if (rc == CP_OK)
+        split_path(job->output_path, dir, base);
+    return rc;
 }
 
 /* Warns when the output may not fit; copy (output = input) that cannot fit is refused. */

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -318,6 +319,34 @@ int sink_write(sink_t *s, const void *buf, size_t len, cp_err_t *err)
 }
 
 int sink_finish(sink_t *s, cp_err_t *err) { return s->ops->finish(s, err); }
+
+int sink_check_destination(const char *path, bool replace, cp_err_t *err)
+{
+    if (strlen(path) >= PATH_MAX - 64)
+        return cp_err_set(err, CP_EUSAGE, "output path too long: %.64s...", path);
+    struct stat st;
+    if (lstat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return cp_err_set(err, CP_EUSAGE, "output '%s' is a directory", path);
+        if (!replace)
+            return cp_err_set(err, CP_EUSAGE, "output '%s' exists; use --force to replace it",
+                              path);
+        if (!S_ISREG(st.st_mode))
+            return cp_err_set(err, CP_EUSAGE,
+                              "output '%s' exists and is not a regular file; refusing to "
+                              "replace it",
+                              path);
+    }
+    char copy[PATH_MAX];
+    snprintf(copy, sizeof copy, "%s", path);
+    const char *dir = dirname(copy);
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return cp_err_set(err, CP_EUSAGE, "output '%s': directory '%s' does not exist", path, dir);
+    if (access(dir, W_OK | X_OK) != 0)
+        return cp_err_set(err, CP_EUSAGE, "output '%s': directory '%s' is not writable", path,
+                          dir);
+    return CP_OK;
+}
 
 /* Renames from to to unless to exists: renameat2(RENAME_NOREPLACE) where the filesystem
  * has it, else link + unlink (link never replaces), else, for filesystems with neither

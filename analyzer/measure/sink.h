@@ -34,6 +34,12 @@ typedef struct sink_options {
 
 typedef struct sink sink_t;
 
+/* Checks that a file may be committed at path: the path is not too long, its directory
+ * exists and is writable, and path does not exist, or (with replace) is a regular file,
+ * never a directory, symlink or device. CP_EUSAGE naming the path and the fault otherwise.
+ * Every command that writes a named output checks this before it starts. */
+int sink_check_destination(const char *path, bool replace, cp_err_t *err);
+
 /* Opens a sink on a new temporary file in dir, named "<prefix>.<pid>-<n>.chokepoint-tmp".
  * For SYNC_DIRECT, when the filesystem refuses O_DIRECT the sink falls back to SYNC_FSYNC
  * (see sink_effective_sync) and logs a warning. Returns NULL with err set on failure. */

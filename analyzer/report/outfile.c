@@ -25,32 +25,7 @@ static bool is_stdout(const char *path) { return path == NULL || strcmp(path, "-
 
 int outfile_check(const char *path, bool force, cp_err_t *err)
 {
-    if (is_stdout(path))
-        return CP_OK;
-    if (strlen(path) >= PATH_MAX - 64)
-        return cp_err_set(err, CP_EUSAGE, "output path too long: %.64s...", path);
-    struct stat st;
-    if (lstat(path, &st) == 0) {
-        if (S_ISDIR(st.st_mode))
-            return cp_err_set(err, CP_EUSAGE, "output '%s' is a directory", path);
-        if (!force)
-            return cp_err_set(err, CP_EUSAGE, "output '%s' exists; use --force to replace it",
-                              path);
-        if (!S_ISREG(st.st_mode))
-            return cp_err_set(err, CP_EUSAGE,
-                              "output '%s' exists and is not a regular file; refusing to "
-                              "replace it",
-                              path);
-    }
-    char copy[PATH_MAX];
-    snprintf(copy, sizeof copy, "%s", path);
-    const char *dir = dirname(copy);
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        return cp_err_set(err, CP_EUSAGE, "output '%s': directory '%s' does not exist", path, dir);
-    if (access(dir, W_OK | X_OK) != 0)
-        return cp_err_set(err, CP_EUSAGE, "output '%s': directory '%s' is not writable", path,
-                          dir);
-    return CP_OK;
+    return is_stdout(path) ? CP_OK : sink_check_destination(path, force, err);
 }
 
 outfile_t *outfile_open(const char *path, bool force, cp_err_t *err)
