@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -43,16 +42,6 @@ int compress_check_input(const char *path, uint64_t *size, cp_err_t *err)
     return CP_OK;
 }
 
-/* The directory and file name of path, as separate copies. */
-static void split_path(const char *path, char *dir, char *base)
-{
-    char a[PATH_MAX], b[PATH_MAX];
-    snprintf(a, sizeof a, "%s", path);
-    snprintf(b, sizeof b, "%s", path);
-    snprintf(dir, PATH_MAX, "%s", dirname(a));
-    snprintf(base, PATH_MAX, "%s", basename(b));
-}
-
 static int check_output_path(const compress_job_t *job, char *dir, char *base, cp_err_t *err)
 {
     struct stat out, in;
@@ -60,9 +49,7 @@ static int check_output_path(const compress_job_t *job, char *dir, char *base, c
         in.st_dev == out.st_dev && in.st_ino == out.st_ino)
         return cp_err_set(err, CP_EUSAGE, "output '%s' is the input file", job->output_path);
     int rc = sink_check_destination(job->output_path, job->force, err);
-    if (rc == CP_OK)
-        split_path(job->output_path, dir, base);
-    return rc;
+    return rc == CP_OK ? sink_split_path(job->output_path, dir, base, err) : rc;
 }
 
 /* Warns when the output may not fit; copy (output = input) that cannot fit is refused. */

@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -320,10 +319,39 @@ int sink_write(sink_t *s, const void *buf, size_t len, cp_err_t *err)
 
 int sink_finish(sink_t *s, cp_err_t *err) { return s->ops->finish(s, err); }
 
+int sink_split_path(const char *path, char *dir, char *base, cp_err_t *err)
+{
+    size_t len = strlen(path);
+    if (len == 0)
+        return cp_err_set(err, CP_EUSAGE, "empty output file name");
+    if (len >= PATH_MAX)
+        return cp_err_set(err, CP_EUSAGE, "output path too long: %.64s...", path);
+    if (path[len - 1] == '/')
+        return cp_err_set(err, CP_EUSAGE, "output '%s' names a directory; expected a file",
+                          path);
+    const char *slash = strrchr(path, '/');
+    if (slash == NULL) {
+        strcpy(dir, ".");
+        strcpy(base, path);
+    } else if (slash == path) {
+        strcpy(dir, "/");
+        strcpy(base, slash + 1);
+    } else {
+        memcpy(dir, path, (size_t)(slash - path));
+        dir[slash - path] = '\0';
+        strcpy(base, slash + 1);
+    }
+    return CP_OK;
+}
+
 int sink_check_destination(const char *path, bool replace, cp_err_t *err)
 {
+    char dir[PATH_MAX], base[PATH_MAX];
     if (strlen(path) >= PATH_MAX - 64)
         return cp_err_set(err, CP_EUSAGE, "output path too long: %.64s...", path);
+    int rc = sink_split_path(path, dir, base, err);
+    if (rc != CP_OK)
+        return rc;
     struct stat st;
     if (lstat(path, &st) == 0) {
         if (S_ISDIR(st.st_mode))
@@ -337,9 +365,6 @@ int sink_check_destination(const char *path, bool replace, cp_err_t *err)
                               "replace it",
                               path);
     }
-    char copy[PATH_MAX];
-    snprintf(copy, sizeof copy, "%s", path);
-    const char *dir = dirname(copy);
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
         return cp_err_set(err, CP_EUSAGE, "output '%s': directory '%s' does not exist", path, dir);
     if (access(dir, W_OK | X_OK) != 0)

@@ -34,6 +34,11 @@ typedef struct sink_options {
 
 typedef struct sink sink_t;
 
+/* Splits path into its directory ("." when there is none) and final component, into
+ * buffers of PATH_MAX bytes. CP_EUSAGE for an empty path, one too long, or one ending in
+ * '/' (a directory, not a file name). */
+int sink_split_path(const char *path, char *dir, char *base, cp_err_t *err);
+
 /* Checks that a file may be committed at path: the path is not too long, its directory
  * exists and is writable, and path does not exist, or (with replace) is a regular file,
  * never a directory, symlink or device. CP_EUSAGE naming the path and the fault otherwise.

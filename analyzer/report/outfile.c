@@ -1,7 +1,6 @@
 #include "report/outfile.h"
 
 #include <errno.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,12 +43,11 @@ outfile_t *outfile_open(const char *path, bool force, cp_err_t *err)
         return f;
     }
     snprintf(f->path, sizeof f->path, "%s", path);
-    char copy[PATH_MAX], base[PATH_MAX];
-    snprintf(copy, sizeof copy, "%s", path);
-    snprintf(base, sizeof base, ".%s", basename(copy));
-    snprintf(copy, sizeof copy, "%s", path);
+    char dir[PATH_MAX], base[PATH_MAX], prefix[PATH_MAX + 1];
+    sink_split_path(path, dir, base, NULL); /* outfile_check already accepted path */
+    snprintf(prefix, sizeof prefix, ".%s", base);
     sink_options_t opts = {SYNC_FSYNC, 0, NULL};
-    f->sink = sink_open_file(dirname(copy), base, &opts, err);
+    f->sink = sink_open_file(dir, prefix, &opts, err);
     f->stream = f->sink ? open_memstream(&f->buffer, &f->buffer_len) : NULL;
     if (f->stream == NULL) {
         if (f->sink != NULL)
