@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/options.h"
+#include "cli/parse.h"
 #include "common/cleanup.h"
 #include "common/err.h"
 #include "common/log.h"
@@ -44,24 +46,33 @@ static void usage(FILE *out)
             "Exit status: 0 success, 1 runtime failure, 2 usage or data-file error.\n");
 }
 
-/* Matches "--name VALUE" or "--name=VALUE"; advances *i past a separate value. */
-static int option_value(int argc, char **argv, int *i, const char *name, const char **value,
-                        cp_err_t *err)
+enum { OPT_PROBE = 256, OPT_TOLERANCE, OPT_FORMAT, OPT_FORCE };
+
+static const struct option analyze_options[] = {
+    {"probe", required_argument, NULL, OPT_PROBE},
+    {"tolerance", required_argument, NULL, OPT_TOLERANCE},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"output", required_argument, NULL, 'o'},
+    {"force", no_argument, NULL, OPT_FORCE},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+static int parse_format(const char *value, format_t *format, cp_err_t *err)
 {
-    size_t len = strlen(name);
-    const char *arg = argv[*i];
-    if (strncmp(arg, name, len) != 0)
-        return 0;
-    if (arg[len] == '=') {
-        *value = arg + len + 1;
-        return 1;
-    }
-    if (arg[len] != '\0')
-        return 0;
-    if (*i + 1 >= argc)
-        return cp_err_set(err, CP_EUSAGE, "option %s needs a value", name);
-    *value = argv[++*i];
-    return 1;
+    if (strcmp(value, "text") == 0)
+        *format = FORMAT_TEXT;
+    else if (strcmp(value, "json") == 0)
+        *format = FORMAT_JSON;
+    else if (strcmp(value, "markdown") == 0 || strcmp(value, "md") == 0)
+        *format = FORMAT_MARKDOWN;
+    else if (strcmp(value, "summary") == 0)
+        *format = FORMAT_SUMMARY;
+    else
+        return cp_err_set(err, CP_EUSAGE, "--format '%s': expected text, json, markdown or "
+                          "summary", value);
+    return CP_OK;
 }
 
 static int write_output(const analysis_t *a, format_t format, FILE *out, cp_err_t *err)
@@ -98,58 +109,25 @@ int cmd_analyze(int argc, char **argv)
     int rc = 0;
     bool force = false;
 
-    for (int i = 1; i < argc && rc == 0; i++) {
-        const char *arg = argv[i], *value = NULL;
-        int m;
-        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else if (strcmp(arg, "--force") == 0) {
-            force = true;
-        } else if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) {
-            cp_log_set_quiet(true);
-        } else if ((m = option_value(argc, argv, &i, "--probe", &value, &err)) != 0) {
-            rc = m < 0 ? m : 0;
-            probe_path = value;
-        } else if ((m = option_value(argc, argv, &i, "--tolerance", &value, &err)) != 0) {
-            rc = m < 0 ? m : 0;
-            if (rc == 0) {
-                char *end;
-                errno = 0;
-                opts.tolerance = strtod(value, &end);
-                if (errno != 0 || end == value || *end != '\0' || !(opts.tolerance >= 0.0) ||
-                    !(opts.tolerance < 1.0))
-                    rc = cp_err_set(&err, CP_EUSAGE, "--tolerance '%s': expected a fraction "
-                                    "from 0 to below 1, like 0.10", value);
-            }
-        } else if ((m = option_value(argc, argv, &i, "--format", &value, &err)) != 0) {
-            rc = m < 0 ? m : 0;
-            if (rc == 0) {
-                if (strcmp(value, "text") == 0)
-                    format = FORMAT_TEXT;
-                else if (strcmp(value, "json") == 0)
-                    format = FORMAT_JSON;
-                else if (strcmp(value, "markdown") == 0 || strcmp(value, "md") == 0)
-                    format = FORMAT_MARKDOWN;
-                else if (strcmp(value, "summary") == 0)
-                    format = FORMAT_SUMMARY;
-                else
-                    rc = cp_err_set(&err, CP_EUSAGE, "--format '%s': expected text, json, "
-                                    "markdown or summary", value);
-            }
-        } else if ((m = option_value(argc, argv, &i, "-o", &value, &err)) != 0 ||
-                   (m = option_value(argc, argv, &i, "--output", &value, &err)) != 0) {
-            rc = m < 0 ? m : 0;
-            out_path = value;
-        } else if (arg[0] == '-' && arg[1] != '\0') {
-            rc = cp_err_set(&err, CP_EUSAGE, "analyze: unknown option '%s'; try 'chokepoint "
-                            "analyze --help'", arg);
-        } else if (runs_path == NULL) {
-            runs_path = arg;
-        } else {
-            rc = cp_err_set(&err, CP_EUSAGE, "analyze: one RUNS.csv expected, got '%s' too", arg);
+    options_begin();
+    int c;
+    while (rc == 0 && (c = getopt_long(argc, argv, ":o:qh", analyze_options, NULL)) != -1) {
+        switch (c) {
+        case OPT_PROBE: probe_path = optarg; break;
+        case OPT_TOLERANCE: rc = parse_tolerance(optarg, &opts.tolerance, &err); break;
+        case OPT_FORMAT: rc = parse_format(optarg, &format, &err); break;
+        case 'o': out_path = optarg; break;
+        case OPT_FORCE: force = true; break;
+        case 'q': cp_log_set_quiet(true); break;
+        case 'h': usage(stdout); return 0;
+        default: return options_error("analyze", c, argv);
         }
     }
+    if (rc == 0 && optind < argc)
+        runs_path = argv[optind++];
+    if (rc == 0 && optind < argc)
+        rc = cp_err_set(&err, CP_EUSAGE, "analyze: one RUNS.csv expected, got '%s' too",
+                        argv[optind]);
     if (rc == 0 && runs_path == NULL)
         rc = cp_err_set(&err, CP_EUSAGE, "analyze: RUNS.csv is required; try 'chokepoint "
                         "analyze --help'");

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/parse.h"
 #include "common/err.h"
 #include "common/log.h"
@@ -94,8 +95,7 @@ int cmd_fixture(int argc, char **argv)
     bool force = false;
     cp_err_t err = {0};
 
-    opterr = 0;
-    optind = 1;
+    options_begin();
     int c;
     while ((c = getopt_long(argc, argv, ":o:qh", options, NULL)) != -1) {
         switch (c) {
@@ -115,8 +115,7 @@ int cmd_fixture(int argc, char **argv)
         case OPT_FORCE: force = true; break;
         case 'q': cp_log_set_quiet(true); break;
         case 'h': fputs(fixture_usage, stdout); return 0;
-        case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
-        default: return usage_error("unknown option '%s'", argv[optind - 1]);
+        default: return options_error("fixture", c, argv);
         }
     }
     if (optind < argc)

@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/parse.h"
 #include "common/cleanup.h"
 #include "common/err.h"
 #include "common/log.h"
@@ -48,17 +49,6 @@ static const struct option plot_options[] = {
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
-
-static int parse_tolerance(const char *text, double *out, cp_err_t *err)
-{
-    char *end;
-    errno = 0;
-    *out = strtod(text, &end);
-    if (errno != 0 || end == text || *end != '\0' || !(*out >= 0.0) || !(*out < 1.0))
-        return cp_err_set(err, CP_EUSAGE, "--tolerance '%s': expected a fraction from 0 to "
-                          "below 1, like 0.10", text);
-    return 0;
-}
 
 /* report.md beside the plots, replaced atomically. */
 static int write_report(const char *dir, const analysis_t *a, const plot_set_t *plots,

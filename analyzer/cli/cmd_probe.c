@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/parse.h"
 #include "common/cleanup.h"
 #include "common/log.h"
@@ -192,8 +193,7 @@ int cmd_probe(int argc, char **argv)
     bool force = false, seed_given = false;
     int rc = CP_OK;
 
-    optind = 1;
-    opterr = 0;
+    options_begin();
     int c;
     while (rc == CP_OK && (c = getopt_long(argc, argv, ":o:qh", options, NULL)) != -1) {
         long value;
@@ -220,14 +220,7 @@ int cmd_probe(int argc, char **argv)
         case OPT_FORCE: force = true; break;
         case 'q': cp_log_set_quiet(true); break;
         case 'h': fputs(usage_text, stdout); return 0;
-        case ':':
-            rc = cp_err_set(&err, CP_EUSAGE, "option '%s' needs a value; see 'chokepoint probe "
-                            "--help'", argv[optind - 1]);
-            break;
-        default:
-            rc = cp_err_set(&err, CP_EUSAGE, "unknown option '%s'; see 'chokepoint probe --help'",
-                            argv[optind - 1]);
-            break;
+        default: return options_error("probe", c, argv);
         }
     }
     if (rc == CP_OK && ops_text != NULL) {

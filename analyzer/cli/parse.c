@@ -105,6 +105,18 @@ int parse_rate(const char *text, double *out_bps, cp_err_t *err)
     return CP_OK;
 }
 
+int parse_tolerance(const char *text, double *out, cp_err_t *err)
+{
+    char *end;
+    errno = 0;
+    double value = strtod(text, &end);
+    if (errno != 0 || end == text || *end != '\0' || !(value >= 0.0) || !(value < 1.0))
+        return cp_err_set(err, CP_EUSAGE, "--tolerance '%s': expected a fraction from 0 to "
+                          "below 1, like 0.10", text);
+    *out = value;
+    return CP_OK;
+}
+
 int parse_positive_int(const char *text, const char *what, long max, long *out, cp_err_t *err)
 {
     const char *p = text ? text : "";

@@ -39,6 +39,10 @@ int parse_block_size(const char *text, const char *what, size_t *out, cp_err_t *
 /* The default thread list, 1..the number of online CPUs. *out is malloc'd (caller frees). */
 int thread_list_all_cpus(int **out, size_t *count, cp_err_t *err);
 
+/* The verdict tolerance: a fraction from 0 to below 1 ("0.10"). *out is set only on
+ * success. */
+int parse_tolerance(const char *text, double *out, cp_err_t *err);
+
 /* A positive integer option value ("--reps 3"): digits only, 1..max. `what` names the
  * option in the message. */
 int parse_positive_int(const char *text, const char *what, long max, long *out, cp_err_t *err);
