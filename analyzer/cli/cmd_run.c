@@ -316,7 +316,7 @@ static int stage_probe(study_t *s, cp_err_t *err)
                     p.n_sizes, (double)p.sizes[p.n_sizes - 1] / 1e6, p.reps, p.reps == 1 ? "" : "s");
         cp_err_t one = {0};
         int prc = probe_run(&p, &s->targets[i], 1, write_probe_row, f, &one);
-        if (prc == CP_EINTR || (prc != CP_OK && one.code == CP_EIO && cp_interrupted()))
+        if (prc == CP_EINTR || cp_interrupted())
             rc = cp_err_set(err, CP_EINTR, "interrupted");
         else if (prc != CP_OK)
             cp_log_warn("probe of '%s' failed: %s; its ceilings will be unknown",
