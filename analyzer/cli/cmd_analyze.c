@@ -15,7 +15,7 @@
 #include "common/cleanup.h"
 #include "common/err.h"
 #include "common/log.h"
-#include "report/analysis.h"
+#include "report/analysis_load.h"
 #include "report/analysis_json.h"
 #include "report/analysis_text.h"
 #include "report/outfile.h"

@@ -10,7 +10,7 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "fixtures/fixture.h"
-#include "measure/clock.h"
+#include "common/clock.h"
 
 static const char fixture_usage[] =
     "usage: chokepoint fixture -o FILE [--size SIZE] [--kind KIND] [--seed N] [--force]\n"

@@ -14,7 +14,7 @@
 #include "common/cleanup.h"
 #include "common/err.h"
 #include "common/log.h"
-#include "report/analysis.h"
+#include "report/analysis_load.h"
 #include "report/outfile.h"
 #include "report/plot.h"
 #include "report/report_md.h"

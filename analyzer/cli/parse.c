@@ -283,22 +283,3 @@ int parse_target(const char *text, target_spec_t *out, cp_err_t *err)
     *out = t;
     return CP_OK;
 }
-
-int target_check(const target_spec_t *t, cp_err_t *err)
-{
-    if (t->is_mem)
-        return CP_OK;
-    struct stat st;
-    if (stat(t->dir, &st) != 0)
-        return cp_err_errno(err, CP_EUSAGE, errno, "target '%s': cannot use directory '%s'",
-                            t->name, t->dir);
-    if (!S_ISDIR(st.st_mode))
-        return cp_err_set(err, CP_EUSAGE,
-                          "target '%s': '%s' is not a directory; expected [NAME=]DIR[@RATE] "
-                          "with DIR a writable directory, or mem",
-                          t->name, t->dir);
-    if (access(t->dir, W_OK | X_OK) != 0)
-        return cp_err_errno(err, CP_EUSAGE, errno, "target '%s': directory '%s' is not writable",
-                            t->name, t->dir);
-    return CP_OK;
-}

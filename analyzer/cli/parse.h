@@ -11,12 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/bounds.h"
 #include "common/err.h"
+#include "measure/target.h"
 
-#define CP_MAX_THREADS 1024
-#define CP_BLOCK_MIN ((uint64_t)4 << 10) /* block and chunk sizes: 4K .. 1G */
-#define CP_BLOCK_MAX ((uint64_t)1 << 30)
-#define CP_TARGET_NAME_MAX 128
 
 /* A size: "512", "4K", "1.5G" (K M G T = powers of 1024; KiB MiB GiB TiB too) or "10MB"
  * (KB MB GB TB = powers of 1000). An optional "B" alone means bytes. Must be >= 0 and fit
@@ -47,20 +45,9 @@ int parse_tolerance(const char *text, double *out, cp_err_t *err);
  * option in the message. */
 int parse_positive_int(const char *text, const char *what, long max, long *out, cp_err_t *err);
 
-/* A TARGET "[NAME=]DIR[@RATE]". The bare word "mem" is the memory target (output counted
+/* Parses a TARGET "[NAME=]DIR[@RATE]". The bare word "mem" is the memory target (output counted
  * and discarded); "mem" is reserved and may not name a directory target. The name defaults
  * to DIR. Only the syntax is checked here; target_check() looks at the filesystem. */
-typedef struct target_spec {
-    char name[CP_TARGET_NAME_MAX];
-    char dir[PATH_MAX];
-    double rate_cap_bps; /* 0 = no emulated cap */
-    bool is_mem;
-} target_spec_t;
-
 int parse_target(const char *text, target_spec_t *out, cp_err_t *err);
-
-/* Checks a parsed directory target: it must exist, be a directory (not a symlink to a
- * non-directory) and be writable. CP_EUSAGE naming it otherwise. The mem target passes. */
-int target_check(const target_spec_t *t, cp_err_t *err);
 
 #endif

@@ -11,7 +11,7 @@
 
 #include "common/cleanup.h"
 #include "common/log.h"
-#include "measure/clock.h"
+#include "common/clock.h"
 #include "measure/verify.h"
 
 compress_job_t compress_job_defaults(void)

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
-#include "measure/clock.h"
+#include "common/clock.h"
 
 /* The native engine's read size: the library buffers whole jobs itself, so big reads only
  * add memory. */

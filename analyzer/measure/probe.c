@@ -11,7 +11,8 @@
 
 #include "common/cleanup.h"
 #include "common/log.h"
-#include "measure/clock.h"
+#include "common/bounds.h"
+#include "common/clock.h"
 #include "common/prng.h"
 #include "measure/pagecache.h"
 

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cli/parse.h"
+#include "measure/target.h"
 #include "common/err.h"
 #include "measure/sink.h"
 #include "measure/volume.h"

@@ -11,7 +11,7 @@
 #include "common/cleanup.h"
 #include "common/log.h"
 #include "common/prng.h"
-#include "measure/clock.h"
+#include "common/clock.h"
 
 typedef struct planned_run {
     size_t target, codec, thread;

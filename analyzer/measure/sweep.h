@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cli/parse.h"
+#include "measure/target.h"
 #include "codecs/codec.h"
 #include "common/err.h"
 #include "measure/compress_job.h"

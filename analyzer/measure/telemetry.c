@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "measure/clock.h"
+#include "common/clock.h"
 
 struct telemetry {
     double start_wall_s;

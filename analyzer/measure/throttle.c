@@ -1,7 +1,7 @@
 #include "measure/throttle.h"
 
 #include "common/cleanup.h"
-#include "measure/clock.h"
+#include "common/clock.h"
 
 /* A long wait is slept in slices so an interrupt is noticed within one slice. */
 #define THROTTLE_SLICE_S 0.1

@@ -8,7 +8,7 @@
 #include <jansson.h>
 
 #include "common/err.h"
-#include "report/analysis.h"
+#include "model/analysis.h"
 
 /* Builds the JSON tree; the caller owns it (json_decref). NULL when out of memory. */
 json_t *analysis_to_json(const analysis_t *analysis);

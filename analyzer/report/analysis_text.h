@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "common/err.h"
-#include "report/analysis.h"
+#include "model/analysis.h"
 
 /* Writes the text report to out. CP_EIO with err set when writing fails. */
 int analysis_write_text(const analysis_t *analysis, FILE *out, cp_err_t *err);

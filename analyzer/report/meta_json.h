@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cli/parse.h"
+#include "measure/target.h"
 #include "common/err.h"
 #include "measure/volume.h"
 

@@ -10,15 +10,6 @@
 #include "report/csv_table.h"
 #include "report/table_util.h"
 
-void probe_table_free(probe_table_t *t)
-{
-    if (t == NULL)
-        return;
-    free(t->rows);
-    free(t->path);
-    free(t);
-}
-
 static int probe_from_table(const csv_table_t *t, probe_table_t **out, cp_err_t *err)
 {
     static const char *const required[] = {"target", "op", "bytes_per_s"};
@@ -104,35 +95,3 @@ int probe_table_load_buffer(const char *name, const void *data, size_t len,
     return rc;
 }
 
-double probe_table_speed(const probe_table_t *t, const char *target, probe_speed_op_t op)
-{
-    if (t == NULL || op == PROBE_OP_SUSTAINED)
-        return NAN;
-    double largest = -INFINITY;
-    bool any = false, sized = true;
-    for (size_t i = 0; i < t->nrows; i++) {
-        const probe_speed_row_t *r = &t->rows[i];
-        if (r->op != op || strcmp(r->target, target) != 0)
-            continue;
-        any = true;
-        if (isnan(r->size_bytes))
-            sized = false;
-        else
-            largest = fmax(largest, r->size_bytes);
-    }
-    if (!any)
-        return NAN;
-    double *speeds = malloc(t->nrows * sizeof *speeds);
-    if (speeds == NULL)
-        return NAN;
-    size_t n = 0;
-    for (size_t i = 0; i < t->nrows; i++) {
-        const probe_speed_row_t *r = &t->rows[i];
-        if (r->op == op && strcmp(r->target, target) == 0 &&
-            (!sized || r->size_bytes == largest))
-            speeds[n++] = r->bytes_per_s;
-    }
-    double m = stats_median(speeds, n);
-    free(speeds);
-    return m;
-}

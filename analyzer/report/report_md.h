@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "report/analysis.h"
+#include "model/analysis.h"
 #include "report/plot.h"
 
 /* Writes the report into out: analysis_write_markdown's text, then a "Plots" section

@@ -20,15 +20,6 @@ const char *runs_stage_column(int stage)
     return (stage >= 0 && stage < RUN_STAGE_COUNT) ? stage_columns[stage] : "";
 }
 
-void runs_table_free(runs_table_t *t)
-{
-    if (t == NULL)
-        return;
-    free(t->rows);
-    free(t->path);
-    free(t);
-}
-
 /* A failed run: an `error` text, or valid = 0 (also "false"/"no"). */
 static bool row_failed(const csv_table_t *t, size_t row, int col_error, int col_valid)
 {

@@ -11,8 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/analysis.h"
+#include "model/analysis.h"
 #include "report/plot.h"
+#include "report/runs_csv.h"
 #include "report/report_md.h"
 
 /* mem scales perfectly (100, 200, 400 MB/s); slow stops at 160 MB/s. Output is half the

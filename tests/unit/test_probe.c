@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "cli/parse.h"
 #include "common/cleanup.h"
 #include "measure/pagecache.h"
 #include "measure/probe.h"

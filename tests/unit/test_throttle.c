@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "measure/clock.h"
+#include "common/clock.h"
 #include "measure/sink.h"
 #include "measure/throttle.h"
 

@@ -9,7 +9,7 @@
 #include <cmocka.h>
 
 #include "model/verdict.h"
-#include "report/analysis.h"
+#include "model/analysis.h"
 #include "report/probe_csv.h"
 #include "report/runs_csv.h"
 

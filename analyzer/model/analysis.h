@@ -14,8 +14,8 @@
 #include "common/err.h"
 #include "model/fit.h"
 #include "model/verdict.h"
-#include "report/probe_csv.h"
-#include "report/runs_csv.h"
+#include "model/probe_speeds.h"
+#include "model/runs.h"
 
 #define ANALYSIS_MEM_TARGET "mem"
 #define ANALYSIS_CROSSOVER_MAX_THREADS 1024.0
@@ -132,14 +132,6 @@ typedef struct analysis {
  * (e.g. no usable runs) or CP_ENOMEM with err set, and *out is NULL. */
 int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
                  const analysis_options_t *options, analysis_t **out, cp_err_t *err);
-
-/* Loads runs_path (and probe_path, when not NULL) and analyses them. On success *out is
- * the caller's (analysis_free) and, when probe_out is not NULL, so is the probe table
- * (*probe_out, NULL without probe_path; probe_table_free). Data errors are CP_EDATA with
- * FILE:LINE in err; nothing is returned on failure. */
-int analysis_run_files(const char *runs_path, const char *probe_path,
-                       const analysis_options_t *options, analysis_t **out,
-                       probe_table_t **probe_out, cp_err_t *err);
 
 /* Frees an analysis; NULL is fine. */
 void analysis_free(analysis_t *analysis);

@@ -1,4 +1,4 @@
-#include "report/analysis.h"
+#include "model/analysis.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -445,26 +445,4 @@ nomem:
     free(groups);
     analysis_free(a);
     return cp_err_set(err, CP_ENOMEM, "out of memory analysing %s", runs->path);
-}
-
-int analysis_run_files(const char *runs_path, const char *probe_path,
-                       const analysis_options_t *options, analysis_t **out,
-                       probe_table_t **probe_out, cp_err_t *err)
-{
-    runs_table_t *runs = NULL;
-    probe_table_t *probe = NULL;
-    *out = NULL;
-    if (probe_out != NULL)
-        *probe_out = NULL;
-    int rc = runs_table_load(runs_path, &runs, err);
-    if (rc == CP_OK && probe_path != NULL)
-        rc = probe_table_load(probe_path, &probe, err);
-    if (rc == CP_OK)
-        rc = analysis_run(runs, probe, options, out, err);
-    runs_table_free(runs);
-    if (rc == CP_OK && probe_out != NULL)
-        *probe_out = probe;
-    else
-        probe_table_free(probe);
-    return rc;
 }

@@ -1,4 +1,4 @@
-#include "measure/clock.h"
+#include "common/clock.h"
 
 #include <errno.h>
 #include <sys/resource.h>

@@ -1,0 +1,33 @@
+/* target.h - a volume to measure: a directory on it (or the memory target), a name for
+ * reports and an optional emulated write-rate cap. The command line parses the text
+ * form (cli/parse.h); the engine checks and uses the parsed value. */
+#ifndef CP_MEASURE_TARGET_H
+#define CP_MEASURE_TARGET_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#include "common/err.h"
+
+#define CP_TARGET_NAME_MAX 128
+
+/* A parsed TARGET. The mem target has is_mem set and an empty dir. */
+typedef struct target_spec {
+    char name[CP_TARGET_NAME_MAX];
+    char dir[PATH_MAX];
+    double rate_cap_bps; /* 0 = no emulated cap */
+    bool is_mem;
+} target_spec_t;
+
+/* Checks a parsed directory target: it must exist, be a directory (not a symlink to a
+ * non-directory) and be writable. CP_EUSAGE naming it otherwise. The mem target passes. */
+int target_check(const target_spec_t *t, cp_err_t *err);
+
+/* The memory target: output counted and discarded. */
+void target_init_mem(target_spec_t *out);
+
+/* A directory target named name on dir, without a rate cap (the filesystem is not looked
+ * at: see target_check). CP_EUSAGE when name or dir does not fit. */
+int target_init_dir(target_spec_t *out, const char *name, const char *dir, cp_err_t *err);
+
+#endif

@@ -1,0 +1,50 @@
+#include "model/probe_speeds.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/stats.h"
+
+void probe_table_free(probe_table_t *t)
+{
+    if (t == NULL)
+        return;
+    free(t->rows);
+    free(t->path);
+    free(t);
+}
+
+double probe_table_speed(const probe_table_t *t, const char *target, probe_speed_op_t op)
+{
+    if (t == NULL || op == PROBE_OP_SUSTAINED)
+        return NAN;
+    double largest = -INFINITY;
+    bool any = false, sized = true;
+    for (size_t i = 0; i < t->nrows; i++) {
+        const probe_speed_row_t *r = &t->rows[i];
+        if (r->op != op || strcmp(r->target, target) != 0)
+            continue;
+        any = true;
+        if (isnan(r->size_bytes))
+            sized = false;
+        else
+            largest = fmax(largest, r->size_bytes);
+    }
+    if (!any)
+        return NAN;
+    double *speeds = malloc(t->nrows * sizeof *speeds);
+    if (speeds == NULL)
+        return NAN;
+    size_t n = 0;
+    for (size_t i = 0; i < t->nrows; i++) {
+        const probe_speed_row_t *r = &t->rows[i];
+        if (r->op == op && strcmp(r->target, target) == 0 &&
+            (!sized || r->size_bytes == largest))
+            speeds[n++] = r->bytes_per_s;
+    }
+    double m = stats_median(speeds, n);
+    free(speeds);
+    return m;
+}

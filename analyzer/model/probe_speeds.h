@@ -1,0 +1,36 @@
+/* probe_speeds.h - measured volume speeds as the model sees them: write, read and
+ * sustained samples per target (report/probe_csv.h loads probe.csv into these). */
+#ifndef CP_MODEL_PROBE_SPEEDS_H
+#define CP_MODEL_PROBE_SPEEDS_H
+
+#include <stddef.h>
+
+#include "model/runs.h"
+
+typedef enum probe_speed_op { PROBE_OP_WRITE, PROBE_OP_READ, PROBE_OP_SUSTAINED } probe_speed_op_t;
+
+typedef struct probe_speed_row {
+    long line;
+    char target[RUNS_NAME_MAX];
+    probe_speed_op_t op;
+    double size_bytes; /* NAN when the file has no size_bytes */
+    double bytes_per_s;
+    double seconds;    /* sustained: seconds since the start; NAN when not given */
+    int ram, emulated; /* 1 yes, 0 no, -1 not given */
+} probe_speed_row_t;
+
+typedef struct probe_table {
+    char *path;
+    probe_speed_row_t *rows;
+    size_t nrows;
+} probe_table_t;
+
+/* Frees a table; NULL is fine. */
+void probe_table_free(probe_table_t *table);
+
+/* A target's sustained speed for op (write or read): the median bytes_per_s over its rows
+ * at its largest size_bytes (over all its rows of that op when sizes are not given).
+ * NAN when the table is NULL or has no such rows. */
+double probe_table_speed(const probe_table_t *table, const char *target, probe_speed_op_t op);
+
+#endif

@@ -1,0 +1,12 @@
+#include "model/runs.h"
+
+#include <stdlib.h>
+
+void runs_table_free(runs_table_t *t)
+{
+    if (t == NULL)
+        return;
+    free(t->rows);
+    free(t->path);
+    free(t);
+}

@@ -1,0 +1,51 @@
+/* runs.h - measured runs as the model sees them: one row per timed run, whatever file or
+ * tool they came from (report/runs_csv.h loads runs.csv into these). */
+#ifndef CP_MODEL_RUNS_H
+#define CP_MODEL_RUNS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define RUNS_NAME_MAX 128
+#define RUNS_THREADS_MAX 1024
+
+typedef enum run_layout {
+    RUN_LAYOUT_UNKNOWN, /* column absent or empty: treated as split */
+    RUN_LAYOUT_SPLIT,   /* input read from where it lives */
+    RUN_LAYOUT_SAME,    /* input copied to the target and read from there */
+} run_layout_t;
+
+enum {
+    RUN_STAGE_READER_BUSY, RUN_STAGE_READER_WAIT,
+    RUN_STAGE_COMPRESS_BUSY, RUN_STAGE_COMPRESS_WAIT,
+    RUN_STAGE_WRITER_BUSY, RUN_STAGE_WRITER_WAIT,
+    RUN_STAGE_COUNT
+};
+
+/* One run. Optional numbers that the file does not give are NAN. */
+typedef struct run_row {
+    long line;                     /* where it is in the file, for messages */
+    char target[RUNS_NAME_MAX];
+    char codec[RUNS_NAME_MAX];     /* "" when the file has no codec */
+    char input_target[RUNS_NAME_MAX]; /* "" when not given */
+    run_layout_t layout;
+    int threads;
+    double seconds, input_bytes, output_bytes;
+    double cpu_user_s, cpu_sys_s;
+    double stage_s[RUN_STAGE_COUNT];
+    char sync[16];                 /* "fsync", "direct", "none"; "" when not given */
+    int ram, emulated;             /* 1 yes, 0 no, -1 not given */
+    double rate_cap_bps;           /* emulated write-rate cap; NAN when not given */
+} run_row_t;
+
+typedef struct runs_table {
+    char *path;
+    run_row_t *rows;
+    size_t nrows;
+    size_t skipped_failed; /* rows with an error or valid = 0 */
+} runs_table_t;
+
+/* Frees a table; NULL is fine. */
+void runs_table_free(runs_table_t *table);
+
+#endif

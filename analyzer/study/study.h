@@ -1,0 +1,57 @@
+/* study.h - the whole study into one results directory: fixture (when no input is given),
+ * probe, sweep, analysis and plots, with meta.json kept up to date at every stage so an
+ * interrupted or failed study says where it stopped.
+ *
+ * The command line (cli/cmd_run.c) fills a study_t's parameters; study_execute does the
+ * rest. The study_t owns its codecs and threads arrays (study_release frees them). */
+#ifndef CP_STUDY_STUDY_H
+#define CP_STUDY_STUDY_H
+
+#include <jansson.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/err.h"
+#include "measure/sweep.h"
+#include "measure/target.h"
+#include "measure/volume.h"
+#include "report/plot.h"
+
+#define RUN_DEFAULT_FIXTURE ((uint64_t)1 << 30)
+#define RUN_QUICK_FIXTURE ((uint64_t)64 << 20)
+#define RUN_MAX_TARGETS 64
+/* The generated input is the same bytes on every machine, so studies compare; --seed
+ * shuffles the run and probe orders only. */
+#define RUN_FIXTURE_SEED 1
+#define STUDY_PATH_MAX (PATH_MAX + 32) /* the results directory plus a file name */
+
+/* Everything one study needs; filled from the command line, then by each stage. */
+typedef struct study {
+    const char *input_arg;
+    uint64_t fixture_size;
+    bool fixture_size_given;
+    sweep_params_t sweep;
+    codec_spec_t *codecs;
+    int *threads;
+    target_spec_t targets[RUN_MAX_TARGETS];
+    volume_info_t volumes[RUN_MAX_TARGETS];
+    size_t n_targets;
+    bool reps_given, seed_given, probe, keep_input, quick;
+    plot_format_t format;
+    const char *out_arg;
+    char dir[PATH_MAX];
+    char input[STUDY_PATH_MAX];
+    bool made_input;
+    uint64_t input_size;
+    json_t *meta;
+    bool some_failed;
+} study_t;
+
+/* Checks the input, creates the results directory, fills in the default targets and seed,
+ * records meta.json and runs every stage. CP_OK when the study completed (runs that
+ * failed are recorded and set some_failed); otherwise the first error, with meta.json
+ * saying which stage stopped. The generated fixture is removed unless keep_input. */
+int study_execute(study_t *s, int argc, char **argv, cp_err_t *err);
+
+#endif
