@@ -1,5 +1,6 @@
 #include "common/prng.h"
 
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -24,6 +25,39 @@ prng_xoshiro_t prng_xoshiro_make(uint64_t seed)
     for (int i = 0; i < 4; i++)
         x.s[i] = prng_next(&g);
     return x;
+}
+
+static inline void store_le64(unsigned char *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(p, &v, 8);
+#else
+    for (int i = 0; i < 8; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+#endif
+}
+
+void prng_xoshiro_fill(prng_xoshiro_t *x, void *buf, size_t len)
+{
+    unsigned char *p = buf;
+    while (len >= 32) {
+        store_le64(p, prng_xoshiro_next(x));
+        store_le64(p + 8, prng_xoshiro_next(x));
+        store_le64(p + 16, prng_xoshiro_next(x));
+        store_le64(p + 24, prng_xoshiro_next(x));
+        p += 32;
+        len -= 32;
+    }
+    while (len >= 8) {
+        store_le64(p, prng_xoshiro_next(x));
+        p += 8;
+        len -= 8;
+    }
+    if (len > 0) {
+        unsigned char last[8];
+        store_le64(last, prng_xoshiro_next(x));
+        memcpy(p, last, len);
+    }
 }
 
 uint64_t prng_below(prng_t *g, uint64_t bound)

@@ -49,6 +49,12 @@ static inline uint64_t prng_xoshiro_next(prng_xoshiro_t *x)
     return result;
 }
 
+/* Fills len bytes of buf with the next outputs of x, each stored little-endian, so the
+ * bytes are the same on every machine. A last partial word takes the low bytes of one
+ * more output and drops the rest: callers that stream across calls keep len a multiple
+ * of 8 until the end. The one random-byte filler behind fixtures and probe data. */
+void prng_xoshiro_fill(prng_xoshiro_t *x, void *buf, size_t len);
+
 /* A seed for when the user gave none: from the clock and process id, to be recorded. */
 uint64_t prng_fresh_seed(void);
 

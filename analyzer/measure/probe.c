@@ -24,17 +24,7 @@
 void probe_fill_random(void *buf, size_t len, uint64_t seed)
 {
     prng_xoshiro_t x = prng_xoshiro_make(seed);
-    unsigned char *p = buf;
-    while (len >= 8) {
-        uint64_t v = prng_xoshiro_next(&x);
-        memcpy(p, &v, 8);
-        p += 8;
-        len -= 8;
-    }
-    if (len > 0) {
-        uint64_t v = prng_xoshiro_next(&x);
-        memcpy(p, &v, len);
-    }
+    prng_xoshiro_fill(&x, buf, len);
 }
 
 /* Gives every 4 KiB page of the file its own first 8 bytes, so no two pages are equal and
