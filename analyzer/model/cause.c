@@ -1,0 +1,75 @@
+#include "model/cause.h"
+
+#include <math.h>
+
+const char *cause_name(verdict_cause_t cause)
+{
+    switch (cause) {
+    case CAUSE_COMPUTE: return "compute";
+    case CAUSE_CORES_SATURATED: return "cores-saturated";
+    case CAUSE_CPU_CONTENTION: return "cpu-contention";
+    case CAUSE_FLUSH_TAIL: return "flush-tail";
+    case CAUSE_WRITE_THROUGHPUT: return "write-throughput";
+    case CAUSE_READ_THROUGHPUT: return "read-throughput";
+    default: return "unknown";
+    }
+}
+
+verdict_kind_t cause_verdict(verdict_cause_t cause)
+{
+    switch (cause) {
+    case CAUSE_COMPUTE:
+    case CAUSE_CORES_SATURATED:
+    case CAUSE_CPU_CONTENTION: return VERDICT_CPU;
+    case CAUSE_FLUSH_TAIL:
+    case CAUSE_WRITE_THROUGHPUT: return VERDICT_WRITE;
+    case CAUSE_READ_THROUGHPUT: return VERDICT_READ;
+    default: return VERDICT_UNEXPLAINED;
+    }
+}
+
+double cause_gap_s(const cause_evidence_t *e)
+{
+    if (!(e->seconds > 0.0) || !(e->cpu_seconds > 0.0))
+        return NAN;
+    return fmax(0.0, e->seconds - e->cpu_seconds);
+}
+
+double cause_flush_share(const cause_evidence_t *e)
+{
+    double gap = cause_gap_s(e);
+    if (!(gap > 0.0) || !(e->flush_s >= 0.0))
+        return NAN;
+    return e->flush_s / gap;
+}
+
+verdict_cause_t cause_classify(const cause_evidence_t *e, double tolerance)
+{
+    if (e->measured_bps >= (1.0 - tolerance) * e->cpu_ceiling_bps)
+        return CAUSE_COMPUTE;
+    if (cause_flush_share(e) >= 0.5)
+        return CAUSE_FLUSH_TAIL;
+    switch (verdict_classify(e->measured_bps, e->cpu_ceiling_bps, e->write_ceiling_bps,
+                             e->read_ceiling_bps, tolerance)) {
+    case VERDICT_WRITE: return CAUSE_WRITE_THROUGHPUT;
+    case VERDICT_READ: return CAUSE_READ_THROUGHPUT;
+    default: break;
+    }
+    if (e->cpu_idle_share < tolerance)
+        return CAUSE_CORES_SATURATED;
+    if (e->busy_growth > tolerance)
+        return CAUSE_CPU_CONTENTION;
+    return CAUSE_UNKNOWN;
+}
+
+bool cause_device_disagrees(verdict_cause_t cause, double dev_busy_share)
+{
+    if (isnan(dev_busy_share))
+        return false;
+    switch (cause_verdict(cause)) {
+    case VERDICT_CPU: return dev_busy_share >= 0.95;
+    case VERDICT_WRITE:
+        return cause == CAUSE_WRITE_THROUGHPUT && dev_busy_share < 0.5;
+    default: return false;
+    }
+}

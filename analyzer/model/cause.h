@@ -1,0 +1,68 @@
+/* cause.h - why a point got its verdict: the mechanism, and the figures it rests on.
+ *
+ * The verdict words stay four (cpu-bound, write-bound, read-bound, unexplained); the cause
+ * says which physics produced them:
+ *   compute           at the CPU ceiling                                    cpu-bound
+ *   cores-saturated   short of it, but the cores had no idle time: the I/O
+ *                     path's own CPU work (page-cache copies, file system,
+ *                     block layer) took what the memory target did not pay  cpu-bound
+ *   cpu-contention    the compressors needed more busy time than in memory  cpu-bound
+ *   flush-tail        the output waited in the page cache and its final
+ *                     flush accounts for at least half of the shortfall     write-bound
+ *   write-throughput  the volume's write ceiling is below the CPU rate      write-bound
+ *   read-throughput   the input volume's read ceiling is below it           read-bound
+ *   unknown           none of these                                          unexplained
+ * Pure functions: no I/O, no allocation. Unknown figures are NAN. */
+#ifndef CP_MODEL_CAUSE_H
+#define CP_MODEL_CAUSE_H
+
+#include <stdbool.h>
+
+#include "model/verdict.h"
+
+typedef enum verdict_cause {
+    CAUSE_COMPUTE,
+    CAUSE_CORES_SATURATED,
+    CAUSE_CPU_CONTENTION,
+    CAUSE_FLUSH_TAIL,
+    CAUSE_WRITE_THROUGHPUT,
+    CAUSE_READ_THROUGHPUT,
+    CAUSE_UNKNOWN,
+} verdict_cause_t;
+
+/* "compute", "cores-saturated", "cpu-contention", "flush-tail", "write-throughput",
+ * "read-throughput", "unknown". */
+const char *cause_name(verdict_cause_t cause);
+
+/* The verdict a cause implies. */
+verdict_kind_t cause_verdict(verdict_cause_t cause);
+
+/* What one point's cause rests on. */
+typedef struct cause_evidence {
+    double measured_bps, cpu_ceiling_bps;  /* input bytes per second (required) */
+    double write_ceiling_bps, read_ceiling_bps;
+    double seconds;          /* the measured median time */
+    double cpu_seconds;      /* the same input at the CPU ceiling's rate */
+    double flush_s;          /* the final flush (fsync + close) */
+    double cpu_idle_share, cpu_sys_share; /* of all CPUs over the run */
+    double dev_busy_share;   /* the target's device over the run */
+    double busy_growth;      /* compressors' busy seconds / those in memory - 1 */
+} cause_evidence_t;
+
+/* The shortfall's seconds (seconds - cpu_seconds, at least 0) and the flush's share of
+ * it (NAN when either is unknown or there is no shortfall). */
+double cause_gap_s(const cause_evidence_t *e);
+double cause_flush_share(const cause_evidence_t *e);
+
+/* Classifies one point, checking in order: compute (measured >= (1 - tolerance) x CPU
+ * ceiling); flush-tail (flush >= half the shortfall); read- or write-throughput (the
+ * lower volume ceiling below the CPU ceiling); cores-saturated (idle share below the
+ * tolerance); cpu-contention (busy growth above the tolerance); else unknown. */
+verdict_cause_t cause_classify(const cause_evidence_t *e, double tolerance);
+
+/* True when the device's busy share contradicts the cause: a throughput cause on a device
+ * busy less than half the run, or a CPU cause on a device busy at least 95% of it. False
+ * when the busy share is unknown. */
+bool cause_device_disagrees(verdict_cause_t cause, double dev_busy_share);
+
+#endif

@@ -1,0 +1,168 @@
+/* The write-back time model and the cause of a verdict, against hand-derived figures
+ * (the loop-volume measurements in docs/method.md supply the numbers). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "model/cause.h"
+#include "model/predict.h"
+
+static void assert_close(double got, double want, double rel)
+{
+    if (!(fabs(got - want) <= rel * fabs(want)))
+        fail_msg("got %.12g, want %.12g (relative tolerance %g)", got, want, rel);
+}
+
+/* 1 GiB in, 560.6 MB out, 3.45 s of CPU at T=1; a 24 GiB machine's default thresholds. */
+static predict_inputs_t lab_run(double drain_bps, predict_sync_t sync)
+{
+    predict_inputs_t in = {
+        .input_bytes = 1073741824.0, .output_bytes = 560.6e6, .cpu_s = 3.45,
+        .read_bps = NAN, .drain_bps = drain_bps, .sync = sync,
+        .dirty_background_bytes = 2.3e9, .dirty_bytes = 4.6e9, .dirty_expire_s = 30.0,
+    };
+    return in;
+}
+
+static void test_serial_when_the_cache_holds_the_output(void **state)
+{
+    (void)state;
+    predict_inputs_t in = lab_run(120e6, PREDICT_SYNC_FSYNC);
+    prediction_t p = predict_run(&in);
+    assert_int_equal(p.regime, PREDICT_SERIAL);
+    assert_close(p.seconds, 3.45 + 560.6 / 120.0, 1e-12); /* 8.12 s, measured 8.13-8.17 */
+    assert_close(p.tail_s, 560.6 / 120.0, 1e-12);
+    assert_string_equal(predict_regime_name(p.regime), "serial");
+}
+
+static void test_overlapped_with_direct_io(void **state)
+{
+    (void)state;
+    predict_inputs_t in = lab_run(120e6, PREDICT_SYNC_DIRECT);
+    assert_close(predict_run(&in).seconds, 560.6 / 120.0, 1e-12); /* 4.67 s, measured 4.66-4.73 */
+    in = lab_run(400e6, PREDICT_SYNC_DIRECT);
+    prediction_t p = predict_run(&in);
+    assert_int_equal(p.regime, PREDICT_OVERLAPPED);
+    assert_close(p.seconds, 3.45, 1e-12); /* the disk keeps up: the CPU time */
+}
+
+static void test_mixed_when_the_output_passes_the_background_threshold(void **state)
+{
+    (void)state;
+    /* 100 MB background threshold, disk slower than the output arrives (162 MB/s): the
+     * disk starts at 3.45 * 100 / 560.6 s and then writes without pause. */
+    predict_inputs_t in = lab_run(120e6, PREDICT_SYNC_FSYNC);
+    in.dirty_background_bytes = 100e6;
+    prediction_t p = predict_run(&in);
+    assert_int_equal(p.regime, PREDICT_MIXED);
+    assert_close(p.seconds, 3.45 * 100.0 / 560.6 + 560.6 / 120.0, 1e-12);
+    /* A disk faster than the output arrives: only the last 100 MB wait for the fsync. */
+    in.drain_bps = 400e6;
+    p = predict_run(&in);
+    assert_close(p.seconds, 3.45 + 100.0 / 400.0, 1e-12);
+    /* The age limit: after 1 s of a 3.45 s run, 1/3.45 of the output is old enough. */
+    in.dirty_background_bytes = 2.3e9;
+    in.dirty_expire_s = 1.0;
+    p = predict_run(&in);
+    assert_close(p.cached_bytes, 560.6e6 / 3.45, 1e-12);
+}
+
+static void test_ram_read_limit_and_unknowns(void **state)
+{
+    (void)state;
+    predict_inputs_t in = lab_run(INFINITY, PREDICT_SYNC_FSYNC);
+    prediction_t p = predict_run(&in);
+    assert_int_equal(p.regime, PREDICT_CPU_ONLY);
+    assert_close(p.seconds, 3.45, 1e-12);
+    /* A slow input volume: reading 1 GiB at 200 MB/s takes longer than compressing it. */
+    in.read_bps = 200e6;
+    assert_close(predict_run(&in).seconds, 1073741824.0 / 200e6, 1e-12);
+    in = lab_run(NAN, PREDICT_SYNC_FSYNC);
+    p = predict_run(&in);
+    assert_int_equal(p.regime, PREDICT_UNKNOWN);
+    assert_true(isnan(p.seconds));
+    /* Unknown thresholds: the cache is taken to hold it all (serial). */
+    in = lab_run(250e6, PREDICT_SYNC_FSYNC);
+    in.dirty_background_bytes = NAN;
+    in.dirty_expire_s = NAN;
+    assert_close(predict_run(&in).seconds, 3.45 + 560.6 / 250.0, 1e-12);
+    assert_int_equal(predict_sync_from_name("direct"), PREDICT_SYNC_DIRECT);
+    assert_int_equal(predict_sync_from_name(""), PREDICT_SYNC_FSYNC);
+}
+
+static void test_drain_needed_inverts_the_model(void **state)
+{
+    (void)state;
+    predict_inputs_t in = lab_run(NAN, PREDICT_SYNC_FSYNC);
+    /* Serial: 5 s = 3.45 + 560.6 MB / drain, so drain = 560.6 / 1.55 MB/s. */
+    assert_close(predict_drain_for_seconds(&in, 5.0), 560.6e6 / 1.55, 1e-6);
+    /* Nothing beats the CPU time. */
+    assert_true(isnan(predict_drain_for_seconds(&in, 3.0)));
+}
+
+static cause_evidence_t evidence(double measured_bps, double write_ceiling_bps)
+{
+    cause_evidence_t e = {
+        .measured_bps = measured_bps, .cpu_ceiling_bps = 100e6,
+        .write_ceiling_bps = write_ceiling_bps, .read_ceiling_bps = NAN,
+        .seconds = 1e9 / measured_bps, .cpu_seconds = 10.0, .flush_s = 0.0,
+        .cpu_idle_share = 0.5, .cpu_sys_share = 0.1, .dev_busy_share = NAN, .busy_growth = 0.0,
+    };
+    return e;
+}
+
+static void test_each_cause(void **state)
+{
+    (void)state;
+    cause_evidence_t e = evidence(95e6, NAN);
+    assert_int_equal(cause_classify(&e, 0.10), CAUSE_COMPUTE);
+    /* 16 s against 10 s in memory, 3 s of it the flush: half the 6 s gap. */
+    e = evidence(62.5e6, 300e6);
+    e.flush_s = 3.0;
+    assert_close(cause_gap_s(&e), 6.0, 1e-12);
+    assert_close(cause_flush_share(&e), 0.5, 1e-12);
+    assert_int_equal(cause_classify(&e, 0.10), CAUSE_FLUSH_TAIL);
+    e.flush_s = 2.9;
+    assert_int_equal(cause_classify(&e, 0.10), CAUSE_UNKNOWN);
+    e.write_ceiling_bps = 70e6;
+    assert_int_equal(cause_classify(&e, 0.10), CAUSE_WRITE_THROUGHPUT);
+    e.write_ceiling_bps = NAN;
+    e.read_ceiling_bps = 70e6;
+    assert_int_equal(cause_classify(&e, 0.10), CAUSE_READ_THROUGHPUT);
+    e.read_ceiling_bps = NAN;
+    e.cpu_idle_share = 0.04;
+    assert_int_equal(cause_classify(&e, 0.10), CAUSE_CORES_SATURATED);
+    e.cpu_idle_share = 0.30;
+    e.busy_growth = 0.25;
+    assert_int_equal(cause_classify(&e, 0.10), CAUSE_CPU_CONTENTION);
+    assert_int_equal(cause_verdict(CAUSE_CORES_SATURATED), VERDICT_CPU);
+    assert_int_equal(cause_verdict(CAUSE_FLUSH_TAIL), VERDICT_WRITE);
+    assert_string_equal(cause_name(CAUSE_FLUSH_TAIL), "flush-tail");
+}
+
+static void test_device_disagreement(void **state)
+{
+    (void)state;
+    assert_true(cause_device_disagrees(CAUSE_WRITE_THROUGHPUT, 0.3));
+    assert_false(cause_device_disagrees(CAUSE_WRITE_THROUGHPUT, 0.98));
+    assert_true(cause_device_disagrees(CAUSE_CORES_SATURATED, 0.99));
+    assert_false(cause_device_disagrees(CAUSE_COMPUTE, NAN));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_serial_when_the_cache_holds_the_output),
+        cmocka_unit_test(test_overlapped_with_direct_io),
+        cmocka_unit_test(test_mixed_when_the_output_passes_the_background_threshold),
+        cmocka_unit_test(test_ram_read_limit_and_unknowns),
+        cmocka_unit_test(test_drain_needed_inverts_the_model),
+        cmocka_unit_test(test_each_cause),
+        cmocka_unit_test(test_device_disagreement),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
