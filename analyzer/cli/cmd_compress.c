@@ -77,7 +77,12 @@ static void print_summary(const compress_record_t *r)
            : r->sync == SYNC_NONE   ? "close (no fsync: page cache)"
            : r->sync == SYNC_DIRECT ? "O_DIRECT writes + fsync + close"
                                     : "fsync + close",
-           r->warm ? "kept warm" : run->cache_dropped ? "dropped first" : "not dropped (refused)");
+           r->warm ? "kept warm" : run->cache_dropped ? "dropped first" : "not dropped (the kernel kept it)");
+    if (!r->discarded)
+        printf("  phases   %.3f s compressing and handing the output to the kernel, then "
+               "%.3f s %s\n",
+               run->pipeline_s, run->flush_s,
+               r->sync == SYNC_NONE ? "closing" : "flushing it to the disk (fsync + close)");
     printf("  rate     %.1f MB/s of input\n", r->bytes_per_s / 1e6);
     if (r->rate_cap_bps > 0)
         printf("  cap      emulated %.1f MB/s write cap (%.2f s spent waiting in it)\n",

@@ -12,6 +12,7 @@
 
 #include "common/cleanup.h"
 #include "common/clock.h"
+#include "measure/pagecache.h"
 
 /* The native engine's read size: the library buffers whole jobs itself, so big reads only
  * add memory. */
@@ -552,12 +553,13 @@ int pipeline_run(const pipeline_params_t *params, sink_t *sink, pipeline_result_
     int rc = slots_alloc(&p, err);
 
     if (rc == CP_OK && !params->warm) {
-        /* Drop the input's cached pages so the run reads from the disk. */
-        int fd = open(params->input_path, O_RDONLY | O_CLOEXEC);
-        if (fd >= 0) {
-            out->cache_dropped = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0;
-            close(fd);
-        }
+        /* Drop the input's cached pages so the run reads from the disk; cache_dropped
+         * says whether they are gone (checked), as probe.csv's column does. A failure here
+         * is the input's open below to report. */
+        bool dropped = false;
+        cp_err_t ignored = {0};
+        if (pagecache_drop(params->input_path, &dropped, &ignored) == CP_OK)
+            out->cache_dropped = dropped;
     }
 
     struct stat before, after;
@@ -585,9 +587,13 @@ int pipeline_run(const pipeline_params_t *params, sink_t *sink, pipeline_result_
         else if (cp_interrupted()) /* arrived after the roles' last checks */
             rc = cp_err_set(err, CP_EINTR, "interrupted");
     }
+    double t_flush = clock_now();
     if (rc == CP_OK)
         rc = sink_finish(sink, err);
-    out->seconds = clock_now() - t0;
+    double t_end = clock_now();
+    out->seconds = t_end - t0;
+    out->pipeline_s = t_flush - t0;
+    out->flush_s = t_end - t_flush;
     if (rc == CP_OK && cp_interrupted()) /* during the final fsync: not a result either */
         rc = cp_err_set(err, CP_EINTR, "interrupted");
     if (p.input_fd >= 0) {

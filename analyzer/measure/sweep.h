@@ -15,6 +15,7 @@
 #include "measure/compress_job.h"
 #include "measure/telemetry.h"
 #include "measure/volume.h"
+#include "measure/writeback.h"
 
 typedef enum sweep_layout {
     SWEEP_SPLIT, /* read INPUT where it is */
@@ -61,6 +62,7 @@ typedef struct sweep_row {
                                       or NULL when none does */
     compress_record_t record;
     telemetry_sample_t telemetry;
+    writeback_settings_t writeback; /* the kernel's thresholds just before the run */
     bool valid;                    /* false: the run failed or its input changed */
     char error[CP_ERR_MSG_MAX];    /* why, when not valid */
 } sweep_row_t;

@@ -6,8 +6,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define RUNS_NAME_MAX 128
-#define RUNS_THREADS_MAX 1024
+#include "common/bounds.h"
+
+#define RUNS_NAME_MAX CP_NAME_MAX
+#define RUNS_THREADS_MAX CP_MAX_THREADS
 
 typedef enum run_layout {
     RUN_LAYOUT_UNKNOWN, /* column absent or empty: treated as split */
@@ -36,6 +38,10 @@ typedef struct run_row {
     char sync[16];                 /* "fsync", "direct", "none"; "" when not given */
     int ram, emulated;             /* 1 yes, 0 no, -1 not given */
     double rate_cap_bps;           /* emulated write-rate cap; NAN when not given */
+    /* The run's phases and telemetry (NAN when not given): the evidence for a cause. */
+    double pipeline_s, flush_s;    /* seconds = pipeline_s + flush_s */
+    double cpu_idle_share, cpu_sys_share, dev_busy_share;
+    double dirty_background_bytes, dirty_bytes, dirty_expire_s; /* write-back thresholds */
 } run_row_t;
 
 typedef struct runs_table {

@@ -24,7 +24,7 @@ json_t *record_to_json(const compress_record_t *rec)
                                stage_json(&rec->run.writer));
     json_t *verified = rec->verified < 0 ? json_null() : json_boolean(rec->verified == 1);
     json_t *cap = rec->rate_cap_bps > 0 ? json_real(rec->rate_cap_bps) : json_null();
-    return json_pack(
+    json_t *record = json_pack(
         "{s:s, s:s, s:o, s:b, s:s, s:i, s:I, s:s, s:b, s:b, s:b, s:I, s:I, s:f, s:f, s:f, s:f, "
         "s:I, s:o, s:f, s:o, s:I, s:o}",
         "codec", name, "codec_spec", rec->codec, "level", level, "extreme",
@@ -37,4 +37,9 @@ json_t *record_to_json(const compress_record_t *rec)
         rec->cpu_user_s, "cpu_sys_s", rec->cpu_sys_s, "max_rss_bytes",
         (json_int_t)rec->max_rss_bytes, "rate_cap_bps", cap, "throttle_s", rec->throttle_s,
         "stages", stages, "blocks", (json_int_t)rec->run.blocks, "verified", verified);
+    if (record != NULL) {
+        json_object_set_new(record, "pipeline_s", json_real(rec->run.pipeline_s));
+        json_object_set_new(record, "flush_s", json_real(rec->run.flush_s));
+    }
+    return record;
 }

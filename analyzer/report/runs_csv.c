@@ -29,12 +29,19 @@ static bool row_failed(const csv_table_t *t, size_t row, int col_error, int col_
     return strcmp(v, "0") == 0 || strcasecmp(v, "false") == 0 || strcasecmp(v, "no") == 0;
 }
 
+/* Optional evidence columns, after the label columns, in run_row_t's order. */
+enum { RUN_EVIDENCE_COUNT = 8 };
+static const char *const evidence_columns[RUN_EVIDENCE_COUNT] = {
+    "pipeline_s", "flush_s", "cpu_idle_share", "cpu_sys_share", "dev_busy_share",
+    "dirty_background_bytes", "dirty_bytes", "dirty_expire_s",
+};
+
 static int load_row(const csv_table_t *t, size_t row, const int *col, run_row_t *r,
                     cp_err_t *err)
 {
     enum { C_TARGET, C_THREADS, C_SECONDS, C_INPUT, C_CODEC, C_OUTPUT, C_USER, C_SYS,
            C_LAYOUT, C_INPUT_TARGET, C_SYNC = C_INPUT_TARGET + 1 + RUN_STAGE_COUNT, C_RAM,
-           C_EMULATED, C_RATE_CAP };
+           C_EMULATED, C_RATE_CAP, C_EVIDENCE };
     memset(r, 0, sizeof *r);
     r->line = csv_table_line(t, row);
     int rc = table_name(t, row, col[C_TARGET], true, r->target, err);
@@ -62,6 +69,12 @@ static int load_row(const csv_table_t *t, size_t row, const int *col, run_row_t 
         rc = table_nonnegative(t, row, col[C_SYS], &r->cpu_sys_s, err);
     for (int s = 0; s < RUN_STAGE_COUNT && rc == 0; s++)
         rc = table_nonnegative(t, row, col[C_INPUT_TARGET + 1 + s], &r->stage_s[s], err);
+    double *evidence[RUN_EVIDENCE_COUNT] = {
+        &r->pipeline_s, &r->flush_s, &r->cpu_idle_share, &r->cpu_sys_share,
+        &r->dev_busy_share, &r->dirty_background_bytes, &r->dirty_bytes, &r->dirty_expire_s,
+    };
+    for (int e = 0; e < RUN_EVIDENCE_COUNT && rc == 0; e++)
+        rc = table_nonnegative(t, row, col[C_EVIDENCE + e], evidence[e], err);
     if (rc != 0)
         return rc;
     /* Label-only columns: an odd value reads as unknown rather than failing the file. */
@@ -99,13 +112,16 @@ static int runs_from_table(const csv_table_t *t, runs_table_t **out, cp_err_t *e
     /* Informative columns, after the stage columns (load_row's C_SYNC...). */
     static const char *const labels[] = {"sync", "ram", "emulated", "rate_cap_bps"};
     const size_t nlabels = sizeof labels / sizeof labels[0];
-    int col[sizeof names / sizeof names[0] + RUN_STAGE_COUNT + sizeof labels / sizeof labels[0]];
+    int col[sizeof names / sizeof names[0] + RUN_STAGE_COUNT + sizeof labels / sizeof labels[0] +
+            RUN_EVIDENCE_COUNT];
     for (size_t i = 0; i < nnames; i++)
         col[i] = csv_table_find(t, names[i]);
     for (int s = 0; s < RUN_STAGE_COUNT; s++)
         col[nnames + (size_t)s] = csv_table_find(t, stage_columns[s]);
     for (size_t i = 0; i < nlabels; i++)
         col[nnames + RUN_STAGE_COUNT + i] = csv_table_find(t, labels[i]);
+    for (int e = 0; e < RUN_EVIDENCE_COUNT; e++)
+        col[nnames + RUN_STAGE_COUNT + nlabels + (size_t)e] = csv_table_find(t, evidence_columns[e]);
     int rc = table_require(t, names, 4, err);
     if (rc != 0)
         return rc;

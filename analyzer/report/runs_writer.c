@@ -6,10 +6,11 @@
 
 static const char runs_header[] =
     "target,codec,engine,threads,rep,order,seed,layout,input_target,block_size,sync,"
-    "input_bytes,output_bytes,seconds,bytes_per_s,cpu_user_s,cpu_sys_s,max_rss_bytes,"
+    "input_bytes,output_bytes,seconds,pipeline_s,flush_s,bytes_per_s,cpu_user_s,cpu_sys_s,max_rss_bytes,"
     "reader_busy_s,reader_wait_s,compress_busy_s,compress_wait_s,writer_busy_s,writer_wait_s,"
     "throttle_s,fs_type,ram,emulated,rate_cap_bps,cpu_user_share,cpu_sys_share,"
-    "cpu_iowait_share,cpu_idle_share,device,dev_written_bytes,dev_busy_share,valid,error\n";
+    "cpu_iowait_share,cpu_idle_share,device,dev_written_bytes,dev_busy_share,"
+    "dirty_background_bytes,dirty_bytes,dirty_expire_s,valid,error\n";
 
 int runs_csv_header(FILE *out, cp_err_t *err)
 {
@@ -34,14 +35,14 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
     csv_out_text(out, row->input_target);
     fprintf(out, ",%zu,%s,", run->block_size, sync_mode_name(r->sync));
     if (measured)
-        fprintf(out, "%llu,%llu,%.6f,%.0f,%.4f,%.4f,%llu,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,",
+        fprintf(out, "%llu,%llu,%.6f,%.6f,%.6f,%.0f,%.4f,%.4f,%llu,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,",
                 (unsigned long long)run->input_bytes, (unsigned long long)run->output_bytes,
-                run->seconds, r->bytes_per_s, r->cpu_user_s, r->cpu_sys_s,
+                run->seconds, run->pipeline_s, run->flush_s, r->bytes_per_s, r->cpu_user_s, r->cpu_sys_s,
                 (unsigned long long)r->max_rss_bytes, run->reader.busy_s, run->reader.wait_s,
                 run->compress.busy_s, run->compress.wait_s, run->writer.busy_s,
                 run->writer.wait_s, r->throttle_s);
     else
-        fputs(",,,,,,,,,,,,,,", out);
+        fputs(",,,,,,,,,,,,,,,,", out);
     csv_out_text(out, row->target->is_mem ? "mem" : row->volume ? row->volume->fs_type : NULL);
     fprintf(out, ",%d,%d,", row->target->is_mem || (row->volume && row->volume->is_ram),
             row->target->rate_cap_bps > 0);
@@ -63,6 +64,14 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
     csv_out_num(out, 0, disk ? (double)tel->dev_written_bytes : nan);
     fputc(',', out);
     csv_out_num(out, 4, disk ? tel->dev_busy_share : nan);
+    fputc(',', out);
+    /* The kernel's write-back thresholds when the run started (unknown for mem). */
+    bool wb = measured && !row->target->is_mem && row->writeback.known;
+    csv_out_num(out, 0, wb ? (double)row->writeback.dirty_background_bytes : nan);
+    fputc(',', out);
+    csv_out_num(out, 0, wb ? (double)row->writeback.dirty_bytes : nan);
+    fputc(',', out);
+    csv_out_num(out, 2, wb ? row->writeback.dirty_expire_s : nan);
     fprintf(out, ",%d,", row->valid ? 1 : 0);
     csv_out_text(out, row->valid ? NULL : row->error);
     fputc('\n', out);

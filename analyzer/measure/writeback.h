@@ -1,0 +1,45 @@
+/* writeback.h - the kernel's page-cache write-back settings, as byte thresholds.
+ *
+ * A buffered write lands in the page cache as a dirty page. The kernel starts writing
+ * dirty pages back in the background once they pass the background threshold, throttles
+ * writers once they pass the dirty threshold, and writes any page older than the expiry
+ * age on its periodic wake-up. Below all three, the output of a job waits in memory until
+ * its fsync: the disk works after the compression, not during it. The model layer uses
+ * these thresholds to predict which of the two happens (docs/method.md). */
+#ifndef CP_MEASURE_WRITEBACK_H
+#define CP_MEASURE_WRITEBACK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The raw settings from /proc/sys/vm and /proc/meminfo (bytes; 0 when not set). */
+typedef struct writeback_inputs {
+    uint64_t dirty_background_ratio, dirty_ratio;  /* percent */
+    uint64_t dirty_background_bytes, dirty_bytes;  /* 0 = use the ratio */
+    uint64_t dirty_expire_centisecs, dirty_writeback_centisecs;
+    uint64_t mem_free, file_pages;   /* MemFree, Active(file) + Inactive(file) */
+    uint64_t mem_available;          /* MemAvailable */
+} writeback_inputs_t;
+
+/* The effective thresholds. known is false when /proc could not be read. */
+typedef struct writeback_settings {
+    bool known;
+    uint64_t dirty_background_bytes; /* background write-back starts above this */
+    uint64_t dirty_bytes;            /* writers are throttled above this */
+    double dirty_expire_s;           /* dirty pages older than this are written */
+    double dirty_writeback_s;        /* the flusher's wake-up interval */
+    uint64_t mem_available_bytes;
+    uint64_t dirtyable_bytes;        /* the memory the ratios apply to */
+} writeback_settings_t;
+
+/* Computes the thresholds as the kernel does (mm/page-writeback.c, domain_dirty_limits):
+ * a *_bytes setting wins over its ratio; ratios apply to the dirtyable memory (free pages
+ * plus file pages); a background threshold at or above the dirty threshold becomes half of
+ * it. Pure; never fails. */
+writeback_settings_t writeback_compute(const writeback_inputs_t *in);
+
+/* Reads the settings of the running kernel (from root instead of "/proc" when root is not
+ * NULL, for tests). On any unreadable file the result has known false; never an error. */
+writeback_settings_t writeback_read(const char *root);
+
+#endif
