@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "common/bounds.h"
 #include "common/clock.h"
 #include "common/prng.h"
+#include "common/sys.h"
 #include "measure/pagecache.h"
 
 #define PAGE_STAMP_BYTES 4096u
@@ -70,18 +72,6 @@ probe_params_t probe_defaults(void)
     return p;
 }
 
-static uint64_t margin_bytes(uint64_t total_bytes)
-{
-    uint64_t margin = (uint64_t)((double)total_bytes * PROBE_MARGIN_FRACTION);
-    return margin < PROBE_MIN_MARGIN_BYTES ? PROBE_MIN_MARGIN_BYTES : margin;
-}
-
-uint64_t probe_usable_bytes(uint64_t free_bytes, uint64_t total_bytes)
-{
-    uint64_t margin = margin_bytes(total_bytes);
-    return free_bytes > margin ? free_bytes - margin : 0;
-}
-
 void probe_format_size(char *out, size_t cap, uint64_t bytes)
 {
     static const char *units[] = {"B", "kB", "MB", "GB", "TB"};
@@ -135,6 +125,8 @@ static probe_row_t row_for(const probe_ctx_t *pc, const target_state_t *ts, prob
     r.dev_major = ts->volume.dev_major;
     r.dev_minor = ts->volume.dev_minor;
     r.cache_dropped = -1;
+    r.flush_s = NAN;
+    r.drain_bps = NAN;
     r.seed = pc->params->seed;
     return r;
 }
@@ -150,15 +142,15 @@ static int emit(probe_ctx_t *pc, const probe_row_t *row, cp_err_t *err)
 /* CP_OK when size still fits on the target's volume now; a positive 1 when it does not. */
 static int check_fits(const target_state_t *ts, uint64_t size, cp_err_t *err)
 {
-    uint64_t free_bytes, total_bytes;
-    int rc = volume_space(ts->spec->dir, &free_bytes, &total_bytes, err);
+    sys_space_t space;
+    int rc = sys_space_read(ts->spec->dir, &space, err);
     if (rc != CP_OK)
         return rc;
-    if (size <= probe_usable_bytes(free_bytes, total_bytes))
+    if (sys_space_fits(&space, size))
         return CP_OK;
     char want[32], have[32];
     probe_format_size(want, sizeof want, size);
-    probe_format_size(have, sizeof have, free_bytes);
+    probe_format_size(have, sizeof have, space.free_bytes);
     cp_log_warn("target '%s': skipping %s, which no longer fits (%s free)", ts->spec->name,
                 want, have);
     return 1;
@@ -202,8 +194,20 @@ static sink_t *open_probe_file(target_state_t *ts, const char *prefix, cp_err_t 
     return s;
 }
 
+/* Writes one probe file; *seconds is open .. fsync and close, *flush_s the final flush
+ * (sink_finish) alone. */
+double probe_drain_rate(sync_mode_t sync, uint64_t size, double seconds, double flush_s,
+                        double dirty_background_bytes)
+{
+    if (sync == SYNC_DIRECT)
+        return seconds > 0.0 ? (double)size / seconds : NAN;
+    if (sync != SYNC_FSYNC || !(flush_s > 0.0) || !((double)size < dirty_background_bytes))
+        return NAN;
+    return (double)size / flush_s;
+}
+
 static int write_file(probe_ctx_t *pc, target_state_t *ts, uint64_t size, uint64_t file_seed,
-                      sink_t **out, double *seconds, cp_err_t *err)
+                      sink_t **out, double *seconds, double *flush_s, cp_err_t *err)
 {
     uint64_t salt = fill_file_data(pc, file_seed);
     double t0 = clock_now();
@@ -214,9 +218,12 @@ static int write_file(probe_ctx_t *pc, target_state_t *ts, uint64_t size, uint64
     int rc = CP_OK;
     while (written < size && rc == CP_OK)
         rc = write_next_chunk(pc, s, size, salt, &written, err);
+    double t_flush = clock_now();
     if (rc == CP_OK)
         rc = sink_finish(s, err);
-    *seconds = clock_now() - t0;
+    double t_end = clock_now();
+    *seconds = t_end - t0;
+    *flush_s = t_end - t_flush;
     if (rc != CP_OK) {
         sink_close(s);
         return rc;
@@ -225,24 +232,14 @@ static int write_file(probe_ctx_t *pc, target_state_t *ts, uint64_t size, uint64
     return CP_OK;
 }
 
-/* The O_DIRECT alignment for reading fd: statx's STATX_DIOALIGN, else the device's logical
- * block size, never below 4096. */
+/* The O_DIRECT alignment for reading fd: what the kernel reports (sys_direct_alignment),
+ * else the device's logical block size, never below 4096. */
 static size_t read_alignment(int fd, const volume_info_t *v)
 {
     size_t align = DIRECT_ALIGN_MIN;
-#ifdef STATX_DIOALIGN
-    struct statx stx;
-    if (statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) == 0 &&
-        (stx.stx_mask & STATX_DIOALIGN) && stx.stx_dio_offset_align > 0) {
-        if (stx.stx_dio_offset_align > align)
-            align = stx.stx_dio_offset_align;
-        if (stx.stx_dio_mem_align > align)
-            align = stx.stx_dio_mem_align;
-        return align;
-    }
-#else
-    (void)fd;
-#endif
+    size_t reported = sys_direct_alignment(fd);
+    if (reported > 0)
+        return reported > align ? reported : align;
     if (v->logical_block_bytes > align)
         align = v->logical_block_bytes;
     return align;
@@ -333,8 +330,9 @@ static int run_task(probe_ctx_t *pc, target_state_t *ts, const probe_task_t *tas
                          ((uint64_t)task->rep << 48) ^ ((uint64_t)task->target << 56));
     uint64_t file_seed = prng_next(&g);
     sink_t *s = NULL;
-    double seconds = 0;
-    rc = write_file(pc, ts, task->size, file_seed, &s, &seconds, err);
+    double seconds = 0, flush_s = 0;
+    writeback_settings_t wb = writeback_read(NULL);
+    rc = write_file(pc, ts, task->size, file_seed, &s, &seconds, &flush_s, err);
     if (rc != CP_OK)
         return rc;
     if (p->op_write) {
@@ -343,6 +341,9 @@ static int run_task(probe_ctx_t *pc, target_state_t *ts, const probe_task_t *tas
         r.rep = task->rep;
         r.seconds = seconds;
         r.bytes_per_s = seconds > 0 ? (double)task->size / seconds : 0;
+        r.flush_s = flush_s;
+        r.drain_bps = probe_drain_rate(r.sync, task->size, seconds, flush_s,
+                                       wb.known ? (double)wb.dirty_background_bytes : NAN);
         rc = emit(pc, &r, err);
     }
     if (rc == CP_OK && p->op_read) {
@@ -460,7 +461,9 @@ static int prepare_target(const probe_params_t *p, const target_spec_t *spec,
         rc = volume_inspect(spec->dir, &ts->volume, err);
     if (rc != CP_OK)
         return rc;
-    uint64_t usable = probe_usable_bytes(ts->volume.free_bytes, ts->volume.total_bytes);
+    sys_space_t space;
+    sys_space_make(ts->volume.free_bytes, ts->volume.total_bytes, &space);
+    uint64_t usable = space.usable_bytes;
     char skipped[512] = "";
     size_t n_fit = 0;
     for (size_t i = 0; i < p->n_sizes; i++) {
@@ -483,7 +486,7 @@ static int prepare_target(const probe_params_t *p, const target_spec_t *spec,
     }
     char free_text[32], margin_text[32];
     probe_format_size(free_text, sizeof free_text, ts->volume.free_bytes);
-    probe_format_size(margin_text, sizeof margin_text, margin_bytes(ts->volume.total_bytes));
+    probe_format_size(margin_text, sizeof margin_text, space.margin_bytes);
     if (n_fit == 0 && !*sustained_fits)
         return cp_err_set(err, CP_ENOSPC,
                           "target '%s' (%s): nothing fits in its %s of free space (keeping a "

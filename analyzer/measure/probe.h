@@ -17,10 +17,9 @@
 #include "common/err.h"
 #include "measure/sink.h"
 #include "measure/volume.h"
+#include "measure/writeback.h"
 
 #define PROBE_MAX_SIZES 64
-#define PROBE_MIN_MARGIN_BYTES (64ull << 20) /* free-space safety margin: at least 64 MiB */
-#define PROBE_MARGIN_FRACTION 0.05           /* ... or 5% of the volume, whichever is more */
 
 typedef enum probe_op {
     PROBE_WRITE,
@@ -59,6 +58,9 @@ typedef struct probe_row {
     int rotational;        /* 1, 0, -1 unknown */
     unsigned dev_major, dev_minor;
     int cache_dropped;     /* read rows: 1 dropped before reading, 0 not; -1 other rows */
+    double flush_s;        /* write rows: seconds of the final fsync and close */
+    double drain_bps;      /* write rows: the device's own write speed, the page cache
+                              out of the way (see probe_drain_rate); NAN when unknown */
     uint64_t seed;
 } probe_row_t;
 
@@ -70,10 +72,6 @@ typedef int (*probe_row_cb)(const probe_row_t *row, void *ctx, cp_err_t *err);
  * sustained run (0.5 s interval when asked), seed 0 (the caller picks one to record). */
 probe_params_t probe_defaults(void);
 
-/* The largest file that fits in a volume with free_bytes available out of total_bytes,
- * keeping the safety margin (max(64 MiB, 5% of total)); 0 when nothing fits. */
-uint64_t probe_usable_bytes(uint64_t free_bytes, uint64_t total_bytes);
-
 /* Runs the probe on n targets, calling cb for every row. The mem target is skipped (it has
  * no volume). Every file it creates is unique (O_EXCL) and removed before return, also on
  * error and interrupt. Returns CP_OK; CP_EUSAGE for a bad parameter or a target that is
@@ -82,6 +80,14 @@ uint64_t probe_usable_bytes(uint64_t free_bytes, uint64_t total_bytes);
  * cb returned. Rows already passed to cb stay valid results. */
 int probe_run(const probe_params_t *params, const target_spec_t *targets, size_t n,
               probe_row_cb cb, void *ctx, cp_err_t *err);
+
+/* The drain rate of one write: the speed at which the device took the data, with the page
+ * cache out of the way. With O_DIRECT the whole write's rate; with buffered writes and an
+ * fsync, size / flush_s when the file stayed below the background write-back threshold
+ * (the kernel held all of it until the fsync, so the fsync timed the device alone); NAN
+ * otherwise (no fsync, a file past the threshold, or an unknown threshold). */
+double probe_drain_rate(sync_mode_t sync, uint64_t size, double seconds, double flush_s,
+                        double dirty_background_bytes);
 
 /* Writes a size in decimal units for people ("512 B", "2 MB", "1.074 GB") into out. */
 void probe_format_size(char *out, size_t cap, uint64_t bytes);

@@ -16,6 +16,14 @@ void probe_table_free(probe_table_t *t)
     free(t);
 }
 
+/* The value a row gives for op, or NAN when it gives none. */
+static double row_speed(const probe_speed_row_t *r, probe_speed_op_t op)
+{
+    if (op == PROBE_OP_DRAIN)
+        return r->op == PROBE_OP_WRITE ? r->drain_bps : NAN;
+    return r->op == op ? r->bytes_per_s : NAN;
+}
+
 double probe_table_speed(const probe_table_t *t, const char *target, probe_speed_op_t op)
 {
     if (t == NULL || op == PROBE_OP_SUSTAINED)
@@ -24,7 +32,7 @@ double probe_table_speed(const probe_table_t *t, const char *target, probe_speed
     bool any = false, sized = true;
     for (size_t i = 0; i < t->nrows; i++) {
         const probe_speed_row_t *r = &t->rows[i];
-        if (r->op != op || strcmp(r->target, target) != 0)
+        if (!(row_speed(r, op) > 0.0) || strcmp(r->target, target) != 0)
             continue;
         any = true;
         if (isnan(r->size_bytes))
@@ -40,9 +48,9 @@ double probe_table_speed(const probe_table_t *t, const char *target, probe_speed
     size_t n = 0;
     for (size_t i = 0; i < t->nrows; i++) {
         const probe_speed_row_t *r = &t->rows[i];
-        if (r->op == op && strcmp(r->target, target) == 0 &&
+        if (row_speed(r, op) > 0.0 && strcmp(r->target, target) == 0 &&
             (!sized || r->size_bytes == largest))
-            speeds[n++] = r->bytes_per_s;
+            speeds[n++] = row_speed(r, op);
     }
     double m = stats_median(speeds, n);
     free(speeds);

@@ -9,7 +9,7 @@
 
 static const char csv_header[] =
     "target,op,size_bytes,rep,seconds,bytes_per_s,sync,fs_type,emulated,rate_cap_bps,ram,"
-    "rotational,device,cache_dropped,seed\n";
+    "rotational,device,cache_dropped,seed,flush_s,drain_bps\n";
 
 int probe_csv_header(FILE *out, cp_err_t *err)
 {
@@ -33,7 +33,11 @@ int probe_csv_row(FILE *out, const probe_row_t *r, cp_err_t *err)
     fprintf(out, ",%u:%u,", r->dev_major, r->dev_minor);
     if (r->cache_dropped >= 0)
         fprintf(out, "%d", r->cache_dropped);
-    fprintf(out, ",%" PRIu64 "\n", r->seed);
+    fprintf(out, ",%" PRIu64 ",", r->seed);
+    csv_out_num(out, 6, r->flush_s);
+    fputc(',', out);
+    csv_out_num(out, 0, r->drain_bps);
+    fputc('\n', out);
     if (ferror(out))
         return cp_err_set(err, CP_EIO, "cannot write a probe CSV row");
     return CP_OK;
