@@ -31,35 +31,13 @@ static const char fixture_usage[] =
     "                       random  incompressible\n"
     "                       zeros   all zero bytes\n"
     "  --seed N           selects one of many streams of the kind (default 1;\n"
-    "                     0 to 18446744073709551615)\n"
+    "                     0 to 2147483647)\n"
     "  --force            replace FILE if it exists\n"
     "  -q, --quiet        no summary line on stderr\n"
     "  -h, --help         this text\n"
     "\n"
     "Exit status: 0 written, 1 runtime failure (no space, I/O error), 2 bad arguments or\n"
     "existing FILE, 130 interrupted. Nothing is left behind on failure.\n";
-
-/* A seed: decimal digits only, 0 .. 2^64-1. */
-static int parse_seed(const char *text, uint64_t *out, cp_err_t *err)
-{
-    uint64_t v = 0;
-    const char *p = text;
-    bool ok = *p != '\0';
-    for (; *p != '\0' && ok; p++) {
-        unsigned d = (unsigned)(*p - '0');
-        if (d > 9 || v > (UINT64_MAX - d) / 10)
-            ok = false;
-        else
-            v = v * 10 + d;
-    }
-    if (!ok)
-        return cp_err_set(err, CP_EUSAGE,
-                          "bad seed '%s': expected a whole number from 0 to "
-                          "18446744073709551615",
-                          text);
-    *out = v;
-    return CP_OK;
-}
 
 /* Prints one usage error line and returns exit status 2. */
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -109,7 +87,7 @@ int cmd_fixture(int argc, char **argv)
                 return usage_error("%s", err.msg);
             break;
         case OPT_SEED:
-            if (parse_seed(optarg, &seed, &err) != CP_OK)
+            if (options_seed(optarg, &seed, &err) != CP_OK)
                 return usage_error("%s", err.msg);
             break;
         case OPT_FORCE: force = true; break;

@@ -43,8 +43,8 @@ static const char usage_text[] =
     "                    page cache is measured)\n"
     "  --block SIZE      write and read chunk (default 1M; 4K to 1G)\n"
     "  --sustained SIZE  also write one file of SIZE, logging MB/s every 0.5 s\n"
-    "  --seed N          seed of the order and the data (default: from the clock;\n"
-    "                    recorded in the seed column)\n"
+    "  --seed N          seed of the order and the data, 0 to 2147483647 (default:\n"
+    "                    from the clock; recorded in the seed column)\n"
     "  -o, --output FILE write the CSV to FILE instead of stdout ('-' = stdout);\n"
     "                    written in full at the end, via a temporary file\n"
     "  --force           replace FILE when it exists (otherwise an error)\n"
@@ -140,25 +140,13 @@ static int parse_ops(const char *text, bool *write, bool *read, bool *sustained,
     return CP_OK;
 }
 
-static int parse_seed(const char *text, uint64_t *out, cp_err_t *err)
-{
-    char *end = NULL;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (text[0] < '0' || text[0] > '9' || *end != '\0' || errno != 0)
-        return cp_err_set(err, CP_EUSAGE, "bad --seed '%s': expected a whole number from 0 to "
-                          "18446744073709551615", text);
-    *out = v;
-    return CP_OK;
-}
-
 /* Writes the CSV held in memory to path through a temporary file, then renames it. */
 static int commit_output(const char *path, const char *data, size_t len, bool force,
                          cp_err_t *err)
 {
     outfile_t *f = outfile_open(path, force, err);
     if (f == NULL)
-        return err->code;
+        return cp_err_code(err, CP_EIO);
     int rc = CP_OK;
     if (fwrite(data, 1, len, outfile_stream(f)) != len)
         rc = cp_err_set(err, CP_ENOMEM, "out of memory for the CSV");
@@ -196,12 +184,10 @@ int cmd_probe(int argc, char **argv)
     options_begin();
     int c;
     while (rc == CP_OK && (c = getopt_long(argc, argv, ":o:qh", options, NULL)) != -1) {
-        long value;
         switch (c) {
         case OPT_SIZES: rc = parse_size_list(optarg, &p, &err); break;
         case OPT_REPS:
-            rc = parse_positive_int(optarg, "--reps", 1000, &value, &err);
-            p.reps = (int)value;
+            rc = options_reps(optarg, &p.reps, &err);
             break;
         case OPT_OPS: ops_text = optarg; break;
         case OPT_SYNC: rc = sync_mode_parse(optarg, &p.sync, &err); break;
@@ -213,7 +199,7 @@ int cmd_probe(int argc, char **argv)
                                 optarg);
             break;
         case OPT_SEED:
-            rc = parse_seed(optarg, &p.seed, &err);
+            rc = options_seed(optarg, &p.seed, &err);
             seed_given = true;
             break;
         case 'o': out_path = optarg; break;

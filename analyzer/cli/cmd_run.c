@@ -41,8 +41,8 @@ static const char run_usage[] =
     "      --reps N            repetitions of each run and probe size (default 3; 1 with\n"
     "                          --quick)\n"
     "      --layout L          split (default) or same; see 'chokepoint sweep --help'\n"
-    "      --seed N            seed of the run and probe orders (default: random, recorded);\n"
-    "                          the generated fixture always uses seed 1\n"
+    "      --seed N            seed of the run and probe orders, 0 to 2147483647 (default:\n"
+    "                          random, recorded); the generated fixture always uses seed 1\n"
     "      --no-probe          skip the probe (no write or read ceilings then)\n"
     "      --format F          plot format: png (default), svg or both\n"
     "      --out DIR           results directory (must not exist, or be empty)\n"
@@ -78,9 +78,10 @@ static const struct option run_options[] = {
 };
 
 
-static int parse_args(int argc, char **argv, study_t *s, cp_err_t *err)
+/* Reads the options and targets into s. OPTIONS_FAILED leaves the error in err; its
+ * message is empty when options_error has already logged it. */
+static options_outcome_t parse_args(int argc, char **argv, study_t *s, cp_err_t *err)
 {
-    long value;
     int rc = CP_OK, c;
     options_begin();
     while (rc == CP_OK && (c = getopt_long(argc, argv, ":i:T:c:qh", run_options, NULL)) != -1) {
@@ -105,14 +106,12 @@ static int parse_args(int argc, char **argv, study_t *s, cp_err_t *err)
             break;
         case OPT_ENGINE: rc = pipeline_engine_parse(optarg, &s->sweep.engine, err); break;
         case OPT_REPS:
-            rc = parse_positive_int(optarg, "--reps", 1000, &value, err);
-            s->sweep.reps = (int)value;
+            rc = options_reps(optarg, &s->sweep.reps, err);
             s->reps_given = true;
             break;
         case OPT_LAYOUT: rc = sweep_layout_parse(optarg, &s->sweep.layout, err); break;
         case OPT_SEED:
-            rc = parse_positive_int(optarg, "--seed", 2147483647L, &value, err);
-            s->sweep.seed = (uint64_t)value;
+            rc = options_seed(optarg, &s->sweep.seed, err);
             s->seed_given = true;
             break;
         case OPT_NO_PROBE: s->probe = false; break;
@@ -121,17 +120,24 @@ static int parse_args(int argc, char **argv, study_t *s, cp_err_t *err)
         case OPT_KEEP_INPUT: s->keep_input = true; break;
         case OPT_QUICK: s->quick = true; break;
         case 'q': cp_log_set_quiet(true); break;
-        case 'h': fputs(run_usage, stdout); return 1;
-        default: options_error("run", c, argv); return err->code = CP_EUSAGE;
+        case 'h': fputs(run_usage, stdout); return OPTIONS_HELP_REQUESTED;
+        default:
+            options_error("run", c, argv); /* logged here: err keeps no message */
+            err->code = CP_EUSAGE;
+            return OPTIONS_FAILED;
         }
     }
     if (rc != CP_OK)
-        return rc;
-    if (s->input_arg != NULL && s->fixture_size_given)
-        return cp_err_set(err, CP_EUSAGE, "give either -i INPUT or --fixture-size, not both");
+        return OPTIONS_FAILED;
+    if (s->input_arg != NULL && s->fixture_size_given) {
+        cp_err_set(err, CP_EUSAGE, "give either -i INPUT or --fixture-size, not both");
+        return OPTIONS_FAILED;
+    }
     s->n_targets = (size_t)(argc - optind);
-    if (s->n_targets > RUN_MAX_TARGETS)
-        return cp_err_set(err, CP_EUSAGE, "at most %d targets", RUN_MAX_TARGETS);
+    if (s->n_targets > RUN_MAX_TARGETS) {
+        cp_err_set(err, CP_EUSAGE, "at most %d targets", RUN_MAX_TARGETS);
+        return OPTIONS_FAILED;
+    }
     for (size_t i = 0; i < s->n_targets && rc == CP_OK; i++)
         rc = parse_target(argv[optind + (int)i], &s->targets[i], err);
     for (size_t i = 0; i < s->n_targets && rc == CP_OK; i++)
@@ -144,7 +150,7 @@ static int parse_args(int argc, char **argv, study_t *s, cp_err_t *err)
         s->fixture_size = s->quick ? RUN_QUICK_FIXTURE : RUN_DEFAULT_FIXTURE;
     if (!s->reps_given)
         s->sweep.reps = s->quick ? 1 : 3;
-    return rc;
+    return rc == CP_OK ? OPTIONS_PROCEED : OPTIONS_FAILED;
 }
 
 
@@ -156,17 +162,16 @@ int cmd_run(int argc, char **argv)
     s.probe = true;
     s.format = PLOT_PNG;
     cp_err_t err = {0};
-    int rc = parse_args(argc, argv, &s, &err);
-    if (rc == 1) {
+    options_outcome_t parsed = parse_args(argc, argv, &s, &err);
+    if (parsed == OPTIONS_HELP_REQUESTED) {
         free(s.codecs);
         free(s.threads);
         return 0;
     }
-    if (rc == CP_OK)
-        rc = study_execute(&s, argc, argv, &err);
+    int rc = parsed == OPTIONS_PROCEED ? study_execute(&s, argc, argv, &err) : err.code;
     if (s.made_input && !s.keep_input)
         unlink(s.input);
-    if (rc != CP_OK && rc != 1) {
+    if (rc != CP_OK) {
         if (err.msg[0] != '\0') /* option errors were already reported */
             cp_log_error("%s", err.msg);
         if (s.dir[0] && s.meta)

@@ -36,7 +36,8 @@ static const char sweep_usage[] =
     "      --layout L         split: read INPUT where it is (default); same: copy INPUT to\n"
     "                         each target first and read it from there\n"
     "      --sync MODE        fsync (default), direct or none\n"
-    "      --seed N           shuffles the run order (default: random, printed)\n"
+    "      --seed N           shuffles the run order, 0 to 2147483647 (default: random,\n"
+    "                         printed)\n"
     "  -o, --output FILE      write runs.csv here (default stdout)\n"
     "      --force            replace an existing output file\n"
     "  -q, --quiet            no progress or log lines on stderr\n"
@@ -76,7 +77,6 @@ int cmd_sweep(int argc, char **argv)
     target_spec_t *targets = NULL;
     const char *out_path = NULL;
     bool force = false, seed_given = false;
-    long value;
 
     options_begin();
     int c;
@@ -99,15 +99,13 @@ int cmd_sweep(int argc, char **argv)
             rc = parse_block_size(optarg, "block size", &p.block_size, &err);
             break;
         case OPT_REPS:
-            rc = parse_positive_int(optarg, "--reps", 1000, &value, &err);
-            p.reps = (int)value;
+            rc = options_reps(optarg, &p.reps, &err);
             break;
         case OPT_NO_WARMUP: p.warmup = false; break;
         case OPT_LAYOUT: rc = sweep_layout_parse(optarg, &p.layout, &err); break;
         case OPT_SYNC: rc = sync_mode_parse(optarg, &p.sync, &err); break;
         case OPT_SEED:
-            rc = parse_positive_int(optarg, "--seed", 2147483647L, &value, &err);
-            p.seed = (uint64_t)value;
+            rc = options_seed(optarg, &p.seed, &err);
             seed_given = true;
             break;
         case 'o': out_path = optarg; break;

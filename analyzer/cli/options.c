@@ -1,7 +1,9 @@
 #include "cli/options.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
+#include "cli/parse.h"
 #include "common/log.h"
 
 void options_begin(void)
@@ -22,4 +24,32 @@ int options_error(const char *command, int c, char **argv)
     else
         cp_log_error("unknown option '%s'; see 'chokepoint %s --help'", name, command);
     return 2;
+}
+
+int options_reps(const char *text, int *out, cp_err_t *err)
+{
+    long value;
+    int rc = parse_positive_int(text, "--reps", CP_MAX_REPS, &value, err);
+    if (rc == CP_OK)
+        *out = (int)value;
+    return rc;
+}
+
+int options_seed(const char *text, uint64_t *out, cp_err_t *err)
+{
+    const char *p = text ? text : "";
+    long value = 0;
+    bool ok = *p != '\0';
+    for (; *p != '\0' && ok; p++) {
+        int digit = *p - '0';
+        if (digit < 0 || digit > 9 || value > (CP_SEED_MAX - digit) / 10)
+            ok = false;
+        else
+            value = value * 10 + digit;
+    }
+    if (!ok)
+        return cp_err_set(err, CP_EUSAGE, "bad seed '%s': expected a whole number from 0 to %ld",
+                          text ? text : "", CP_SEED_MAX);
+    *out = (uint64_t)value;
+    return CP_OK;
 }

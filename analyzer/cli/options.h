@@ -1,9 +1,31 @@
-/* options.h - shared getopt_long handling for the subcommands: one-line messages for
- * unknown options and missing values, in the form every subcommand uses. */
+/* options.h - what the subcommands share about options: getopt_long handling with
+ * one-line messages for unknown options and missing values, the outcome of parsing a
+ * command line, and one parser per option family that several commands take, with the
+ * named limits of common/bounds.h.
+ *
+ * The families and where each is parsed, so every command gives one option one range:
+ *   threads     -T/--threads LIST  parse_thread_list (cli/parse.h), 1..CP_MAX_THREADS
+ *   codec list  -c/--codec LIST    codec_parse_list (codecs/codec.h)
+ *   engine      --engine E         pipeline_engine_parse (measure/pipeline.h)
+ *   layout      --layout L         sweep_layout_parse (measure/sweep.h)
+ *   reps        --reps N           options_reps, 1..CP_MAX_REPS
+ *   seed        --seed N           options_seed, 0..CP_SEED_MAX */
 #ifndef CP_CLI_OPTIONS_H
 #define CP_CLI_OPTIONS_H
 
 #include <getopt.h>
+#include <stdint.h>
+
+#include "common/bounds.h"
+#include "common/err.h"
+
+/* What parsing a subcommand's command line came to (like curl's ParameterError): an
+ * outcome with a name, kept apart from the CP_E* error codes. */
+typedef enum options_outcome {
+    OPTIONS_PROCEED,        /* parsed: run the command */
+    OPTIONS_HELP_REQUESTED, /* --help was printed: exit 0 */
+    OPTIONS_FAILED,         /* a usage or setup error; its code is in the cp_err_t */
+} options_outcome_t;
 
 /* Prepares getopt_long for a fresh parse of a subcommand's argv (resets optind, silences
  * getopt's own messages). Call before the getopt_long loop, whose optstring must start
@@ -14,5 +36,13 @@ void options_begin(void);
  * getopt_long returned, naming the option and pointing to 'chokepoint COMMAND --help'.
  * Returns 2, the usage exit status. */
 int options_error(const char *command, int c, char **argv);
+
+/* --reps N: a whole number from 1 to CP_MAX_REPS. CP_OK with *out set, or CP_EUSAGE with
+ * "bad --reps 'TEXT': expected a whole number from 1 to 1000" in err. */
+int options_reps(const char *text, int *out, cp_err_t *err);
+
+/* --seed N: a whole number from 0 to CP_SEED_MAX (decimal digits only). CP_OK with *out
+ * set, or CP_EUSAGE with "bad seed 'TEXT': expected a whole number from 0 to ..." in err. */
+int options_seed(const char *text, uint64_t *out, cp_err_t *err);
 
 #endif

@@ -6,6 +6,11 @@
 #include <stdint.h>
 
 #define CP_MAX_THREADS 1024                    /* thread counts: 1 .. this */
+#define CP_NAME_MAX 128                        /* target and codec names, NUL included */
+#define CP_MAX_REPS 1000                       /* --reps: 1 .. this */
+/* --seed of every command (fixture, probe, sweep, run): 0 .. this. It fits an int, a JSON
+ * number and a spreadsheet cell exactly, and holds every seed chokepoint picks itself. */
+#define CP_SEED_MAX 2147483647L
 #define CP_BLOCK_MIN ((uint64_t)4 << 10)       /* block and chunk sizes: 4K .. 1G */
 #define CP_BLOCK_MAX ((uint64_t)1 << 30)
 

@@ -78,3 +78,8 @@ const char *cp_err_name(int code)
     default: return "unknown";
     }
 }
+
+int cp_err_code(const cp_err_t *err, int fallback)
+{
+    return err != NULL && err->code != CP_OK ? err->code : fallback;
+}

@@ -39,6 +39,10 @@ int cp_err_set(cp_err_t *err, int code, const char *fmt, ...)
 int cp_err_errno(cp_err_t *err, int code, int errnum, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* The code recorded in err, or fallback when err is NULL or records none: what to return
+ * after a callee that reports failure by returning NULL (it may have had no err to fill). */
+int cp_err_code(const cp_err_t *err, int fallback);
+
 /* Clears a recorded error so the struct can be reused. */
 void cp_err_clear(cp_err_t *err);
 

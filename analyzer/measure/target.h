@@ -7,9 +7,10 @@
 #include <limits.h>
 #include <stdbool.h>
 
+#include "common/bounds.h"
 #include "common/err.h"
 
-#define CP_TARGET_NAME_MAX 128
+#define CP_TARGET_NAME_MAX CP_NAME_MAX
 
 /* A parsed TARGET. The mem target has is_mem set and an empty dir. */
 typedef struct target_spec {

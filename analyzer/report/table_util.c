@@ -14,7 +14,7 @@ int table_require(const csv_table_t *t, const char *const *names, size_t count, 
     return 0;
 }
 
-int table_name(const csv_table_t *t, size_t row, int col, bool required, char out[128],
+int table_name(const csv_table_t *t, size_t row, int col, bool required, char out[CP_NAME_MAX],
                cp_err_t *err)
 {
     const char *text = csv_table_cell(t, row, col);
@@ -27,9 +27,9 @@ int table_name(const csv_table_t *t, size_t row, int col, bool required, char ou
         return cp_err_set(err, CP_EDATA, "%s:%ld: column '%s' is empty", csv_table_name(t),
                           csv_table_line(t, row), column);
     }
-    if (len >= 128)
-        return cp_err_set(err, CP_EDATA, "%s:%ld: column '%s': name longer than 127 bytes",
-                          csv_table_name(t), csv_table_line(t, row), column);
+    if (len >= CP_NAME_MAX)
+        return cp_err_set(err, CP_EDATA, "%s:%ld: column '%s': name longer than %d bytes",
+                          csv_table_name(t), csv_table_line(t, row), column, CP_NAME_MAX - 1);
     for (size_t i = 0; i < len; i++)
         if (iscntrl((unsigned char)text[i]))
             return cp_err_set(err, CP_EDATA, "%s:%ld: column '%s': a control character in "
@@ -42,10 +42,10 @@ int table_positive(const csv_table_t *t, size_t row, int col, bool required, dou
                    cp_err_t *err)
 {
     int rc = csv_table_number(t, row, col, out, err);
-    if (rc < 0)
+    if (rc != CP_OK)
         return rc;
     const char *column = csv_table_header(t, (size_t)(col < 0 ? 0 : col));
-    if (rc == 1) {
+    if (isnan(*out)) { /* empty */
         if (!required || col < 0)
             return 0;
         return cp_err_set(err, CP_EDATA, "%s:%ld: column '%s' is empty", csv_table_name(t),
@@ -60,9 +60,9 @@ int table_positive(const csv_table_t *t, size_t row, int col, bool required, dou
 int table_nonnegative(const csv_table_t *t, size_t row, int col, double *out, cp_err_t *err)
 {
     int rc = csv_table_number(t, row, col, out, err);
-    if (rc < 0)
+    if (rc != CP_OK)
         return rc;
-    if (rc == 0 && *out < 0.0)
+    if (*out < 0.0)
         return cp_err_set(err, CP_EDATA, "%s:%ld: column '%s': %g is negative",
                           csv_table_name(t), csv_table_line(t, row),
                           csv_table_header(t, (size_t)col), *out);

@@ -6,15 +6,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "common/bounds.h"
 #include "common/err.h"
 #include "report/csv_table.h"
 
 /* Fails naming the first of names[0..count) that the header lacks. */
 int table_require(const csv_table_t *t, const char *const *names, size_t count, cp_err_t *err);
 
-/* Copies a name cell (printable, under out's 128 bytes) into out; "" when empty and not
- * required, an error when empty and required. */
-int table_name(const csv_table_t *t, size_t row, int col, bool required, char out[128],
+/* Copies a name cell (printable, under out's CP_NAME_MAX bytes) into out; "" when empty
+ * and not required, an error when empty and required. */
+int table_name(const csv_table_t *t, size_t row, int col, bool required, char out[CP_NAME_MAX],
                cp_err_t *err);
 
 /* A number > 0; empty gives NAN unless required (then an error). */

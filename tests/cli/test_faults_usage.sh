@@ -43,6 +43,11 @@ usage_error "bad thread list '4,,8'" sweep -i "$IN" -T 4,,8 mem
 usage_error "bad --reps '0': expected a whole number from 1 to 1000" sweep -i "$IN" --reps 0 mem
 usage_error "bad --reps '0': expected a whole number from 1 to 1000" probe --reps 0 "$T"
 usage_error "bad --reps '-3': expected a whole number" probe --reps -3 "$T"
+# --seed has one range, 0..2^31-1, in every command that takes it.
+usage_error "bad seed '2147483648': expected a whole number from 0 to 2147483647" sweep -i "$IN" --seed 2147483648 mem
+usage_error "bad seed '2147483648': expected a whole number from 0 to 2147483647" probe --seed 2147483648 "$T"
+usage_error "bad seed '2147483648': expected a whole number from 0 to 2147483647" run -i "$IN" --seed 2147483648 --out "$T/r" mem
+usage_error "bad seed '2147483648': expected a whole number from 0 to 2147483647" fixture -o "$T/f" --seed 2147483648
 usage_error "bad rate '5': expected a positive number with a unit, e\.g\. 400MB/s" sweep -i "$IN" "$T@5" 
 usage_error "bad rate '5': expected a positive number with a unit" probe "$T@5"
 usage_error "bad rate '0MB/s': expected a positive number" probe "$T@0MB/s"

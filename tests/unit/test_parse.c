@@ -1,5 +1,5 @@
 /* test_parse.c - the command line's small languages: sizes, rates, thread lists, positive
- * integers and targets. */
+ * integers, targets, and the shared option families (--reps, --seed). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "cli/options.h"
 #include "cli/parse.h"
 
 static uint64_t size_ok(const char *text)
@@ -188,6 +189,40 @@ static void test_positive_ints(void **state)
                      CP_EUSAGE);
 }
 
+/* --reps and --seed have one range in every command (common/bounds.h). */
+static void test_option_families(void **state)
+{
+    (void)state;
+    cp_err_t err = {0};
+    int reps = 0;
+    assert_int_equal(options_reps("1", &reps, &err), CP_OK);
+    assert_int_equal(reps, 1);
+    assert_int_equal(options_reps("1000", &reps, &err), CP_OK);
+    assert_int_equal(reps, CP_MAX_REPS);
+    assert_int_equal(options_reps("1001", &reps, &err), CP_EUSAGE);
+    assert_string_equal(err.msg, "bad --reps '1001': expected a whole number from 1 to 1000");
+    assert_int_equal(reps, CP_MAX_REPS); /* untouched on failure */
+    cp_err_clear(&err);
+    assert_int_equal(options_reps("0", &reps, &err), CP_EUSAGE);
+    cp_err_clear(&err);
+
+    uint64_t seed = 7;
+    assert_int_equal(options_seed("0", &seed, &err), CP_OK);
+    assert_true(seed == 0);
+    assert_int_equal(options_seed("2147483647", &seed, &err), CP_OK);
+    assert_true(seed == (uint64_t)CP_SEED_MAX);
+    const char *bad[] = {"2147483648", "18446744073709551615", "18446744073709551616", "",
+                         "-1", "+1", "1x", " 1", "0x10"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        seed = 5;
+        assert_int_equal(options_seed(bad[i], &seed, &err), CP_EUSAGE);
+        assert_non_null(strstr(err.msg, "bad seed '"));
+        assert_non_null(strstr(err.msg, "from 0 to 2147483647"));
+        assert_true(seed == 5);
+        cp_err_clear(&err);
+    }
+}
+
 static target_spec_t target_ok(const char *text)
 {
     target_spec_t t;
@@ -291,6 +326,7 @@ int main(void)
         cmocka_unit_test(test_rates),
         cmocka_unit_test(test_thread_lists),
         cmocka_unit_test(test_positive_ints),
+        cmocka_unit_test(test_option_families),
         cmocka_unit_test(test_targets),
         cmocka_unit_test(test_target_check),
     };
