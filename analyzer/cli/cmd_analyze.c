@@ -92,7 +92,7 @@ static int write_file(const analysis_t *a, format_t format, const char *path, bo
 {
     outfile_t *f = outfile_open(path, force, err);
     if (f == NULL)
-        return err->code;
+        return cp_err_code(err, CP_EIO);
     int rc = write_output(a, format, outfile_stream(f), err);
     if (rc == CP_OK)
         rc = outfile_commit(f, err);

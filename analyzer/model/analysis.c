@@ -107,7 +107,7 @@ static double rows_median(const run_row_t *const *rows, size_t n, row_value_fn v
     return stats_median(scratch, k);
 }
 
-/* Builds the points of series s from its rows (sorted by threads); -1 when out of memory. */
+/* Builds the points of series s from its rows (sorted by threads); CP_OK or CP_ENOMEM. */
 static int build_points(const run_row_t *const *rows, size_t n, analysis_series_t *s,
                         double *scratch)
 {
@@ -118,7 +118,7 @@ static int build_points(const run_row_t *const *rows, size_t n, analysis_series_
     s->points = calloc(unique, sizeof *s->points);
     s->verdicts = calloc(unique, sizeof *s->verdicts);
     if (s->points == NULL || s->verdicts == NULL)
-        return -1;
+        return CP_ENOMEM;
     s->npoints = unique;
     size_t start = 0;
     for (size_t k = 0; k < unique; k++) {
@@ -142,7 +142,7 @@ static int build_points(const run_row_t *const *rows, size_t n, analysis_series_
         start = end;
     }
     s->output_ratio = rows_median(rows, n, row_ratio, scratch, NULL, NULL);
-    return 0;
+    return CP_OK;
 }
 
 static int merge_flag(int so_far, int row)
@@ -203,12 +203,13 @@ static const analysis_point_t *point_at(const analysis_series_t *s, int threads)
 }
 
 /* One ceiling per codec: the mem series' points, or the fastest series at each thread
- * count (estimated), with the four models fitted to them. Linear in the number of points. */
+ * count (estimated), with the four models fitted to them. Linear in the number of points.
+ * CP_OK or CP_ENOMEM. */
 static int build_ceilings(analysis_t *a)
 {
     a->ceilings = calloc(a->nseries, sizeof *a->ceilings);
     if (a->ceilings == NULL)
-        return -1;
+        return CP_ENOMEM;
     for (size_t i = 0; i < a->nseries; i++) {
         analysis_series_t *s = &a->series[i];
         size_t c = 0;
@@ -221,7 +222,7 @@ static int build_ceilings(analysis_t *a)
             ceil->estimated = true;
             ceil->fastest_by_threads = calloc(RUNS_THREADS_MAX + 1, sizeof *ceil->fastest_by_threads);
             if (ceil->fastest_by_threads == NULL)
-                return -1;
+                return CP_ENOMEM;
         }
         analysis_ceiling_t *ceil = &a->ceilings[c];
         if (s->is_mem) {
@@ -248,7 +249,7 @@ static int build_ceilings(analysis_t *a)
         analysis_point_t *pts = calloc(nt ? nt : 1, sizeof *pts);
         if (ceil->threads == NULL || ceil->bytes_per_s == NULL || pts == NULL) {
             free(pts);
-            return -1;
+            return CP_ENOMEM;
         }
         size_t k = 0;
         for (int T = 1; T <= RUNS_THREADS_MAX && k < nt; T++) {
@@ -265,7 +266,7 @@ static int build_ceilings(analysis_t *a)
         fit_series_points(pts, k, ceil->models, &ceil->best_rate_model);
         free(pts);
     }
-    return 0;
+    return CP_OK;
 }
 
 static verdict_kind_t stage_verdict(const analysis_point_t *p, bool *known)
@@ -423,14 +424,14 @@ int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
                                       : NAN;
         if (isnan(s->read_bps))
             s->read_from[0] = '\0';
-        if (build_points(rows, nrows, s, scratch) != 0)
+        if (build_points(rows, nrows, s, scratch) != CP_OK)
             goto nomem;
         series_labels(rows, nrows, s, scratch);
         s->write_ceiling_bps = verdict_write_ceiling(s->write_bps, s->output_ratio);
         s->read_ceiling_bps = s->read_bps;
         fit_series_points(s->points, s->npoints, s->models, &s->best_rate_model);
     }
-    if (build_ceilings(a) != 0)
+    if (build_ceilings(a) != CP_OK)
         goto nomem;
     for (size_t i = 0; i < a->nseries; i++)
         judge_series(a, &a->series[i], opts.tolerance);

@@ -12,9 +12,10 @@
 #include <gsl/gsl_multifit_nlinear.h>
 #include <gsl/gsl_vector.h>
 
+#include "common/bounds.h"
 #include "model/stats.h"
 
-#define FIT_MAX_POINTS 1024
+#define FIT_MAX_POINTS CP_MAX_THREADS /* one point per distinct thread count */
 
 static const char *const kind_names[FIT_KIND_COUNT] = {
     "power_time", "linear_rate", "amdahl", "usl",
@@ -97,7 +98,7 @@ static double se_from(double variance, size_t n, int p)
     return ((int)n > p && isfinite(variance) && variance >= 0.0) ? sqrt(variance) : NAN;
 }
 
-static int fit_power_core(const points_t *d, fit_result_t *r, char *reason, size_t cap)
+static bool fit_power_core(const points_t *d, fit_result_t *r, char *reason, size_t cap)
 {
     double x[FIT_MAX_POINTS], y[FIT_MAX_POINTS];
     for (size_t i = 0; i < d->n; i++) {
@@ -107,33 +108,33 @@ static int fit_power_core(const points_t *d, fit_result_t *r, char *reason, size
     double c0, c1, cov00, cov01, cov11, sumsq;
     if (gsl_fit_linear(x, 1, y, 1, d->n, &c0, &c1, &cov00, &cov01, &cov11, &sumsq) != 0) {
         snprintf(reason, cap, "the least-squares solver failed");
-        return -1;
+        return false;
     }
     r->param[0] = exp(c0);
     r->param[1] = -c1;
     r->param_se[0] = r->param[0] * se_from(cov00, d->n, 2); /* delta method */
     r->param_se[1] = se_from(cov11, d->n, 2);
-    return 0;
+    return true;
 }
 
-static int fit_linear_core(const points_t *d, fit_result_t *r, char *reason, size_t cap)
+static bool fit_linear_core(const points_t *d, fit_result_t *r, char *reason, size_t cap)
 {
     double c0, c1, cov00, cov01, cov11, sumsq;
     if (gsl_fit_linear(d->T, 1, d->rate, 1, d->n, &c0, &c1, &cov00, &cov01, &cov11,
                        &sumsq) != 0) {
         snprintf(reason, cap, "the least-squares solver failed");
-        return -1;
+        return false;
     }
     r->param[0] = c0;
     r->param[1] = c1;
     r->param_se[0] = se_from(cov00, d->n, 2);
     r->param_se[1] = se_from(cov11, d->n, 2);
-    return 0;
+    return true;
 }
 
 /* t = a + b/T with a = t1 s and b = t1 (1 - s); s in [0, 1] means a, b >= 0. When the
  * unconstrained optimum breaks a bound, the best fit lies on it, so refit with it held. */
-static int fit_amdahl_core(const points_t *d, fit_result_t *r, char *reason, size_t cap)
+static bool fit_amdahl_core(const points_t *d, fit_result_t *r, char *reason, size_t cap)
 {
     double inv[FIT_MAX_POINTS];
     for (size_t i = 0; i < d->n; i++)
@@ -141,7 +142,7 @@ static int fit_amdahl_core(const points_t *d, fit_result_t *r, char *reason, siz
     double a, b, cov00, cov01, cov11, sumsq;
     if (gsl_fit_linear(inv, 1, d->t, 1, d->n, &a, &b, &cov00, &cov01, &cov11, &sumsq) != 0) {
         snprintf(reason, cap, "the least-squares solver failed");
-        return -1;
+        return false;
     }
     if (a >= 0.0 && b >= 0.0 && a + b > 0.0) {
         double t1 = a + b;
@@ -154,13 +155,13 @@ static int fit_amdahl_core(const points_t *d, fit_result_t *r, char *reason, siz
             r->param_se[0] = se_from(var_t1, d->n, 2);
             r->param_se[1] = se_from(var_s, d->n, 2);
         }
-        return 0;
+        return true;
     }
     if (a < 0.0) { /* s = 0: perfectly parallel, t = t1 / T */
         double c1, cov, ss;
         if (gsl_fit_mul(inv, 1, d->t, 1, d->n, &c1, &cov, &ss) != 0 || !(c1 > 0.0)) {
             snprintf(reason, cap, "the least-squares solver failed");
-            return -1;
+            return false;
         }
         r->param[0] = c1;
         r->param[1] = 0.0;
@@ -175,7 +176,7 @@ static int fit_amdahl_core(const points_t *d, fit_result_t *r, char *reason, siz
     }
     r->param_at_bound[1] = true;
     r->param_se[1] = NAN;
-    return 0;
+    return true;
 }
 
 /* USL by Levenberg-Marquardt. Rates are scaled to about 1 so lambda and sigma/kappa are
@@ -225,14 +226,14 @@ static int usl_df(const gsl_vector *x, void *data, gsl_matrix *J)
 }
 
 /* One LM run with the given free set; fills p/se (scaled back) and the RSS on the scaled
- * rates. Returns 0 when it converged to finite numbers. */
-static int usl_try(const points_t *d, double scale, bool free_sigma, bool free_kappa,
+ * rates. True when it converged to finite numbers. */
+static bool usl_try(const points_t *d, double scale, bool free_sigma, bool free_kappa,
                    const double start[3], double p[3], double se[3], double *rss)
 {
     usl_ctx_t ctx = {d, scale, free_sigma, free_kappa};
     size_t np = 1 + (free_sigma ? 1 : 0) + (free_kappa ? 1 : 0);
     if (d->n < np)
-        return -1;
+        return false;
     gsl_multifit_nlinear_fdf fdf = {0};
     fdf.f = usl_f;
     fdf.df = usl_df;
@@ -246,7 +247,7 @@ static int usl_try(const points_t *d, double scale, bool free_sigma, bool free_k
         gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, d->n, np);
     gsl_vector *x0 = gsl_vector_alloc(np);
     gsl_matrix *covar = gsl_matrix_alloc(np, np);
-    int rc = -1;
+    bool converged = false;
     if (w == NULL || x0 == NULL || covar == NULL)
         goto out;
     size_t k = 0;
@@ -280,15 +281,15 @@ static int usl_try(const points_t *d, double scale, bool free_sigma, bool free_k
         if (free_kappa)
             se[2] = sqrt(gsl_matrix_get(covar, k, k) * s2);
     }
-    rc = (isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]) && isfinite(chisq)) ? 0 : -1;
+    converged = isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]) && isfinite(chisq);
 out:
     gsl_multifit_nlinear_free(w);
     gsl_vector_free(x0);
     gsl_matrix_free(covar);
-    return rc;
+    return converged;
 }
 
-static int fit_usl_core(const points_t *d, fit_result_t *r, char *reason, size_t cap)
+static bool fit_usl_core(const points_t *d, fit_result_t *r, char *reason, size_t cap)
 {
     double scale = 0.0;
     size_t lo = 0;
@@ -315,7 +316,7 @@ static int fit_usl_core(const points_t *d, fit_result_t *r, char *reason, size_t
     double best_rss = INFINITY;
     for (int v = 0; v < 4; v++) {
         double p[3], se[3], rss;
-        if (usl_try(d, scale, subsets[v][0], subsets[v][1], start, p, se, &rss) != 0)
+        if (!usl_try(d, scale, subsets[v][0], subsets[v][1], start, p, se, &rss))
             continue;
         /* Allow rounding-level negatives; they are the bound itself. */
         if (p[1] < -1e-9 || p[2] < -1e-12 || !(p[0] > 0.0))
@@ -335,12 +336,13 @@ static int fit_usl_core(const points_t *d, fit_result_t *r, char *reason, size_t
     }
     if (!isfinite(best_rss)) {
         snprintf(reason, cap, "Levenberg-Marquardt found no fit with sigma, kappa >= 0");
-        return -1;
+        return false;
     }
-    return 0;
+    return true;
 }
 
-typedef int (*core_fn)(const points_t *, fit_result_t *, char *, size_t);
+/* A core fit fills the parameters and returns true, or writes why not and returns false. */
+typedef bool (*core_fn)(const points_t *, fit_result_t *, char *, size_t);
 static const core_fn cores[FIT_KIND_COUNT] = {
     fit_power_core, fit_linear_core, fit_amdahl_core, fit_usl_core,
 };
@@ -369,9 +371,9 @@ static void fit_points(fit_kind_t kind, const points_t *d, size_t min_points, fi
         return;
     }
     gsl_error_handler_t *old = gsl_set_error_handler_off();
-    int rc = cores[kind](d, r, r->skip_reason, sizeof r->skip_reason);
+    bool fitted = cores[kind](d, r, r->skip_reason, sizeof r->skip_reason);
     gsl_set_error_handler(old);
-    if (rc != 0)
+    if (!fitted)
         return;
     r->fitted = true;
 
@@ -410,11 +412,11 @@ static void fit_points(fit_kind_t kind, const points_t *d, size_t min_points, fi
         r->peak_threads = sqrt((1.0 - r->param[1]) / r->param[2]);
 }
 
-static int load_points(const fit_data_t *data, points_t *d, char *reason, size_t cap)
+static bool load_points(const fit_data_t *data, points_t *d, char *reason, size_t cap)
 {
     if (data->n > FIT_MAX_POINTS) {
         snprintf(reason, cap, "more than %d thread counts", FIT_MAX_POINTS);
-        return -1;
+        return false;
     }
     d->n = data->n;
     d->input_bytes = data->input_bytes;
@@ -425,15 +427,15 @@ static int load_points(const fit_data_t *data, points_t *d, char *reason, size_t
         if (!(d->T[i] >= 1.0) || !(d->t[i] > 0.0) || !(d->rate[i] > 0.0) ||
             !isfinite(d->t[i]) || !isfinite(d->rate[i])) {
             snprintf(reason, cap, "a point has a non-positive thread count, time or rate");
-            return -1;
+            return false;
         }
         for (size_t j = 0; j < i; j++)
             if (d->T[j] == d->T[i]) {
                 snprintf(reason, cap, "thread count %g appears twice", d->T[i]);
-                return -1;
+                return false;
             }
     }
-    return 0;
+    return true;
 }
 
 void fit_model(fit_kind_t kind, const fit_data_t *data, fit_result_t *out)
@@ -442,7 +444,7 @@ void fit_model(fit_kind_t kind, const fit_data_t *data, fit_result_t *out)
     if (kind < 0 || kind >= FIT_KIND_COUNT)
         kind = FIT_POWER_TIME;
     result_init(kind, data->n, data->input_bytes, out);
-    if (load_points(data, &d, out->skip_reason, sizeof out->skip_reason) != 0)
+    if (!load_points(data, &d, out->skip_reason, sizeof out->skip_reason))
         return;
     fit_points(kind, &d, (size_t)kind_nparams[kind], out);
     if (!out->fitted)

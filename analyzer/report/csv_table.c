@@ -32,7 +32,7 @@ struct csv_table {
 typedef struct reader {
     csv_table_t *table;
     cp_err_t *err;
-    bool failed;
+    int code;          /* CP_OK, or the first failure: CP_EDATA or CP_ENOMEM */
     bool in_record;
     long line;         /* physical line of the piece being fed */
     long record_line;  /* where the current record started */
@@ -54,15 +54,20 @@ static void *capped_realloc(void *p, size_t size)
 
 static void reader_fail(reader_t *r, long line, const char *what)
 {
-    if (!r->failed)
-        cp_err_set(r->err, CP_EDATA, "%s:%ld: %s", r->table->name, line, what);
-    r->failed = true;
+    if (r->code == CP_OK)
+        r->code = cp_err_set(r->err, CP_EDATA, "%s:%ld: %s", r->table->name, line, what);
+}
+
+static void reader_nomem(reader_t *r)
+{
+    if (r->code == CP_OK)
+        r->code = cp_err_set(r->err, CP_ENOMEM, "%s: out of memory", r->table->name);
 }
 
 static void on_field(void *data, size_t len, void *ctx)
 {
     reader_t *r = ctx;
-    if (r->failed)
+    if (r->code != CP_OK)
         return;
     if (!r->in_record) {
         r->in_record = true;
@@ -90,8 +95,7 @@ static void on_field(void *data, size_t len, void *ctx)
             cap *= 2;
         char *grown = realloc(r->buf, cap);
         if (grown == NULL) {
-            cp_err_set(r->err, CP_ENOMEM, "%s: out of memory", r->table->name);
-            r->failed = true;
+            reader_nomem(r);
             return;
         }
         r->buf = grown;
@@ -104,7 +108,8 @@ static void on_field(void *data, size_t len, void *ctx)
     r->nfields++;
 }
 
-/* Copies the collected fields into one allocation with a pointer per field. */
+/* Copies the collected fields into one allocation with a pointer per field. CP_OK or
+ * CP_ENOMEM. */
 static int take_fields(reader_t *r, char ***fields_out, char **text_out)
 {
     char *text = malloc(r->buf_len ? r->buf_len : 1);
@@ -112,7 +117,7 @@ static int take_fields(reader_t *r, char ***fields_out, char **text_out)
     if (text == NULL || fields == NULL) {
         free(text);
         free(fields);
-        return -1;
+        return CP_ENOMEM;
     }
     memcpy(text, r->buf, r->buf_len);
     char *p = text;
@@ -122,7 +127,7 @@ static int take_fields(reader_t *r, char ***fields_out, char **text_out)
     }
     *fields_out = fields;
     *text_out = text;
-    return 0;
+    return CP_OK;
 }
 
 static void on_record(int terminator, void *ctx)
@@ -130,12 +135,12 @@ static void on_record(int terminator, void *ctx)
     (void)terminator;
     reader_t *r = ctx;
     csv_table_t *t = r->table;
-    if (r->failed)
+    if (r->code != CP_OK)
         goto reset;
     if (!r->in_record)
         r->record_line = r->line;
     if (!r->have_header) {
-        if (take_fields(r, &t->header, &t->header_text) != 0)
+        if (take_fields(r, &t->header, &t->header_text) != CP_OK)
             goto nomem;
         t->ncols = r->nfields;
         t->header_line = r->record_line;
@@ -175,14 +180,13 @@ static void on_record(int terminator, void *ctx)
         t->cap_rows = cap;
     }
     csv_row_t *row = &t->rows[t->nrows];
-    if (take_fields(r, &row->fields, &row->text) != 0)
+    if (take_fields(r, &row->fields, &row->text) != CP_OK)
         goto nomem;
     row->line = r->record_line;
     t->nrows++;
     goto reset;
 nomem:
-    cp_err_set(r->err, CP_ENOMEM, "%s: out of memory", t->name);
-    r->failed = true;
+    reader_nomem(r);
 reset:
     r->in_record = false;
     r->nfields = 0;
@@ -218,7 +222,7 @@ static size_t line_end(const char *chunk, size_t n)
 }
 
 /* Feeds one piece (ending at a line end or at the end of the data) to libcsv, keeping
- * track of the physical line where each record starts. */
+ * track of the physical line where each record starts. CP_OK or the reader's failure. */
 static int feed(struct csv_parser *p, reader_t *r, const char *piece, size_t len)
 {
     if (!r->in_record)
@@ -231,7 +235,7 @@ static int feed(struct csv_parser *p, reader_t *r, const char *piece, size_t len
         } else {
             reader_fail(r, r->record_line, csv_strerror(csv_error(p)));
         }
-        return -1;
+        return r->code;
     }
     /* libcsv's state 0 is "row not begun": anything else means a record began in this
      * piece and has not ended yet (a quoted newline). */
@@ -244,7 +248,7 @@ static int feed(struct csv_parser *p, reader_t *r, const char *piece, size_t len
             r->line++;
         r->prev_cr = piece[i] == '\r';
     }
-    return r->failed ? -1 : 0;
+    return r->code;
 }
 
 static int parse_stream(const char *name, FILE *in, const void *data, size_t len,
@@ -262,7 +266,7 @@ static int parse_stream(const char *name, FILE *in, const void *data, size_t len
         return cp_err_set(err, CP_ENOMEM, "%s: out of memory", name);
     }
     csv_set_realloc_func(&p, capped_realloc);
-    reader_t r = {.table = t, .err = err, .line = 1, .record_line = 1};
+    reader_t r = {.table = t, .err = err, .code = CP_OK, .line = 1, .record_line = 1};
     char block[65536];
     size_t offset = 0;
     bool first = true;
@@ -291,8 +295,7 @@ static int parse_stream(const char *name, FILE *in, const void *data, size_t len
         first = false;
         while (n > 0 && rc == 0) {
             size_t piece = line_end(chunk, n);
-            if (feed(&p, &r, chunk, piece) != 0)
-                rc = err && err->code ? err->code : CP_EDATA;
+            rc = feed(&p, &r, chunk, piece);
             chunk += piece;
             n -= piece;
         }
@@ -306,9 +309,8 @@ static int parse_stream(const char *name, FILE *in, const void *data, size_t len
             reader_fail(&r, r.record_line, "a quoted field is not closed before the end of the file");
         else if (csv_fini(&p, on_field, on_record, &r) != 0)
             reader_fail(&r, r.record_line, "malformed CSV at the end of the file");
-        if (r.failed)
-            rc = err && err->code ? err->code : CP_EDATA;
-        else if (!r.have_header)
+        rc = r.code;
+        if (rc == CP_OK && !r.have_header)
             rc = cp_err_set(err, CP_EDATA, "%s:1: empty file: a header line is required", name);
     }
     csv_free(&p);
@@ -386,7 +388,7 @@ int csv_table_number(const csv_table_t *t, size_t row, int col, double *out, cp_
     *out = NAN;
     const char *text = csv_table_cell(t, row, col);
     if (text[0] == '\0')
-        return 1;
+        return CP_OK;
     const char *p = text;
     if (*p == '+' || *p == '-')
         p++;

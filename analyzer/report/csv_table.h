@@ -61,8 +61,9 @@ const char *csv_table_cell(const csv_table_t *table, size_t row, int col);
 void csv_table_printable(const char *text, char *out, size_t cap);
 
 /* Reads the cell as a decimal number (digits, optional sign, fraction and exponent; no
- * hex, inf or nan). Returns 0 with *out set, 1 when the cell is empty (unknown; *out is
- * NAN), or CP_EDATA with "FILE:LINE: column 'NAME': 'TEXT' is not a number" in err. */
+ * hex, inf or nan). Returns CP_OK with *out set, or NAN when the cell is empty (unknown:
+ * a number read is never NAN), or CP_EDATA with "FILE:LINE: column 'NAME': 'TEXT' is not
+ * a number" in err. */
 int csv_table_number(const csv_table_t *table, size_t row, int col, double *out,
                      cp_err_t *err);
 

@@ -70,7 +70,7 @@ int meta_write(const json_t *meta, const char *dir, cp_err_t *err)
     snprintf(path, sizeof path, "%s/meta.json", dir);
     outfile_t *f = outfile_open(path, true, err);
     if (f == NULL)
-        return err->code;
+        return cp_err_code(err, CP_EIO);
     int rc = CP_OK;
     if (json_dumpf(meta, outfile_stream(f), JSON_INDENT(2) | JSON_ENSURE_ASCII) != 0)
         rc = cp_err_set(err, CP_EIO, "cannot write %s", path);

@@ -85,7 +85,7 @@ int runs_csv_open(runs_csv_file_t *f, const char *path, bool force, cp_err_t *er
     f->rows = 0;
     f->file = outfile_open(path, force, err);
     if (f->file == NULL)
-        return err->code;
+        return cp_err_code(err, CP_EIO);
     outfile_keep_partial(f->file);
     int rc = runs_csv_header(outfile_stream(f->file), err);
     if (rc != CP_OK) {

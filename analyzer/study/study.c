@@ -137,7 +137,7 @@ static int stage_probe(study_t *s, cp_err_t *err)
     study_file(s, "probe.csv", path);
     outfile_t *f = outfile_open(path, false, err);
     if (f == NULL)
-        return err->code;
+        return cp_err_code(err, CP_EIO);
     outfile_keep_partial(f);
     int rc = probe_csv_header(outfile_stream(f), err);
     for (size_t i = 0; i < s->n_targets && rc == CP_OK; i++) {
@@ -200,12 +200,12 @@ static int write_analysis_file(const study_t *s, const char *name, const analysi
     study_file(s, name, path);
     outfile_t *f = outfile_open(path, true, err);
     if (f == NULL)
-        return err->code;
+        return cp_err_code(err, CP_EIO);
     int rc = plots ? report_markdown_write(outfile_stream(f), a, plots)
                    : analysis_write_json(a, outfile_stream(f), err);
     if (rc == CP_OK && plots != NULL)
         meta_write_markdown(s->meta, outfile_stream(f));
-    if (rc != CP_OK && err->code == CP_OK)
+    if (rc != CP_OK && cp_err_code(err, CP_OK) == CP_OK)
         cp_err_set(err, rc, "cannot write %s", path);
     if (rc == CP_OK)
         rc = outfile_commit(f, err);
@@ -291,12 +291,13 @@ int study_execute(study_t *s, int argc, char **argv, cp_err_t *err)
         json_object_set_new(s->meta, "reps", json_integer(s->sweep.reps));
         json_object_set_new(s->meta, "sync", json_string(sync_mode_name(s->sweep.sync)));
         json_object_set_new(s->meta, "engine", json_string(pipeline_engine_name(s->sweep.engine)));
-        for (size_t i = 0; i < s->n_targets; i++) {
-            if (!s->targets[i].is_mem && volume_inspect(s->targets[i].dir, &s->volumes[i], err) != CP_OK)
-                break;
-            meta_add_target(s->meta, &s->targets[i], s->targets[i].is_mem ? NULL : &s->volumes[i]);
+        for (size_t i = 0; i < s->n_targets && rc == CP_OK; i++) {
+            if (!s->targets[i].is_mem)
+                rc = volume_inspect(s->targets[i].dir, &s->volumes[i], err);
+            if (rc == CP_OK)
+                meta_add_target(s->meta, &s->targets[i],
+                                s->targets[i].is_mem ? NULL : &s->volumes[i]);
         }
-        rc = err->code;
     }
     if (rc == CP_OK) {
         cp_log_info("results go to %s (seed %llu)", s->dir, (unsigned long long)s->sweep.seed);
