@@ -13,7 +13,7 @@ dir=${1:-build/bench}
 size=${2:-1G}
 reps=${3:-3}
 cp=build/chokepoint
-[ -x "$cp" ] || scripts/setup.sh
+[ -x "$cp" ] || scripts/setup.sh --with-bench
 mkdir -p "$dir"
 command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time (apt-get install time)"; exit 1; }
 

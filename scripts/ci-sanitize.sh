@@ -6,6 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=build-asan
+scripts/setup.sh --with-tests --packages-only
 cmake -S . -B "$build" -DCHOKEPOINT_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
 cmake --build "$build" -j "$(nproc)"
 # Leaks are errors; UBSan stops at the first finding with a stack trace. The signal tests

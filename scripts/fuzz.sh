@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 case $seconds in '' | *[!0-9]*) echo "usage: scripts/fuzz.sh [SECONDS]" >&2; exit 2 ;; esac
-command -v clang > /dev/null || { echo "fuzz.sh: clang is needed (apt-get install clang)" >&2; exit 1; }
+scripts/setup.sh --with-fuzz --packages-only
 
 build=build-fuzz
 CC=clang cmake -S . -B "$build" -DCHOKEPOINT_FUZZ=ON -DCHOKEPOINT_SANITIZE=ON \

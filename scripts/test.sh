@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sets up (scripts/setup.sh) and runs the whole test suite with ctest.
+# Sets up (scripts/setup.sh --with-tests) and runs the whole test suite with ctest.
 #   scripts/test.sh [--build-dir DIR] [extra cmake -D options...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,5 +8,5 @@ if [ "${1:-}" = "--build-dir" ]; then
     build_dir=$2
     shift 2
 fi
-scripts/setup.sh --build-dir "$build_dir" "$@"
+scripts/setup.sh --build-dir "$build_dir" --with-tests "$@"
 ctest --test-dir "$build_dir" --output-on-failure -j 2 --timeout 900
