@@ -1,5 +1,5 @@
-/* test_probe.c - the probe engine through its header: free-space margin, data generator,
- * filesystem names, rows produced, and nothing left in the target. */
+/* test_probe.c - the probe engine through its header: data generator, rows produced, and
+ * nothing left in the target. (The free-space margin and file system names: test_sys.c.) */
 #include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,19 +17,6 @@
 #include "measure/pagecache.h"
 #include "measure/probe.h"
 #include "measure/volume.h"
-
-static void test_usable_bytes_keeps_margin(void **state)
-{
-    (void)state;
-    const uint64_t MiB = 1u << 20;
-    /* Small volume: the 64 MiB floor applies. */
-    assert_int_equal(probe_usable_bytes(100 * MiB, 200 * MiB), 36 * MiB);
-    assert_int_equal(probe_usable_bytes(64 * MiB, 200 * MiB), 0);
-    assert_int_equal(probe_usable_bytes(10 * MiB, 200 * MiB), 0);
-    /* Large volume: 5% of the total. */
-    uint64_t total = 100000ull * MiB;
-    assert_int_equal(probe_usable_bytes(50000ull * MiB, total), 45000ull * MiB);
-}
 
 static void test_random_data_is_deterministic_and_varied(void **state)
 {
@@ -51,19 +38,6 @@ static void test_random_data_is_deterministic_and_varied(void **state)
     free(a);
     free(b);
     free(c);
-}
-
-static void test_fs_names(void **state)
-{
-    (void)state;
-    assert_string_equal(volume_fs_name(0xEF53), "ext4");
-    assert_string_equal(volume_fs_name(0x01021994), "tmpfs");
-    assert_string_equal(volume_fs_name(0x58465342), "xfs");
-    assert_string_equal(volume_fs_name(0x9123683E), "btrfs");
-    assert_null(volume_fs_name(0x12345678));
-    assert_true(volume_fs_is_ram("tmpfs"));
-    assert_true(volume_fs_is_ram("ramfs"));
-    assert_false(volume_fs_is_ram("ext4"));
 }
 
 static void test_volume_of_shm_is_ram(void **state)
@@ -194,9 +168,7 @@ static void test_pagecache_drop_on_disk(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_usable_bytes_keeps_margin),
         cmocka_unit_test(test_random_data_is_deterministic_and_varied),
-        cmocka_unit_test(test_fs_names),
         cmocka_unit_test(test_volume_of_shm_is_ram),
         cmocka_unit_test(test_run_rows_and_cleanup),
         cmocka_unit_test(test_run_refuses_missing_target),

@@ -1,0 +1,133 @@
+/* sys.h - every question chokepoint asks the operating system about files, volumes and the
+ * machine: /proc and /sys files, the mount table, free space, O_DIRECT alignment and the
+ * page cache. The engine modules (volume, telemetry, hostinfo, pagecache, probe, sink)
+ * call these instead of reading the system themselves, so another system (macOS:
+ * F_NOCACHE, F_FULLFSYNC, sysctl) is one more implementation of this header.
+ *
+ * Today the implementation is Linux: /proc, /sys/dev/block, libmount (util-linux) for
+ * /proc/self/mountinfo, statvfs/statfs, statx, posix_fadvise and mincore. Nothing here
+ * writes to a file system. Functions return CP_OK/CP_E* or a bool, as each says. */
+#ifndef CP_SYS_H
+#define CP_SYS_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/err.h"
+
+/* ---- /proc and /sys ------------------------------------------------------------------- */
+
+/* Reads /proc files under dir instead of /proc (sys_read_proc and the mount table); NULL
+ * restores /proc. For tests: not thread-safe, call before anything reads. */
+void sys_set_proc_root(const char *dir);
+
+/* The directory sys_read_proc reads from ("/proc" unless a test changed it). Static. */
+const char *sys_proc_root(void);
+
+/* The whole text of a file (or its first max_bytes when max_bytes > 0), read to EOF since
+ * /proc files report size 0. Returns a NUL-terminated buffer the caller frees, or NULL
+ * when the file cannot be opened or read or memory runs out (callers treat that as
+ * "unknown"). */
+char *sys_read_file(const char *path, size_t max_bytes);
+
+/* sys_read_file of "<proc root>/<name>", e.g. "stat", "diskstats", "meminfo". */
+char *sys_read_proc(const char *name, size_t max_bytes);
+
+/* A small unsigned number from a /sys (or /proc/sys) file; false when absent or
+ * malformed. */
+bool sys_read_number(const char *path, unsigned long *value);
+
+/* A block device attribute from /sys/dev/block/MAJ:MIN/queue/ ("rotational",
+ * "logical_block_size"), looking at the parent device for a partition. False when the
+ * device or attribute is unknown. */
+bool sys_block_queue_attr(unsigned major, unsigned minor, const char *attr,
+                          unsigned long *value);
+
+/* ---- the mount table ------------------------------------------------------------------ */
+
+#define SYS_FS_TYPE_MAX 64
+#define SYS_MOUNT_SOURCE_MAX 512
+
+typedef struct sys_mount {
+    unsigned major, minor;               /* the mount's device number */
+    char fstype[SYS_FS_TYPE_MAX];        /* "ext4", "btrfs", "tmpfs", ... */
+    char source[SYS_MOUNT_SOURCE_MAX];   /* "/dev/sda1", "tmpfs"; escapes decoded */
+    char target[PATH_MAX];               /* the mount point; escapes decoded */
+} sys_mount_t;
+
+/* The mount with device number major:minor in <proc root>/self/mountinfo (parsed by
+ * libmount, so \040-style escapes are decoded). CP_OK with *out filled; CP_EIO when the
+ * table cannot be read; CP_EDATA "mountinfo: no mount with device MAJ:MIN" when no mount
+ * has that number. Fields are truncated to their capacities. */
+int sys_mount_by_devno(unsigned major, unsigned minor, sys_mount_t *out, cp_err_t *err);
+
+/* The mount holding path (resolved with realpath): among the mounts whose mount point
+ * contains it, those with the directory's own device number first, then the deepest
+ * (the last mounted on ties). CP_OK with *out filled; CP_EUSAGE naming path when it
+ * cannot be resolved; CP_EIO when the table cannot be read; CP_EDATA when no mount
+ * contains path. */
+int sys_mount_of_path(const char *path, sys_mount_t *out, cp_err_t *err);
+
+/* ---- file systems and free space ------------------------------------------------------ */
+
+/* A file system's name for a statfs f_type magic number ("ext4" for ext2/3/4), or NULL
+ * when the number is not known. The string is static. */
+const char *sys_fs_name(unsigned long magic);
+
+/* The file system type of the volume holding path: its name, or "0x<magic>" when the
+ * magic number is not known. CP_EUSAGE naming path when it cannot be examined. */
+int sys_fs_type(const char *path, char *out, size_t cap, cp_err_t *err);
+
+/* True for file system names whose data lives in RAM (tmpfs, ramfs). */
+bool sys_fs_is_ram(const char *fs_type);
+
+/* The one free-space rule: a file may be written to a volume when it fits in the space
+ * available to this user less a safety margin of max(64 MiB, 1% of the volume's size).
+ * statvfs's f_bavail already leaves out the blocks reserved for root, so the margin only
+ * keeps room for metadata, other writers and chokepoint's own result files. Used by
+ * compress, fixture, probe and sweep (docs/method.md, "Free space"). */
+#define SYS_SPACE_MARGIN_MIN_BYTES (64ull << 20)
+#define SYS_SPACE_MARGIN_PERCENT 1u
+
+typedef struct sys_space {
+    uint64_t free_bytes;   /* available to this user: f_bavail x f_frsize */
+    uint64_t total_bytes;  /* f_blocks x f_frsize; 0 when the file system does not say
+                            * (ramfs, some FUSE): nothing is known about its room */
+    uint64_t margin_bytes; /* sys_space_margin(total_bytes) */
+    uint64_t usable_bytes; /* free_bytes less the margin; 0 when the margin is larger */
+} sys_space_t;
+
+/* The margin for a volume of total_bytes: max(SYS_SPACE_MARGIN_MIN_BYTES,
+ * SYS_SPACE_MARGIN_PERCENT % of total_bytes). Pure. */
+uint64_t sys_space_margin(uint64_t total_bytes);
+
+/* Fills out from free and total bytes (margin and usable as above). Pure. */
+void sys_space_make(uint64_t free_bytes, uint64_t total_bytes, sys_space_t *out);
+
+/* Reads the free space of the volume holding dir with statvfs. CP_OK, or CP_EIO
+ * "cannot read the free space of '<dir>'" with the errno text. */
+int sys_space_read(const char *dir, sys_space_t *out, cp_err_t *err);
+
+/* True when a file of `bytes` fits: bytes <= usable_bytes. */
+bool sys_space_fits(const sys_space_t *space, uint64_t bytes);
+
+/* ---- O_DIRECT and the page cache ------------------------------------------------------ */
+
+/* The alignment O_DIRECT needs for the open file fd (the larger of the offset and memory
+ * alignments statx reports with STATX_DIOALIGN), or 0 when the kernel does not say. */
+size_t sys_direct_alignment(int fd);
+
+/* Writes back the dirty pages of the open file fd (fdatasync; EINVAL, a file that cannot
+ * be synced, is ignored) and asks the kernel to evict its cached pages (posix_fadvise
+ * POSIX_FADV_DONTNEED). Returns 0, or the errno of a failed write-back. *advised is true
+ * when the kernel accepted the advice (it may still keep the pages: check with
+ * sys_cache_resident_fraction). */
+int sys_cache_evict(int fd, bool *advised);
+
+/* The fraction (0..1) of the open file fd that is in the page cache (mincore), or -1 when
+ * it cannot be determined (empty file, mmap refused, out of memory). */
+double sys_cache_resident_fraction(int fd);
+
+#endif

@@ -1,0 +1,183 @@
+#include "common/tempfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+
+static void clear(tempfile_t *t)
+{
+    t->fd = -1;
+    t->cleanup_id = -1;
+    t->committed = false;
+    t->path[0] = '\0';
+}
+
+int tempfile_open(tempfile_t *t, const char *dir, const char *prefix, int extra_flags,
+                  cp_err_t *err)
+{
+    static atomic_uint counter;
+    clear(t);
+    t->open_errno = 0;
+    if ((size_t)snprintf(t->dir, sizeof t->dir, "%s", dir) >= sizeof t->dir)
+        return cp_err_set(err, CP_EUSAGE, "output directory path too long: %s", dir);
+    for (int attempt = 0; attempt < 100; attempt++) {
+        unsigned n = atomic_fetch_add(&counter, 1);
+        int len = snprintf(t->path, sizeof t->path, "%s/%s.%ld-%u.chokepoint-tmp", dir, prefix,
+                           (long)getpid(), n);
+        if (len < 0 || (size_t)len >= sizeof t->path) {
+            t->path[0] = '\0';
+            return cp_err_set(err, CP_EUSAGE, "output directory path too long: %s", dir);
+        }
+        t->fd = open(t->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | extra_flags,
+                     0644);
+        if (t->fd >= 0) {
+            t->cleanup_id = cp_cleanup_track(t->path);
+            return CP_OK;
+        }
+        if (errno != EEXIST) {
+            int saved = errno;
+            /* Linux creates the file before it refuses O_DIRECT; the name is ours (unique
+             * to this process), so remove it. */
+            if (saved == EINVAL && (extra_flags & O_DIRECT))
+                unlink(t->path);
+            t->path[0] = '\0';
+            t->open_errno = saved;
+            return cp_err_errno(err, CP_EIO, saved, "cannot create a file in '%s'", dir);
+        }
+    }
+    t->path[0] = '\0';
+    return cp_err_set(err, CP_EIO, "cannot find a free temporary file name in %s", dir);
+}
+
+int tempfile_move_no_replace(const char *from, const char *to)
+{
+    if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0)
+        return 0;
+    if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP)
+        return errno;
+    if (link(from, to) == 0) {
+        unlink(from);
+        return 0;
+    }
+    if (errno != EPERM && errno != EOPNOTSUPP)
+        return errno;
+    struct stat st;
+    if (lstat(to, &st) == 0)
+        return EEXIST;
+    return rename(from, to) == 0 ? 0 : errno;
+}
+
+void tempfile_keep_on_interrupt(tempfile_t *t, const char *final_path)
+{
+    if (t->path[0] == '\0' || t->committed || t->cleanup_id < 0)
+        return;
+    cp_cleanup_forget(t->cleanup_id);
+    t->cleanup_id = cp_cleanup_track_promote(t->path, final_path);
+}
+
+int tempfile_commit(tempfile_t *t, const char *final_path, bool replace, cp_err_t *err)
+{
+    if (t->fd >= 0) {
+        int closed = close(t->fd);
+        t->fd = -1;
+        if (closed != 0)
+            return cp_err_errno(err, CP_EIO, errno, "closing %s", t->path);
+    }
+    if (replace) {
+        if (rename(t->path, final_path) != 0)
+            return cp_err_errno(err, CP_EIO, errno, "cannot move the output into place as %s",
+                                final_path);
+    } else {
+        int rc = tempfile_move_no_replace(t->path, final_path);
+        if (rc == EEXIST)
+            return cp_err_set(err, CP_EUSAGE, "output '%s' exists; use --force to replace it",
+                              final_path);
+        if (rc != 0)
+            return cp_err_errno(err, CP_EIO, rc, "cannot move the output into place as %s",
+                                final_path);
+    }
+    t->committed = true;
+    cp_cleanup_forget(t->cleanup_id);
+    t->cleanup_id = -1;
+    int dfd = open(t->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        fsync(dfd);
+        close(dfd);
+    }
+    return CP_OK;
+}
+
+void tempfile_discard(tempfile_t *t)
+{
+    if (t->fd >= 0)
+        close(t->fd);
+    if (!t->committed && t->path[0] != '\0') {
+        if (t->cleanup_id >= 0)
+            cp_cleanup_unlink(t->cleanup_id);
+        else
+            unlink(t->path); /* the registry was full: remove it ourselves */
+    } else {
+        cp_cleanup_forget(t->cleanup_id);
+    }
+    clear(t);
+}
+
+int tempfile_split_path(const char *path, char *dir, char *base, cp_err_t *err)
+{
+    size_t len = strlen(path);
+    if (len == 0)
+        return cp_err_set(err, CP_EUSAGE, "empty output file name");
+    if (len >= PATH_MAX)
+        return cp_err_set(err, CP_EUSAGE, "output path too long: %.64s...", path);
+    if (path[len - 1] == '/')
+        return cp_err_set(err, CP_EUSAGE, "output '%s' names a directory; expected a file",
+                          path);
+    const char *slash = strrchr(path, '/');
+    if (slash == NULL) {
+        strcpy(dir, ".");
+        strcpy(base, path);
+    } else if (slash == path) {
+        strcpy(dir, "/");
+        strcpy(base, slash + 1);
+    } else {
+        memcpy(dir, path, (size_t)(slash - path));
+        dir[slash - path] = '\0';
+        strcpy(base, slash + 1);
+    }
+    return CP_OK;
+}
+
+int tempfile_check_destination(const char *path, bool replace, cp_err_t *err)
+{
+    char dir[PATH_MAX], base[PATH_MAX];
+    if (strlen(path) >= PATH_MAX - 64)
+        return cp_err_set(err, CP_EUSAGE, "output path too long: %.64s...", path);
+    int rc = tempfile_split_path(path, dir, base, err);
+    if (rc != CP_OK)
+        return rc;
+    struct stat st;
+    if (lstat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return cp_err_set(err, CP_EUSAGE, "output '%s' is a directory", path);
+        if (!replace)
+            return cp_err_set(err, CP_EUSAGE, "output '%s' exists; use --force to replace it",
+                              path);
+        if (!S_ISREG(st.st_mode))
+            return cp_err_set(err, CP_EUSAGE,
+                              "output '%s' exists and is not a regular file; refusing to "
+                              "replace it",
+                              path);
+    }
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return cp_err_set(err, CP_EUSAGE, "output '%s': directory '%s' does not exist", path, dir);
+    if (access(dir, W_OK | X_OK) != 0)
+        return cp_err_set(err, CP_EUSAGE, "output '%s': directory '%s' is not writable", path,
+                          dir);
+    return CP_OK;
+}

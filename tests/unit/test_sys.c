@@ -1,0 +1,230 @@
+/* test_sys.c - the system layer through its header: the free-space margin arithmetic, file
+ * system names, and the mount table (libmount) read from a fake /proc, escapes included. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/sys.h"
+
+#define MiB (1ull << 20)
+
+static void test_margin_is_64mib_or_one_percent(void **state)
+{
+    (void)state;
+    assert_int_equal(sys_space_margin(0), 64 * MiB);
+    assert_int_equal(sys_space_margin(200 * MiB), 64 * MiB);
+    /* 1% of 6400 MiB is exactly the floor; above it the percentage wins. */
+    assert_int_equal(sys_space_margin(6400 * MiB), 64 * MiB);
+    assert_int_equal(sys_space_margin(100000 * MiB), 1000 * MiB);
+}
+
+static void test_usable_space_keeps_the_margin(void **state)
+{
+    (void)state;
+    sys_space_t s;
+    /* Small volume: the 64 MiB floor applies. */
+    sys_space_make(100 * MiB, 200 * MiB, &s);
+    assert_int_equal(s.margin_bytes, 64 * MiB);
+    assert_int_equal(s.usable_bytes, 36 * MiB);
+    assert_true(sys_space_fits(&s, 36 * MiB));
+    assert_false(sys_space_fits(&s, 36 * MiB + 1));
+    sys_space_make(64 * MiB, 200 * MiB, &s);
+    assert_int_equal(s.usable_bytes, 0);
+    assert_true(sys_space_fits(&s, 0));
+    assert_false(sys_space_fits(&s, 1));
+    sys_space_make(10 * MiB, 200 * MiB, &s);
+    assert_int_equal(s.usable_bytes, 0);
+    /* Large volume: 1% of the total. */
+    sys_space_make(50000 * MiB, 100000 * MiB, &s);
+    assert_int_equal(s.usable_bytes, 49000 * MiB);
+}
+
+static void test_space_of_the_working_directory(void **state)
+{
+    (void)state;
+    sys_space_t s;
+    cp_err_t err = {0};
+    assert_int_equal(sys_space_read(".", &s, &err), CP_OK);
+    assert_true(s.free_bytes <= s.total_bytes);
+    assert_int_equal(s.margin_bytes, sys_space_margin(s.total_bytes));
+    assert_int_equal(sys_space_read("no-such-dir-for-test-sys", &s, &err), CP_EIO);
+    assert_non_null(strstr(err.msg, "no-such-dir-for-test-sys"));
+}
+
+static void test_fs_names(void **state)
+{
+    (void)state;
+    assert_string_equal(sys_fs_name(0xEF53), "ext4");
+    assert_string_equal(sys_fs_name(0x01021994), "tmpfs");
+    assert_string_equal(sys_fs_name(0x58465342), "xfs");
+    assert_string_equal(sys_fs_name(0x9123683E), "btrfs");
+    assert_null(sys_fs_name(0x12345678));
+    assert_true(sys_fs_is_ram("tmpfs"));
+    assert_true(sys_fs_is_ram("ramfs"));
+    assert_false(sys_fs_is_ram("ext4"));
+}
+
+/* ---- the mount table from a fake /proc ------------------------------------------------ */
+
+typedef struct fake_proc {
+    char root[64];
+    char self[128];
+    char mountinfo[192];
+} fake_proc_t;
+
+static void fake_proc_make(fake_proc_t *f, const char *text)
+{
+    snprintf(f->root, sizeof f->root, "test-sys-proc-XXXXXX");
+    assert_non_null(mkdtemp(f->root));
+    snprintf(f->self, sizeof f->self, "%s/self", f->root);
+    assert_int_equal(mkdir(f->self, 0755), 0);
+    snprintf(f->mountinfo, sizeof f->mountinfo, "%s/mountinfo", f->self);
+    FILE *out = fopen(f->mountinfo, "w");
+    assert_non_null(out);
+    assert_true(fputs(text, out) >= 0);
+    assert_int_equal(fclose(out), 0);
+    sys_set_proc_root(f->root);
+}
+
+static void fake_proc_remove(fake_proc_t *f)
+{
+    sys_set_proc_root(NULL);
+    unlink(f->mountinfo);
+    rmdir(f->self);
+    rmdir(f->root);
+}
+
+static const char mountinfo[] =
+    "22 27 0:21 / /proc rw,relatime - proc proc rw\n"
+    "25 24 0:23 / /dev/shm rw,relatime - tmpfs tmpfs rw,size=24683656k\n"
+    "31 27 0:35 / /srv rw,relatime shared:1 master:2 - btrfs /dev/sdb1 rw,ssd\n"
+    "32 27 0:36 / /mnt/my\\040disk rw - ext4 /dev/my\\040disk rw\n"
+    "33 27 0:37 / /merged rw - overlay overlay rw,lowerdir=/a\n"
+    "34 27 0:38 / /mnt/back\\134slash\\011tab rw - ext4 /dev/sdc1 rw\n";
+
+static void test_mount_by_devno_decodes_escapes(void **state)
+{
+    (void)state;
+    fake_proc_t f;
+    fake_proc_make(&f, mountinfo);
+    sys_mount_t m;
+    cp_err_t err = {0};
+    assert_int_equal(sys_mount_by_devno(0, 35, &m, &err), CP_OK);
+    assert_string_equal(m.fstype, "btrfs");
+    assert_string_equal(m.source, "/dev/sdb1");
+    assert_string_equal(m.target, "/srv");
+    assert_int_equal(sys_mount_by_devno(0, 36, &m, &err), CP_OK);
+    assert_string_equal(m.source, "/dev/my disk");
+    assert_string_equal(m.target, "/mnt/my disk");
+    assert_int_equal(sys_mount_by_devno(0, 38, &m, &err), CP_OK);
+    assert_string_equal(m.target, "/mnt/back\\slash\ttab");
+    assert_int_equal(sys_mount_by_devno(0, 23, &m, &err), CP_OK);
+    assert_string_equal(m.fstype, "tmpfs");
+    assert_int_equal(sys_mount_by_devno(0, 99, &m, &err), CP_EDATA);
+    assert_non_null(strstr(err.msg, "0:99"));
+    fake_proc_remove(&f);
+}
+
+/* Writes path into out as mountinfo spells it: space, tab, newline, backslash as \ooo. */
+static void mountinfo_escape(const char *path, char *out, size_t cap)
+{
+    size_t o = 0;
+    for (const char *p = path; *p && o + 5 < cap; p++) {
+        if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\\')
+            o += (size_t)snprintf(out + o, cap - o, "\\%03o", (unsigned char)*p);
+        else
+            out[o++] = *p;
+    }
+    out[o] = '\0';
+}
+
+static void test_mount_of_a_path_with_a_space(void **state)
+{
+    (void)state;
+    char base[] = "test-sys-mnt-XXXXXX";
+    assert_non_null(mkdtemp(base));
+    char dir[PATH_MAX], inner[PATH_MAX + 8], real[PATH_MAX], escaped[2 * PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/my disk", base);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    snprintf(inner, sizeof inner, "%s/inner", dir);
+    assert_int_equal(mkdir(inner, 0755), 0);
+    assert_non_null(realpath(dir, real));
+    mountinfo_escape(real, escaped, sizeof escaped);
+
+    /* "/" and the directory with a space: the deeper one holds inner/. */
+    char *text = NULL;
+    assert_true(asprintf(&text,
+                         "1 0 0:90 / / rw - ext4 /dev/root rw\n"
+                         "2 1 0:91 / %s rw - xfs /dev/my\\040disk rw\n",
+                         escaped) > 0);
+    fake_proc_t f;
+    fake_proc_make(&f, text);
+    free(text);
+    sys_mount_t m;
+    cp_err_t err = {0};
+    assert_int_equal(sys_mount_of_path(inner, &m, &err), CP_OK);
+    assert_string_equal(m.target, real);
+    assert_string_equal(m.source, "/dev/my disk");
+    assert_string_equal(m.fstype, "xfs");
+    /* Outside it: the root mount. */
+    assert_int_equal(sys_mount_of_path(base, &m, &err), CP_OK);
+    assert_string_equal(m.target, "/");
+    assert_int_equal(sys_mount_of_path("no-such-dir-for-test-sys", &m, &err), CP_EUSAGE);
+    fake_proc_remove(&f);
+    rmdir(inner);
+    rmdir(dir);
+    rmdir(base);
+}
+
+static void test_mount_of_the_live_working_directory(void **state)
+{
+    (void)state;
+    sys_mount_t m;
+    cp_err_t err = {0};
+    if (access("/proc/self/mountinfo", R_OK) != 0)
+        skip(); /* no /proc in this sandbox */
+    assert_int_equal(sys_mount_of_path(".", &m, &err), CP_OK);
+    assert_true(m.target[0] == '/');
+    assert_true(m.fstype[0] != '\0');
+}
+
+static void test_read_proc_file_whole_and_capped(void **state)
+{
+    (void)state;
+    fake_proc_t f;
+    fake_proc_make(&f, mountinfo);
+    char *all = sys_read_proc("self/mountinfo", 0);
+    assert_non_null(all);
+    assert_string_equal(all, mountinfo);
+    char *head = sys_read_proc("self/mountinfo", 10);
+    assert_non_null(head);
+    assert_int_equal(strlen(head), 10);
+    assert_null(sys_read_proc("no-such-file", 0));
+    free(all);
+    free(head);
+    fake_proc_remove(&f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_margin_is_64mib_or_one_percent),
+        cmocka_unit_test(test_usable_space_keeps_the_margin),
+        cmocka_unit_test(test_space_of_the_working_directory),
+        cmocka_unit_test(test_fs_names),
+        cmocka_unit_test(test_mount_by_devno_decodes_escapes),
+        cmocka_unit_test(test_mount_of_a_path_with_a_space),
+        cmocka_unit_test(test_mount_of_the_live_working_directory),
+        cmocka_unit_test(test_read_proc_file_whole_and_capped),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

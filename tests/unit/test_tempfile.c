@@ -1,0 +1,159 @@
+/* test_tempfile.c - the one temp-file-and-rename: names, commit with and without replace,
+ * discard, and the output-path helpers. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/tempfile.h"
+
+static char dir[] = "test-tempfile-XXXXXX";
+
+static int setup(void **state)
+{
+    (void)state;
+    return mkdtemp(dir) != NULL ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static void write_text(tempfile_t *t, const char *text)
+{
+    assert_int_equal(write(t->fd, text, strlen(text)), (ssize_t)strlen(text));
+}
+
+static void read_text(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(buf, 1, cap - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+}
+
+static void test_commit_without_replace(void **state)
+{
+    (void)state;
+    char final[PATH_MAX], buf[64];
+    snprintf(final, sizeof final, "%s/out.txt", dir);
+    tempfile_t t = TEMPFILE_INIT;
+    cp_err_t err = {0};
+    assert_int_equal(tempfile_open(&t, dir, ".out.txt", 0, &err), CP_OK);
+    assert_true(t.fd >= 0);
+    assert_non_null(strstr(t.path, ".out.txt."));
+    assert_non_null(strstr(t.path, ".chokepoint-tmp"));
+    write_text(&t, "first");
+    assert_int_equal(tempfile_commit(&t, final, false, &err), CP_OK);
+    tempfile_discard(&t); /* keeps the committed file */
+    read_text(final, buf, sizeof buf);
+    assert_string_equal(buf, "first");
+
+    /* A second file may not replace it... */
+    assert_int_equal(tempfile_open(&t, dir, ".out.txt", 0, &err), CP_OK);
+    char temp[PATH_MAX];
+    snprintf(temp, sizeof temp, "%s", t.path);
+    write_text(&t, "second");
+    assert_int_equal(tempfile_commit(&t, final, false, &err), CP_EUSAGE);
+    assert_non_null(strstr(err.msg, "use --force"));
+    tempfile_discard(&t);
+    assert_int_not_equal(access(temp, F_OK), 0); /* discarded */
+    read_text(final, buf, sizeof buf);
+    assert_string_equal(buf, "first");
+
+    /* ...unless asked to. */
+    cp_err_clear(&err);
+    assert_int_equal(tempfile_open(&t, dir, ".out.txt", 0, &err), CP_OK);
+    write_text(&t, "third");
+    assert_int_equal(tempfile_commit(&t, final, true, &err), CP_OK);
+    tempfile_discard(&t);
+    read_text(final, buf, sizeof buf);
+    assert_string_equal(buf, "third");
+    unlink(final);
+}
+
+static void test_discard_is_safe_twice_and_on_nothing(void **state)
+{
+    (void)state;
+    tempfile_t t = TEMPFILE_INIT;
+    tempfile_discard(&t);
+    cp_err_t err = {0};
+    assert_int_equal(tempfile_open(&t, dir, "x", 0, &err), CP_OK);
+    char temp[PATH_MAX];
+    snprintf(temp, sizeof temp, "%s", t.path);
+    assert_int_equal(access(temp, F_OK), 0);
+    tempfile_discard(&t);
+    tempfile_discard(&t);
+    assert_int_not_equal(access(temp, F_OK), 0);
+    assert_int_equal(t.fd, -1);
+    assert_string_equal(t.path, "");
+}
+
+static void test_open_in_a_missing_directory(void **state)
+{
+    (void)state;
+    tempfile_t t = TEMPFILE_INIT;
+    cp_err_t err = {0};
+    assert_int_equal(tempfile_open(&t, "no-such-dir-for-test-tempfile", "x", 0, &err), CP_EIO);
+    assert_int_not_equal(t.open_errno, 0);
+    assert_int_equal(t.fd, -1);
+    assert_non_null(strstr(err.msg, "no-such-dir-for-test-tempfile"));
+    tempfile_discard(&t);
+}
+
+static void test_split_path(void **state)
+{
+    (void)state;
+    char d[PATH_MAX], b[PATH_MAX];
+    assert_int_equal(tempfile_split_path("file", d, b, NULL), CP_OK);
+    assert_string_equal(d, ".");
+    assert_string_equal(b, "file");
+    assert_int_equal(tempfile_split_path("/file", d, b, NULL), CP_OK);
+    assert_string_equal(d, "/");
+    assert_string_equal(b, "file");
+    assert_int_equal(tempfile_split_path("a/b/file", d, b, NULL), CP_OK);
+    assert_string_equal(d, "a/b");
+    assert_string_equal(b, "file");
+    assert_int_equal(tempfile_split_path("", d, b, NULL), CP_EUSAGE);
+    assert_int_equal(tempfile_split_path("a/", d, b, NULL), CP_EUSAGE);
+}
+
+static void test_check_destination(void **state)
+{
+    (void)state;
+    char path[PATH_MAX];
+    cp_err_t err = {0};
+    snprintf(path, sizeof path, "%s/new", dir);
+    assert_int_equal(tempfile_check_destination(path, false, &err), CP_OK);
+    assert_int_equal(tempfile_check_destination(dir, true, &err), CP_EUSAGE);
+    assert_non_null(strstr(err.msg, "is a directory"));
+    cp_err_clear(&err);
+    assert_int_equal(tempfile_check_destination("no-such-dir-for-test-tempfile/x", false, &err),
+                     CP_EUSAGE);
+    assert_non_null(strstr(err.msg, "does not exist"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_commit_without_replace),
+        cmocka_unit_test(test_discard_is_safe_twice_and_on_nothing),
+        cmocka_unit_test(test_open_in_a_missing_directory),
+        cmocka_unit_test(test_split_path),
+        cmocka_unit_test(test_check_destination),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
