@@ -5,7 +5,7 @@
 set(allowed_common   common)
 set(allowed_codecs   common codecs)
 set(allowed_model    common model)
-set(allowed_fixtures common fixtures measure)  # TEMP until fixture_file uses common tempfile
+set(allowed_fixtures common fixtures)
 set(allowed_measure  common codecs measure)
 set(allowed_report   common codecs model measure report)
 set(allowed_study    common codecs model fixtures measure report study)

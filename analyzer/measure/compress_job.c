@@ -6,12 +6,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "common/cleanup.h"
 #include "common/log.h"
 #include "common/clock.h"
+#include "common/sys.h"
+#include "common/tempfile.h"
 #include "measure/verify.h"
 
 compress_job_t compress_job_defaults(void)
@@ -48,26 +49,30 @@ static int check_output_path(const compress_job_t *job, char *dir, char *base, c
     if (lstat(job->output_path, &out) == 0 && stat(job->pipeline.input_path, &in) == 0 &&
         in.st_dev == out.st_dev && in.st_ino == out.st_ino)
         return cp_err_set(err, CP_EUSAGE, "output '%s' is the input file", job->output_path);
-    int rc = sink_check_destination(job->output_path, job->force, err);
-    return rc == CP_OK ? sink_split_path(job->output_path, dir, base, err) : rc;
+    int rc = tempfile_check_destination(job->output_path, job->force, err);
+    return rc == CP_OK ? tempfile_split_path(job->output_path, dir, base, err) : rc;
 }
 
-/* Warns when the output may not fit; copy (output = input) that cannot fit is refused. */
+/* Warns when the output may not fit (sys_space_fits: free space less the margin); copy
+ * (output = input) that cannot fit is refused. */
 static int check_free_space(const char *dir, const char *label, uint64_t input_size,
                             const codec_spec_t *codec, cp_err_t *err)
 {
-    struct statvfs vfs;
-    if (statvfs(dir, &vfs) != 0 || vfs.f_blocks == 0)
+    sys_space_t space;
+    if (sys_space_read(dir, &space, NULL) != CP_OK || space.total_bytes == 0)
         return CP_OK; /* unknown (ramfs, some FUSE): the write itself will tell */
-    uint64_t free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-    if (codec->ops->max_level == 0 && free_bytes < input_size)
+    if (sys_space_fits(&space, input_size))
+        return CP_OK;
+    if (codec->ops->max_level == 0)
         return cp_err_set(err, CP_ENOSPC,
-                          "volume '%s' has %.1f MB free, the copy needs %.1f MB", label,
-                          (double)free_bytes / 1e6, (double)input_size / 1e6);
-    if (free_bytes < input_size)
-        cp_log_warn("volume '%s' has %.1f MB free, less than the %.1f MB input; the output "
-                    "may not fit",
-                    label, (double)free_bytes / 1e6, (double)input_size / 1e6);
+                          "volume '%s' has %.1f MB free, the copy needs %.1f MB (keeping a "
+                          "%.1f MB margin)",
+                          label, (double)space.free_bytes / 1e6, (double)input_size / 1e6,
+                          (double)space.margin_bytes / 1e6);
+    cp_log_warn("volume '%s' has %.1f MB free, less than the %.1f MB input and a %.1f MB "
+                "margin; the output may not fit",
+                label, (double)space.free_bytes / 1e6, (double)input_size / 1e6,
+                (double)space.margin_bytes / 1e6);
     return CP_OK;
 }
 

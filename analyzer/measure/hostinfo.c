@@ -9,6 +9,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "common/sys.h"
+
 /* The first line of text whose key (before ':' or '=', blanks trimmed) is key; returns
  * the value with leading blanks skipped and its length up to the line end, or NULL. */
 static const char *find_value(const char *text, const char *key, char sep, size_t *len)
@@ -98,22 +100,7 @@ int host_info_parse_os_release(const char *text, char *name, size_t name_cap)
 }
 
 /* The first 64 KiB of a file (enough for the first CPU of /proc/cpuinfo), or NULL. */
-static char *read_head(const char *path)
-{
-    FILE *f = fopen(path, "re");
-    if (f == NULL)
-        return NULL;
-    enum { CAP = 64 * 1024 };
-    char *buf = malloc(CAP);
-    size_t len = 0, n;
-    if (buf != NULL) {
-        while (len < CAP - 1 && (n = fread(buf + len, 1, CAP - 1 - len, f)) > 0)
-            len += n;
-        buf[len] = '\0';
-    }
-    fclose(f);
-    return buf;
-}
+static char *read_head(const char *path) { return sys_read_file(path, 64 * 1024); }
 
 int host_info_get(host_info_t *out)
 {

@@ -1,10 +1,11 @@
 /* sink.h - where output bytes go: a file on a target volume, or memory (counted and
  * discarded). Either may be paced by an emulated rate cap (TARGET@RATE).
  *
- * A file sink always writes a fresh temporary file created with O_EXCL|O_NOFOLLOW in the
- * chosen directory and registered for removal on interrupt. sink_commit renames it into
- * place; sink_close removes it unless it was committed. So a failed or interrupted run
- * leaves nothing behind and never damages an existing file. One thread uses a sink. */
+ * A file sink always writes a fresh temporary file (common/tempfile.h) created with
+ * O_EXCL|O_NOFOLLOW in the chosen directory and registered for removal on interrupt.
+ * sink_commit renames it into place; sink_close removes it unless it was committed. So a
+ * failed or interrupted run leaves nothing behind and never damages an existing file. One
+ * thread uses a sink. */
 #ifndef CP_SINK_H
 #define CP_SINK_H
 
@@ -33,17 +34,6 @@ typedef struct sink_options {
 } sink_options_t;
 
 typedef struct sink sink_t;
-
-/* Splits path into its directory ("." when there is none) and final component, into
- * buffers of PATH_MAX bytes. CP_EUSAGE for an empty path, one too long, or one ending in
- * '/' (a directory, not a file name). */
-int sink_split_path(const char *path, char *dir, char *base, cp_err_t *err);
-
-/* Checks that a file may be committed at path: the path is not too long, its directory
- * exists and is writable, and path does not exist, or (with replace) is a regular file,
- * never a directory, symlink or device. CP_EUSAGE naming the path and the fault otherwise.
- * Every command that writes a named output checks this before it starts. */
-int sink_check_destination(const char *path, bool replace, cp_err_t *err);
 
 /* Opens a sink on a new temporary file in dir, named "<prefix>.<pid>-<n>.chokepoint-tmp".
  * For SYNC_DIRECT, when the filesystem refuses O_DIRECT the sink falls back to SYNC_FSYNC

@@ -12,6 +12,7 @@
 #include "common/log.h"
 #include "common/prng.h"
 #include "common/clock.h"
+#include "common/sys.h"
 
 typedef struct planned_run {
     size_t target, codec, thread;
@@ -62,14 +63,15 @@ sweep_params_t sweep_defaults(void)
 static int copy_input(const char *input, const target_spec_t *t, uint64_t size, sink_t **out,
                       cp_err_t *err)
 {
-    uint64_t free_bytes = 0, total = 0;
-    if (volume_space(t->dir, &free_bytes, &total, err) != CP_OK)
+    sys_space_t space;
+    if (sys_space_read(t->dir, &space, err) != CP_OK)
         return err->code;
-    if (free_bytes < size + (64u << 20))
+    if (!sys_space_fits(&space, size))
         return cp_err_set(err, CP_ENOSPC,
                           "target '%s' has %.1f MB free, too little for a copy of the %.1f MB "
-                          "input (--layout same)",
-                          t->name, (double)free_bytes / 1e6, (double)size / 1e6);
+                          "input and a %.1f MB margin (--layout same)",
+                          t->name, (double)space.free_bytes / 1e6, (double)size / 1e6,
+                          (double)space.margin_bytes / 1e6);
     sink_options_t opts = {SYNC_FSYNC, 0, t->name};
     sink_t *sink = sink_open_file(t->dir, "chokepoint-input", &opts, err);
     if (sink == NULL)

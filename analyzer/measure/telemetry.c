@@ -10,6 +10,7 @@
 #include <sys/sysmacros.h>
 
 #include "common/clock.h"
+#include "common/sys.h"
 
 struct telemetry {
     double start_wall_s;
@@ -22,8 +23,6 @@ struct telemetry {
     char disk_note[256];
 };
 
-static char proc_root[512] = "/proc";
-
 /* Copies src into dst[cap], truncating; dst is always terminated. */
 static void copy_text(char *dst, size_t cap, const char *src)
 {
@@ -32,47 +31,7 @@ static void copy_text(char *dst, size_t cap, const char *src)
     dst[n] = '\0';
 }
 
-void telemetry_set_proc_root(const char *dir)
-{
-    copy_text(proc_root, sizeof proc_root, dir != NULL ? dir : "/proc");
-}
-
-/* /proc files report size 0, so read until EOF into a growing buffer. NULL when the file
- * cannot be opened or read (callers treat that as "unknown"). */
-static char *proc_read(const char *name)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", proc_root, name);
-    FILE *f = fopen(path, "re");
-    if (f == NULL)
-        return NULL;
-    size_t cap = 8192, len = 0;
-    char *buf = malloc(cap);
-    while (buf != NULL) {
-        size_t n = fread(buf + len, 1, cap - len - 1, f);
-        len += n;
-        if (n == 0)
-            break;
-        if (cap - len - 1 == 0) {
-            char *bigger = realloc(buf, cap * 2);
-            if (bigger == NULL) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-    }
-    if (buf != NULL && ferror(f)) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf != NULL)
-        buf[len] = '\0';
-    return buf;
-}
+void telemetry_set_proc_root(const char *dir) { sys_set_proc_root(dir); }
 
 /* ---- parsers ---------------------------------------------------------------------- */
 
@@ -157,74 +116,6 @@ int telemetry_parse_diskstats(const char *text, unsigned major, unsigned minor,
                       minor);
 }
 
-/* Copies a mountinfo field, decoding the kernel's \ooo octal escapes (space, tab, ...). */
-static void mountinfo_unescape(const char *field, size_t len, char *dst, size_t cap)
-{
-    size_t o = 0;
-    for (size_t i = 0; i < len && o + 1 < cap; i++) {
-        if (field[i] == '\\' && i + 3 < len && field[i + 1] >= '0' &&
-            field[i + 1] <= '3' && field[i + 2] >= '0' && field[i + 2] <= '7' &&
-            field[i + 3] >= '0' && field[i + 3] <= '7') {
-            dst[o++] = (char)((field[i + 1] - '0') * 64 + (field[i + 2] - '0') * 8 +
-                              (field[i + 3] - '0'));
-            i += 3;
-        } else {
-            dst[o++] = field[i];
-        }
-    }
-    if (cap > 0)
-        dst[o] = '\0';
-}
-
-/* The next space-separated field at *p before end: its start and length; advances *p. */
-static bool next_field(const char **p, const char *end, const char **start, size_t *len)
-{
-    const char *s = *p;
-    while (s < end && *s == ' ')
-        s++;
-    if (s >= end)
-        return false;
-    const char *e = s;
-    while (e < end && *e != ' ')
-        e++;
-    *start = s;
-    *len = (size_t)(e - s);
-    *p = e;
-    return true;
-}
-
-int telemetry_parse_mountinfo(const char *text, unsigned major, unsigned minor,
-                              char *fstype, size_t fstype_cap, char *source, size_t source_cap,
-                              cp_err_t *err)
-{
-    for (const char *line = text; line != NULL && *line != '\0';) {
-        const char *next = strchr(line, '\n');
-        const char *end = next != NULL ? next : line + strlen(line);
-        unsigned maj, min;
-        if (sscanf(line, "%*s %*s %u:%u", &maj, &min) == 2 && maj == major && min == minor) {
-            /* The optional fields end at a lone "-"; fstype and source follow it. */
-            const char *p = line, *f;
-            size_t len;
-            bool dash = false;
-            while (next_field(&p, end, &f, &len))
-                if (len == 1 && f[0] == '-') {
-                    dash = true;
-                    break;
-                }
-            const char *type_f, *src_f;
-            size_t type_len, src_len;
-            if (dash && next_field(&p, end, &type_f, &type_len) &&
-                next_field(&p, end, &src_f, &src_len)) {
-                mountinfo_unescape(type_f, type_len, fstype, fstype_cap);
-                mountinfo_unescape(src_f, src_len, source, source_cap);
-                return 0;
-            }
-        }
-        line = next != NULL ? next + 1 : NULL;
-    }
-    return cp_err_set(err, CP_EDATA, "mountinfo: no mount with device %u:%u", major, minor);
-}
-
 /* ---- deltas ----------------------------------------------------------------------- */
 
 static uint64_t forward_delta(uint64_t start, uint64_t end)
@@ -291,9 +182,9 @@ void telemetry_disk_delta(const telemetry_disk_counters_t *start,
 static int device_from_diskstats(unsigned major, unsigned minor, telemetry_device_t *out,
                                  cp_err_t *err)
 {
-    char *text = proc_read("diskstats");
+    char *text = sys_read_proc("diskstats", 0);
     if (text == NULL)
-        return cp_err_set(err, CP_EIO, "%s/diskstats: cannot read", proc_root);
+        return cp_err_set(err, CP_EIO, "%s/diskstats: cannot read", sys_proc_root());
     telemetry_disk_counters_t c;
     int rc = telemetry_parse_diskstats(text, major, minor, &c, err);
     free(text);
@@ -317,19 +208,16 @@ int telemetry_block_device(const char *dir, telemetry_device_t *out, cp_err_t *e
 
     /* Anonymous device number: tmpfs, overlay, NFS have no block device, but btrfs and
      * some others do, named as the mount source. */
-    char *text = proc_read("self/mountinfo");
-    if (text == NULL)
+    sys_mount_t m;
+    int rc = sys_mount_by_devno(maj, min, &m, NULL);
+    if (rc == CP_EIO)
         return cp_err_set(err, CP_EIO, "%s: no block device (cannot read mountinfo)", dir);
-    char fstype[64], source[512];
-    int rc = telemetry_parse_mountinfo(text, maj, min, fstype, sizeof fstype, source,
-                                       sizeof source, NULL);
-    free(text);
-    if (rc != 0)
+    if (rc != CP_OK)
         return cp_err_set(err, CP_EIO, "%s: no block device (anonymous device %u:%u)", dir, maj,
                           min);
     struct stat src;
-    if (source[0] != '/' || stat(source, &src) != 0 || !S_ISBLK(src.st_mode))
-        return cp_err_set(err, CP_EIO, "%s: no block device (%s filesystem)", dir, fstype);
+    if (m.source[0] != '/' || stat(m.source, &src) != 0 || !S_ISBLK(src.st_mode))
+        return cp_err_set(err, CP_EIO, "%s: no block device (%s filesystem)", dir, m.fstype);
     return device_from_diskstats(major(src.st_rdev), minor(src.st_rdev), out, err);
 }
 
@@ -337,7 +225,7 @@ int telemetry_block_device(const char *dir, telemetry_device_t *out, cp_err_t *e
 
 static bool read_cpu_times(telemetry_cpu_times_t *out)
 {
-    char *text = proc_read("stat");
+    char *text = sys_read_proc("stat", 0);
     if (text == NULL)
         return false;
     int rc = telemetry_parse_stat(text, out, NULL);
@@ -347,7 +235,7 @@ static bool read_cpu_times(telemetry_cpu_times_t *out)
 
 static bool read_disk(const telemetry_device_t *dev, telemetry_disk_counters_t *out)
 {
-    char *text = proc_read("diskstats");
+    char *text = sys_read_proc("diskstats", 0);
     if (text == NULL)
         return false;
     int rc = telemetry_parse_diskstats(text, dev->major, dev->minor, out, NULL);

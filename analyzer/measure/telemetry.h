@@ -57,7 +57,8 @@ typedef struct telemetry_sample {
 typedef struct telemetry telemetry_t;
 
 /* Reads /proc files under dir instead of /proc ("stat", "diskstats", "self/mountinfo");
- * NULL restores /proc. For tests; not thread-safe, call before telemetry_start. */
+ * NULL restores /proc (sys_set_proc_root). For tests; not thread-safe, call before
+ * telemetry_start. */
 void telemetry_set_proc_root(const char *dir);
 
 /* Takes the start snapshot for a run writing into target_dir (NULL for the memory target).
@@ -99,12 +100,5 @@ void telemetry_cpu_shares(const telemetry_cpu_times_t *start, const telemetry_cp
 void telemetry_disk_delta(const telemetry_disk_counters_t *start,
                           const telemetry_disk_counters_t *end, double wall_s,
                           telemetry_sample_t *out);
-
-/* Finds the mount with device number major:minor in /proc/self/mountinfo text and copies
- * its filesystem type and source (octal escapes such as \040 decoded) into the buffers,
- * truncating to their capacities. Returns 0, or CP_EDATA when no mount has that number. */
-int telemetry_parse_mountinfo(const char *text, unsigned major, unsigned minor,
-                              char *fstype, size_t fstype_cap, char *source, size_t source_cap,
-                              cp_err_t *err);
 
 #endif

@@ -1,6 +1,6 @@
 /* volume.h - what a target directory's volume is: filesystem type, device, free space,
- * whether it is RAM or a spinning disk. Everything comes from statfs/statvfs, stat,
- * /proc/self/mountinfo and /sys/dev/block; nothing is written. */
+ * whether it is RAM or a spinning disk. Everything comes from common/sys (statfs/statvfs,
+ * the mount table, /sys/dev/block) and stat; nothing is written. */
 #ifndef CP_VOLUME_H
 #define CP_VOLUME_H
 
@@ -29,15 +29,8 @@ typedef struct volume_info {
  * Returns CP_EUSAGE naming dir when it cannot be examined (missing, no permission). */
 int volume_inspect(const char *dir, volume_info_t *out, cp_err_t *err);
 
-/* Current free (available) and total bytes of the volume holding dir, from statvfs.
+/* Current free (available) and total bytes of the volume holding dir (sys_space_read).
  * CP_EIO naming dir on failure. */
 int volume_space(const char *dir, uint64_t *free_bytes, uint64_t *total_bytes, cp_err_t *err);
-
-/* A filesystem's name for a statfs f_type magic number ("ext4" for ext2/3/4), or NULL when
- * the number is not known. The string is static. */
-const char *volume_fs_name(unsigned long magic);
-
-/* True for filesystem names whose data lives in RAM (tmpfs, ramfs). */
-bool volume_fs_is_ram(const char *fs_type);
 
 #endif

@@ -7,13 +7,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "measure/sink.h"
+#include "common/tempfile.h"
 
 struct outfile {
     char path[PATH_MAX];
     bool force;
     bool to_stdout;
-    sink_t *sink;   /* the temporary file */
+    tempfile_t tmp; /* the temporary file */
     FILE *stream;   /* memstream collecting what is printed */
     char *buffer;
     size_t buffer_len;
@@ -24,7 +24,7 @@ static bool is_stdout(const char *path) { return path == NULL || strcmp(path, "-
 
 int outfile_check(const char *path, bool force, cp_err_t *err)
 {
-    return is_stdout(path) ? CP_OK : sink_check_destination(path, force, err);
+    return is_stdout(path) ? CP_OK : tempfile_check_destination(path, force, err);
 }
 
 outfile_t *outfile_open(const char *path, bool force, cp_err_t *err)
@@ -36,6 +36,7 @@ outfile_t *outfile_open(const char *path, bool force, cp_err_t *err)
         cp_err_set(err, CP_ENOMEM, "out of memory");
         return NULL;
     }
+    f->tmp = (tempfile_t)TEMPFILE_INIT;
     f->force = force;
     if (is_stdout(path)) {
         f->to_stdout = true;
@@ -44,13 +45,12 @@ outfile_t *outfile_open(const char *path, bool force, cp_err_t *err)
     }
     snprintf(f->path, sizeof f->path, "%s", path);
     char dir[PATH_MAX], base[PATH_MAX], prefix[PATH_MAX + 1];
-    sink_split_path(path, dir, base, NULL); /* outfile_check already accepted path */
+    tempfile_split_path(path, dir, base, NULL); /* outfile_check already accepted path */
     snprintf(prefix, sizeof prefix, ".%s", base);
-    sink_options_t opts = {SYNC_FSYNC, 0, NULL};
-    f->sink = sink_open_file(dir, prefix, &opts, err);
-    f->stream = f->sink ? open_memstream(&f->buffer, &f->buffer_len) : NULL;
+    int rc = tempfile_open(&f->tmp, dir, prefix, 0, err);
+    f->stream = rc == CP_OK ? open_memstream(&f->buffer, &f->buffer_len) : NULL;
     if (f->stream == NULL) {
-        if (f->sink != NULL)
+        if (rc == CP_OK)
             cp_err_set(err, CP_ENOMEM, "out of memory");
         outfile_close(f);
         return NULL;
@@ -60,6 +60,21 @@ outfile_t *outfile_open(const char *path, bool force, cp_err_t *err)
 
 FILE *outfile_stream(outfile_t *f) { return f->stream; }
 
+static int write_all(outfile_t *f, const char *p, size_t len, cp_err_t *err)
+{
+    while (len > 0) {
+        ssize_t n = write(f->tmp.fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return cp_err_errno(err, CP_EIO, n < 0 ? errno : EIO, "writing to volume '%s' (%s)",
+                                f->tmp.dir, f->tmp.path);
+        p += n;
+        len -= (size_t)n;
+    }
+    return CP_OK;
+}
+
 int outfile_flush(outfile_t *f, cp_err_t *err)
 {
     if (fflush(f->stream) != 0)
@@ -68,7 +83,7 @@ int outfile_flush(outfile_t *f, cp_err_t *err)
         return CP_OK;
     int rc = CP_OK;
     if (f->buffer_len > f->flushed)
-        rc = sink_write(f->sink, f->buffer + f->flushed, f->buffer_len - f->flushed, err);
+        rc = write_all(f, f->buffer + f->flushed, f->buffer_len - f->flushed, err);
     /* Start the memstream over so the buffer does not grow with the file. */
     rewind(f->stream);
     f->flushed = 0;
@@ -78,7 +93,7 @@ int outfile_flush(outfile_t *f, cp_err_t *err)
 void outfile_keep_partial(outfile_t *f)
 {
     if (!f->to_stdout)
-        sink_keep_on_interrupt(f->sink, f->path);
+        tempfile_keep_on_interrupt(&f->tmp, f->path);
 }
 
 int outfile_commit(outfile_t *f, cp_err_t *err)
@@ -86,10 +101,10 @@ int outfile_commit(outfile_t *f, cp_err_t *err)
     int rc = outfile_flush(f, err);
     if (rc != CP_OK || f->to_stdout)
         return rc;
-    rc = sink_finish(f->sink, err);
-    if (rc == CP_OK)
-        rc = sink_commit(f->sink, f->path, f->force, err);
-    return rc;
+    if (fsync(f->tmp.fd) != 0)
+        return cp_err_errno(err, CP_EIO, errno, "fsync on volume '%s' (%s)", f->tmp.dir,
+                            f->tmp.path);
+    return tempfile_commit(&f->tmp, f->path, f->force, err);
 }
 
 void outfile_close(outfile_t *f)
@@ -99,6 +114,6 @@ void outfile_close(outfile_t *f)
     if (!f->to_stdout && f->stream != NULL)
         fclose(f->stream);
     free(f->buffer);
-    sink_close(f->sink);
+    tempfile_discard(&f->tmp);
     free(f);
 }

@@ -58,7 +58,8 @@ check "the directory was not recreated" test ! -e "$WORK/gone"
 rm -f "$WORK/runs.csv"
 
 # ---- the target's filesystem unmounted mid-sweep (lazy unmount while a file is open) ----
-if is_root && mount_tmpfs "$WORK/mnt" 64m; then
+# 128 MiB: the 4 MB copy must fit beside the 64 MiB free-space margin (common/sys.h).
+if is_root && mount_tmpfs "$WORK/mnt" 128m; then
     after 0.4 "umount -l '$WORK/mnt'"
     run "$CP" sweep -q -i "$WORK/rand4m" -c copy -T 1 --reps 2 --no-warmup --seed 5 \
         "usb=$WORK/mnt@5MB/s" "ok=$WORK/ok" -o "$WORK/runs.csv"

@@ -220,35 +220,6 @@ static void test_disk_delta_caps_busy_and_rejects_backwards(void **state)
     assert_non_null(strstr(s.disk_note, "backwards"));
 }
 
-/* ---- mountinfo -------------------------------------------------------------------- */
-
-static const char mountinfo[] =
-    "22 27 0:21 / /proc rw,relatime - proc proc rw\n"
-    "25 24 0:23 / /dev/shm rw,relatime - tmpfs tmpfs rw,size=24683656k\n"
-    "31 27 0:35 / /srv rw,relatime shared:1 master:2 - btrfs /dev/sdb1 rw,ssd\n"
-    "32 27 0:36 / /mnt/my\\040disk rw - ext4 /dev/my\\040disk rw\n"
-    "33 27 0:37 / /merged rw - overlay overlay rw,lowerdir=/a\n";
-
-static void test_parse_mountinfo_source_and_type(void **state)
-{
-    (void)state;
-    char type[32], source[64];
-    cp_err_t err = {0};
-    assert_int_equal(telemetry_parse_mountinfo(mountinfo, 0, 35, type, sizeof type, source,
-                                               sizeof source, &err), 0);
-    assert_string_equal(type, "btrfs");
-    assert_string_equal(source, "/dev/sdb1");
-    assert_int_equal(telemetry_parse_mountinfo(mountinfo, 0, 36, type, sizeof type, source,
-                                               sizeof source, &err), 0);
-    assert_string_equal(source, "/dev/my disk");
-    assert_int_equal(telemetry_parse_mountinfo(mountinfo, 0, 23, type, sizeof type, source,
-                                               sizeof source, &err), 0);
-    assert_string_equal(type, "tmpfs");
-    assert_int_equal(telemetry_parse_mountinfo(mountinfo, 0, 99, type, sizeof type, source,
-                                               sizeof source, &err), CP_EDATA);
-    assert_non_null(strstr(err.msg, "0:99"));
-}
-
 /* ---- start/stop against a fake /proc ---------------------------------------------- */
 
 static void write_text(const char *dir, const char *name, const char *text)
@@ -440,7 +411,6 @@ int main(void)
         cmocka_unit_test(test_parse_diskstats_missing_or_truncated_line),
         cmocka_unit_test(test_disk_delta_bytes_and_busy_share),
         cmocka_unit_test(test_disk_delta_caps_busy_and_rejects_backwards),
-        cmocka_unit_test(test_parse_mountinfo_source_and_type),
         cmocka_unit_test(test_start_stop_on_fake_proc),
         cmocka_unit_test(test_missing_proc_files_make_fields_unknown),
         cmocka_unit_test(test_memory_target_has_no_disk),
