@@ -1,11 +1,12 @@
-/* plot.h - the gnuplot driver: data files for every plot of an analysis, then one gnuplot
- * process per template in scripts/plots/.
+/* plot.h - the plots of an analysis: data files for every plot, then one gnuplot process
+ * per template in scripts/plots/.
  *
- * Everything a template needs is precomputed here into RESULTS_DIR/plot-data/: medians
- * with min/max per series, dense curves sampled from the fitted models, ceilings,
+ * Everything a template needs is precomputed into RESULTS_DIR/plot-data/ (plot_data.h):
+ * medians with min/max per series, dense curves sampled from the fitted models, ceilings,
  * crossovers, probe speeds, and vars.gp (counts, titles and equations as gnuplot arrays),
  * so a template knows nothing of the models and can be restyled freely. Each plot also
- * gets a one-sentence caption computed from the analysis, for report.md. */
+ * gets a one-sentence caption computed from the analysis, for report.md
+ * (plot_captions.h). Running gnuplot is plot_gnuplot.h. */
 #ifndef CP_REPORT_PLOT_H
 #define CP_REPORT_PLOT_H
 

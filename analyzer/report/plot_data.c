@@ -1,0 +1,704 @@
+/* plot_data.c - the data files behind every plot: what gnuplot reads, precomputed so
+ * that a template knows nothing of the models and can be restyled freely. Titles and
+ * labels come from plot_captions.c; the columns are described in each file's header. */
+#include "report/plot_data.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/tempfile.h"
+#include "model/stats.h"
+#include "report/analysis_text.h"
+#include "report/plot.h"
+#include "report/plot_captions.h"
+#include "report/plot_series.h"
+
+#define CURVE_SAMPLES 121 /* points per fitted curve: smooth at 1000 px wide */
+
+/* ---- data files: written beside their final name, renamed into place ----------------- */
+
+typedef struct datafile {
+    FILE *f;
+    tempfile_t tmp;
+    char path[PATH_MAX];
+} datafile_t;
+
+static int datafile_open(datafile_t *d, const char *dir, const char *name, cp_err_t *err)
+{
+    d->f = NULL;
+    d->tmp = (tempfile_t)TEMPFILE_INIT;
+    if ((size_t)snprintf(d->path, sizeof d->path, "%s/%s", dir, name) >= sizeof d->path)
+        return cp_err_set(err, CP_EIO, "%s/%s: path too long", dir, name);
+    int rc = tempfile_open(&d->tmp, dir, name, 0, err);
+    if (rc != CP_OK)
+        return rc;
+    d->f = fdopen(d->tmp.fd, "w");
+    if (d->f == NULL) {
+        rc = cp_err_errno(err, CP_EIO, errno, "%s: cannot open", d->tmp.path);
+        tempfile_discard(&d->tmp);
+        return rc;
+    }
+    d->tmp.fd = -1; /* the FILE owns it now */
+    fprintf(d->f, "# %s - written by chokepoint plot; regenerated on every run\n", name);
+    return CP_OK;
+}
+
+/* Closes the file and renames it into place, or removes it on any failure. */
+static int datafile_commit(datafile_t *d, cp_err_t *err)
+{
+    int rc = CP_OK;
+    errno = 0;
+    if (ferror(d->f) || fflush(d->f) != 0)
+        rc = cp_err_errno(err, CP_EIO, errno ? errno : EIO, "%s: cannot write", d->path);
+    if (fclose(d->f) != 0 && rc == CP_OK)
+        rc = cp_err_errno(err, CP_EIO, errno, "%s: cannot write", d->path);
+    d->f = NULL;
+    if (rc == CP_OK)
+        rc = tempfile_commit(&d->tmp, d->path, true, err);
+    tempfile_discard(&d->tmp);
+    return rc;
+}
+
+/* Closes and removes an unfinished data file. */
+static void datafile_abort(datafile_t *d)
+{
+    if (d->f != NULL)
+        fclose(d->f);
+    d->f = NULL;
+    tempfile_discard(&d->tmp);
+}
+
+/* ---- vars.gp helpers ---------------------------------------------------------------- */
+
+static void var_string(FILE *f, const char *name, const char *value)
+{
+    char quoted[1024];
+    plot_gnuplot_quote(value, quoted, sizeof quoted);
+    fprintf(f, "%s = %s\n", name, quoted);
+}
+
+static void var_number(FILE *f, const char *name, double value)
+{
+    if (isfinite(value))
+        fprintf(f, "%s = %.10g\n", name, value);
+    else
+        fprintf(f, "%s = NaN\n", name);
+}
+
+/* Declares an array of n elements and its count n_NAME. Gnuplot needs at least one
+ * element, so an empty array gets one '' that templates never show. */
+static void var_array(FILE *f, const char *name, size_t n)
+{
+    fprintf(f, "\nn_%s = %zu\narray %s[%zu]\n", name, n, name, n ? n : 1);
+    if (n == 0)
+        fprintf(f, "%s[1] = ''\n", name);
+}
+
+static void var_array_string(FILE *f, const char *name, size_t i, const char *value)
+{
+    char quoted[1024];
+    plot_gnuplot_quote(value, quoted, sizeof quoted);
+    fprintf(f, "%s[%zu] = %s\n", name, i + 1, quoted);
+}
+
+static void var_array_number(FILE *f, const char *name, size_t i, double value)
+{
+    if (isfinite(value))
+        fprintf(f, "%s[%zu] = %.10g\n", name, i + 1, value);
+    else
+        fprintf(f, "%s[%zu] = NaN\n", name, i + 1);
+}
+
+/* Gnuplot indexes data blocks separated by two blank lines. */
+static void block_start(FILE *f, size_t index, const char *what)
+{
+    if (index > 0)
+        fputs("\n\n", f);
+    fprintf(f, "# index %zu: %s\n", index, what);
+}
+
+static void put_number(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, " %.6g", v);
+    else
+        fputs(" NaN", f);
+}
+
+/* T values from lo to hi, geometric when log (for log axes) or evenly spaced. */
+static double sample_threads(double lo, double hi, int i, int n, bool log_spaced)
+{
+    double f = n > 1 ? (double)i / (n - 1) : 0.0;
+    return log_spaced ? lo * pow(hi / lo, f) : lo + (hi - lo) * f;
+}
+
+/* ---- series data: points, time and rate curves ---------------------------------------- */
+
+static void write_points(const plot_data_t *c, FILE *f)
+{
+    fputs("# columns: threads seconds seconds_min seconds_max rate_MBps rate_min_MBps "
+          "rate_max_MBps runs\n", f);
+    char title[256];
+    for (size_t i = 0; i < c->a->nseries; i++) {
+        const analysis_series_t *s = &c->a->series[i];
+        block_start(f, i, plot_series_title(s, c->multi_codec, title, sizeof title));
+        for (size_t k = 0; k < s->npoints; k++) {
+            const analysis_point_t *p = &s->points[k];
+            fprintf(f, "%d", p->threads);
+            put_number(f, p->seconds);
+            put_number(f, p->seconds_min);
+            put_number(f, p->seconds_max);
+            put_number(f, p->bytes_per_s / PLOT_MB);
+            put_number(f, p->input_bytes / p->seconds_max / PLOT_MB);
+            put_number(f, p->input_bytes / p->seconds_min / PLOT_MB);
+            fprintf(f, " %zu\n", p->n);
+        }
+    }
+}
+
+static void write_time_fit(const plot_data_t *c, FILE *f)
+{
+    fputs("# columns: threads seconds (power_time fit); NaN when not fitted\n", f);
+    char title[256];
+    for (size_t i = 0; i < c->a->nseries; i++) {
+        const analysis_series_t *s = &c->a->series[i];
+        const fit_result_t *m = &s->models[FIT_POWER_TIME];
+        block_start(f, i, plot_series_title(s, c->multi_codec, title, sizeof title));
+        double lo = s->points[0].threads, hi = s->points[s->npoints - 1].threads;
+        if (!m->fitted || hi <= lo) {
+            fputs("1 NaN\n", f);
+            continue;
+        }
+        for (int k = 0; k < CURVE_SAMPLES; k++) {
+            double T = sample_threads(lo, hi, k, CURVE_SAMPLES, true);
+            fprintf(f, "%.6g", T);
+            put_number(f, fit_time_at(m, T));
+            fputc('\n', f);
+        }
+    }
+}
+
+static void write_rate_fit(const plot_data_t *c, FILE *f)
+{
+    fputs("# columns: threads linear_rate_MBps usl_rate_MBps; NaN when not fitted\n", f);
+    char title[256];
+    for (size_t i = 0; i < c->a->nseries; i++) {
+        const analysis_series_t *s = &c->a->series[i];
+        block_start(f, i, plot_series_title(s, c->multi_codec, title, sizeof title));
+        double lo = s->points[0].threads, hi = s->points[s->npoints - 1].threads;
+        if (hi <= lo) {
+            fputs("1 NaN NaN\n", f);
+            continue;
+        }
+        for (int k = 0; k < CURVE_SAMPLES; k++) {
+            double T = sample_threads(lo, hi, k, CURVE_SAMPLES, false);
+            fprintf(f, "%.6g", T);
+            put_number(f, fit_rate_at(&s->models[FIT_LINEAR_RATE], T) / PLOT_MB);
+            put_number(f, fit_rate_at(&s->models[FIT_USL], T) / PLOT_MB);
+            fputc('\n', f);
+        }
+    }
+}
+
+static void write_series_vars(const plot_data_t *c, FILE *f)
+{
+    const analysis_t *a = c->a;
+    char buf[512];
+    var_array(f, "series_title", a->nseries);
+    for (size_t i = 0; i < a->nseries; i++)
+        var_array_string(f, "series_title", i,
+                         plot_series_title(&a->series[i], c->multi_codec, buf, sizeof buf));
+    var_array(f, "series_name", a->nseries); /* without the tags, for long key entries */
+    for (size_t i = 0; i < a->nseries; i++)
+        var_array_string(f, "series_name", i,
+                         plot_series_name(&a->series[i], c->multi_codec, buf, sizeof buf));
+    static const struct { const char *name; fit_kind_t kind; } eqs[] = {
+        {"power_eq", FIT_POWER_TIME}, {"linear_eq", FIT_LINEAR_RATE}, {"usl_eq", FIT_USL},
+    };
+    for (size_t e = 0; e < sizeof eqs / sizeof eqs[0]; e++) {
+        var_array(f, eqs[e].name, a->nseries);
+        for (size_t i = 0; i < a->nseries; i++) {
+            const fit_result_t *m = &a->series[i].models[eqs[e].kind];
+            var_array_string(f, eqs[e].name, i,
+                             m->fitted ? analysis_format_model(m, buf, sizeof buf) : "");
+        }
+    }
+    /* A short USL label for the key: where the curve peaks. */
+    var_array(f, "usl_short", a->nseries);
+    for (size_t i = 0; i < a->nseries; i++) {
+        plot_usl_label(&a->series[i].models[FIT_USL], buf, sizeof buf);
+        var_array_string(f, "usl_short", i, buf);
+    }
+    var_array(f, "series_is_mem", a->nseries);
+    for (size_t i = 0; i < a->nseries; i++)
+        var_array_number(f, "series_is_mem", i, a->series[i].is_mem ? 1 : 0);
+
+    /* The thread counts measured, for axis tics. */
+    bool seen[RUNS_THREADS_MAX + 1] = {false};
+    size_t nthreads = 0;
+    for (size_t i = 0; i < a->nseries; i++)
+        for (size_t k = 0; k < a->series[i].npoints; k++)
+            if (!seen[a->series[i].points[k].threads]) {
+                seen[a->series[i].points[k].threads] = true;
+                nthreads++;
+            }
+    var_array(f, "threads_list", nthreads);
+    for (int T = 1, i = 0; T <= RUNS_THREADS_MAX; T++)
+        if (seen[T])
+            var_array_number(f, "threads_list", (size_t)i++, T);
+}
+
+/* ---- the bottleneck picture: CPU rate, volume ceilings, crossovers -------------------- */
+
+static const analysis_ceiling_t *series_ceiling(const analysis_t *a, const analysis_series_t *s)
+{
+    return s->ceiling < a->nceilings ? &a->ceilings[s->ceiling] : NULL;
+}
+
+/* Crossovers close enough to the measured range are drawn; farther ones only told. */
+static bool crossover_drawn(const plot_data_t *c, const analysis_series_t *s)
+{
+    return isfinite(s->crossover_threads) && s->crossover_threads <= 2.0 * c->tmax;
+}
+
+static void write_cpu(const plot_data_t *c, FILE *f, FILE *fit)
+{
+    fputs("# columns: threads cpu_ceiling_rate_MBps (measured)\n", f);
+    fputs("# columns: threads cpu_ceiling_rate_MBps (the ceiling's best rate model)\n", fit);
+    for (size_t i = 0; i < c->a->nceilings; i++) {
+        const analysis_ceiling_t *ce = &c->a->ceilings[i];
+        block_start(f, i, ce->codec[0] ? ce->codec : "CPU ceiling");
+        block_start(fit, i, ce->codec[0] ? ce->codec : "CPU ceiling");
+        for (size_t k = 0; k < ce->npoints; k++)
+            fprintf(f, "%d %.6g\n", ce->threads[k], ce->bytes_per_s[k] / PLOT_MB);
+        if (ce->best_rate_model < 0) {
+            fputs("1 NaN\n", fit);
+            continue;
+        }
+        for (int k = 0; k < CURVE_SAMPLES; k++) {
+            double T = sample_threads(1.0, c->bottleneck_xmax, k, CURVE_SAMPLES, false);
+            fprintf(fit, "%.6g", T);
+            put_number(fit, fit_rate_at(&ce->models[ce->best_rate_model], T) / PLOT_MB);
+            fputc('\n', fit);
+        }
+    }
+}
+
+/* One horizontal line per volume ceiling: each series' write ceiling, and its read
+ * ceiling when that is what limits it (read ceilings are shared, so drawn once). */
+static size_t write_ceilings(const plot_data_t *c, FILE *f, FILE *vars)
+{
+    const analysis_t *a = c->a;
+    fputs("# columns: threads ceiling_rate_MBps (two points: a horizontal line)\n", f);
+    size_t n = 0;
+    char title[512];
+    /* Count first: vars.gp declares the arrays before their elements. */
+    double drawn_reads[ANALYSIS_SERIES_MAX];
+    size_t nreads = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            var_array(vars, "ceiling_title", n);
+            var_array(vars, "ceiling_series", n);
+            var_array(vars, "ceiling_is_read", n);
+        }
+        n = 0;
+        nreads = 0;
+        for (size_t i = 0; i < a->nseries; i++) {
+            const analysis_series_t *s = &a->series[i];
+            if (!plot_has_volume_ceiling(s))
+                continue;
+            for (int read = 0; read < 2; read++) {
+                double bps = read ? s->read_ceiling_bps : s->write_ceiling_bps;
+                if (!(bps > 0.0) || (read && s->crossover_limit != VERDICT_READ))
+                    continue;
+                if (read) {
+                    bool dup = false;
+                    for (size_t k = 0; k < nreads; k++)
+                        dup = dup || drawn_reads[k] == bps;
+                    if (dup)
+                        continue;
+                    drawn_reads[nreads++] = bps;
+                }
+                if (pass == 1) {
+                    plot_ceiling_title(s, c->multi_codec, read, bps,
+                                       bps / PLOT_MB > c->bottleneck_ymax, title, sizeof title);
+                    block_start(f, n, title);
+                    fprintf(f, "1 %.6g\n%.6g %.6g\n", bps / PLOT_MB, c->bottleneck_xmax,
+                            bps / PLOT_MB);
+                    var_array_string(vars, "ceiling_title", n, title);
+                    var_array_number(vars, "ceiling_series", n, (double)i + 1);
+                    var_array_number(vars, "ceiling_is_read", n, read);
+                }
+                n++;
+            }
+        }
+    }
+    return n;
+}
+
+static void write_crossovers(const plot_data_t *c, FILE *f, FILE *vars)
+{
+    const analysis_t *a = c->a;
+    fputs("# columns: threads rate_MBps series (1-based index in points.dat + 1)\n"
+          "# where the CPU ceiling's fitted rate reaches the series' volume ceiling\n", f);
+    size_t n = 0;
+    for (size_t i = 0; i < a->nseries; i++)
+        n += crossover_drawn(c, &a->series[i]);
+    var_array(vars, "cross_label", n);
+    char label[320];
+    n = 0;
+    for (size_t i = 0; i < a->nseries; i++) {
+        const analysis_series_t *s = &a->series[i];
+        if (!crossover_drawn(c, s))
+            continue;
+        fprintf(f, "%.6g %.6g %zu\n", s->crossover_threads,
+                plot_crossover_limit_bps(s) / PLOT_MB, i + 1);
+        plot_crossover_label(s, c->multi_codec, label, sizeof label);
+        var_array_string(vars, "cross_label", n++, label);
+    }
+    if (n == 0)
+        fputs("NaN NaN 0\n", f);
+}
+
+/* ---- probe speeds --------------------------------------------------------------------- */
+
+/* The probe table's targets into c->targets, in the order they first appear. */
+static int probe_targets(plot_data_t *c, const probe_table_t *p)
+{
+    c->ntargets = 0;
+    c->targets = malloc((p->nrows ? p->nrows : 1) * sizeof *c->targets);
+    if (c->targets == NULL)
+        return CP_ENOMEM;
+    for (size_t i = 0; i < p->nrows; i++) {
+        bool seen = false;
+        for (size_t k = 0; k < c->ntargets && !seen; k++)
+            seen = strcmp(c->targets[k], p->rows[i].target) == 0;
+        if (!seen)
+            c->targets[c->ntargets++] = p->rows[i].target;
+    }
+    return CP_OK;
+}
+
+static bool probe_has(const probe_table_t *p, const char *target, probe_speed_op_t op,
+                      bool need_size)
+{
+    for (size_t i = 0; p != NULL && i < p->nrows; i++)
+        if (p->rows[i].op == op && (target == NULL || strcmp(p->rows[i].target, target) == 0) &&
+            (!need_size || p->rows[i].size_bytes > 0.0))
+            return true;
+    return false;
+}
+
+/* One block of "size_MB median min max n" for a target and op, sizes ascending. */
+static int write_probe_block(const probe_table_t *p, const char *target, probe_speed_op_t op,
+                             FILE *f)
+{
+    double *sizes = malloc((p->nrows ? p->nrows : 1) * sizeof *sizes);
+    double *rates = malloc((p->nrows ? p->nrows : 1) * sizeof *rates);
+    if (sizes == NULL || rates == NULL) {
+        free(sizes);
+        free(rates);
+        return CP_ENOMEM;
+    }
+    size_t nsizes = 0;
+    for (size_t i = 0; i < p->nrows; i++)
+        if (p->rows[i].op == op && strcmp(p->rows[i].target, target) == 0 &&
+            p->rows[i].size_bytes > 0.0)
+            sizes[nsizes++] = p->rows[i].size_bytes;
+    qsort(sizes, nsizes, sizeof *sizes, plot_compare_double);
+    size_t written = 0;
+    for (size_t k = 0; k < nsizes; k++) {
+        if (k > 0 && sizes[k] == sizes[k - 1])
+            continue;
+        size_t m = 0;
+        for (size_t i = 0; i < p->nrows; i++)
+            if (p->rows[i].op == op && strcmp(p->rows[i].target, target) == 0 &&
+                p->rows[i].size_bytes == sizes[k])
+                rates[m++] = p->rows[i].bytes_per_s;
+        qsort(rates, m, sizeof *rates, plot_compare_double);
+        fprintf(f, "%.6g %.6g %.6g %.6g %zu\n", sizes[k] / PLOT_MB,
+                stats_median(rates, m) / PLOT_MB, rates[0] / PLOT_MB, rates[m - 1] / PLOT_MB, m);
+        written++;
+    }
+    if (written == 0)
+        fputs("NaN NaN NaN NaN 0\n", f);
+    free(sizes);
+    free(rates);
+    return 0;
+}
+
+/* A target's key title: emulated or RAM when any of its rows says so. */
+static const char *probe_title(const probe_table_t *p, const char *target, char *buf, size_t cap)
+{
+    int emulated = -1, ram = -1;
+    for (size_t i = 0; i < p->nrows; i++)
+        if (strcmp(p->rows[i].target, target) == 0) {
+            emulated = emulated == 1 ? 1 : p->rows[i].emulated;
+            ram = ram == 1 ? 1 : p->rows[i].ram;
+        }
+    return plot_target_title(target, emulated, ram, buf, cap);
+}
+
+static int write_probe(const plot_data_t *c, FILE *f, FILE *vars)
+{
+    const char *const *names = c->targets;
+    size_t ntargets = c->ntargets;
+    fputs("# columns: size_MB median_MBps min_MBps max_MBps reps\n"
+          "# blocks: for each target, its writes (index 2k) then its reads (index 2k+1)\n", f);
+    char title[256], what[300];
+    var_array(vars, "probe_title", ntargets);
+    for (size_t k = 0; k < ntargets; k++) {
+        probe_title(c->probe, names[k], title, sizeof title);
+        var_array_string(vars, "probe_title", k, title);
+        for (int op = 0; op < 2; op++) {
+            snprintf(what, sizeof what, "%s %s", names[k], op ? "read" : "write");
+            block_start(f, 2 * k + (size_t)op, what);
+            int rc = write_probe_block(c->probe, names[k],
+                                       op ? PROBE_OP_READ : PROBE_OP_WRITE, f);
+            if (rc != 0)
+                return rc;
+        }
+    }
+    var_array(vars, "probe_has_read", ntargets);
+    for (size_t k = 0; k < ntargets; k++)
+        var_array_number(vars, "probe_has_read", k,
+                         probe_has(c->probe, names[k], PROBE_OP_READ, true));
+    var_array(vars, "probe_has_write", ntargets);
+    for (size_t k = 0; k < ntargets; k++)
+        var_array_number(vars, "probe_has_write", k,
+                         probe_has(c->probe, names[k], PROBE_OP_WRITE, true));
+    return 0;
+}
+
+/* Sustained samples per target: seconds since the start (or GB written when the file
+ * has no seconds) against MB/s over the interval. */
+static size_t write_sustained(const plot_data_t *c, FILE *f, FILE *vars)
+{
+    const char *const *names = c->targets;
+    size_t ntargets = c->ntargets;
+    const probe_table_t *p = c->probe;
+    bool by_time = true;
+    for (size_t i = 0; i < p->nrows; i++)
+        if (p->rows[i].op == PROBE_OP_SUSTAINED && !isfinite(p->rows[i].seconds))
+            by_time = false;
+    fprintf(f, "# columns: %s rate_MBps\n", by_time ? "seconds" : "GB_written");
+    var_string(vars, "sustained_xlabel", by_time ? "time since the start of the write (s)"
+                                                 : "data written (GB)");
+    size_t n = 0;
+    for (size_t k = 0; k < ntargets; k++)
+        n += probe_has(p, names[k], PROBE_OP_SUSTAINED, false);
+    var_array(vars, "sustained_title", n);
+    char title[256];
+    n = 0;
+    for (size_t k = 0; k < ntargets; k++) {
+        if (!probe_has(p, names[k], PROBE_OP_SUSTAINED, false))
+            continue;
+        block_start(f, n, names[k]);
+        var_array_string(vars, "sustained_title", n++,
+                         probe_title(p, names[k], title, sizeof title));
+        for (size_t i = 0; i < p->nrows; i++) {
+            const probe_speed_row_t *r = &p->rows[i];
+            if (r->op != PROBE_OP_SUSTAINED || strcmp(r->target, names[k]) != 0)
+                continue;
+            double x = by_time ? r->seconds : r->size_bytes / 1e9;
+            put_number(f, x);
+            put_number(f, r->bytes_per_s / PLOT_MB);
+            fputc('\n', f);
+        }
+    }
+    return n;
+}
+
+/* ---- compression rate against write speed --------------------------------------------- */
+
+static size_t write_rate_vs_write(const plot_data_t *c, FILE *f, FILE *vars)
+{
+    const analysis_t *a = c->a;
+    fputs("# columns: write_MBps rate_MBps threads output_ratio cpu_ceiling_MBps\n"
+          "# one row per target: its rate at its largest thread count\n", f);
+    size_t n = 0;
+    double ratios[ANALYSIS_SERIES_MAX];
+    size_t nratios = 0;
+    int threads = -1;
+    double cpu = NAN;
+    for (size_t i = 0; i < a->nseries; i++)
+        n += plot_on_rate_vs_write(&a->series[i]);
+    var_array(vars, "rvw_label", n);
+    char name[256];
+    n = 0;
+    for (size_t i = 0; i < a->nseries; i++) {
+        const analysis_series_t *s = &a->series[i];
+        if (!plot_on_rate_vs_write(s))
+            continue;
+        const analysis_point_t *top = &s->points[s->npoints - 1];
+        const analysis_verdict_t *v = &s->verdicts[s->npoints - 1];
+        fprintf(f, "%.6g %.6g %d", s->write_bps / PLOT_MB, top->bytes_per_s / PLOT_MB,
+                top->threads);
+        put_number(f, s->output_ratio);
+        put_number(f, v->cpu_ceiling_bps / PLOT_MB);
+        fputc('\n', f);
+        var_array_string(vars, "rvw_label", n++,
+                         plot_series_title(s, c->multi_codec, name, sizeof name));
+        if (s->output_ratio > 0.0)
+            ratios[nratios++] = s->output_ratio;
+        /* One CPU line only makes sense when every point is at the same T and codec. */
+        if (threads == -1) {
+            threads = top->threads;
+            cpu = v->cpu_ceiling_bps;
+        } else if (threads != top->threads ||
+                   series_ceiling(a, s) != series_ceiling(a, &a->series[0])) {
+            threads = 0;
+        }
+    }
+    if (n == 0)
+        fputs("NaN NaN 0 NaN NaN\n", f);
+    var_number(vars, "rvw_ratio", nratios ? stats_median(ratios, nratios) : 1.0);
+    var_number(vars, "rvw_threads", threads > 0 ? threads : NAN);
+    var_number(vars, "rvw_cpu", threads > 0 && !c->multi_codec ? cpu / PLOT_MB : NAN);
+    return n;
+}
+
+/* ---- putting the files together ------------------------------------------------------- */
+
+int plot_data_init(plot_data_t *c, const analysis_t *a, const probe_table_t *probe,
+                   cp_err_t *err)
+{
+    memset(c, 0, sizeof *c);
+    c->a = a;
+    c->probe = probe;
+    c->tmin = RUNS_THREADS_MAX;
+    for (size_t i = 0; i < a->nseries; i++) {
+        const analysis_series_t *s = &a->series[i];
+        if (strcmp(s->codec, a->series[0].codec) != 0)
+            c->multi_codec = true;
+        if (s->npoints > 0) {
+            c->tmin = s->points[0].threads < c->tmin ? s->points[0].threads : c->tmin;
+            c->tmax = s->points[s->npoints - 1].threads > c->tmax
+                ? s->points[s->npoints - 1].threads : c->tmax;
+        }
+    }
+    c->bottleneck_xmax = c->tmax;
+    for (size_t i = 0; i < a->nseries; i++)
+        if (crossover_drawn(c, &a->series[i]) &&
+            a->series[i].crossover_threads * 1.15 > c->bottleneck_xmax)
+            c->bottleneck_xmax = a->series[i].crossover_threads * 1.15;
+    if (c->bottleneck_xmax <= 1.0)
+        c->bottleneck_xmax = 2.0;
+
+    /* A ceiling far above every rate would flatten the picture: the y range covers the
+     * rates and only the ceilings within 2.5 times of them. */
+    double top = 0.0;
+    for (size_t i = 0; i < a->nceilings; i++) {
+        const analysis_ceiling_t *ce = &a->ceilings[i];
+        for (size_t k = 0; k < ce->npoints; k++)
+            top = fmax(top, ce->bytes_per_s[k]);
+        for (int k = 0; ce->best_rate_model >= 0 && k < CURVE_SAMPLES; k++) {
+            double T = sample_threads(1.0, c->bottleneck_xmax, k, CURVE_SAMPLES, false);
+            double r = fit_rate_at(&ce->models[ce->best_rate_model], T);
+            if (isfinite(r))
+                top = fmax(top, r);
+        }
+    }
+    for (size_t i = 0; i < a->nseries; i++)
+        for (size_t k = 0; k < a->series[i].npoints; k++)
+            top = fmax(top, a->series[i].points[k].bytes_per_s);
+    double ymax = top;
+    for (size_t i = 0; i < a->nseries; i++) {
+        const analysis_series_t *s = &a->series[i];
+        if (s->write_ceiling_bps <= 2.5 * top)
+            ymax = fmax(ymax, s->write_ceiling_bps);
+        if (s->read_ceiling_bps <= 2.5 * top)
+            ymax = fmax(ymax, s->read_ceiling_bps);
+    }
+    c->bottleneck_ymax = ymax * 1.12 / PLOT_MB;
+
+    if (probe != NULL) {
+        if (probe_targets(c, probe) != CP_OK)
+            return cp_err_set(err, CP_ENOMEM, "out of memory");
+        c->probe_sized = probe_has(probe, NULL, PROBE_OP_WRITE, true) ||
+                         probe_has(probe, NULL, PROBE_OP_READ, true);
+        c->probe_sustained = probe_has(probe, NULL, PROBE_OP_SUSTAINED, false);
+    }
+    return CP_OK;
+}
+
+void plot_data_free(plot_data_t *c)
+{
+    free(c->targets);
+    c->targets = NULL;
+    c->ntargets = 0;
+}
+
+int plot_data_write(plot_data_t *c, const char *datadir, cp_err_t *err)
+{
+    const analysis_t *a = c->a;
+    c->nceilings = 0;
+    c->nrate_vs_write = 0;
+    datafile_t vars, d;
+    int rc = datafile_open(&vars, datadir, "vars.gp", err);
+    if (rc != CP_OK)
+        return rc;
+    FILE *v = vars.f;
+    char measured[160];
+    plot_measured_text(a, measured, sizeof measured);
+    var_string(v, "measured", measured);
+    var_string(v, "codec", c->multi_codec ? "" : a->series[0].codec);
+    var_number(v, "threads_min", c->tmin);
+    var_number(v, "threads_max", c->tmax);
+    var_number(v, "bottleneck_xmax", c->bottleneck_xmax);
+    var_number(v, "bottleneck_ymax", c->bottleneck_ymax);
+    write_series_vars(c, v);
+
+#define DATA(name, body)                                                        \
+    do {                                                                        \
+        if (rc == CP_OK && (rc = datafile_open(&d, datadir, name, err)) == CP_OK) { \
+            body;                                                               \
+            rc = datafile_commit(&d, err);                                      \
+        }                                                                       \
+    } while (0)
+
+    DATA("points.dat", write_points(c, d.f));
+    DATA("time_fit.dat", write_time_fit(c, d.f));
+    DATA("rate_fit.dat", write_rate_fit(c, d.f));
+
+    /* The bottleneck picture: CPU rates, volume ceilings and where they meet. */
+    datafile_t fit;
+    if (rc == CP_OK && (rc = datafile_open(&d, datadir, "cpu.dat", err)) == CP_OK) {
+        if ((rc = datafile_open(&fit, datadir, "cpu_fit.dat", err)) != CP_OK) {
+            datafile_abort(&d);
+        } else {
+            write_cpu(c, d.f, fit.f);
+            rc = datafile_commit(&fit, err);
+            if (rc == CP_OK)
+                rc = datafile_commit(&d, err);
+            else
+                datafile_abort(&d);
+        }
+    }
+    var_array(v, "cpu_title", a->nceilings);
+    for (size_t i = 0; i < a->nceilings; i++) {
+        char title[300];
+        plot_cpu_title(&a->ceilings[i], c->multi_codec, title, sizeof title);
+        var_array_string(v, "cpu_title", i, title);
+    }
+    DATA("ceilings.dat", c->nceilings = write_ceilings(c, d.f, v));
+    DATA("crossovers.dat", write_crossovers(c, d.f, v));
+
+    /* Probe speeds by file size, and the sustained run when there is one. */
+    if (c->probe_sized)
+        DATA("probe.dat", rc = write_probe(c, d.f, v));
+    if (c->probe_sustained)
+        DATA("probe_sustained.dat", write_sustained(c, d.f, v));
+
+    DATA("rate_vs_write.dat", c->nrate_vs_write = write_rate_vs_write(c, d.f, v));
+#undef DATA
+    if (rc == CP_OK)
+        rc = datafile_commit(&vars, err);
+    else
+        datafile_abort(&vars);
+    return rc;
+}

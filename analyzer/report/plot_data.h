@@ -1,0 +1,43 @@
+/* plot_data.h - the data files gnuplot reads, written into RESULTS_DIR/plot-data/: medians
+ * with min/max per series, dense curves sampled from the fitted models, ceilings,
+ * crossovers, probe speeds, and vars.gp (counts, titles and equations as gnuplot arrays).
+ * Each file is written to a temporary file renamed into place (common/tempfile). */
+#ifndef CP_REPORT_PLOT_DATA_H
+#define CP_REPORT_PLOT_DATA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "common/err.h"
+#include "model/analysis.h"
+#include "model/probe_speeds.h"
+
+typedef struct plot_data {
+    const analysis_t *a;
+    const probe_table_t *probe; /* NULL without a probe table */
+    const char **targets;       /* the probe table's targets, first-seen order (into it) */
+    size_t ntargets;
+    bool multi_codec;           /* series differ in codec: titles name it */
+    int tmin, tmax;             /* thread counts measured, over all series */
+    double bottleneck_xmax;     /* x range of the bottleneck plot (crossovers included) */
+    double bottleneck_ymax;     /* its y range in MB/s: the data and the ceilings near it */
+    /* Filled by plot_data_write: what the plots beyond the two thread plots have to draw. */
+    size_t nceilings;           /* volume ceilings drawn in the bottleneck plot */
+    bool probe_sized;           /* probe write or read rows with a size */
+    bool probe_sustained;       /* probe sustained rows */
+    size_t nrate_vs_write;      /* series with a known write speed */
+} plot_data_t;
+
+/* Prepares d for analysis a (at least one series) and probe (NULL = none): axis ranges
+ * and the probe targets. CP_ENOMEM on failure; release with plot_data_free either way. */
+int plot_data_init(plot_data_t *d, const analysis_t *a, const probe_table_t *probe,
+                   cp_err_t *err);
+
+/* Writes every data file into datadir (which exists) and fills d's counts. CP_EIO or
+ * CP_ENOMEM naming the file on failure; files already written stay. */
+int plot_data_write(plot_data_t *d, const char *datadir, cp_err_t *err);
+
+/* Releases what plot_data_init allocated. */
+void plot_data_free(plot_data_t *d);
+
+#endif

@@ -1,0 +1,241 @@
+/* plot_gnuplot.c - running gnuplot: where the program and the templates are, one
+ * process per image with its output captured for the error message, and the image
+ * written to a temporary file (common/tempfile) renamed into place when complete. */
+#include "report/plot_gnuplot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+#include "common/tempfile.h"
+#include "report/plot.h"
+
+extern char **environ;
+
+size_t plot_gnuplot_quote(const char *s, char *out, size_t cap)
+{
+    size_t n = 0;
+#define PUT(c) do { if (n + 1 < cap) out[n] = (c); n++; } while (0)
+    PUT('\'');
+    for (; *s; s++) {
+        if (*s == '\'')
+            PUT('\'');
+        PUT(*s);
+    }
+    PUT('\'');
+#undef PUT
+    if (cap > 0)
+        out[n < cap ? n : cap - 1] = '\0';
+    return n;
+}
+
+const char *plot_gnuplot_program(void)
+{
+    const char *env = getenv("CHOKEPOINT_GNUPLOT");
+    return env != NULL && env[0] != '\0' ? env : "gnuplot";
+}
+
+bool plot_gnuplot_found(const char *program)
+{
+    if (strchr(program, '/') != NULL)
+        return access(program, X_OK) == 0;
+    const char *path = getenv("PATH");
+    if (path == NULL)
+        path = "/usr/bin:/bin";
+    char candidate[PATH_MAX];
+    while (*path) {
+        size_t len = strcspn(path, ":");
+        if ((size_t)snprintf(candidate, sizeof candidate, "%.*s/%s", (int)len,
+                             len ? path : ".", program) < sizeof candidate &&
+            access(candidate, X_OK) == 0)
+            return true;
+        path += len + (path[len] == ':');
+    }
+    return false;
+}
+
+static bool dir_has_templates(const char *dir)
+{
+    char probe[PATH_MAX];
+    if ((size_t)snprintf(probe, sizeof probe, "%s/time_vs_threads.gp", dir) >= sizeof probe)
+        return false;
+    return access(probe, R_OK) == 0;
+}
+
+int plot_templates_dir(char *buf, size_t cap, cp_err_t *err)
+{
+    const char *env = getenv("CHOKEPOINT_PLOTS_DIR");
+    if (env != NULL && env[0] != '\0') {
+        if (!dir_has_templates(env))
+            return cp_err_set(err, CP_EIO, "CHOKEPOINT_PLOTS_DIR=%s: no time_vs_threads.gp "
+                              "there", env);
+        snprintf(buf, cap, "%s", env);
+        return 0;
+    }
+#ifdef CHOKEPOINT_PLOTS_DIR
+    if (dir_has_templates(CHOKEPOINT_PLOTS_DIR)) {
+        snprintf(buf, cap, "%s", CHOKEPOINT_PLOTS_DIR);
+        return 0;
+    }
+#endif
+    /* Relative to the executable: build/chokepoint, build/tests/X, or an installed
+     * bin/chokepoint with share/chokepoint/plots beside it. */
+    char exe[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len > 0) {
+        exe[len] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash != NULL)
+            *slash = '\0';
+        static const char *const rel[] = {"/../scripts/plots", "/../../scripts/plots",
+                                          "/../share/chokepoint/plots"};
+        for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+            char dir[PATH_MAX];
+            if ((size_t)snprintf(dir, sizeof dir, "%s%s", exe, rel[i]) < sizeof dir &&
+                dir_has_templates(dir)) {
+                char *real = realpath(dir, NULL);
+                snprintf(buf, cap, "%s", real ? real : dir);
+                free(real);
+                return 0;
+            }
+        }
+    }
+    return cp_err_set(err, CP_EIO, "plot templates (scripts/plots/*.gp) not found near %s; "
+                      "set CHOKEPOINT_PLOTS_DIR", len > 0 ? exe : "the executable");
+}
+
+/* The last non-blank line of gnuplot's output, for the error message. */
+static void last_line(const char *text, char *out, size_t cap)
+{
+    const char *end = text + strlen(text);
+    while (end > text && (end[-1] == '\n' || end[-1] == ' ' || end[-1] == '\r'))
+        end--;
+    const char *start = end;
+    while (start > text && start[-1] != '\n')
+        start--;
+    snprintf(out, cap, "%.*s", (int)(end - start), start);
+    if (out[0] == '\0')
+        snprintf(out, cap, "no message");
+}
+
+/* Runs gnuplot on one template. Returns CP_OK, CP_EIO (message names the template) or
+ * CP_EINTR; CP_OK with *cannot_run set when the program cannot be executed at all. */
+static int run_gnuplot(const char *program, const char *template_path, const char *plotsdir,
+                       const char *datadir, const char *outfile, const char *fmt,
+                       bool *cannot_run, cp_err_t *err)
+{
+    char q_data[PATH_MAX * 2 + 3], q_plots[PATH_MAX * 2 + 3], q_out[PATH_MAX * 2 + 3];
+    plot_gnuplot_quote(datadir, q_data, sizeof q_data);
+    plot_gnuplot_quote(plotsdir, q_plots, sizeof q_plots);
+    plot_gnuplot_quote(outfile, q_out, sizeof q_out);
+    size_t elen = strlen(q_data) + strlen(q_plots) + strlen(q_out) + 80;
+    char *expr = malloc(elen);
+    if (expr == NULL)
+        return cp_err_set(err, CP_ENOMEM, "out of memory");
+    snprintf(expr, elen, "datadir=%s; plotsdir=%s; outfile=%s; fmt='%s'", q_data, q_plots,
+             q_out, fmt);
+    char *argv[] = {(char *)program, "-e", expr, (char *)template_path, NULL};
+
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) {
+        free(expr);
+        return cp_err_errno(err, CP_EIO, errno, "cannot create a pipe for gnuplot");
+    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
+    posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
+    pid_t pid;
+    int spawn_rc = posix_spawnp(&pid, program, &actions, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(fds[1]);
+    free(expr);
+    if (spawn_rc != 0) {
+        close(fds[0]);
+        *cannot_run = true;
+        return CP_OK;
+    }
+    /* Keep the end of what gnuplot says: its error is the last line. */
+    char output[4096];
+    size_t have = 0;
+    for (;;) {
+        char chunk[1024];
+        ssize_t got = read(fds[0], chunk, sizeof chunk);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;
+        if (have + (size_t)got >= sizeof output) {
+            size_t drop = have + (size_t)got - (sizeof output - 1);
+            drop = drop > have ? have : drop;
+            memmove(output, output + drop, have - drop);
+            have -= drop;
+        }
+        size_t take = (size_t)got < sizeof output - 1 - have ? (size_t)got : sizeof output - 1 - have;
+        memcpy(output + have, chunk + (size_t)got - take, take);
+        have += take;
+    }
+    output[have] = '\0';
+    close(fds[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return cp_err_errno(err, CP_EIO, errno, "%s: cannot wait for gnuplot", template_path);
+    if (cp_interrupted())
+        return cp_err_set(err, CP_EINTR, "interrupted");
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && have == 0) {
+        *cannot_run = true;
+        return CP_OK;
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        char line[300];
+        last_line(output, line, sizeof line);
+        return cp_err_set(err, CP_EIO, "%s: gnuplot failed (%s %d): %s", template_path,
+                          WIFEXITED(status) ? "exit" : "signal",
+                          WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), line);
+    }
+    return CP_OK;
+}
+
+int plot_gnuplot_draw(const plot_gnuplot_job_t *job, char *made, size_t cap,
+                      bool *cannot_run, cp_err_t *err)
+{
+    *cannot_run = false;
+    if (cap > 0)
+        made[0] = '\0';
+    char templ[PATH_MAX], final[PATH_MAX], prefix[128];
+    if ((size_t)snprintf(templ, sizeof templ, "%s/%s.gp", job->plotsdir, job->name) >=
+            sizeof templ ||
+        (size_t)snprintf(final, sizeof final, "%s/%s.%s", job->results_dir, job->name,
+                         job->ext) >= sizeof final)
+        return cp_err_set(err, CP_EIO, "%s: path too long", job->results_dir);
+    if (access(templ, R_OK) != 0)
+        return cp_err_errno(err, CP_EIO, errno, "%s: cannot read the plot template", templ);
+    snprintf(prefix, sizeof prefix, "%s.%s", job->name, job->ext);
+    tempfile_t tmp = TEMPFILE_INIT;
+    int rc = tempfile_open(&tmp, job->results_dir, prefix, 0, err);
+    if (rc != CP_OK)
+        return rc;
+    close(tmp.fd); /* gnuplot opens the file by name */
+    tmp.fd = -1;
+    rc = run_gnuplot(job->program, templ, job->plotsdir, job->datadir, tmp.path, job->ext,
+                     cannot_run, err);
+    struct stat st;
+    if (rc == CP_OK && !*cannot_run && (stat(tmp.path, &st) != 0 || st.st_size == 0))
+        rc = cp_err_set(err, CP_EIO, "%s: gnuplot wrote nothing", templ);
+    if (rc == CP_OK && !*cannot_run)
+        rc = tempfile_commit(&tmp, final, true, err);
+    tempfile_discard(&tmp);
+    if (rc == CP_OK && !*cannot_run)
+        snprintf(made, cap, "%s", final);
+    return rc;
+}

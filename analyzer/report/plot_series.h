@@ -1,0 +1,37 @@
+/* plot_series.h - private to report/plot*.c: which series each plot shows, so that the
+ * data files (plot_data.c) and the captions (plot_captions.c) always agree. */
+#ifndef CP_REPORT_PLOT_SERIES_H
+#define CP_REPORT_PLOT_SERIES_H
+
+#include <stdbool.h>
+
+#include "model/analysis.h"
+
+#define PLOT_MB 1e6 /* rates and sizes in the data files are decimal MB */
+
+/* The bottleneck plot: a series with a measured write or read ceiling (not mem). */
+static inline bool plot_has_volume_ceiling(const analysis_series_t *s)
+{
+    return !s->is_mem && (s->write_ceiling_bps > 0.0 || s->read_ceiling_bps > 0.0);
+}
+
+/* The ceiling the CPU rate meets at the series' crossover: its read or write ceiling. */
+static inline double plot_crossover_limit_bps(const analysis_series_t *s)
+{
+    return s->crossover_limit == VERDICT_READ ? s->read_ceiling_bps : s->write_ceiling_bps;
+}
+
+/* The rate-against-write-speed plot: a series whose volume write speed is known. */
+static inline bool plot_on_rate_vs_write(const analysis_series_t *s)
+{
+    return !s->is_mem && s->write_bps > 0.0;
+}
+
+/* qsort order for doubles, ascending. */
+static inline int plot_compare_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+#endif
