@@ -1,0 +1,294 @@
+/* test_plot_captions.c - the words of the plots, from hand-made analyses: key titles with
+ * their RAM/emulated tags, singular and plural thread counts, the caption sentences. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/plot_captions.h"
+#include "report/probe_csv.h"
+
+#define MB 1e6
+
+/* A series with no label columns, no models and no ceilings. */
+static analysis_series_t series(const char *name, const char *codec)
+{
+    analysis_series_t s;
+    memset(&s, 0, sizeof s);
+    snprintf(s.name, sizeof s.name, "%s", name);
+    snprintf(s.codec, sizeof s.codec, "%s", codec);
+    s.ram = s.emulated = -1;
+    s.rate_cap_bps = s.output_ratio = s.write_bps = s.read_bps = NAN;
+    s.write_ceiling_bps = s.read_ceiling_bps = s.crossover_threads = NAN;
+    s.crossover_limit = VERDICT_WRITE;
+    s.crossover_model = -1;
+    return s;
+}
+
+static void test_series_titles_carry_the_volume_kind(void **state)
+{
+    (void)state;
+    char buf[256];
+    analysis_series_t s = series("mem", "zstd:3");
+    s.is_mem = true;
+    assert_string_equal(plot_series_title(&s, false, buf, sizeof buf), "mem (CPU only)");
+
+    s = series("slow", "zstd:3");
+    s.emulated = 1;
+    s.rate_cap_bps = 100 * MB;
+    assert_string_equal(plot_series_title(&s, false, buf, sizeof buf),
+                        "slow (emulated 100 MB/s)");
+    s.rate_cap_bps = NAN;
+    assert_string_equal(plot_series_title(&s, false, buf, sizeof buf), "slow (emulated)");
+
+    s = series("tmp", "zstd:3");
+    s.ram = 1;
+    assert_string_equal(plot_series_title(&s, false, buf, sizeof buf), "tmp (RAM)");
+    assert_string_equal(plot_series_title(&s, true, buf, sizeof buf), "tmp zstd:3 (RAM)");
+    s.ram = 0;
+    assert_string_equal(plot_series_title(&s, false, buf, sizeof buf), "tmp");
+}
+
+static void test_series_names_add_the_codec_only_when_codecs_differ(void **state)
+{
+    (void)state;
+    char buf[256];
+    analysis_series_t s = series("usb", "xz:6");
+    assert_string_equal(plot_series_name(&s, false, buf, sizeof buf), "usb");
+    assert_string_equal(plot_series_name(&s, true, buf, sizeof buf), "usb (xz:6)");
+    s = series("usb", "");
+    assert_string_equal(plot_series_name(&s, true, buf, sizeof buf), "usb");
+}
+
+static void test_probe_target_titles(void **state)
+{
+    (void)state;
+    char buf[64];
+    assert_string_equal(plot_target_title("ssd", 1, 1, buf, sizeof buf), "ssd (emulated)");
+    assert_string_equal(plot_target_title("ssd", 0, 1, buf, sizeof buf), "ssd (RAM)");
+    assert_string_equal(plot_target_title("ssd", -1, -1, buf, sizeof buf), "ssd");
+}
+
+static void test_crossover_text_singular_and_plural_threads(void **state)
+{
+    (void)state;
+    char buf[512];
+    plot_crossover_text("usb", "write", 200 * MB, 1.5, true, buf, sizeof buf);
+    assert_string_equal(buf, "usb's write ceiling (200 MB/s) meets the CPU rate at T = 1.5, "
+                             "so beyond 1 thread the volume limits the job");
+    plot_crossover_text("usb", "write", 200 * MB, 2.5, true, buf, sizeof buf);
+    assert_string_equal(buf, "usb's write ceiling (200 MB/s) meets the CPU rate at T = 2.5, "
+                             "so beyond 2 threads the volume limits the job");
+    plot_crossover_text("nas", "read", 400 * MB, NAN, true, buf, sizeof buf);
+    assert_string_equal(buf, "nas's read ceiling (400 MB/s) stays above the CPU rate up to "
+                             "1024 threads");
+    plot_crossover_text("nas", "read", 400 * MB, NAN, false, buf, sizeof buf);
+    assert_string_equal(buf, "nas's read ceiling is 400 MB/s (the CPU rate has no model to "
+                             "meet it)");
+}
+
+static void test_doubling_text(void **state)
+{
+    (void)state;
+    char buf[96];
+    plot_doubling_text(1.0, buf, sizeof buf);
+    assert_string_equal(buf, "doubling threads cuts time by 50%");
+    plot_doubling_text(-0.1, buf, sizeof buf);
+    assert_string_equal(buf, "doubling threads adds 7% to the time");
+}
+
+static void test_short_labels(void **state)
+{
+    (void)state;
+    char buf[320];
+    fit_result_t usl;
+    memset(&usl, 0, sizeof usl);
+    plot_usl_label(&usl, buf, sizeof buf);
+    assert_string_equal(buf, "");
+    usl.fitted = true;
+    usl.peak_threads = 12.2;
+    plot_usl_label(&usl, buf, sizeof buf);
+    assert_string_equal(buf, "USL, peaks at T = 12");
+    usl.peak_threads = NAN;
+    plot_usl_label(&usl, buf, sizeof buf);
+    assert_string_equal(buf, "USL, no peak");
+
+    analysis_ceiling_t ce;
+    memset(&ce, 0, sizeof ce);
+    snprintf(ce.codec, sizeof ce.codec, "zstd:3");
+    plot_cpu_title(&ce, false, buf, sizeof buf);
+    assert_string_equal(buf, "CPU rate (mem target)");
+    ce.estimated = true;
+    plot_cpu_title(&ce, true, buf, sizeof buf);
+    assert_string_equal(buf, "CPU rate zstd:3 (estimated: fastest target)");
+
+    analysis_series_t s = series("slow", "zstd:3");
+    s.output_ratio = 0.5;
+    snprintf(s.read_from, sizeof s.read_from, "ssd");
+    plot_ceiling_title(&s, false, false, 200 * MB, true, buf, sizeof buf);
+    assert_string_equal(buf, "slow write ceiling 200 MB/s (ratio 0.50), above the plot");
+    plot_ceiling_title(&s, false, true, 400 * MB, false, buf, sizeof buf);
+    assert_string_equal(buf, "read ceiling 400 MB/s (from ssd)");
+    s.output_ratio = NAN;
+    plot_ceiling_title(&s, false, false, 200 * MB, false, buf, sizeof buf);
+    assert_string_equal(buf, "slow write ceiling 200 MB/s");
+
+    s.crossover_threads = 2.5;
+    plot_crossover_label(&s, true, buf, sizeof buf);
+    assert_string_equal(buf, "slow (zstd:3): T = 2.5");
+}
+
+static void test_measured_text(void **state)
+{
+    (void)state;
+    char buf[160];
+    analysis_point_t pts[2] = {{.threads = 1, .n = 3}, {.threads = 2, .n = 3}};
+    analysis_series_t s[2] = {series("mem", "zstd:3"), series("ssd", "zstd:3")};
+    s[0].is_mem = true;
+    snprintf(s[0].sync, sizeof s[0].sync, "none"); /* mem's sync mode says nothing */
+    snprintf(s[1].sync, sizeof s[1].sync, "fsync");
+    s[0].points = s[1].points = pts;
+    s[0].npoints = s[1].npoints = 2;
+    analysis_t a = {.series = s, .nseries = 2};
+    plot_measured_text(&a, buf, sizeof buf);
+    assert_string_equal(buf, "median of 3 runs, bars min to max, fsync'd");
+
+    pts[0].n = 2;
+    snprintf(s[1].sync, sizeof s[1].sync, "direct");
+    plot_measured_text(&a, buf, sizeof buf);
+    assert_string_equal(buf, "median of 2-3 runs, bars min to max, O_DIRECT");
+
+    pts[0].n = pts[1].n = 1;
+    snprintf(s[1].sync, sizeof s[1].sync, "mixed");
+    plot_measured_text(&a, buf, sizeof buf);
+    assert_string_equal(buf, "one run per point");
+}
+
+/* One point at `threads`, written at write_mbps, compressing at rate_mbps, against a CPU
+ * ceiling of cpu_mbps. */
+typedef struct one_point {
+    analysis_point_t point;
+    analysis_verdict_t verdict;
+} one_point_t;
+
+static analysis_series_t with_point(analysis_series_t s, one_point_t *p, int threads,
+                                    double write_mbps, double rate_mbps, double cpu_mbps)
+{
+    memset(p, 0, sizeof *p);
+    p->point.threads = threads;
+    p->point.n = 1;
+    p->point.bytes_per_s = rate_mbps * MB;
+    p->verdict.threads = threads;
+    p->verdict.cpu_ceiling_bps = cpu_mbps * MB;
+    s.points = &p->point;
+    s.verdicts = &p->verdict;
+    s.npoints = 1;
+    s.write_bps = write_mbps * MB;
+    return s;
+}
+
+static void test_rate_vs_write_caption_counts_threads(void **state)
+{
+    (void)state;
+    char buf[512];
+    one_point_t p[2];
+    analysis_series_t s[2] = {with_point(series("slow", "zstd:3"), &p[0], 1, 100, 160, 400),
+                              with_point(series("fast", "zstd:3"), &p[1], 1, 900, 380, 400)};
+    analysis_t a = {.series = s, .nseries = 1};
+    plot_caption_rate_vs_write(&a, false, buf, sizeof buf);
+    assert_string_equal(buf, "At 1 thread, slow (writing 100 MB/s) compresses at 160 MB/s, "
+                             "against a CPU ceiling of 400 MB/s.");
+
+    /* Two thread counts: each rate says its own, and no single CPU ceiling applies. */
+    s[0] = with_point(series("slow", "zstd:3"), &p[0], 4, 100, 160, 400);
+    s[1] = with_point(series("fast", "zstd:3"), &p[1], 2, 900, 380, 400);
+    a.nseries = 2;
+    plot_caption_rate_vs_write(&a, false, buf, sizeof buf);
+    assert_string_equal(buf, "At 4 threads, slow (writing 100 MB/s) compresses at 160 MB/s; "
+                             "fast (writing 900 MB/s) compresses at 380 MB/s at 2 threads.");
+}
+
+static void test_bottleneck_caption_tells_three_and_counts_the_rest(void **state)
+{
+    (void)state;
+    char buf[1024];
+    static const char *const names[] = {"a", "b", "c", "d", "e"};
+    static const double cross[] = {2.5, 1.5, NAN, 3.0, NAN};
+    analysis_series_t s[5];
+    for (int i = 0; i < 5; i++) {
+        s[i] = series(names[i], "zstd:3");
+        s[i].write_ceiling_bps = (100.0 + 100.0 * i) * MB;
+        s[i].crossover_threads = cross[i];
+        s[i].crossover_model = 1;
+    }
+    analysis_t a = {.series = s, .nseries = 4};
+    plot_caption_bottleneck(&a, false, buf, sizeof buf);
+    assert_string_equal(buf, "b's write ceiling (200 MB/s) meets the CPU rate at T = 1.5, so "
+                             "beyond 1 thread the volume limits the job; a's write ceiling "
+                             "(100 MB/s) meets the CPU rate at T = 2.5, so beyond 2 threads "
+                             "the volume limits the job; d's write ceiling (400 MB/s) meets "
+                             "the CPU rate at T = 3, so beyond 3 threads the volume limits "
+                             "the job; 1 more target in the plot.");
+    a.nseries = 5;
+    plot_caption_bottleneck(&a, false, buf, sizeof buf);
+    assert_non_null(strstr(buf, "; 2 more targets in the plot."));
+}
+
+static void test_time_caption(void **state)
+{
+    (void)state;
+    char buf[512];
+    analysis_series_t s = series("ssd", "zstd:3");
+    analysis_t a = {.series = &s, .nseries = 1};
+    plot_caption_time(&a, false, buf, sizeof buf);
+    assert_string_equal(buf, "No target was measured at two thread counts, so no power law "
+                             "is drawn; points are medians with min-max bars.");
+}
+
+static void test_probe_captions(void **state)
+{
+    (void)state;
+    static const char csv[] =
+        "target,op,size_bytes,bytes_per_s,seconds\n"
+        "ssd,write,50000000,900000000,\n"
+        "ssd,read,50000000,2000000000,\n"
+        "usb,write,50000000,80000000,\n"
+        "usb,sustained,1000000000,90000000,1\n"
+        "usb,sustained,2000000000,30000000,2\n"
+        "usb,sustained,3000000000,60000000,3\n";
+    probe_table_t *p = NULL;
+    cp_err_t err = {0};
+    assert_int_equal(probe_table_load_buffer("probe.csv", csv, strlen(csv), &p, &err), CP_OK);
+    const char *targets[] = {"ssd", "usb"};
+    char buf[512];
+    plot_caption_probe(p, targets, 2, buf, sizeof buf);
+    assert_string_equal(buf, "At the largest file size, ssd writes 900 MB/s and reads "
+                             "2.00 GB/s; usb writes 80.0 MB/s.");
+    plot_caption_sustained(p, targets, 2, buf, sizeof buf);
+    assert_string_equal(buf, "Over one long write, usb ran between 30.0 MB/s and 90.0 MB/s "
+                             "(median 60.0 MB/s); a falling line means a cache filling up or "
+                             "a drive slowing down.");
+    probe_table_free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_series_titles_carry_the_volume_kind),
+        cmocka_unit_test(test_series_names_add_the_codec_only_when_codecs_differ),
+        cmocka_unit_test(test_probe_target_titles),
+        cmocka_unit_test(test_crossover_text_singular_and_plural_threads),
+        cmocka_unit_test(test_doubling_text),
+        cmocka_unit_test(test_short_labels),
+        cmocka_unit_test(test_measured_text),
+        cmocka_unit_test(test_rate_vs_write_caption_counts_threads),
+        cmocka_unit_test(test_bottleneck_caption_tells_three_and_counts_the_rest),
+        cmocka_unit_test(test_time_caption),
+        cmocka_unit_test(test_probe_captions),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
