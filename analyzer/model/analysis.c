@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/analysis_explain.h"
 #include "model/stats.h"
 
 analysis_options_t analysis_defaults(void)
@@ -84,6 +85,14 @@ static double row_sys(const run_row_t *r) { return r->cpu_sys_s; }
 static double row_ratio(const run_row_t *r) { return r->output_bytes / r->input_bytes; }
 static double row_reader(const run_row_t *r) { return r->stage_s[RUN_STAGE_READER_BUSY] / r->seconds; }
 static double row_writer(const run_row_t *r) { return r->stage_s[RUN_STAGE_WRITER_BUSY] / r->seconds; }
+static double row_pipeline(const run_row_t *r) { return r->pipeline_s; }
+static double row_flush(const run_row_t *r) { return r->flush_s; }
+static double row_idle(const run_row_t *r) { return r->cpu_idle_share; }
+static double row_cpu_sys(const run_row_t *r) { return r->cpu_sys_share; }
+static double row_dev_busy(const run_row_t *r) { return r->dev_busy_share; }
+static double row_dirty_bg(const run_row_t *r) { return r->dirty_background_bytes; }
+static double row_dirty(const run_row_t *r) { return r->dirty_bytes; }
+static double row_expire(const run_row_t *r) { return r->dirty_expire_s; }
 static double row_compress(const run_row_t *r)
 {
     return r->stage_s[RUN_STAGE_COMPRESS_BUSY] / ((double)r->threads * r->seconds);
@@ -139,6 +148,14 @@ static int build_points(const run_row_t *const *rows, size_t n, analysis_series_
         p->reader_busy = rows_median(g, m, row_reader, scratch, NULL, NULL);
         p->compress_busy = rows_median(g, m, row_compress, scratch, NULL, NULL);
         p->writer_busy = rows_median(g, m, row_writer, scratch, NULL, NULL);
+        p->pipeline_s = rows_median(g, m, row_pipeline, scratch, NULL, NULL);
+        p->flush_s = rows_median(g, m, row_flush, scratch, NULL, NULL);
+        p->cpu_idle_share = rows_median(g, m, row_idle, scratch, NULL, NULL);
+        p->cpu_sys_share = rows_median(g, m, row_cpu_sys, scratch, NULL, NULL);
+        p->dev_busy_share = rows_median(g, m, row_dev_busy, scratch, NULL, NULL);
+        p->dirty_background_bytes = rows_median(g, m, row_dirty_bg, scratch, NULL, NULL);
+        p->dirty_bytes = rows_median(g, m, row_dirty, scratch, NULL, NULL);
+        p->dirty_expire_s = rows_median(g, m, row_expire, scratch, NULL, NULL);
         start = end;
     }
     s->output_ratio = rows_median(rows, n, row_ratio, scratch, NULL, NULL);
@@ -286,7 +303,8 @@ static void judge_series(const analysis_t *a, analysis_series_t *s, double toler
     const analysis_ceiling_t *ceil = &a->ceilings[s->ceiling];
     const analysis_series_t *mem = ceil->mem;
     for (size_t k = 0; k < s->npoints; k++) {
-        const analysis_point_t *p = &s->points[k];
+        analysis_point_t *p = &s->points[k];
+        p->noisy = p->n > 1 && p->seconds_max - p->seconds_min > tolerance * p->seconds;
         analysis_verdict_t *v = &s->verdicts[k];
         v->threads = p->threads;
         v->bytes_per_s = p->bytes_per_s;
@@ -310,8 +328,8 @@ static void judge_series(const analysis_t *a, analysis_series_t *s, double toler
             v->cpu_ceiling_bps = fastest_rate;
             v->cpu_ceiling_source = CEILING_ESTIMATED;
         }
-        v->verdict = verdict_classify(p->bytes_per_s, v->cpu_ceiling_bps, v->write_ceiling_bps,
-                                      v->read_ceiling_bps, tolerance);
+        explain_predict_point(s, p, v->cpu_ceiling_bps);
+        explain_verdict(s, p, mp, v, tolerance);
         v->efficiency = verdict_efficiency(p->bytes_per_s, v->cpu_ceiling_bps,
                                            v->write_ceiling_bps, v->read_ceiling_bps);
         v->stage_verdict = stage_verdict(p, &v->has_stage_verdict);
@@ -319,7 +337,6 @@ static void judge_series(const analysis_t *a, analysis_series_t *s, double toler
                              v->stage_verdict != v->verdict;
     }
     const analysis_verdict_t *last = &s->verdicts[s->npoints - 1];
-    const analysis_point_t *top = &s->points[s->npoints - 1];
     s->verdict = last->verdict;
 
     /* Crossover against the lower volume ceiling. */
@@ -337,19 +354,7 @@ static void judge_series(const analysis_t *a, analysis_series_t *s, double toler
                             ANALYSIS_CROSSOVER_MAX_THREADS)
         : NAN;
 
-    /* What-if at the largest T: the write speed that would let the job run at the CPU
-     * ceiling (or at the read ceiling when that is lower), and how long it would take. */
-    s->whatif_threads = 0;
-    s->whatif_write_bps = s->whatif_seconds = NAN;
-    if (!s->is_mem) {
-        double run_rate = last->cpu_ceiling_bps;
-        if (s->read_ceiling_bps < run_rate)
-            run_rate = s->read_ceiling_bps;
-        double ratio = s->output_ratio > 0.0 ? s->output_ratio : 1.0;
-        s->whatif_threads = top->threads;
-        s->whatif_write_bps = run_rate * ratio;
-        s->whatif_seconds = top->input_bytes / run_rate;
-    }
+    explain_whatif(s, last, tolerance);
 }
 
 int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
@@ -427,14 +432,18 @@ int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
         if (build_points(rows, nrows, s, scratch) != CP_OK)
             goto nomem;
         series_labels(rows, nrows, s, scratch);
-        s->write_ceiling_bps = verdict_write_ceiling(s->write_bps, s->output_ratio);
+        explain_series_drain(s, probe);
+        s->write_speed_bps = explain_write_speed(s);
+        s->write_ceiling_bps = verdict_write_ceiling(s->write_speed_bps, s->output_ratio);
         s->read_ceiling_bps = s->read_bps;
         fit_series_points(s->points, s->npoints, s->models, &s->best_rate_model);
     }
     if (build_ceilings(a) != CP_OK)
         goto nomem;
-    for (size_t i = 0; i < a->nseries; i++)
+    for (size_t i = 0; i < a->nseries; i++) {
         judge_series(a, &a->series[i], opts.tolerance);
+        explain_series_errors(&a->series[i], scratch);
+    }
     free(scratch);
     free(sorted);
     free(groups);

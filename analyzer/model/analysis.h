@@ -12,7 +12,9 @@
 #include <stddef.h>
 
 #include "common/err.h"
+#include "model/cause.h"
 #include "model/fit.h"
+#include "model/predict.h"
 #include "model/verdict.h"
 #include "model/probe_speeds.h"
 #include "model/runs.h"
@@ -49,6 +51,16 @@ typedef struct analysis_point {
     /* Busy fractions from the stage accounting: reader and writer busy / seconds,
      * compressors busy / (threads * seconds). NAN without stage columns. */
     double reader_busy, compress_busy, writer_busy;
+    /* The run's phases and telemetry (medians; NAN when the runs do not give them). */
+    double pipeline_s, flush_s;
+    double cpu_idle_share, cpu_sys_share, dev_busy_share;
+    double dirty_background_bytes, dirty_bytes, dirty_expire_s;
+    /* The repetitions spread (max - min) more than the tolerance of the median. */
+    bool noisy;
+    /* The write-back model's time for this point (model/predict.h); NAN for the mem
+     * series and when the volume's drain rate is unknown. */
+    double predicted_seconds, predicted_tail_s;
+    predict_regime_t predicted_regime;
 } analysis_point_t;
 
 typedef struct analysis_verdict {
@@ -66,6 +78,12 @@ typedef struct analysis_verdict {
     bool has_stage_verdict;
     verdict_kind_t stage_verdict;
     bool stage_disagrees;     /* stage_verdict differs from verdict (not for unexplained) */
+    /* Why: the mechanism (model/cause.h), the figures it rests on, and whether the
+     * device's busy share contradicts it. verdict == cause_verdict(cause). */
+    verdict_cause_t cause;
+    cause_evidence_t evidence;
+    double gap_s, flush_share; /* the shortfall against the CPU ceiling, the flush's share */
+    bool device_disagrees;
 } analysis_verdict_t;
 
 /* The CPU ceiling of one codec: the mem series, or (estimated) the fastest series at
@@ -99,8 +117,19 @@ typedef struct analysis_series {
     int best_rate_model;        /* index into models, -1 when none fitted */
     double output_ratio;        /* output / input bytes (median), NAN when unknown */
     double write_bps, read_bps; /* sustained probe speeds used; NAN when unknown */
+    /* The volume's drain rate (write speed with the page cache out of the way) used by the
+     * write ceiling and the predictions; INFINITY for RAM; NAN when unknown. */
+    double drain_bps;
+    const char *drain_source;   /* "probe-drain", "probe-write", "ram" or "unknown" */
+    double write_speed_bps;     /* behind the write ceiling: the drain rate (else the probed
+                                   write speed), never above an emulated cap; NAN unknown */
+    /* Median and largest |predicted - measured| / measured over the predicted points;
+     * NAN when nothing was predicted. */
+    double prediction_error_median, prediction_error_max;
+    size_t noisy_points;
     char read_from[RUNS_NAME_MAX]; /* probe target the read speed is from; "" if none */
-    double write_ceiling_bps;   /* write_bps / output_ratio (ratio 1 when unknown) */
+    double write_ceiling_bps;   /* drain_bps (else write_bps) / output_ratio (ratio 1 when
+                                   unknown); the probe's figure for RAM */
     double read_ceiling_bps;
     analysis_verdict_t *verdicts; /* one per point, same order */
     verdict_kind_t verdict;       /* at the largest T */
@@ -110,8 +139,10 @@ typedef struct analysis_series {
     double crossover_threads;
     verdict_kind_t crossover_limit; /* VERDICT_WRITE or VERDICT_READ */
     int crossover_model;            /* the CPU ceiling's model used, -1 when none */
-    /* What-if: at the largest T, a disk writing whatif_write_bps would let the job run at
-     * the CPU ceiling (or the read ceiling, if lower) and take whatif_seconds. */
+    /* What-if at the largest T, from the write-back model: a disk draining at least
+     * whatif_write_bps would bring the job within the tolerance of the CPU ceiling (or of
+     * the read ceiling, if lower), taking whatif_seconds with this sync mode. NAN when no
+     * disk can (or the model lacks inputs). */
     int whatif_threads;
     double whatif_write_bps, whatif_seconds;
 } analysis_series_t;

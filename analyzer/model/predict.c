@@ -25,12 +25,13 @@ const char *predict_regime_name(predict_regime_t regime)
 
 /* The output the page cache holds before background write-back starts: the background
  * threshold, less when the dirty-expiry age forces older pages out first (the output
- * arrives at out / compute bytes per second). Unknown thresholds: all of it. */
+ * arrives at out / compute bytes per second). Unknown thresholds (data from elsewhere):
+ * none of it, the classic overlapped view. */
 static double cached_bytes(const predict_inputs_t *in, double compute_s)
 {
-    double held = in->output_bytes;
-    if (in->dirty_background_bytes >= 0.0)
-        held = fmin(held, in->dirty_background_bytes);
+    if (!(in->dirty_background_bytes >= 0.0))
+        return 0.0;
+    double held = fmin(in->output_bytes, in->dirty_background_bytes);
     if (in->dirty_expire_s > 0.0 && compute_s > in->dirty_expire_s)
         held = fmin(held, in->output_bytes / compute_s * in->dirty_expire_s);
     return held;
@@ -44,8 +45,10 @@ prediction_t predict_run(const predict_inputs_t *in)
     double compute = in->cpu_s;
     if (in->read_bps > 0.0)
         compute = fmax(compute, in->input_bytes / in->read_bps);
-    p.compute_s = compute;
     double out = in->output_bytes > 0.0 ? in->output_bytes : in->input_bytes;
+    if (in->pace_bps > 0.0)
+        compute = fmax(compute, out / in->pace_bps);
+    p.compute_s = compute;
     if (isinf(in->drain_bps)) {
         p.regime = PREDICT_CPU_ONLY;
         p.seconds = compute;

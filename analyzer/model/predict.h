@@ -11,6 +11,8 @@
  *   age lets pile up); background write-back starts once B is dirty, at cpu * B / out,
  *   and the disk then writes without pause: t = max(cpu + B / drain, cpu * B / out +
  *   out / drain). B = out gives the serial sum, B = 0 the overlapped maximum.
+ * An emulated rate cap (TARGET@RATE) paces the writes during the run, so the cores'
+ * part becomes max(cpu, out / cap) before the page cache's part begins.
  * Pure functions: no I/O, no allocation. Unknown inputs are NAN. */
 #ifndef CP_MODEL_PREDICT_H
 #define CP_MODEL_PREDICT_H
@@ -42,8 +44,10 @@ typedef struct predict_inputs {
     double read_bps;       /* the input volume's cold read speed; NAN: reading is free */
     double drain_bps;      /* the volume's write speed with the cache out of the way;
                               INFINITY for RAM; NAN: unknown (no prediction) */
+    double pace_bps;       /* an emulated write cap paces the writes themselves; NAN: none */
     predict_sync_t sync;
-    double dirty_background_bytes, dirty_bytes; /* NAN: unknown (the cache holds it all) */
+    double dirty_background_bytes, dirty_bytes; /* NAN: unknown (taken as overlapped: a
+                                                   table from elsewhere rarely says) */
     double dirty_expire_s; /* NAN: unknown (no age limit) */
 } predict_inputs_t;
 

@@ -61,6 +61,23 @@ static json_t *best_name(int best)
     return best >= 0 ? json_string(fit_kind_name((fit_kind_t)best)) : json_null();
 }
 
+/* The figures a verdict's cause rests on (null where unknown). */
+static json_t *evidence_json(const analysis_verdict_t *v)
+{
+    const cause_evidence_t *e = &v->evidence;
+    json_t *o = json_object();
+    json_object_set_new(o, "seconds", number(e->seconds));
+    json_object_set_new(o, "cpu_seconds", number(e->cpu_seconds));
+    json_object_set_new(o, "gap_s", number(v->gap_s));
+    json_object_set_new(o, "flush_s", number(e->flush_s));
+    json_object_set_new(o, "flush_share_of_gap", number(v->flush_share));
+    json_object_set_new(o, "cpu_idle_share", number(e->cpu_idle_share));
+    json_object_set_new(o, "cpu_sys_share", number(e->cpu_sys_share));
+    json_object_set_new(o, "dev_busy_share", number(e->dev_busy_share));
+    json_object_set_new(o, "busy_growth", number(e->busy_growth));
+    return o;
+}
+
 static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
 {
     json_t *o = json_object();
@@ -82,6 +99,13 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
         json_object_set_new(j, "cpu_user_s", number(p->cpu_user_s));
         json_object_set_new(j, "cpu_sys_s", number(p->cpu_sys_s));
         json_object_set_new(j, "n", json_integer((json_int_t)p->n));
+        json_object_set_new(j, "noisy", json_boolean(p->noisy));
+        json_object_set_new(j, "pipeline_s", number(p->pipeline_s));
+        json_object_set_new(j, "flush_s", number(p->flush_s));
+        json_object_set_new(j, "predicted_seconds", number(p->predicted_seconds));
+        json_object_set_new(j, "predicted_flush_s", number(p->predicted_tail_s));
+        json_object_set_new(j, "predicted_regime", p->predicted_regime == PREDICT_UNKNOWN
+                            ? json_null() : json_string(predict_regime_name(p->predicted_regime)));
         if (!isnan(p->compress_busy)) {
             json_t *st = json_object();
             json_object_set_new(st, "reader", number(p->reader_busy));
@@ -98,8 +122,14 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
     json_object_set_new(o, "sustained_write_bytes_per_s", number(s->write_bps));
     json_object_set_new(o, "sustained_read_bytes_per_s", number(s->read_bps));
     json_object_set_new(o, "read_from", s->read_from[0] ? json_string(s->read_from) : json_null());
+    json_object_set_new(o, "drain_bytes_per_s", number(s->drain_bps));
+    json_object_set_new(o, "drain_source", json_string(s->drain_source));
+    json_object_set_new(o, "write_speed_bytes_per_s", number(s->write_speed_bps));
     json_object_set_new(o, "write_ceiling_bytes_per_s", number(s->write_ceiling_bps));
     json_object_set_new(o, "read_ceiling_bytes_per_s", number(s->read_ceiling_bps));
+    json_object_set_new(o, "prediction_error_median", number(s->prediction_error_median));
+    json_object_set_new(o, "prediction_error_max", number(s->prediction_error_max));
+    json_object_set_new(o, "noisy_points", json_integer((json_int_t)s->noisy_points));
     json_object_set_new(o, "cpu_ceiling_estimated", json_boolean(a->ceilings[s->ceiling].estimated));
 
     json_t *verdicts = json_array();
@@ -120,6 +150,9 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
         json_object_set_new(j, "stage_verdict", v->has_stage_verdict
                             ? json_string(verdict_name(v->stage_verdict)) : json_null());
         json_object_set_new(j, "stage_disagrees", json_boolean(v->stage_disagrees));
+        json_object_set_new(j, "cause", json_string(cause_name(v->cause)));
+        json_object_set_new(j, "evidence", evidence_json(v));
+        json_object_set_new(j, "device_disagrees", json_boolean(v->device_disagrees));
         json_array_append_new(verdicts, j);
     }
     json_object_set_new(o, "verdicts", verdicts);

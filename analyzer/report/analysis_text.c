@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "report/cause_text.h"
+
 const char *analysis_format_rate(double bps, char *buf, size_t cap)
 {
     if (!isfinite(bps))
@@ -164,25 +166,37 @@ static void crossover_words(const analysis_series_t *s, char *buf, size_t cap)
                  kind, rate, s->crossover_threads, fit_kind_name((fit_kind_t)s->crossover_model));
 }
 
-static void whatif_words(const analysis_series_t *s, char *buf, size_t cap)
+/* The what-if in words: the drain rate that would make the job cpu-bound (model/predict.h),
+ * against this volume's. */
+static void whatif_words(const analysis_series_t *s, double tolerance, char *buf, size_t cap)
 {
     buf[0] = '\0';
-    if (s->whatif_threads <= 0 || !isfinite(s->whatif_seconds))
+    if (s->whatif_threads <= 0 || s->is_mem)
         return;
-    char need[32], rate[32], have[64] = "";
+    char need[32], have[32];
     analysis_format_rate(s->whatif_write_bps, need, sizeof need);
-    if (isfinite(s->write_bps))
-        snprintf(have, sizeof have, "; this one writes %s",
-                 analysis_format_rate(s->write_bps, rate, sizeof rate));
+    analysis_format_rate(s->write_speed_bps, have, sizeof have);
+    const char *source = s->rate_cap_bps > 0.0                       ? "is capped at"
+                         : strcmp(s->drain_source, "probe-drain") == 0 ? "drains"
+                         : strcmp(s->drain_source, "ram") == 0         ? "is RAM"
+                                                                       : "writes (fsync'd)";
     double measured = s->points[s->npoints - 1].seconds;
-    if (s->verdict == VERDICT_CPU)
-        snprintf(buf, cap, "any disk writing at least %s would keep this job at the CPU's "
-                           "%.3g s at %d threads%s", need, s->whatif_seconds,
-                 s->whatif_threads, have);
+    if (!isfinite(s->whatif_seconds)) {
+        if (s->write_speed_bps > 0.0)
+            snprintf(buf, cap, "no disk would bring this job within %.0f%% of the CPU ceiling "
+                     "with this timing (the page cache's flush alone costs more); this one %s "
+                     "%s", 100.0 * tolerance, source, have);
+        return;
+    }
+    if (strcmp(s->drain_source, "ram") == 0)
+        snprintf(buf, cap, "a disk taking at least %s of output would keep this job within "
+                 "%.0f%% of the CPU ceiling (%.3g s at %d threads; measured here: %.3g s)",
+                 need, 100.0 * tolerance, s->whatif_seconds, s->whatif_threads, measured);
     else
-        snprintf(buf, cap, "on a disk writing %s this job would take %.3g s at %d threads "
-                           "(measured: %.3g s%s)", need, s->whatif_seconds,
-                 s->whatif_threads, measured, have);
+        snprintf(buf, cap, "a disk taking at least %s of output would bring this job within "
+                 "%.0f%% of the CPU ceiling: %.3g s at %d threads (measured: %.3g s; this one "
+                 "%s %s)", need, 100.0 * tolerance, s->whatif_seconds, s->whatif_threads,
+                 measured, source, isfinite(s->write_speed_bps) ? have : "at an unknown speed");
 }
 
 static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *out, bool md)
@@ -196,20 +210,45 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *
         fprintf(out, "%s\n  %s\n", series_label(s, label, sizeof label), buf);
 
     if (md)
-        fprintf(out, "| threads | seconds (median) | min .. max | rate | runs |\n"
-                     "|---:|---:|---:|---:|---:|\n");
+        fprintf(out, "| threads | seconds (median) | min .. max | rate | runs | flush | "
+                     "predicted |\n|---:|---:|---:|---:|---:|---:|---:|\n");
     else
-        fprintf(out, "  %7s %10s %19s %11s %5s\n", "threads", "seconds", "min .. max", "rate", "runs");
+        fprintf(out, "  %7s %10s %19s %11s %5s %8s %10s\n", "threads", "seconds", "min .. max",
+                "rate", "runs", "flush", "predicted");
     for (size_t i = 0; i < s->npoints; i++) {
         const analysis_point_t *p = &s->points[i];
         analysis_format_rate(p->bytes_per_s, r1, sizeof r1);
+        char flush[16] = "-", predicted[16] = "-";
+        if (!isnan(p->flush_s) && !s->is_mem)
+            snprintf(flush, sizeof flush, "%.3f", p->flush_s);
+        if (p->predicted_seconds > 0.0)
+            snprintf(predicted, sizeof predicted, "%.3f", p->predicted_seconds);
+        const char *noisy = p->noisy ? " noisy" : "";
         if (md)
-            fprintf(out, "| %d | %.3f | %.3f .. %.3f | %s | %zu |\n", p->threads, p->seconds,
-                    p->seconds_min, p->seconds_max, r1, p->n);
+            fprintf(out, "| %d | %.3f | %.3f .. %.3f%s | %s | %zu | %s | %s |\n", p->threads,
+                    p->seconds, p->seconds_min, p->seconds_max, noisy, r1, p->n, flush,
+                    predicted);
         else
-            fprintf(out, "  %7d %10.3f %8.3f .. %-8.3f %11s %5zu\n", p->threads, p->seconds,
-                    p->seconds_min, p->seconds_max, r1, p->n);
+            fprintf(out, "  %7d %10.3f %8.3f .. %-8.3f %11s %5zu %8s %10s%s\n", p->threads,
+                    p->seconds, p->seconds_min, p->seconds_max, r1, p->n, flush, predicted,
+                    noisy);
     }
+    if (s->noisy_points > 0)
+        fprintf(out, "%s%zu point%s marked noisy: the repetitions spread more than the %.0f%% "
+                "tolerance of the median; rerun with more --reps%s",
+                md ? "\n" : "  ", s->noisy_points, s->noisy_points == 1 ? "" : "s",
+                100.0 * a->tolerance, md ? "\n" : "\n");
+    if (isfinite(s->prediction_error_median))
+        fprintf(out, "%spredicted from the memory target's times, the volume's %s speed and %s "
+                "(docs/method.md): median error %.0f%%, worst %.0f%%%s", md ? "\n" : "  ",
+                strcmp(s->drain_source, "probe-drain") == 0 ? "drain"
+                : strcmp(s->drain_source, "ram") == 0       ? "RAM"
+                                                            : "probed (fsync'd) write",
+                isnan(s->points[s->npoints - 1].dirty_background_bytes)
+                    ? "no write-back thresholds (not recorded: writes taken to overlap)"
+                    : "the kernel's write-back thresholds",
+                100.0 * s->prediction_error_median, 100.0 * s->prediction_error_max,
+                md ? "\n" : "\n");
 
     fprintf(out, md ? "\nModels:\n\n" : "  models:\n");
     for (int k = 0; k < FIT_KIND_COUNT; k++) {
@@ -251,13 +290,15 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *
             snprintf(stage, sizeof stage, " (pipeline stages say %s)", verdict_name(v->stage_verdict));
         const char *mark = v->cpu_ceiling_source == CEILING_MEM_MODEL ? "*" : "";
         if (md)
-            fprintf(out, "| %d | %s | %s%s | %s | %s | %.0f%% | %.0f%% | %s%s |\n", v->threads,
-                    r1, r2, mark, r3, r4, 100.0 * v->efficiency, 100.0 * v->relative_speed,
-                    verdict_name(v->verdict), stage);
+            fprintf(out, "| %d | %s | %s%s | %s | %s | %.0f%% | %.0f%% | %s (%s)%s |\n",
+                    v->threads, r1, r2, mark, r3, r4, 100.0 * v->efficiency,
+                    100.0 * v->relative_speed, verdict_name(v->verdict), cause_name(v->cause),
+                    stage);
         else
-            fprintf(out, "  %7d %11s %10s%1s %13s %12s %9.0f%% %10.0f%%  %s%s\n", v->threads, r1,
-                    r2, mark, r3, r4, 100.0 * v->efficiency, 100.0 * v->relative_speed,
-                    verdict_name(v->verdict), stage);
+            fprintf(out, "  %7d %11s %10s%1s %13s %12s %9.0f%% %10.0f%%  %s (%s)%s\n",
+                    v->threads, r1, r2, mark, r3, r4, 100.0 * v->efficiency,
+                    100.0 * v->relative_speed, verdict_name(v->verdict), cause_name(v->cause),
+                    stage);
     }
     const analysis_verdict_t *last = &s->verdicts[s->npoints - 1];
     const char *indent = md ? "" : "  ";
@@ -268,6 +309,11 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *
         fprintf(out, "; runs at %.0f%% of %s's speed", 100.0 * last->relative_speed, last->fastest);
     fprintf(out, md ? "  \n" : "\n");
     const analysis_point_t *top = &s->points[s->npoints - 1];
+    cause_words(s, top, last, a->tolerance, buf, sizeof buf);
+    fprintf(out, "%swhy: %s%s", indent, buf, md ? "  \n" : "\n");
+    prediction_words(top, buf, sizeof buf);
+    if (buf[0])
+        fprintf(out, "%sat %d threads: %s%s", indent, top->threads, buf, md ? "  \n" : "\n");
     if (last->has_stage_verdict)
         fprintf(out, "%spipeline at %d threads: reader busy %.0f%%, compressors %.0f%%, writer "
                      "%.0f%% of the run (busiest: %s)%s",
@@ -279,7 +325,7 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *
                 md ? "  \n" : "\n");
     crossover_words(s, buf, sizeof buf);
     fprintf(out, "%s%s%s", indent, buf, md ? "  \n" : "\n");
-    whatif_words(s, buf, sizeof buf);
+    whatif_words(s, a->tolerance, buf, sizeof buf);
     if (buf[0])
         fprintf(out, "%swhat-if: %s%s", indent, buf, md ? "\n" : "\n");
     fputc('\n', out);
@@ -340,6 +386,10 @@ int analysis_write_summary(const analysis_t *a, FILE *out, cp_err_t *err)
         const analysis_series_t *s = &a->series[i];
         if (s->is_mem)
             continue;
+        const analysis_verdict_t *v = &s->verdicts[s->npoints - 1];
+        cause_words(s, &s->points[s->npoints - 1], v, a->tolerance, words, sizeof words);
+        fprintf(out, "%s at %d threads: %s\n", series_label(s, label, sizeof label), v->threads,
+                words);
         crossover_words(s, words, sizeof words);
         fprintf(out, "%s: %s\n", series_label(s, label, sizeof label), words);
     }

@@ -85,11 +85,19 @@ static void test_ram_read_limit_and_unknowns(void **state)
     p = predict_run(&in);
     assert_int_equal(p.regime, PREDICT_UNKNOWN);
     assert_true(isnan(p.seconds));
-    /* Unknown thresholds: the cache is taken to hold it all (serial). */
-    in = lab_run(250e6, PREDICT_SYNC_FSYNC);
+    /* Unknown thresholds (a table from elsewhere): the classic overlapped view. */
+    in = lab_run(120e6, PREDICT_SYNC_FSYNC);
     in.dirty_background_bytes = NAN;
     in.dirty_expire_s = NAN;
-    assert_close(predict_run(&in).seconds, 3.45 + 560.6 / 250.0, 1e-12);
+    p = predict_run(&in);
+    assert_int_equal(p.regime, PREDICT_OVERLAPPED);
+    assert_close(p.seconds, 560.6 / 120.0, 1e-12);
+    /* An emulated 100 MB/s cap paces the writes; the real disk (1 GB/s) then flushes. */
+    in = lab_run(1e9, PREDICT_SYNC_FSYNC);
+    in.pace_bps = 100e6;
+    p = predict_run(&in);
+    assert_close(p.compute_s, 5.606, 1e-12);
+    assert_close(p.seconds, 5.606 + 0.5606, 1e-12);
     assert_int_equal(predict_sync_from_name("direct"), PREDICT_SYNC_DIRECT);
     assert_int_equal(predict_sync_from_name(""), PREDICT_SYNC_FSYNC);
 }

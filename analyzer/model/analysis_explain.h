@@ -1,0 +1,34 @@
+/* analysis_explain.h - the part of the analysis that explains a point: the write-back
+ * model's prediction and the cause of the verdict. Called by analysis.c for each point,
+ * after the ceilings are known; not a public interface of its own. */
+#ifndef CP_MODEL_ANALYSIS_EXPLAIN_H
+#define CP_MODEL_ANALYSIS_EXPLAIN_H
+
+#include "model/analysis.h"
+
+/* Chooses the series' drain rate (probe drain, else probe write speed; INFINITY for RAM)
+ * and sets drain_bps and drain_source. */
+void explain_series_drain(analysis_series_t *s, const probe_table_t *probe);
+
+/* The write speed behind the series' write ceiling: the drain rate when the probe measured
+ * it (the probe's fsync'd write speed otherwise, and for RAM), never above an emulated
+ * cap. NAN when the probe did not measure the volume. */
+double explain_write_speed(const analysis_series_t *s);
+
+/* Predicts point p of series s at the CPU ceiling cpu_bps (input bytes per second) and
+ * stores the prediction in p. Nothing for the mem series. */
+void explain_predict_point(const analysis_series_t *s, analysis_point_t *p, double cpu_bps);
+
+/* Fills v's cause, evidence and disagreement for point p of s, with mem_point the mem
+ * series' point at the same T (NULL when there is none), and sets v->verdict from the
+ * cause. v's ceilings and bytes_per_s must be set. */
+void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
+                     const analysis_point_t *mem_point, analysis_verdict_t *v, double tolerance);
+
+/* The series' prediction errors and noisy-point count (after every point is predicted). */
+void explain_series_errors(analysis_series_t *s, double *scratch);
+
+/* The what-if at the series' largest T (see analysis_series_t). */
+void explain_whatif(analysis_series_t *s, const analysis_verdict_t *last, double tolerance);
+
+#endif
