@@ -331,7 +331,7 @@ static int run_task(probe_ctx_t *pc, target_state_t *ts, const probe_task_t *tas
     uint64_t file_seed = prng_next(&g);
     sink_t *s = NULL;
     double seconds = 0, flush_s = 0;
-    writeback_settings_t wb = writeback_read(NULL);
+    writeback_settings_t wb = writeback_read();
     rc = write_file(pc, ts, task->size, file_seed, &s, &seconds, &flush_s, err);
     if (rc != CP_OK)
         return rc;

@@ -225,7 +225,7 @@ static int measure_one(const sweep_params_t *p, target_state_t *st, const planne
     cp_err_t run_err = {0};
     int rc = target->is_mem ? CP_OK : target_still_there(target, row.volume, &run_err);
     if (rc == CP_OK) {
-        row.writeback = writeback_read(NULL);
+        row.writeback = writeback_read();
         telemetry_t *tel = telemetry_start(target->is_mem ? NULL : target->dir, NULL);
         rc = compress_job_run(&job, &row.record, &run_err);
         if (tel != NULL)

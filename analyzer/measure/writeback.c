@@ -2,7 +2,10 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "common/sys.h"
 
 writeback_settings_t writeback_compute(const writeback_inputs_t *in)
 {
@@ -23,30 +26,24 @@ writeback_settings_t writeback_compute(const writeback_inputs_t *in)
     return s;
 }
 
-/* Reads one unsigned number from root/rel. */
-static bool read_number(const char *root, const char *rel, uint64_t *out)
+/* Reads one number from <proc root>/sys/vm/<name>. */
+static bool read_vm(const char *name, uint64_t *out)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", root, rel);
-    FILE *f = fopen(path, "re");
-    if (f == NULL)
+    char *text = sys_read_proc(name, 64);
+    if (text == NULL)
         return false;
-    bool ok = fscanf(f, "%" SCNu64, out) == 1;
-    fclose(f);
+    bool ok = sscanf(text, "%" SCNu64, out) == 1;
+    free(text);
     return ok;
 }
 
-/* Reads the meminfo fields the thresholds need (kB in the file, bytes out). */
-static bool read_meminfo(const char *root, writeback_inputs_t *in)
+bool writeback_parse_meminfo(const char *text, writeback_inputs_t *in)
 {
-    char path[512], line[256];
-    snprintf(path, sizeof path, "%s/meminfo", root);
-    FILE *f = fopen(path, "re");
-    if (f == NULL)
-        return false;
     int found = 0;
     uint64_t kb;
-    while (fgets(line, sizeof line, f) != NULL) {
+    for (const char *line = text; line != NULL && *line; line = strchr(line, '\n')) {
+        if (*line == '\n')
+            line++;
         if (sscanf(line, "MemFree: %" SCNu64, &kb) == 1) {
             in->mem_free = kb * 1024;
             found++;
@@ -59,24 +56,22 @@ static bool read_meminfo(const char *root, writeback_inputs_t *in)
             found++;
         }
     }
-    fclose(f);
     return found == 4;
 }
 
-writeback_settings_t writeback_read(const char *root)
+writeback_settings_t writeback_read(void)
 {
-    if (root == NULL)
-        root = "/proc";
     writeback_inputs_t in;
     memset(&in, 0, sizeof in);
-    bool ok = read_number(root, "sys/vm/dirty_background_ratio", &in.dirty_background_ratio) &&
-              read_number(root, "sys/vm/dirty_ratio", &in.dirty_ratio) &&
-              read_number(root, "sys/vm/dirty_background_bytes", &in.dirty_background_bytes) &&
-              read_number(root, "sys/vm/dirty_bytes", &in.dirty_bytes) &&
-              read_number(root, "sys/vm/dirty_expire_centisecs", &in.dirty_expire_centisecs) &&
-              read_number(root, "sys/vm/dirty_writeback_centisecs",
-                          &in.dirty_writeback_centisecs) &&
-              read_meminfo(root, &in);
+    char *meminfo = sys_read_proc("meminfo", 0);
+    bool ok = read_vm("sys/vm/dirty_background_ratio", &in.dirty_background_ratio) &&
+              read_vm("sys/vm/dirty_ratio", &in.dirty_ratio) &&
+              read_vm("sys/vm/dirty_background_bytes", &in.dirty_background_bytes) &&
+              read_vm("sys/vm/dirty_bytes", &in.dirty_bytes) &&
+              read_vm("sys/vm/dirty_expire_centisecs", &in.dirty_expire_centisecs) &&
+              read_vm("sys/vm/dirty_writeback_centisecs", &in.dirty_writeback_centisecs) &&
+              meminfo != NULL && writeback_parse_meminfo(meminfo, &in);
+    free(meminfo);
     if (!ok) {
         writeback_settings_t unknown;
         memset(&unknown, 0, sizeof unknown);

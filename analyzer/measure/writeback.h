@@ -38,8 +38,12 @@ typedef struct writeback_settings {
  * it. Pure; never fails. */
 writeback_settings_t writeback_compute(const writeback_inputs_t *in);
 
-/* Reads the settings of the running kernel (from root instead of "/proc" when root is not
- * NULL, for tests). On any unreadable file the result has known false; never an error. */
-writeback_settings_t writeback_read(const char *root);
+/* Reads MemFree, MemAvailable and the file pages (Active(file) + Inactive(file)) from
+ * /proc/meminfo text into in. False when any of the four is missing. */
+bool writeback_parse_meminfo(const char *text, writeback_inputs_t *in);
+
+/* Reads the settings of the running kernel through common/sys (so a test's proc root
+ * applies). On any unreadable file the result has known false; never an error. */
+writeback_settings_t writeback_read(void);
 
 #endif

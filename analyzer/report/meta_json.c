@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "measure/hostinfo.h"
+#include "measure/writeback.h"
 #include "report/outfile.h"
 
 static json_t *now_iso8601(void)
@@ -29,6 +30,17 @@ json_t *meta_create(int argc, char **argv)
                              "online_cpus", h.online_cpus, "usable_cpus", h.usable_cpus,
                              "mem_total_bytes", (json_int_t)h.mem_total_bytes, "kernel",
                              h.kernel_release, "machine", h.machine, "os", h.os_name);
+    writeback_settings_t wb = writeback_read();
+    if (host != NULL && wb.known)
+        json_object_set_new(
+            host, "writeback",
+            json_pack("{s:I, s:I, s:f, s:f, s:I, s:I}", "dirty_background_bytes",
+                      (json_int_t)wb.dirty_background_bytes, "dirty_bytes",
+                      (json_int_t)wb.dirty_bytes, "dirty_expire_centisecs",
+                      wb.dirty_expire_s * 100.0, "dirty_writeback_centisecs",
+                      wb.dirty_writeback_s * 100.0, "mem_available_bytes",
+                      (json_int_t)wb.mem_available_bytes, "dirtyable_bytes",
+                      (json_int_t)wb.dirtyable_bytes));
     return json_pack("{s:s, s:o, s:o, s:o, s:s, s:o}", "chokepoint_version", CHOKEPOINT_VERSION,
                      "command_line", cmd, "started", now_iso8601(), "host", host, "status",
                      "running", "targets", json_array());
@@ -97,6 +109,15 @@ void meta_write_markdown(const json_t *meta, FILE *out)
             (long long)json_integer_value(json_object_get(host, "usable_cpus")),
             (double)json_integer_value(json_object_get(host, "mem_total_bytes")) / 1e9,
             str_or(host, "os", "unknown OS"), str_or(host, "kernel", "?"));
+    const json_t *wb = json_object_get(host, "writeback");
+    if (wb != NULL)
+        fprintf(out, "- Page cache: background write-back from %.2f GB dirty, writers throttled "
+                     "from %.2f GB, pages written once %.0f s old (%.1f GB available memory); "
+                     "an output below the first waits in memory until its fsync.\n",
+                (double)json_integer_value(json_object_get(wb, "dirty_background_bytes")) / 1e9,
+                (double)json_integer_value(json_object_get(wb, "dirty_bytes")) / 1e9,
+                json_number_value(json_object_get(wb, "dirty_expire_centisecs")) / 100.0,
+                (double)json_integer_value(json_object_get(wb, "mem_available_bytes")) / 1e9);
     const json_t *input = json_object_get(meta, "input");
     if (input != NULL)
         fprintf(out, "- Input: %s, %.1f MB%s%s%s.\n", str_or(input, "path", "?"),
