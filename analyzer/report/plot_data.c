@@ -141,7 +141,7 @@ static double sample_threads(double lo, double hi, int i, int n, bool log_spaced
 static void write_points(const plot_data_t *c, FILE *f)
 {
     fputs("# columns: threads seconds seconds_min seconds_max rate_MBps rate_min_MBps "
-          "rate_max_MBps runs\n", f);
+          "rate_max_MBps runs predicted_rate_MBps (the write-back model; NaN when none)\n", f);
     char title[256];
     for (size_t i = 0; i < c->a->nseries; i++) {
         const analysis_series_t *s = &c->a->series[i];
@@ -155,7 +155,10 @@ static void write_points(const plot_data_t *c, FILE *f)
             put_number(f, p->bytes_per_s / PLOT_MB);
             put_number(f, p->input_bytes / p->seconds_max / PLOT_MB);
             put_number(f, p->input_bytes / p->seconds_min / PLOT_MB);
-            fprintf(f, " %zu\n", p->n);
+            fprintf(f, " %zu", p->n);
+            put_number(f, p->predicted_seconds > 0.0 ? p->input_bytes / p->predicted_seconds / PLOT_MB
+                                                     : NAN);
+            fputc('\n', f);
         }
     }
 }

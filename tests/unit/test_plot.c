@@ -138,10 +138,15 @@ static void test_data_files(void **state)
     snprintf(datadir, sizeof datadir, "%s/plot-data", fx->dir);
     const char *points = read_text(datadir, "points.dat");
     assert_non_null(points);
-    /* mem's block: T, median seconds, min, max, rate MB/s ... */
-    assert_non_null(strstr(points, "# index 0: mem (CPU only)\n1 8 8 8 100 100 100 1\n"
-                                   "2 4 4 4 200 200 200 1\n4 2 2 2 400 400 400 1\n"));
-    assert_non_null(strstr(points, "\n\n\n# index 1: slow (emulated 100 MB/s)\n1 8 8 8 100"));
+    /* mem's block: T, median seconds, min, max, rate MB/s ..., runs, no prediction. */
+    assert_non_null(strstr(points, "# index 0: mem (CPU only)\n1 8 8 8 100 100 100 1 NaN\n"
+                                   "2 4 4 4 200 200 200 1 NaN\n4 2 2 2 400 400 400 1 NaN\n"));
+    /* slow's predicted rate: its 100 MB/s cap paces 400 MB of output (4 s) beside mem's
+     * 8, 4 and 2 s, the writes overlapping (no write-back thresholds in this table):
+     * 800 MB in 8, 4 and 4 s = 100, 200, 200 MB/s. */
+    assert_non_null(strstr(points, "\n\n\n# index 1: slow (emulated 100 MB/s)\n"
+                                   "1 8 8 8 100 100 100 1 100\n2 5 5 5 160 160 160 1 200\n"
+                                   "4 5 5 5 160 160 160 1 200\n"));
 
     /* The power law of mem is exact: t = 8 / T, so the curve passes 8 at T=1, 2 at T=4. */
     const char *fit = read_text(datadir, "time_fit.dat");
