@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/sys.h"
 
@@ -21,6 +22,10 @@ writeback_settings_t writeback_compute(const writeback_inputs_t *in)
                                    : s.dirtyable_bytes / 100 * in->dirty_background_ratio;
     if (s.dirty_background_bytes >= s.dirty_bytes)
         s.dirty_background_bytes = s.dirty_bytes / 2;
+    if (in->vmstat_dirty_bytes > 0 && in->vmstat_dirty_background_bytes > 0) {
+        s.dirty_bytes = in->vmstat_dirty_bytes;
+        s.dirty_background_bytes = in->vmstat_dirty_background_bytes;
+    }
     s.dirty_expire_s = (double)in->dirty_expire_centisecs / 100.0;
     s.dirty_writeback_s = (double)in->dirty_writeback_centisecs / 100.0;
     return s;
@@ -59,6 +64,24 @@ bool writeback_parse_meminfo(const char *text, writeback_inputs_t *in)
     return found == 4;
 }
 
+bool writeback_parse_vmstat(const char *text, uint64_t page_size, writeback_inputs_t *in)
+{
+    int found = 0;
+    uint64_t pages;
+    for (const char *line = text; line != NULL && *line; line = strchr(line, '\n')) {
+        if (*line == '\n')
+            line++;
+        if (sscanf(line, "nr_dirty_threshold %" SCNu64, &pages) == 1) {
+            in->vmstat_dirty_bytes = pages * page_size;
+            found++;
+        } else if (sscanf(line, "nr_dirty_background_threshold %" SCNu64, &pages) == 1) {
+            in->vmstat_dirty_background_bytes = pages * page_size;
+            found++;
+        }
+    }
+    return found == 2;
+}
+
 writeback_settings_t writeback_read(void)
 {
     writeback_inputs_t in;
@@ -72,6 +95,11 @@ writeback_settings_t writeback_read(void)
               read_vm("sys/vm/dirty_writeback_centisecs", &in.dirty_writeback_centisecs) &&
               meminfo != NULL && writeback_parse_meminfo(meminfo, &in);
     free(meminfo);
+    char *vmstat = ok ? sys_read_proc("vmstat", 0) : NULL;
+    long page = sysconf(_SC_PAGESIZE);
+    if (vmstat != NULL && page > 0)
+        writeback_parse_vmstat(vmstat, (uint64_t)page, &in);
+    free(vmstat);
     if (!ok) {
         writeback_settings_t unknown;
         memset(&unknown, 0, sizeof unknown);

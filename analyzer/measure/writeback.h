@@ -19,6 +19,9 @@ typedef struct writeback_inputs {
     uint64_t dirty_expire_centisecs, dirty_writeback_centisecs;
     uint64_t mem_free, file_pages;   /* MemFree, Active(file) + Inactive(file) */
     uint64_t mem_available;          /* MemAvailable */
+    /* The kernel's own limits from /proc/vmstat (nr_dirty_threshold and
+     * nr_dirty_background_threshold times the page size); 0 when not published. */
+    uint64_t vmstat_dirty_bytes, vmstat_dirty_background_bytes;
 } writeback_inputs_t;
 
 /* The effective thresholds. known is false when /proc could not be read. */
@@ -32,15 +35,20 @@ typedef struct writeback_settings {
     uint64_t dirtyable_bytes;        /* the memory the ratios apply to */
 } writeback_settings_t;
 
-/* Computes the thresholds as the kernel does (mm/page-writeback.c, domain_dirty_limits):
- * a *_bytes setting wins over its ratio; ratios apply to the dirtyable memory (free pages
- * plus file pages); a background threshold at or above the dirty threshold becomes half of
- * it. Pure; never fails. */
+/* The thresholds: the kernel's own figures from /proc/vmstat when it publishes them;
+ * otherwise computed as it does (mm/page-writeback.c, domain_dirty_limits): a *_bytes
+ * setting wins over its ratio; ratios apply to the dirtyable memory (free pages plus file
+ * pages); a background threshold at or above the dirty threshold becomes half of it.
+ * Pure; never fails. */
 writeback_settings_t writeback_compute(const writeback_inputs_t *in);
 
 /* Reads MemFree, MemAvailable and the file pages (Active(file) + Inactive(file)) from
  * /proc/meminfo text into in. False when any of the four is missing. */
 bool writeback_parse_meminfo(const char *text, writeback_inputs_t *in);
+
+/* Reads nr_dirty_threshold and nr_dirty_background_threshold (pages) from /proc/vmstat
+ * text into in, in bytes of page_size. False when either is missing. */
+bool writeback_parse_vmstat(const char *text, uint64_t page_size, writeback_inputs_t *in);
 
 /* Reads the settings of the running kernel through common/sys (so a test's proc root
  * applies). On any unreadable file the result has known false; never an error. */

@@ -1,6 +1,7 @@
 #include "model/analysis_explain.h"
 
 #include <math.h>
+#include <stdbool.h>
 
 #include "model/stats.h"
 
@@ -50,17 +51,21 @@ static predict_inputs_t point_inputs(const analysis_series_t *s, const analysis_
         .dirty_background_bytes = p->dirty_background_bytes,
         .dirty_bytes = p->dirty_bytes,
         .dirty_expire_s = p->dirty_expire_s,
+        .dirty_writeback_s = p->dirty_writeback_s,
     };
     return in;
 }
 
-void explain_predict_point(const analysis_series_t *s, analysis_point_t *p, double cpu_bps)
+void explain_predict_point(const analysis_series_t *s, analysis_point_t *p, double cpu_bps,
+                           double buffered_bps)
 {
     p->predicted_seconds = p->predicted_tail_s = NAN;
     p->predicted_regime = PREDICT_UNKNOWN;
     if (s->is_mem || !(cpu_bps > 0.0))
         return;
-    predict_inputs_t in = point_inputs(s, p, cpu_bps);
+    bool buffered = predict_sync_from_name(s->sync) != PREDICT_SYNC_DIRECT;
+    predict_inputs_t in = point_inputs(s, p, buffered && buffered_bps > 0.0 ? buffered_bps
+                                                                            : cpu_bps);
     prediction_t pred = predict_run(&in);
     p->predicted_seconds = pred.seconds;
     p->predicted_tail_s = pred.tail_s;

@@ -23,17 +23,22 @@ const char *predict_regime_name(predict_regime_t regime)
     }
 }
 
-/* The output the page cache holds before background write-back starts: the background
- * threshold, less when the dirty-expiry age forces older pages out first (the output
- * arrives at out / compute bytes per second). Unknown thresholds (data from elsewhere):
- * none of it, the classic overlapped view. */
+/* The output the page cache holds before background write-back starts (the output
+ * arrives at out / compute bytes per second): the background threshold; less when the
+ * run outlasts the flusher's first periodic wake-up, which starts writing a device whose
+ * dirty pages exceed its share of that threshold (a share the kernel sets from the
+ * device's recent write-out, unknown here: taken as passed by then), or the dirty-expiry
+ * age. Unknown thresholds (data from elsewhere): none of it, the classic overlapped view. */
 static double cached_bytes(const predict_inputs_t *in, double compute_s)
 {
     if (!(in->dirty_background_bytes >= 0.0))
         return 0.0;
     double held = fmin(in->output_bytes, in->dirty_background_bytes);
+    double rate = in->output_bytes / compute_s;
+    if (in->dirty_writeback_s > 0.0 && compute_s > in->dirty_writeback_s)
+        held = fmin(held, rate * in->dirty_writeback_s);
     if (in->dirty_expire_s > 0.0 && compute_s > in->dirty_expire_s)
-        held = fmin(held, in->output_bytes / compute_s * in->dirty_expire_s);
+        held = fmin(held, rate * in->dirty_expire_s);
     return held;
 }
 

@@ -49,6 +49,7 @@ typedef struct predict_inputs {
     double dirty_background_bytes, dirty_bytes; /* NAN: unknown (taken as overlapped: a
                                                    table from elsewhere rarely says) */
     double dirty_expire_s; /* NAN: unknown (no age limit) */
+    double dirty_writeback_s; /* the flusher's wake-up interval; NAN: unknown (none) */
 } predict_inputs_t;
 
 typedef struct prediction {

@@ -41,7 +41,8 @@ typedef struct run_row {
     /* The run's phases and telemetry (NAN when not given): the evidence for a cause. */
     double pipeline_s, flush_s;    /* seconds = pipeline_s + flush_s */
     double cpu_idle_share, cpu_sys_share, dev_busy_share;
-    double dirty_background_bytes, dirty_bytes, dirty_expire_s; /* write-back thresholds */
+    double dirty_background_bytes, dirty_bytes;   /* write-back thresholds */
+    double dirty_expire_s, dirty_writeback_s;    /* dirty age limit, flusher interval */
 } run_row_t;
 
 typedef struct runs_table {

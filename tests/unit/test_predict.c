@@ -64,6 +64,15 @@ static void test_mixed_when_the_output_passes_the_background_threshold(void **st
     in.drain_bps = 400e6;
     p = predict_run(&in);
     assert_close(p.seconds, 3.45 + 100.0 / 400.0, 1e-12);
+    /* A 10 s run outlasts the flusher's first wake-up at 5 s: by then half the output is
+     * dirty and write-back starts (disk slower than the output: it never pauses). */
+    in = lab_run(40e6, PREDICT_SYNC_FSYNC);
+    in.cpu_s = 10.0;
+    in.dirty_writeback_s = 5.0;
+    p = predict_run(&in);
+    assert_close(p.cached_bytes, 560.6e6 / 2.0, 1e-12);
+    assert_close(p.seconds, 5.0 + 560.6 / 40.0, 1e-12);
+    in = lab_run(120e6, PREDICT_SYNC_FSYNC);
     /* The age limit: after 1 s of a 3.45 s run, 1/3.45 of the output is old enough. */
     in.dirty_background_bytes = 2.3e9;
     in.dirty_expire_s = 1.0;

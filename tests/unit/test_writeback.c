@@ -52,6 +52,12 @@ static void test_bytes_settings_win_and_background_stays_below(void **state)
     s = writeback_compute(&in);
     assert_int_equal(s.dirty_bytes, 50000000);
     assert_int_equal(s.dirty_background_bytes, 25000000);
+    /* The kernel's published limits win over the computation. */
+    assert_true(writeback_parse_vmstat("nr_dirty 5\nnr_dirty_threshold 1000\n"
+                                       "nr_dirty_background_threshold 400\n", 4096, &in));
+    s = writeback_compute(&in);
+    assert_int_equal(s.dirty_bytes, 1000 * 4096);
+    assert_int_equal(s.dirty_background_bytes, 400 * 4096);
     /* meminfo without the file pages: unknown. */
     memset(&in, 0, sizeof in);
     assert_false(writeback_parse_meminfo("MemFree: 1 kB\nMemAvailable: 2 kB\n", &in));
