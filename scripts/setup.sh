@@ -35,15 +35,16 @@ packages=(
 )
 if [ $with_tests = 1 ]; then
     # cmocka for the unit tests; zstd and xz to check what chokepoint writes; mount,
-    # losetup, ps and file types for the volume and signal tests. The sanitizer build uses
-    # gcc's ASan and UBSan, which come with build-essential.
-    packages+=(libcmocka-dev zstd xz-utils util-linux procps file)
+    # losetup, mkfs.ext4, ps and file types for the volume, lab and signal tests; jq and
+    # python3 to read the JSON the tests check. The sanitizer build uses gcc's ASan and
+    # UBSan, which come with build-essential.
+    packages+=(libcmocka-dev zstd xz-utils util-linux e2fsprogs procps file jq python3)
 fi
 if [ $with_fuzz = 1 ]; then
     packages+=(clang)
 fi
 if [ $with_bench = 1 ]; then
-    packages+=(zstd xz-utils fio valgrind time bc)
+    packages+=(zstd xz-utils fio valgrind time bc jq util-linux e2fsprogs)
 fi
 
 SUDO=""

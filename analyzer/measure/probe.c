@@ -17,6 +17,7 @@
 #include "common/prng.h"
 #include "common/sys.h"
 #include "measure/pagecache.h"
+#include "measure/telemetry.h"
 
 #define PAGE_STAMP_BYTES 4096u
 #define DIRECT_ALIGN_MIN 4096u
@@ -127,6 +128,7 @@ static probe_row_t row_for(const probe_ctx_t *pc, const target_state_t *ts, prob
     r.cache_dropped = -1;
     r.flush_s = NAN;
     r.drain_bps = NAN;
+    r.io_cpu_s = NAN;
     r.seed = pc->params->seed;
     return r;
 }
@@ -197,33 +199,69 @@ static sink_t *open_probe_file(target_state_t *ts, const char *prefix, cp_err_t 
 /* Writes one probe file; *seconds is open .. fsync and close, *flush_s the final flush
  * (sink_finish) alone. */
 double probe_drain_rate(sync_mode_t sync, uint64_t size, double seconds, double flush_s,
-                        double dirty_background_bytes)
+                        double flush_device_bytes, double dirty_background_bytes)
 {
     if (sync == SYNC_DIRECT)
         return seconds > 0.0 ? (double)size / seconds : NAN;
-    if (sync != SYNC_FSYNC || !(flush_s > 0.0) || !((double)size < dirty_background_bytes))
+    if (sync != SYNC_FSYNC || !(flush_s > 0.0))
+        return NAN;
+    if (flush_device_bytes > 0.0)
+        return fmin(flush_device_bytes, (double)size) / flush_s;
+    if (!((double)size < dirty_background_bytes))
         return NAN;
     return (double)size / flush_s;
 }
 
+/* What one probe write measured. */
+typedef struct write_timing {
+    double seconds;            /* open .. fsync and close */
+    double flush_s;            /* the final flush alone */
+    double flush_device_bytes; /* bytes the device wrote during the flush; NAN unknown */
+    double io_cpu_s;           /* the whole machine's system CPU seconds during the write */
+} write_timing_t;
+
+/* Busy system seconds of all CPUs in a telemetry sample; NAN when unknown. */
+static double sample_system_seconds(const telemetry_sample_t *t)
+{
+    if (!t->have_cpu || t->online_cpus < 1)
+        return NAN;
+    return t->cpu_sys_share * t->wall_s * (double)t->online_cpus;
+}
+
 static int write_file(probe_ctx_t *pc, target_state_t *ts, uint64_t size, uint64_t file_seed,
-                      sink_t **out, double *seconds, double *flush_s, cp_err_t *err)
+                      sink_t **out, write_timing_t *timing, cp_err_t *err)
 {
     uint64_t salt = fill_file_data(pc, file_seed);
+    telemetry_t *whole = telemetry_start(ts->spec->dir, NULL);
     double t0 = clock_now();
     sink_t *s = open_probe_file(ts, "probe", err);
-    if (s == NULL)
+    if (s == NULL) {
+        telemetry_free(whole);
         return err->code ? err->code : CP_EIO;
+    }
     uint64_t written = 0;
     int rc = CP_OK;
     while (written < size && rc == CP_OK)
         rc = write_next_chunk(pc, s, size, salt, &written, err);
+    telemetry_t *flush = telemetry_start(ts->spec->dir, NULL);
     double t_flush = clock_now();
     if (rc == CP_OK)
         rc = sink_finish(s, err);
     double t_end = clock_now();
-    *seconds = t_end - t0;
-    *flush_s = t_end - t_flush;
+    telemetry_sample_t whole_sample, flush_sample;
+    memset(&whole_sample, 0, sizeof whole_sample);
+    memset(&flush_sample, 0, sizeof flush_sample);
+    if (flush != NULL)
+        telemetry_stop(flush, &flush_sample);
+    if (whole != NULL)
+        telemetry_stop(whole, &whole_sample);
+    telemetry_free(flush);
+    telemetry_free(whole);
+    timing->seconds = t_end - t0;
+    timing->flush_s = t_end - t_flush;
+    timing->flush_device_bytes = flush_sample.have_disk ? (double)flush_sample.dev_written_bytes
+                                                        : NAN;
+    timing->io_cpu_s = sample_system_seconds(&whole_sample);
     if (rc != CP_OK) {
         sink_close(s);
         return rc;
@@ -330,20 +368,23 @@ static int run_task(probe_ctx_t *pc, target_state_t *ts, const probe_task_t *tas
                          ((uint64_t)task->rep << 48) ^ ((uint64_t)task->target << 56));
     uint64_t file_seed = prng_next(&g);
     sink_t *s = NULL;
-    double seconds = 0, flush_s = 0;
+    write_timing_t w;
     writeback_settings_t wb = writeback_read();
-    rc = write_file(pc, ts, task->size, file_seed, &s, &seconds, &flush_s, err);
+    rc = write_file(pc, ts, task->size, file_seed, &s, &w, err);
     if (rc != CP_OK)
         return rc;
+    double seconds = w.seconds;
     if (p->op_write) {
         probe_row_t r = row_for(pc, ts, PROBE_WRITE);
         r.size_bytes = task->size;
         r.rep = task->rep;
         r.seconds = seconds;
         r.bytes_per_s = seconds > 0 ? (double)task->size / seconds : 0;
-        r.flush_s = flush_s;
-        r.drain_bps = probe_drain_rate(r.sync, task->size, seconds, flush_s,
+        r.flush_s = w.flush_s;
+        r.drain_bps = probe_drain_rate(r.sync, task->size, seconds, w.flush_s,
+                                       w.flush_device_bytes,
                                        wb.known ? (double)wb.dirty_background_bytes : NAN);
+        r.io_cpu_s = w.io_cpu_s;
         rc = emit(pc, &r, err);
     }
     if (rc == CP_OK && p->op_read) {

@@ -61,6 +61,9 @@ typedef struct probe_row {
     double flush_s;        /* write rows: seconds of the final fsync and close */
     double drain_bps;      /* write rows: the device's own write speed, the page cache
                               out of the way (see probe_drain_rate); NAN when unknown */
+    double io_cpu_s;       /* write rows: system CPU seconds of the whole machine during
+                              the write (page-cache copies, file system, block layer,
+                              loop or RAID workers); NAN when unknown */
     uint64_t seed;
 } probe_row_t;
 
@@ -82,12 +85,13 @@ int probe_run(const probe_params_t *params, const target_spec_t *targets, size_t
               probe_row_cb cb, void *ctx, cp_err_t *err);
 
 /* The drain rate of one write: the speed at which the device took the data, with the page
- * cache out of the way. With O_DIRECT the whole write's rate; with buffered writes and an
- * fsync, size / flush_s when the file stayed below the background write-back threshold
- * (the kernel held all of it until the fsync, so the fsync timed the device alone); NAN
- * otherwise (no fsync, a file past the threshold, or an unknown threshold). */
+ * cache out of the way. With O_DIRECT the whole write's rate. With buffered writes and an
+ * fsync: the bytes the device wrote during the fsync (at most size) over the fsync's
+ * seconds, so write-back that began earlier does not inflate it; without device counters
+ * (NAN), size / flush_s when the file stayed below the background write-back threshold.
+ * NAN otherwise (no fsync, or nothing to go by). */
 double probe_drain_rate(sync_mode_t sync, uint64_t size, double seconds, double flush_s,
-                        double dirty_background_bytes);
+                        double flush_device_bytes, double dirty_background_bytes);
 
 /* Writes a size in decimal units for people ("512 B", "2 MB", "1.074 GB") into out. */
 void probe_format_size(char *out, size_t cap, uint64_t bytes);

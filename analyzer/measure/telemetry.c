@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
@@ -277,6 +278,8 @@ int telemetry_stop(telemetry_t *t, telemetry_sample_t *out)
     out->cpu_user_s = usage.user_s - t->start_usage.user_s;
     out->cpu_sys_s = usage.sys_s - t->start_usage.sys_s;
     out->max_rss_bytes = usage.max_rss_bytes;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    out->online_cpus = cpus > 0 ? (int)cpus : 0;
 
     telemetry_cpu_times_t cpu_end;
     if (t->have_cpu && read_cpu_times(&cpu_end)) {

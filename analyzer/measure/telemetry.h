@@ -52,6 +52,7 @@ typedef struct telemetry_sample {
     double wall_s;
     double cpu_user_s, cpu_sys_s;
     uint64_t max_rss_bytes; /* peak resident memory of the process so far, not a delta */
+    int online_cpus;        /* CPUs online at the end; 0 when unknown */
 } telemetry_sample_t;
 
 typedef struct telemetry telemetry_t;

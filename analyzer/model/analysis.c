@@ -94,6 +94,7 @@ static double row_dirty_bg(const run_row_t *r) { return r->dirty_background_byte
 static double row_dirty(const run_row_t *r) { return r->dirty_bytes; }
 static double row_expire(const run_row_t *r) { return r->dirty_expire_s; }
 static double row_flusher(const run_row_t *r) { return r->dirty_writeback_s; }
+static double row_cpus(const run_row_t *r) { return r->online_cpus; }
 static double row_compress(const run_row_t *r)
 {
     return r->stage_s[RUN_STAGE_COMPRESS_BUSY] / ((double)r->threads * r->seconds);
@@ -158,6 +159,7 @@ static int build_points(const run_row_t *const *rows, size_t n, analysis_series_
         p->dirty_bytes = rows_median(g, m, row_dirty, scratch, NULL, NULL);
         p->dirty_expire_s = rows_median(g, m, row_expire, scratch, NULL, NULL);
         p->dirty_writeback_s = rows_median(g, m, row_flusher, scratch, NULL, NULL);
+        p->online_cpus = rows_median(g, m, row_cpus, scratch, NULL, NULL);
         start = end;
     }
     s->output_ratio = rows_median(rows, n, row_ratio, scratch, NULL, NULL);
@@ -247,8 +249,6 @@ static int build_ceilings(analysis_t *a)
         if (s->is_mem) {
             ceil->estimated = false;
             ceil->mem = s;
-        } else if (s->ram == 1 && ceil->ram == NULL) {
-            ceil->ram = s;
         }
         for (size_t k = 0; k < s->npoints; k++) {
             const analysis_point_t *p = &s->points[k];
@@ -332,9 +332,8 @@ static void judge_series(const analysis_t *a, analysis_series_t *s, double toler
             v->cpu_ceiling_bps = fastest_rate;
             v->cpu_ceiling_source = CEILING_ESTIMATED;
         }
-        const analysis_point_t *rp = ceil->ram && ceil->ram != s ? point_at(ceil->ram, p->threads)
-                                                                 : NULL;
-        explain_predict_point(s, p, v->cpu_ceiling_bps, rp ? rp->bytes_per_s : NAN);
+        explain_predict_point(s, p, v->cpu_ceiling_bps,
+                              mp ? mp->cpu_user_s + mp->cpu_sys_s : NAN);
         explain_verdict(s, p, mp, v, tolerance);
         v->efficiency = verdict_efficiency(p->bytes_per_s, v->cpu_ceiling_bps,
                                            v->write_ceiling_bps, v->read_ceiling_bps);

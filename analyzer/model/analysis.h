@@ -55,6 +55,7 @@ typedef struct analysis_point {
     double pipeline_s, flush_s;
     double cpu_idle_share, cpu_sys_share, dev_busy_share;
     double dirty_background_bytes, dirty_bytes, dirty_expire_s, dirty_writeback_s;
+    double online_cpus;
     /* The repetitions spread (max - min) more than the tolerance of the median. */
     bool noisy;
     /* The write-back model's time for this point (model/predict.h); NAN for the mem
@@ -97,9 +98,6 @@ typedef struct analysis_ceiling {
     fit_result_t models[FIT_KIND_COUNT];
     int best_rate_model;        /* -1 when none fitted */
     const struct analysis_series *mem; /* the mem series, NULL when estimated */
-    /* A RAM volume's series (tmpfs) of this codec, or NULL: its times include the
-     * page-cache copy that buffered writes cost, so the predictions start from them. */
-    const struct analysis_series *ram;
     /* [T] for T in 0..RUNS_THREADS_MAX: the fastest series of this codec measured at T,
      * or NULL (for relative speeds and the estimated ceiling). */
     const struct analysis_series **fastest_by_threads;
@@ -124,6 +122,7 @@ typedef struct analysis_series {
      * write ceiling and the predictions; INFINITY for RAM; NAN when unknown. */
     double drain_bps;
     const char *drain_source;   /* "probe-drain", "probe-write", "ram" or "unknown" */
+    double io_cpu_per_byte;     /* the probe's system CPU seconds per byte written; NAN */
     double write_speed_bps;     /* behind the write ceiling: the drain rate (else the probed
                                    write speed), never above an emulated cap; NAN unknown */
     /* Median and largest |predicted - measured| / measured over the predicted points;

@@ -9,8 +9,10 @@ void explain_series_drain(analysis_series_t *s, const probe_table_t *probe)
 {
     s->drain_bps = NAN;
     s->drain_source = "unknown";
+    s->io_cpu_per_byte = NAN;
     if (s->is_mem)
         return;
+    s->io_cpu_per_byte = probe_table_speed(probe, s->name, PROBE_OP_IO_COST);
     if (s->ram == 1) {
         s->drain_bps = INFINITY;
         s->drain_source = "ram";
@@ -52,20 +54,22 @@ static predict_inputs_t point_inputs(const analysis_series_t *s, const analysis_
         .dirty_bytes = p->dirty_bytes,
         .dirty_expire_s = p->dirty_expire_s,
         .dirty_writeback_s = p->dirty_writeback_s,
+        .cpu_work_s = NAN,
+        .io_cpu_per_byte = s->io_cpu_per_byte,
+        .cpus = p->online_cpus,
     };
     return in;
 }
 
 void explain_predict_point(const analysis_series_t *s, analysis_point_t *p, double cpu_bps,
-                           double buffered_bps)
+                           double cpu_work_s)
 {
     p->predicted_seconds = p->predicted_tail_s = NAN;
     p->predicted_regime = PREDICT_UNKNOWN;
     if (s->is_mem || !(cpu_bps > 0.0))
         return;
-    bool buffered = predict_sync_from_name(s->sync) != PREDICT_SYNC_DIRECT;
-    predict_inputs_t in = point_inputs(s, p, buffered && buffered_bps > 0.0 ? buffered_bps
-                                                                            : cpu_bps);
+    predict_inputs_t in = point_inputs(s, p, cpu_bps);
+    in.cpu_work_s = cpu_work_s;
     prediction_t pred = predict_run(&in);
     p->predicted_seconds = pred.seconds;
     p->predicted_tail_s = pred.tail_s;

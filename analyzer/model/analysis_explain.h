@@ -15,12 +15,12 @@ void explain_series_drain(analysis_series_t *s, const probe_table_t *probe);
  * cap. NAN when the probe did not measure the volume. */
 double explain_write_speed(const analysis_series_t *s);
 
-/* Predicts point p of series s and stores the prediction in p: from the CPU ceiling
- * cpu_bps (input bytes per second) for O_DIRECT writes, and for buffered writes from
- * buffered_bps, a RAM volume's rate at the same T (the page-cache copy included), when
- * known. Nothing for the mem series. */
+/* Predicts point p of series s and stores the prediction in p, from the CPU ceiling
+ * cpu_bps (input bytes per second) and, when known, the CPU seconds cpu_work_s that the
+ * mem run at the same T used (for the I/O path's share of the cores). Nothing for the
+ * mem series. */
 void explain_predict_point(const analysis_series_t *s, analysis_point_t *p, double cpu_bps,
-                           double buffered_bps);
+                           double cpu_work_s);
 
 /* Fills v's cause, evidence and disagreement for point p of s, with mem_point the mem
  * series' point at the same T (NULL when there is none), and sets v->verdict from the

@@ -51,6 +51,8 @@ prediction_t predict_run(const predict_inputs_t *in)
     if (in->read_bps > 0.0)
         compute = fmax(compute, in->input_bytes / in->read_bps);
     double out = in->output_bytes > 0.0 ? in->output_bytes : in->input_bytes;
+    if (in->cpu_work_s > 0.0 && in->io_cpu_per_byte >= 0.0 && in->cpus >= 1.0)
+        compute = fmax(compute, (in->cpu_work_s + out * in->io_cpu_per_byte) / in->cpus);
     if (in->pace_bps > 0.0)
         compute = fmax(compute, out / in->pace_bps);
     p.compute_s = compute;

@@ -11,6 +11,9 @@
  *   age lets pile up); background write-back starts once B is dirty, at cpu * B / out,
  *   and the disk then writes without pause: t = max(cpu + B / drain, cpu * B / out +
  *   out / drain). B = out gives the serial sum, B = 0 the overlapped maximum.
+ * The I/O path costs CPU too (page-cache copies, file system, block layer): when the job's
+ * own CPU work W plus the volume's I/O work (out x its CPU seconds per byte) exceeds what
+ * the cores offer in the job's time, the cores' part becomes (W + I) / cores.
  * An emulated rate cap (TARGET@RATE) paces the writes during the run, so the cores'
  * part becomes max(cpu, out / cap) before the page cache's part begins.
  * Pure functions: no I/O, no allocation. Unknown inputs are NAN. */
@@ -41,6 +44,9 @@ const char *predict_regime_name(predict_regime_t regime);
 typedef struct predict_inputs {
     double input_bytes, output_bytes;
     double cpu_s;          /* the same job at the same T into memory (required) */
+    double cpu_work_s;     /* that run's CPU seconds (user + system); NAN: unknown */
+    double io_cpu_per_byte; /* the volume's system CPU seconds per byte written; NAN */
+    double cpus;           /* CPUs online; NAN: unknown */
     double read_bps;       /* the input volume's cold read speed; NAN: reading is free */
     double drain_bps;      /* the volume's write speed with the cache out of the way;
                               INFINITY for RAM; NAN: unknown (no prediction) */

@@ -43,6 +43,7 @@ typedef struct run_row {
     double cpu_idle_share, cpu_sys_share, dev_busy_share;
     double dirty_background_bytes, dirty_bytes;   /* write-back thresholds */
     double dirty_expire_s, dirty_writeback_s;    /* dirty age limit, flusher interval */
+    double online_cpus;                          /* CPUs online during the run */
 } run_row_t;
 
 typedef struct runs_table {

@@ -20,7 +20,7 @@ static int probe_from_table(const csv_table_t *t, probe_table_t **out, cp_err_t 
     int col_rate = csv_table_find(t, "bytes_per_s"), col_size = csv_table_find(t, "size_bytes");
     int col_error = csv_table_find(t, "error"), col_seconds = csv_table_find(t, "seconds");
     int col_ram = csv_table_find(t, "ram"), col_emulated = csv_table_find(t, "emulated");
-    int col_drain = csv_table_find(t, "drain_bps");
+    int col_drain = csv_table_find(t, "drain_bps"), col_io = csv_table_find(t, "io_cpu_s");
 
     probe_table_t *probe = calloc(1, sizeof *probe);
     size_t n = csv_table_rows(t);
@@ -56,6 +56,8 @@ static int probe_from_table(const csv_table_t *t, probe_table_t **out, cp_err_t 
             rc = table_positive(t, i, col_size, false, &r->size_bytes, err);
         if (rc == 0)
             rc = table_positive(t, i, col_drain, false, &r->drain_bps, err);
+        if (rc == 0)
+            rc = table_nonnegative(t, i, col_io, &r->io_cpu_s, err);
         if (rc == 0) {
             /* Label and plot columns: an odd value reads as unknown, not as an error. */
             if (csv_table_number(t, i, col_seconds, &r->seconds, NULL) != 0 || !(r->seconds >= 0.0))

@@ -10,7 +10,7 @@ static const char runs_header[] =
     "reader_busy_s,reader_wait_s,compress_busy_s,compress_wait_s,writer_busy_s,writer_wait_s,"
     "throttle_s,fs_type,ram,emulated,rate_cap_bps,cpu_user_share,cpu_sys_share,"
     "cpu_iowait_share,cpu_idle_share,device,dev_written_bytes,dev_busy_share,"
-    "dirty_background_bytes,dirty_bytes,dirty_expire_s,dirty_writeback_s,valid,error\n";
+    "dirty_background_bytes,dirty_bytes,dirty_expire_s,dirty_writeback_s,online_cpus,valid,error\n";
 
 int runs_csv_header(FILE *out, cp_err_t *err)
 {
@@ -74,6 +74,8 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
     csv_out_num(out, 2, wb ? row->writeback.dirty_expire_s : nan);
     fputc(',', out);
     csv_out_num(out, 2, wb ? row->writeback.dirty_writeback_s : nan);
+    fputc(',', out);
+    csv_out_num(out, 0, measured && tel->online_cpus > 0 ? (double)tel->online_cpus : nan);
     fprintf(out, ",%d,", row->valid ? 1 : 0);
     csv_out_text(out, row->valid ? NULL : row->error);
     fputc('\n', out);

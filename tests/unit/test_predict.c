@@ -80,6 +80,24 @@ static void test_mixed_when_the_output_passes_the_background_threshold(void **st
     assert_close(p.cached_bytes, 560.6e6 / 3.45, 1e-12);
 }
 
+static void test_io_path_cpu_on_saturated_cores(void **state)
+{
+    (void)state;
+    /* T=2 on 2 cores: mem took 1.87 s with 3.9 CPU seconds; writing 560.6 MB costs the
+     * volume 1.2 ns of system CPU per byte (0.673 s): (3.9 + 0.673) / 2 = 2.286 s. */
+    predict_inputs_t in = lab_run(1e12, PREDICT_SYNC_DIRECT);
+    in.cpu_s = 1.87;
+    in.cpu_work_s = 3.9;
+    in.io_cpu_per_byte = 1.2e-9;
+    in.cpus = 2;
+    prediction_t p = predict_run(&in);
+    assert_close(p.compute_s, (3.9 + 560.6e6 * 1.2e-9) / 2.0, 1e-12);
+    /* T=1: the second core absorbs it; the job's own time stands. */
+    in.cpu_s = 3.45;
+    in.cpu_work_s = 3.5;
+    assert_close(predict_run(&in).compute_s, 3.45, 1e-12);
+}
+
 static void test_ram_read_limit_and_unknowns(void **state)
 {
     (void)state;
@@ -176,6 +194,7 @@ int main(void)
         cmocka_unit_test(test_serial_when_the_cache_holds_the_output),
         cmocka_unit_test(test_overlapped_with_direct_io),
         cmocka_unit_test(test_mixed_when_the_output_passes_the_background_threshold),
+        cmocka_unit_test(test_io_path_cpu_on_saturated_cores),
         cmocka_unit_test(test_ram_read_limit_and_unknowns),
         cmocka_unit_test(test_drain_needed_inverts_the_model),
         cmocka_unit_test(test_each_cause),
