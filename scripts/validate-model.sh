@@ -61,7 +61,7 @@ for kind in $kinds; do
     echo "== $kind: fixture, probe, sweeps (fsync and direct), analysis" >&2
     "$CP" fixture -o "$out/input.bin" --size "$size" --kind "$kind" --force -q
     # shellcheck disable=SC2086 # targets are NAME=DIR words
-    lab "$CP" probe --sizes "$size" --reps 2 -q -o "$out/probe-$kind.csv" --force $targets
+    lab "$CP" probe --sizes "$size" --reps 3 -q -o "$out/probe-$kind.csv" --force $targets
     for sync in fsync direct; do
         # shellcheck disable=SC2086
         lab "$CP" sweep -i "$out/input.bin" --threads 1,2 --reps "$reps" --sync "$sync" -q \

@@ -38,8 +38,9 @@ static const char run_usage[] =
     "  -T, --threads LIST      thread counts, 1,2,4 or 1..8 (default 1..online CPUs)\n"
     "  -c, --codec LIST        codecs (default zstd:3)\n"
     "      --engine E          blocks (default) or native\n"
-    "      --reps N            repetitions of each run and probe size (default 3; 1 with\n"
-    "                          --quick)\n"
+    "      --reps N|auto       repetitions of each run and probe size (default 3; 1 with\n"
+    "                          --quick); auto: 3, then more runs until each median's 95%\n"
+    "                          interval is within +-3% (at most 10)\n"
     "      --layout L          split (default) or same; see 'chokepoint sweep --help'\n"
     "      --seed N            seed of the run and probe orders, 0 to 2147483647 (default:\n"
     "                          random, recorded); the generated fixture always uses seed 1\n"
@@ -106,7 +107,7 @@ static options_outcome_t parse_args(int argc, char **argv, study_t *s, cp_err_t 
             break;
         case OPT_ENGINE: rc = pipeline_engine_parse(optarg, &s->sweep.engine, err); break;
         case OPT_REPS:
-            rc = options_reps(optarg, &s->sweep.reps, err);
+            rc = options_reps_or_auto(optarg, &s->sweep.reps, &s->sweep.reps_auto, err);
             s->reps_given = true;
             break;
         case OPT_LAYOUT: rc = sweep_layout_parse(optarg, &s->sweep.layout, err); break;

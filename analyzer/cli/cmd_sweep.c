@@ -31,7 +31,9 @@ static const char sweep_usage[] =
     "  -T, --threads LIST     thread counts: 1,2,4 or 1..8 (default 1..online CPUs)\n"
     "      --engine E         blocks (default) or native; see 'chokepoint compress --help'\n"
     "      --block-size SIZE  block size for the blocks engine (default: the codec's)\n"
-    "      --reps N           measured repetitions of each case (default 3)\n"
+    "      --reps N|auto      measured repetitions of each case (default 3); auto: 3, then\n"
+    "                         more until each median's 95% interval is within +-3% (at\n"
+    "                         most 10)\n"
     "      --no-warmup        skip the discarded warm-up runs\n"
     "      --layout L         split: read INPUT where it is (default); same: copy INPUT to\n"
     "                         each target first and read it from there\n"
@@ -99,7 +101,7 @@ int cmd_sweep(int argc, char **argv)
             rc = parse_block_size(optarg, "block size", &p.block_size, &err);
             break;
         case OPT_REPS:
-            rc = options_reps(optarg, &p.reps, &err);
+            rc = options_reps_or_auto(optarg, &p.reps, &p.reps_auto, &err);
             break;
         case OPT_NO_WARMUP: p.warmup = false; break;
         case OPT_LAYOUT: rc = sweep_layout_parse(optarg, &p.layout, &err); break;

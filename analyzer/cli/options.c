@@ -2,6 +2,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "cli/parse.h"
 #include "common/log.h"
@@ -33,6 +34,17 @@ int options_reps(const char *text, int *out, cp_err_t *err)
     if (rc == CP_OK)
         *out = (int)value;
     return rc;
+}
+
+int options_reps_or_auto(const char *text, int *out, bool *auto_reps, cp_err_t *err)
+{
+    if (text != NULL && strcmp(text, "auto") == 0) {
+        *out = 3;
+        *auto_reps = true;
+        return CP_OK;
+    }
+    *auto_reps = false;
+    return options_reps(text, out, err);
 }
 
 int options_seed(const char *text, uint64_t *out, cp_err_t *err)

@@ -8,12 +8,13 @@
  *   codec list  -c/--codec LIST    codec_parse_list (codecs/codec.h)
  *   engine      --engine E         pipeline_engine_parse (measure/pipeline.h)
  *   layout      --layout L         sweep_layout_parse (measure/sweep.h)
- *   reps        --reps N           options_reps, 1..CP_MAX_REPS
+ *   reps        --reps N|auto      options_reps, 1..CP_MAX_REPS (auto: sweep and run)
  *   seed        --seed N           options_seed, 0..CP_SEED_MAX */
 #ifndef CP_CLI_OPTIONS_H
 #define CP_CLI_OPTIONS_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "common/bounds.h"
@@ -40,6 +41,10 @@ int options_error(const char *command, int c, char **argv);
 /* --reps N: a whole number from 1 to CP_MAX_REPS. CP_OK with *out set, or CP_EUSAGE with
  * "bad --reps 'TEXT': expected a whole number from 1 to 1000" in err. */
 int options_reps(const char *text, int *out, cp_err_t *err);
+
+/* --reps N or --reps auto (sweep and run): auto sets *out to 3 and *auto_reps, which asks
+ * for more repetitions until each median settles (measure/sweep.h). */
+int options_reps_or_auto(const char *text, int *out, bool *auto_reps, cp_err_t *err);
 
 /* --seed N: a whole number from 0 to CP_SEED_MAX (decimal digits only). CP_OK with *out
  * set, or CP_EUSAGE with "bad seed 'TEXT': expected a whole number from 0 to ..." in err. */

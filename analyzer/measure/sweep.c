@@ -1,6 +1,7 @@
 #include "measure/sweep.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,7 +215,7 @@ static void target_failed(target_state_t *st, size_t t, const char *why)
  * callback's error is returned. */
 static int measure_one(const sweep_params_t *p, target_state_t *st, const planned_run_t *r,
                        unsigned order, sweep_row_cb cb, void *ctx, bool *run_failed,
-                       cp_err_t *err)
+                       double *seconds, cp_err_t *err)
 {
     const target_spec_t *target = &p->targets[r->target];
     sweep_row_t row;
@@ -238,6 +239,7 @@ static int measure_one(const sweep_params_t *p, target_state_t *st, const planne
     if (rc == CP_EINTR)
         return cp_err_set(err, CP_EINTR, "interrupted");
     row.valid = rc == CP_OK;
+    *seconds = row.valid ? row.record.run.seconds : -1.0;
     if (rc != CP_OK) {
         snprintf(row.error, sizeof row.error, "%s", run_err.msg);
         target_failed(st, r->target, run_err.msg);
@@ -301,6 +303,95 @@ static int progress_cb(const sweep_row_t *row, void *ctx, cp_err_t *err)
     return pc->cb(row, pc->ctx, err);
 }
 
+/* The measured seconds of one (target, codec, threads) case, for --reps auto. */
+typedef struct case_times {
+    double seconds[SWEEP_AUTO_MAX_REPS];
+    int n;
+} case_times_t;
+
+bool sweep_median_settled(const double *seconds, int n, double within)
+{
+    if (n < 3)
+        return false;
+    /* Student's t at 97.5% for n - 1 = 2..9 degrees of freedom. */
+    static const double t975[] = {0, 0, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262};
+    double mean = 0, var = 0, sorted[SWEEP_AUTO_MAX_REPS];
+    int m = n < SWEEP_AUTO_MAX_REPS ? n : SWEEP_AUTO_MAX_REPS;
+    for (int i = 0; i < m; i++) {
+        mean += seconds[i] / m;
+        int k = i;
+        while (k > 0 && sorted[k - 1] > seconds[i]) {
+            sorted[k] = sorted[k - 1];
+            k--;
+        }
+        sorted[k] = seconds[i];
+    }
+    for (int i = 0; i < m; i++)
+        var += (seconds[i] - mean) * (seconds[i] - mean) / (m - 1);
+    double median = m % 2 ? sorted[m / 2] : (sorted[m / 2 - 1] + sorted[m / 2]) / 2;
+    double half = t975[m - 1 < 9 ? m - 1 : 9] * sqrt(var / m);
+    return median > 0 && half <= within * median;
+}
+
+/* Runs plan[0..n) in order, recording each case's seconds in times (indexed by case). */
+static int run_plan(const sweep_params_t *p, target_state_t *st, const planned_run_t *plan,
+                    size_t n, size_t first_order, progress_ctx_t *pc, case_times_t *times,
+                    bool *some_failed, sweep_row_cb cb, void *ctx, cp_err_t *err)
+{
+    int rc = CP_OK;
+    for (size_t i = 0; i < n && rc == CP_OK; i++) {
+        unsigned order = (unsigned)(first_order + i + 1);
+        if (st[plan[i].target].failed) {
+            /* Not run: a row still records the case and why, so the table is complete. */
+            sweep_row_t row;
+            row_init(p, st, &plan[i], order, &row);
+            snprintf(row.error, sizeof row.error, "not run: an earlier run on this target "
+                     "failed: %.400s", st[plan[i].target].failure);
+            *some_failed = true;
+            pc->total--;
+            rc = cb(&row, ctx, err);
+            continue;
+        }
+        double seconds = -1.0;
+        rc = measure_one(p, st, &plan[i], order, progress_cb, pc, some_failed, &seconds, err);
+        size_t k = (plan[i].target * p->n_codecs + plan[i].codec) * p->n_threads + plan[i].thread;
+        if (rc == CP_OK && seconds > 0.0 && times[k].n < SWEEP_AUTO_MAX_REPS)
+            times[k].seconds[times[k].n++] = seconds;
+    }
+    return rc;
+}
+
+/* --reps auto: one more repetition of every case whose median is not yet settled, in a
+ * fresh shuffled order, until all are or each has SWEEP_AUTO_MAX_REPS. */
+static int run_until_settled(const sweep_params_t *p, target_state_t *st, planned_run_t *plan,
+                             size_t done, progress_ctx_t *pc, case_times_t *times,
+                             bool *some_failed, sweep_row_cb cb, void *ctx, prng_t *g,
+                             cp_err_t *err)
+{
+    int rc = CP_OK;
+    size_t ncases = p->n_targets * p->n_codecs * p->n_threads;
+    for (int round = p->reps + 1; round <= SWEEP_AUTO_MAX_REPS && rc == CP_OK; round++) {
+        size_t n = 0;
+        for (size_t k = 0; k < ncases; k++) {
+            size_t t = k / (p->n_codecs * p->n_threads);
+            if (st[t].failed || times[k].n >= SWEEP_AUTO_MAX_REPS ||
+                sweep_median_settled(times[k].seconds, times[k].n, SWEEP_AUTO_WITHIN))
+                continue;
+            plan[n++] = (planned_run_t){t, (k / p->n_threads) % p->n_codecs, k % p->n_threads,
+                                        round};
+        }
+        if (n == 0)
+            break;
+        cp_log_info("--reps auto: %zu case(s) not yet within +-%.0f%%, repetition %d", n,
+                    100.0 * SWEEP_AUTO_WITHIN, round);
+        prng_shuffle(g, plan, n, sizeof *plan);
+        pc->total += n;
+        rc = run_plan(p, st, plan, n, done, pc, times, some_failed, cb, ctx, err);
+        done += n;
+    }
+    return rc;
+}
+
 int sweep_run(const sweep_params_t *p, sweep_row_cb cb, void *ctx, cp_err_t *err)
 {
     if (p->n_targets == 0 || p->n_codecs == 0 || p->n_threads == 0 || p->reps < 1)
@@ -310,11 +401,15 @@ int sweep_run(const sweep_params_t *p, sweep_row_cb cb, void *ctx, cp_err_t *err
     if (rc != CP_OK)
         return rc;
     target_state_t *st = calloc(p->n_targets, sizeof *st);
-    size_t total = p->n_targets * p->n_codecs * p->n_threads * (size_t)p->reps;
-    planned_run_t *plan = calloc(total, sizeof *plan);
-    if (st == NULL || plan == NULL) {
+    size_t ncases = p->n_targets * p->n_codecs * p->n_threads;
+    size_t total = ncases * (size_t)p->reps;
+    /* The plan array is reused by --reps auto's rounds (one run per case at most). */
+    planned_run_t *plan = calloc(total > ncases ? total : ncases, sizeof *plan);
+    case_times_t *times = calloc(ncases, sizeof *times);
+    if (st == NULL || plan == NULL || times == NULL) {
         free(st);
         free(plan);
+        free(times);
         return cp_err_set(err, CP_ENOMEM, "out of memory planning %zu runs", total);
     }
     size_t n = 0;
@@ -331,26 +426,16 @@ int sweep_run(const sweep_params_t *p, sweep_row_cb cb, void *ctx, cp_err_t *err
         rc = warm_up(p, st, err);
     progress_ctx_t pc = {cb, ctx, 0, total, clock_now()};
     bool some_failed = false;
-    for (size_t i = 0; i < total && rc == CP_OK; i++) {
-        if (st[plan[i].target].failed) {
-            /* Not run: a row still records the case and why, so the table is complete. */
-            sweep_row_t row;
-            row_init(p, st, &plan[i], (unsigned)(i + 1), &row);
-            snprintf(row.error, sizeof row.error, "not run: an earlier run on this target "
-                     "failed: %.400s", st[plan[i].target].failure);
-            some_failed = true;
-            pc.total--;
-            rc = cb(&row, ctx, err);
-            continue;
-        }
-        rc = measure_one(p, st, &plan[i], (unsigned)(i + 1), progress_cb, &pc, &some_failed,
-                         err);
-    }
+    if (rc == CP_OK)
+        rc = run_plan(p, st, plan, total, 0, &pc, times, &some_failed, cb, ctx, err);
+    if (rc == CP_OK && p->reps_auto)
+        rc = run_until_settled(p, st, plan, total, &pc, times, &some_failed, cb, ctx, &g, err);
     cp_log_progress_done();
     for (size_t t = 0; t < p->n_targets; t++)
         sink_close(st[t].input_copy);
     free(st);
     free(plan);
+    free(times);
     if (rc == CP_OK && some_failed)
         rc = cp_err_set(err, CP_EIO, "some runs failed; their rows carry the error");
     return rc;

@@ -38,11 +38,21 @@ typedef struct sweep_params {
     pipeline_engine_t engine;
     size_t block_size;      /* 0 = the codec's default */
     int reps;               /* measured repetitions per (target, codec, threads) */
+    bool reps_auto;         /* then more, one round at a time, until each case's median is
+                               settled (sweep_median_settled) or has SWEEP_AUTO_MAX_REPS */
     bool warmup;            /* one discarded run per (target, codec) first */
     sweep_layout_t layout;
     sync_mode_t sync;
     uint64_t seed;          /* shuffles the run order */
 } sweep_params_t;
+
+#define SWEEP_AUTO_MAX_REPS 10
+#define SWEEP_AUTO_WITHIN 0.03 /* --reps auto: the median's 95% interval within +-3% */
+
+/* True when n >= 3 measured times settle their median: the 95% confidence interval of
+ * their mean (Student's t, n - 1 degrees of freedom), a stand-in for the median's, is
+ * within +-within of the median. Pure. */
+bool sweep_median_settled(const double *seconds, int n, double within);
 
 /* 3 reps with warm-up, split layout, fsync, blocks engine; the caller fills the lists. */
 sweep_params_t sweep_defaults(void);

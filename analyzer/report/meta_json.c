@@ -126,11 +126,18 @@ void meta_write_markdown(const json_t *meta, FILE *out)
                 json_is_true(json_object_get(input, "generated")) ? str_or(input, "kind", "?")
                                                                   : "",
                 json_is_true(json_object_get(input, "generated")) ? "' fixture" : "");
-    fprintf(out, "- Runs: engine %s, %lld measured repetition(s) per point after one discarded "
+    char reps[96];
+    if (json_is_string(json_object_get(meta, "reps")))
+        snprintf(reps, sizeof reps, "3 to 10 measured repetitions per point (until the "
+                 "median's 95%% interval was within +-3%%)");
+    else
+        snprintf(reps, sizeof reps, "%lld measured repetition(s) per point",
+                 (long long)json_integer_value(json_object_get(meta, "reps")));
+    fprintf(out, "- Runs: engine %s, %s after one discarded "
                  "warm-up per target, in an order shuffled with seed %lld; each timed from "
                  "opening the input to the output's %s and close, input page cache dropped "
                  "first. Points are medians; min and max are kept.\n",
-            str_or(meta, "engine", "?"), (long long)json_integer_value(json_object_get(meta, "reps")),
+            str_or(meta, "engine", "?"), reps,
             (long long)json_integer_value(json_object_get(meta, "seed")),
             strcmp(str_or(meta, "sync", "fsync"), "none") == 0 ? "close (no fsync)" : "fsync");
     fprintf(out, "- Probe: incompressible data, each file written through fsync and read back "

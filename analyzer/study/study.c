@@ -288,7 +288,8 @@ int study_execute(study_t *s, int argc, char **argv, cp_err_t *err)
             s->sweep.seed = prng_fresh_seed();
         s->meta = meta_create(argc, argv);
         json_object_set_new(s->meta, "seed", json_integer((json_int_t)s->sweep.seed));
-        json_object_set_new(s->meta, "reps", json_integer(s->sweep.reps));
+        json_object_set_new(s->meta, "reps", s->sweep.reps_auto ? json_string("auto")
+                                                               : json_integer(s->sweep.reps));
         json_object_set_new(s->meta, "sync", json_string(sync_mode_name(s->sweep.sync)));
         json_object_set_new(s->meta, "engine", json_string(pipeline_engine_name(s->sweep.engine)));
         for (size_t i = 0; i < s->n_targets && rc == CP_OK; i++) {

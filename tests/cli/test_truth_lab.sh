@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# The verdict and its cause on a real slow volume: a loop-mounted ext4 volume throttled by
+# the block cgroup to 200 MB/s (scripts/lab-volumes.sh), a 256 MiB mixed fixture, zstd:3,
+# T = 1, 2, with the default timing (buffered writes, fsync at the end) and with O_DIRECT.
+#   fsync:  the page cache holds the ~134 MB output until the fsync, so the disk works
+#           after the cores: write-bound by a flush tail at both thread counts.
+#   direct: the writes overlap the compression: at T = 1 the disk keeps up (cpu-bound,
+#           compute); at T = 2 it takes 200 MB/s of output = ~380 MB/s of input, below the
+#           CPU's ~550: write-bound by write throughput.
+# Predictions must come within 25% of every measured median. Needs root, loop devices and
+# a block-throttling cgroup; exits 77 (skip) otherwise.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+if [ "$(id -u)" -ne 0 ] || [ ! -e /dev/loop-control ] || ! losetup --find >/dev/null 2>&1; then
+    echo "skip: needs root and a free loop device" >&2
+    exit 77
+fi
+command -v jq >/dev/null || { echo "FAILED: jq is needed (scripts/setup.sh --with-tests)"; exit 1; }
+
+LAB=$SRC_DIR/scripts/lab-volumes.sh
+state=$(mktemp -d /var/tmp/chokepoint-truth.XXXXXX)
+export CHOKEPOINT_LAB_DIR=$state/lab
+export CHOKEPOINT_LAB_VOLUMES="slow:200"
+export CHOKEPOINT_LAB_SIZE=1G
+export CHOKEPOINT_LAB_CGROUP=chokepoint-truth-$$
+CLEANUP_HOOKS+=("bash '$LAB' down >/dev/null 2>&1; rm -rf '$state'")
+rc=0
+bash "$LAB" up >/dev/null || rc=$?
+if [ "$rc" -eq 77 ]; then
+    echo "skip: lab-volumes.sh could not throttle a loop device here" >&2
+    exit 77
+fi
+[ "$rc" -eq 0 ] || { echo "FAILED: lab-volumes.sh up exited $rc"; exit 1; }
+slow=$(bash "$LAB" targets)
+lab() { bash "$LAB" exec -- "$@"; }
+
+run "$CP" fixture -o "$WORK/in.bin" --size 256M -q
+expect_status 0 "a 256 MiB mixed fixture"
+run lab "$CP" probe --sizes 256M --reps 3 -q -o "$WORK/probe.csv" "$slow"
+expect_status 0 "probe of the 200 MB/s volume"
+drain=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                 $c["op"] == "write" && $c["drain_bps"] != "" { print $c["drain_bps"]; exit }' \
+        "$WORK/probe.csv")
+check "the probe's drain rate is the cap within 10% ($drain B/s)" \
+    awk -v d="${drain:-0}" 'BEGIN { exit !(d >= 180e6 && d <= 220e6) }'
+
+for sync in fsync direct; do
+    run lab "$CP" sweep -i "$WORK/in.bin" --threads 1,2 --reps 3 --sync "$sync" -q \
+        -o "$WORK/runs-$sync.csv" mem "$slow"
+    expect_status 0 "sweep with --sync $sync"
+    run "$CP" analyze "$WORK/runs-$sync.csv" --probe "$WORK/probe.csv" --format json \
+        -o "$WORK/analysis-$sync.json"
+    expect_status 0 "analyze the $sync runs"
+done
+
+# at SYNC T: "verdict cause" of the slow volume at T threads
+at() {
+    jq -r --argjson t "$2" '.targets[] | select(.name == "slow") | .verdicts[]
+                            | select(.threads == $t) | "\(.verdict) \(.cause)"' \
+        "$WORK/analysis-$1.json"
+}
+check "fsync, T=1: write-bound by the flush tail (got: $(at fsync 1))" \
+    test "$(at fsync 1)" = "write-bound flush-tail"
+check "fsync, T=2: write-bound by the flush tail (got: $(at fsync 2))" \
+    test "$(at fsync 2)" = "write-bound flush-tail"
+check "direct, T=1: cpu-bound, compute (got: $(at direct 1))" \
+    test "$(at direct 1)" = "cpu-bound compute"
+check "direct, T=2: write-bound by throughput (got: $(at direct 2))" \
+    test "$(at direct 2)" = "write-bound write-throughput"
+
+for sync in fsync direct; do
+    worst=$(jq -r '.targets[] | select(.name == "slow") | .prediction_error_max' \
+        "$WORK/analysis-$sync.json")
+    check "$sync: every prediction within 25% (worst $worst)" \
+        awk -v e="$worst" 'BEGIN { exit !(e != "null" && e <= 0.25) }'
+done
+regimes=$(jq -r '[.targets[] | select(.name == "slow") | .points[].predicted_regime] | unique | join(",")' \
+    "$WORK/analysis-fsync.json")
+check "the fsync runs are predicted serial (got: $regimes)" test "$regimes" = serial
+check "nothing left on the volume" no_temp_files "${slow#slow=}"
+finish
