@@ -5,8 +5,12 @@
 # input) or memory blow-up (> 2 GB) leaves its input in build-fuzz/artifacts/ and makes the
 # script exit 1. Prints the executions of every target.
 #   scripts/fuzz.sh [SECONDS]        (default 60; 0 = replay the seeds only)
+#   scripts/fuzz.sh --build-only     (build the targets, run nothing: what the test
+#                                     suite's cli_fuzz_smoke replays; scripts/test.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+build_only=0
+if [ "${1:-}" = "--build-only" ]; then build_only=1; shift; fi
 seconds=${1:-60}
 case $seconds in '' | *[!0-9]*) echo "usage: scripts/fuzz.sh [SECONDS]" >&2; exit 2 ;; esac
 scripts/setup.sh --with-fuzz --packages-only
@@ -18,6 +22,7 @@ CC=clang cmake -S . -B "$build" -DCHOKEPOINT_FUZZ=ON -DCHOKEPOINT_SANITIZE=ON \
 rm -f "$build.configure.log"
 mapfile -t targets < "$build/tests/fuzz/targets.txt"
 cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" > /dev/null
+[ $build_only = 0 ] || exit 0
 
 # Largest input per target: parsers take command-line words, loaders whole files.
 max_len() { case $1 in fuzz_parse) echo 4096 ;; *) echo 65536 ;; esac; }

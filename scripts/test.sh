@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Sets up (scripts/setup.sh --with-tests) and runs the whole test suite with ctest.
+# Sets up (scripts/setup.sh --with-tests), builds the libFuzzer targets the suite's
+# cli_fuzz_smoke replays (scripts/fuzz.sh --build-only, build-fuzz/; CHOKEPOINT_NO_FUZZ=1
+# leaves them out and that test skips), and runs the whole test suite with ctest.
 #   scripts/test.sh [--build-dir DIR] [extra cmake -D options...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,4 +11,5 @@ if [ "${1:-}" = "--build-dir" ]; then
     shift 2
 fi
 scripts/setup.sh --build-dir "$build_dir" --with-tests "$@"
+[ "${CHOKEPOINT_NO_FUZZ:-0}" = 1 ] || scripts/fuzz.sh --build-only
 ctest --test-dir "$build_dir" --output-on-failure -j 2 --timeout 900

@@ -66,12 +66,53 @@ skip() {
 
 is_root() { [ "$(id -u)" -eq 0 ]; }
 
-# mount_tmpfs DIR SIZE: mounts a small tmpfs (root only), unmounted at exit
+# mount_tmpfs DIR SIZE: mounts a small tmpfs (root only), unmounted at exit. Returns 1
+# without root (the caller says "skipped"); as root a failed mount is a failure, not a
+# skip, so a CI machine that should run the section cannot pass it silently.
 mount_tmpfs() {
     mkdir -p "$1"
-    mount -t tmpfs -o size="$2" tmpfs "$1" 2>/dev/null || return 1
+    is_root || return 1
+    if ! mount -t tmpfs -o size="$2" tmpfs "$1" 2> "$WORK/mount.err"; then
+        not_ok "mounting a $2 tmpfs on $1 as root failed: $(cat "$WORK/mount.err")"
+        return 1
+    fi
     CLEANUP_HOOKS+=("umount '$1'")
 }
+
+# need_python3: python3 reads the JSON the tests check; scripts/setup.sh --with-tests
+# installs it. Its absence is a failure (the checks would otherwise never run).
+need_python3() {
+    command -v python3 > /dev/null && return 0
+    not_ok "python3 is missing (scripts/setup.sh --with-tests installs it): JSON checks not run"
+    return 1
+}
+
+# wait_for SECONDS CMD...: polls CMD every 20 ms until it succeeds (0) or SECONDS pass (1).
+wait_for() {
+    local limit=$1 t0=$EPOCHREALTIME
+    shift
+    while ! "$@"; do
+        awk -v a="$t0" -v b="$EPOCHREALTIME" -v l="$limit" 'BEGIN { exit !(b - a < l) }' || return 1
+        sleep 0.02
+    done
+}
+
+# lines_at_least N GLOB: some file matching GLOB has at least N lines
+lines_at_least() {
+    local f
+    for f in $2; do
+        [ -f "$f" ] && [ "$(wc -l < "$f")" -ge "$1" ] && return 0
+    done
+    return 1
+}
+
+# csv_col FILE NAME: the 1-based index of column NAME in FILE's header (empty if absent)
+csv_col() {
+    head -1 "$1" | tr -d '\r' | tr ',' '\n' | grep -nx -- "$2" | cut -d: -f1
+}
+
+# data_rows FILE: lines after the header (0 when FILE is missing)
+data_rows() { [ -f "$1" ] && echo $(($(wc -l < "$1") - 1)) || echo 0; }
 
 # make_input FILE BYTES: deterministic, compressible test data
 make_input() {
