@@ -105,14 +105,34 @@ done
 check_target_clean "usage errors"
 
 # --- Ctrl-C: exit 130, rows so far kept, nothing left ---
-"$CHOKEPOINT" probe --sizes 2MB,100MB --reps 3 --seed 3 -o "$work/int.csv" "slow=$target@50MB/s" \
+# 4 x 100 MB at 50 MB/s is 8 s of writes. The signal goes as soon as a measured row is on
+# disk (in -o's file or its temporary/partial companion), else after 4 s, when at least
+# one 100 MB write has finished. Every row the summary counts as measured must be in the
+# file, and stderr must show our handler's message (exit 130 alone is also what the
+# default SIGINT action gives).
+"$CHOKEPOINT" probe --sizes 2MB,100MB --reps 4 --seed 3 -o "$work/int.csv" "slow=$target@50MB/s" \
     >/dev/null 2>"$work/err" &
 pid=$!
-sleep 1
+seen=0
+for _ in $(seq 1 200); do
+    for f in "$work"/int.csv* "$work"/.int.csv*; do
+        [ -f "$f" ] && [ "$(wc -l <"$f")" -ge 2 ] && seen=$(($(wc -l <"$f") - 1))
+    done
+    [ $seen -ge 1 ] && break
+    sleep 0.02
+done
 kill -INT $pid
 wait $pid; rc=$?
 [ $rc -eq 130 ] || fail "interrupted probe: exit $rc, expected 130"
+grep -q 'interrupted' "$work/err" || fail "interrupted probe: our handler's message is missing: $(cat "$work/err")"
 head -1 "$work/int.csv" 2>/dev/null | grep -q '^target,op,' || fail "interrupted -o file lacks the header"
+kept=$(($(wc -l <"$work/int.csv" 2>/dev/null || echo 1) - 1))
+measured=$(awk '/^  (write|read) +[0-9]/ { n += $NF } END { print n + 0 }' "$work/err")
+[ "$kept" -ge 1 ] || fail "interrupted probe kept no row although at least one was measured"
+[ "$kept" -eq "$measured" ] || fail "interrupted probe kept $kept rows, its summary counts $measured measured"
+[ "$kept" -ge "$seen" ] || fail "interrupted probe kept $kept rows, $seen were on disk before the signal"
+[ "$kept" -lt 16 ] || fail "interrupted probe has all 16 rows: the signal hit nothing"
+ls -A "$work" | grep -q 'int.csv.' && fail "interrupted probe left a companion file: $(ls -A "$work")"
 check_target_clean "interrupted run"
 
 [ $failures -eq 0 ] || { echo "$failures failure(s)" >&2; exit 1; }
