@@ -22,6 +22,7 @@ static const command_t commands[] = {
     {"analyze", cmd_analyze, "fit scaling models to runs.csv and say what limits the job"},
     {"plot", cmd_plot, "draw gnuplot plots and report.md for a results directory"},
     {"run", cmd_run, "the whole study: fixture, probe, sweep, analyze and plot"},
+    {"compare", cmd_compare, "compare studies: B/A per thread count, regressions, overlays"},
     {NULL, NULL, NULL},
 };
 

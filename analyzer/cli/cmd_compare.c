@@ -1,0 +1,298 @@
+/* cmd_compare.c - `chokepoint compare A B [C...]`: argument handling and output only; the
+ * loading is report/compare_load.c, the comparison model/compare.c, the formats
+ * report/compare_out.c and the plots report/compare_plot.c. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "cli/parse.h"
+#include "common/cleanup.h"
+#include "common/err.h"
+#include "common/log.h"
+#include "model/compare.h"
+#include "report/compare_load.h"
+#include "report/compare_out.h"
+#include "report/compare_plot.h"
+#include "report/outfile.h"
+
+typedef enum { FORMAT_TEXT, FORMAT_JSON, FORMAT_MARKDOWN } format_t;
+
+static const char compare_usage[] =
+    "usage: chokepoint compare A B [C...] [--pair NAME_A:NAME_B ...] [--threshold PCT]\n"
+    "                          [--fail-on-regression PCT] [--format text|json|markdown]\n"
+    "                          [-o FILE [--force]] [--plots DIR [--plot-format png|svg|both]]\n"
+    "                          [--tolerance X] [--seed N]\n\n"
+    "Compares studies: B (and C, ...) each against A. A, B, ... are results directories\n"
+    "(runs.csv, and probe.csv when there) or runs tables, whatever 'analyze' reads.\n"
+    "Series pair by (target, codec); when each side holds one series they pair by\n"
+    "themselves; --pair names others. Per thread count both sides measured: the ratio of\n"
+    "the median rates B/A, a bootstrap 95% interval over the repetitions when both sides\n"
+    "have 3 or more, and a call: slower, faster or same (the interval, or without one the\n"
+    "ratio, entirely beyond the threshold). Per pair: the linear-rate slope ratio, both\n"
+    "power-law exponents and crossovers, and the verdicts that changed.\n\n"
+    "options:\n"
+    "  --pair A:B        pair target A of the first study with target B of the others\n"
+    "                    (repeatable)\n"
+    "  --threshold PCT   smaller changes are 'same' (default 2; '2' or '2%')\n"
+    "  --fail-on-regression PCT\n"
+    "                    exit 1 when any point is slower by more than PCT (its interval\n"
+    "                    entirely beyond it, or without repetitions its ratio)\n"
+    "  --format F        text (default), json or markdown\n"
+    "  -o FILE           write there (atomically) instead of stdout\n"
+    "  --force           replace FILE when it exists (otherwise an error)\n"
+    "  --plots DIR       overlay and ratio plots, their data and compare.md into DIR\n"
+    "  --plot-format F   png (default), svg or both\n"
+    "  --tolerance X     for the verdicts, as in analyze (default 0.10)\n"
+    "  --seed N          of the bootstrap (default 1: the same inputs give the same calls)\n"
+    "  -q, --quiet       no informational messages on stderr\n"
+    "  -h, --help        this help\n\n"
+    "Exit status: 0 success, 1 a regression beyond --fail-on-regression (or a runtime\n"
+    "failure), 2 usage or data-file error (also: studies with nothing in common).\n";
+
+enum {
+    OPT_PAIR = 256, OPT_THRESHOLD, OPT_FAIL, OPT_FORMAT, OPT_FORCE, OPT_PLOTS, OPT_PLOT_FORMAT,
+    OPT_TOLERANCE, OPT_SEED,
+};
+
+static const struct option compare_options[] = {
+    {"pair", required_argument, NULL, OPT_PAIR},
+    {"threshold", required_argument, NULL, OPT_THRESHOLD},
+    {"fail-on-regression", required_argument, NULL, OPT_FAIL},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"output", required_argument, NULL, 'o'},
+    {"force", no_argument, NULL, OPT_FORCE},
+    {"plots", required_argument, NULL, OPT_PLOTS},
+    {"plot-format", required_argument, NULL, OPT_PLOT_FORMAT},
+    {"tolerance", required_argument, NULL, OPT_TOLERANCE},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+typedef struct settings {
+    const char *paths[COMPARE_MAX_STUDIES];
+    size_t npaths;
+    compare_name_pair_t names[COMPARE_MAX_STUDIES];
+    char name_buf[COMPARE_MAX_STUDIES][2 * CP_NAME_MAX + 2];
+    size_t nnames;
+    compare_options_t cmp;
+    analysis_options_t analysis;
+    format_t format;
+    const char *out_path, *plots_dir;
+    plot_format_t plot_format;
+    bool force;
+} settings_t;
+
+/* A percentage 0 <= PCT < 100, '%' allowed at the end, as a fraction. */
+static int parse_percent(const char *option, const char *text, double *out, cp_err_t *err)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end != text && *end == '%')
+        end++;
+    if (end == text || *end != '\0' || errno != 0 || !isfinite(v) || v < 0.0 || v >= 100.0 ||
+        strspn(text, "0123456789.") == 0)
+        return cp_err_set(err, CP_EUSAGE, "bad %s '%s': expected a percentage from 0 to "
+                          "below 100 (2 or 2%%)", option, text);
+    *out = v / 100.0;
+    return CP_OK;
+}
+
+static int parse_pair(settings_t *s, const char *text, cp_err_t *err)
+{
+    if (s->nnames >= COMPARE_MAX_STUDIES)
+        return cp_err_set(err, CP_EUSAGE, "--pair: at most %d", COMPARE_MAX_STUDIES);
+    char *buf = s->name_buf[s->nnames];
+    if (strlen(text) >= sizeof s->name_buf[0])
+        return cp_err_set(err, CP_EUSAGE, "--pair '%.40s...': too long", text);
+    strcpy(buf, text);
+    char *colon = strchr(buf, ':');
+    if (colon == NULL || colon == buf || colon[1] == '\0')
+        return cp_err_set(err, CP_EUSAGE, "bad --pair '%s': expected NAME_A:NAME_B (two "
+                          "target names)", text);
+    *colon = '\0';
+    s->names[s->nnames++] = (compare_name_pair_t){.a = buf, .b = colon + 1};
+    return CP_OK;
+}
+
+static int parse_format(const char *value, format_t *format, cp_err_t *err)
+{
+    if (strcmp(value, "text") == 0)
+        *format = FORMAT_TEXT;
+    else if (strcmp(value, "json") == 0)
+        *format = FORMAT_JSON;
+    else if (strcmp(value, "markdown") == 0 || strcmp(value, "md") == 0)
+        *format = FORMAT_MARKDOWN;
+    else
+        return cp_err_set(err, CP_EUSAGE, "--format '%s': expected text, json or markdown",
+                          value);
+    return CP_OK;
+}
+
+/* OPTIONS_PROCEED with s filled, OPTIONS_HELP_REQUESTED, or OPTIONS_FAILED with err set
+ * (or the message already printed by options_error, err->code CP_EUSAGE). */
+static options_outcome_t parse_args(int argc, char **argv, settings_t *s, cp_err_t *err)
+{
+    s->cmp = compare_defaults();
+    s->analysis = analysis_defaults();
+    s->plot_format = PLOT_PNG;
+    int rc = CP_OK, c;
+    uint64_t seed;
+    options_begin();
+    while (rc == CP_OK && (c = getopt_long(argc, argv, ":o:qh", compare_options, NULL)) != -1) {
+        switch (c) {
+        case OPT_PAIR: rc = parse_pair(s, optarg, err); break;
+        case OPT_THRESHOLD: rc = parse_percent("--threshold", optarg, &s->cmp.threshold, err); break;
+        case OPT_FAIL:
+            rc = parse_percent("--fail-on-regression", optarg, &s->cmp.fail_threshold, err);
+            break;
+        case OPT_FORMAT: rc = parse_format(optarg, &s->format, err); break;
+        case 'o': s->out_path = optarg; break;
+        case OPT_FORCE: s->force = true; break;
+        case OPT_PLOTS: s->plots_dir = optarg; break;
+        case OPT_PLOT_FORMAT: rc = plot_format_parse(optarg, &s->plot_format, err); break;
+        case OPT_TOLERANCE: rc = parse_tolerance(optarg, &s->analysis.tolerance, err); break;
+        case OPT_SEED:
+            rc = options_seed(optarg, &seed, err);
+            s->cmp.seed = seed;
+            break;
+        case 'q': cp_log_set_quiet(true); break;
+        case 'h': fputs(compare_usage, stdout); return OPTIONS_HELP_REQUESTED;
+        default:
+            options_error("compare", c, argv);
+            err->code = CP_EUSAGE;
+            err->msg[0] = '\0';
+            return OPTIONS_FAILED;
+        }
+    }
+    for (; rc == CP_OK && optind < argc; optind++) {
+        if (s->npaths >= COMPARE_MAX_STUDIES)
+            rc = cp_err_set(err, CP_EUSAGE, "compare: at most %d studies", COMPARE_MAX_STUDIES);
+        else
+            s->paths[s->npaths++] = argv[optind];
+    }
+    if (rc == CP_OK && s->npaths < 2)
+        rc = cp_err_set(err, CP_EUSAGE, "compare needs two studies or more (A B [C...]); "
+                        "try 'chokepoint compare --help'");
+    if (rc == CP_OK && s->out_path != NULL && s->out_path[0] == '\0')
+        rc = cp_err_set(err, CP_EUSAGE, "-o: empty file name");
+    if (rc == CP_OK && s->plots_dir != NULL && s->plots_dir[0] == '\0')
+        rc = cp_err_set(err, CP_EUSAGE, "--plots: empty directory name");
+    if (rc == CP_OK && s->out_path != NULL)
+        rc = outfile_check(s->out_path, s->force, err);
+    return rc == CP_OK ? OPTIONS_PROCEED : OPTIONS_FAILED;
+}
+
+static int write_output(const settings_t *s, const compare_result_t *r,
+                        const compare_study_t *st, FILE *out, cp_err_t *err)
+{
+    switch (s->format) {
+    case FORMAT_JSON: return compare_write_json(r, st, s->npaths, out, err);
+    case FORMAT_MARKDOWN: return compare_write_markdown(r, st, s->npaths, NULL, out, err);
+    default: return compare_write_text(r, st, s->npaths, out, err);
+    }
+}
+
+static int write_to(const char *path, bool force, const settings_t *s,
+                    const compare_result_t *r, const compare_study_t *st,
+                    const plot_set_t *plots, cp_err_t *err)
+{
+    outfile_t *f = outfile_open(path, force, err);
+    if (f == NULL)
+        return cp_err_code(err, CP_EIO);
+    int rc = plots != NULL
+        ? compare_write_markdown(r, st, s->npaths, plots, outfile_stream(f), err)
+        : write_output(s, r, st, outfile_stream(f), err);
+    if (rc == CP_OK)
+        rc = outfile_commit(f, err);
+    outfile_close(f);
+    return rc;
+}
+
+/* The plots and DIR/compare.md. */
+static int write_plots(const settings_t *s, const compare_result_t *r,
+                       const compare_study_t *st, cp_err_t *err)
+{
+    plot_set_t *plots = calloc(1, sizeof *plots);
+    if (plots == NULL)
+        return cp_err_set(err, CP_ENOMEM, "out of memory");
+    int rc = compare_plot_render(s->plots_dir, r, st, s->npaths, s->plot_format, plots, err);
+    char md[PATH_MAX];
+    if (rc == CP_OK && (size_t)snprintf(md, sizeof md, "%s/compare.md", s->plots_dir) >= sizeof md)
+        rc = cp_err_set(err, CP_EUSAGE, "%s: path too long", s->plots_dir);
+    if (rc == CP_OK)
+        rc = write_to(md, true, s, r, st, plots, err);
+    if (rc == CP_OK) {
+        if (plots->gnuplot_missing)
+            cp_log_warn("%s", plots->notice);
+        for (size_t i = 0; i < plots->n; i++)
+            for (int k = 0; k < 2; k++)
+                if (plots->plots[i].files[k][0])
+                    cp_log_info("wrote %s", plots->plots[i].files[k]);
+        cp_log_info("wrote %s", md);
+    }
+    free(plots);
+    return rc;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+    cp_err_t err = {0};
+    settings_t *s = calloc(1, sizeof *s);
+    if (s == NULL) {
+        cp_log_error("out of memory");
+        return 1;
+    }
+    options_outcome_t outcome = parse_args(argc, argv, s, &err);
+    if (outcome != OPTIONS_PROCEED) {
+        free(s);
+        if (outcome == OPTIONS_HELP_REQUESTED)
+            return 0;
+        if (err.msg[0])
+            cp_log_error("%s", err.msg);
+        return cp_exit_status(err.code);
+    }
+
+    compare_input_t *inputs[COMPARE_MAX_STUDIES] = {NULL};
+    compare_study_t studies[COMPARE_MAX_STUDIES];
+    compare_result_t *result = NULL;
+    int rc = CP_OK;
+    for (size_t i = 0; i < s->npaths && rc == CP_OK; i++) {
+        rc = compare_input_load(s->paths[i], &s->analysis, &inputs[i], &err);
+        if (rc == CP_OK)
+            studies[i] = compare_input_study(inputs[i]);
+    }
+    if (rc == CP_OK)
+        rc = compare_run(studies, s->npaths, s->names, s->nnames, &s->cmp, &result, &err);
+    if (rc == CP_OK && cp_interrupted())
+        rc = cp_err_set(&err, CP_EINTR, "interrupted");
+    if (rc == CP_OK && s->plots_dir != NULL)
+        rc = write_plots(s, result, studies, &err);
+    if (rc == CP_OK) {
+        if (s->out_path != NULL)
+            rc = write_to(s->out_path, s->force, s, result, studies, NULL, &err);
+        else if ((rc = write_output(s, result, studies, stdout, &err)) == CP_OK &&
+                 fflush(stdout) != 0)
+            rc = cp_err_errno(&err, CP_EIO, errno, "cannot write to stdout");
+    }
+    int status = cp_exit_status(rc);
+    if (rc != CP_OK) {
+        cp_log_error("%s", err.msg);
+    } else if (result->regressions > 0) {
+        cp_log_error("compare: %zu point%s slower than the regression limit of %.3g%%",
+                     result->regressions, result->regressions == 1 ? " is" : "s are",
+                     s->cmp.fail_threshold * 100.0);
+        status = 1;
+    }
+    compare_free(result);
+    for (size_t i = 0; i < s->npaths; i++)
+        compare_input_free(inputs[i]);
+    free(s);
+    return status;
+}

@@ -1,0 +1,262 @@
+/* compare_out.c - compare results as JSON, text and Markdown (compare_out.h). */
+#include "report/compare_out.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <string.h>
+
+void compare_series_label(const analysis_series_t *s, char *buf, size_t cap)
+{
+    if (s->codec[0])
+        snprintf(buf, cap, "%s (%s)", s->name, s->codec);
+    else
+        snprintf(buf, cap, "%s", s->name);
+}
+
+void compare_pair_summary(const compare_result_t *r, const compare_pair_t *p, char *buf,
+                          size_t cap)
+{
+    const compare_point_t *worst = NULL;
+    for (size_t i = 0; i < p->npoints; i++)
+        if (worst == NULL || fabs(p->points[i].rate_ratio - 1.0) > fabs(worst->rate_ratio - 1.0))
+            worst = &p->points[i];
+    int n = snprintf(buf, cap, "%zu of %zu thread counts slower, %zu faster, %zu the same "
+                     "(threshold %.3g%%)", p->slower, p->npoints, p->faster, p->same,
+                     r->options.threshold * 100.0);
+    if (worst != NULL && n >= 0 && (size_t)n < cap)
+        snprintf(buf + n, cap - (size_t)n, "; the largest difference is at T=%d, B at %.1f%% "
+                 "of A", worst->threads, worst->rate_ratio * 100.0);
+}
+
+/* ---- JSON --------------------------------------------------------------------------- */
+
+static json_t *number(double x)
+{
+    return isfinite(x) ? json_real(x) : json_null();
+}
+
+static json_t *side_json(const compare_study_t *study, const analysis_series_t *s)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "study", json_string(study->label));
+    json_object_set_new(o, "target", json_string(s->name));
+    json_object_set_new(o, "codec", s->codec[0] ? json_string(s->codec) : json_null());
+    return o;
+}
+
+static json_t *pair_json(const compare_pair_t *p, const compare_study_t *studies)
+{
+    json_t *o = json_object(), *pts = json_array(), *vc = json_array();
+    json_object_set_new(o, "a", side_json(&studies[0], p->a));
+    json_object_set_new(o, "b", side_json(&studies[p->study_b], p->b));
+    for (size_t i = 0; i < p->npoints; i++) {
+        const compare_point_t *c = &p->points[i];
+        json_t *j = json_object();
+        json_object_set_new(j, "threads", json_integer(c->threads));
+        json_object_set_new(j, "rate_a", number(c->rate_a));
+        json_object_set_new(j, "rate_b", number(c->rate_b));
+        json_object_set_new(j, "n_a", json_integer((json_int_t)c->n_a));
+        json_object_set_new(j, "n_b", json_integer((json_int_t)c->n_b));
+        json_object_set_new(j, "rate_ratio", number(c->rate_ratio));
+        json_object_set_new(j, "ci_low", number(c->ci_low));
+        json_object_set_new(j, "ci_high", number(c->ci_high));
+        json_object_set_new(j, "change", json_string(compare_change_name(c->change)));
+        json_object_set_new(j, "basis", json_string(compare_basis_name(c->basis)));
+        json_object_set_new(j, "regression", json_boolean(c->regression));
+        json_array_append_new(pts, j);
+    }
+    json_object_set_new(o, "points", pts);
+    json_object_set_new(o, "slope_a", number(p->slope_a));
+    json_object_set_new(o, "slope_b", number(p->slope_b));
+    json_object_set_new(o, "slope_ratio", number(p->slope_ratio));
+    json_object_set_new(o, "exponent_a", number(p->exponent_a));
+    json_object_set_new(o, "exponent_b", number(p->exponent_b));
+    json_object_set_new(o, "crossover_a", number(p->crossover_a));
+    json_object_set_new(o, "crossover_b", number(p->crossover_b));
+    for (size_t i = 0; i < p->nverdict_changes; i++) {
+        json_t *j = json_object();
+        json_object_set_new(j, "threads", json_integer(p->verdict_changes[i].threads));
+        json_object_set_new(j, "a", json_string(verdict_name(p->verdict_changes[i].a)));
+        json_object_set_new(j, "b", json_string(verdict_name(p->verdict_changes[i].b)));
+        json_array_append_new(vc, j);
+    }
+    json_object_set_new(o, "verdict_changes", vc);
+    json_object_set_new(o, "slower", json_integer((json_int_t)p->slower));
+    json_object_set_new(o, "faster", json_integer((json_int_t)p->faster));
+    json_object_set_new(o, "same", json_integer((json_int_t)p->same));
+    json_object_set_new(o, "regressions", json_integer((json_int_t)p->regressions));
+    return o;
+}
+
+int compare_write_json(const compare_result_t *r, const compare_study_t *studies, size_t n,
+                       FILE *out, cp_err_t *err)
+{
+    json_t *root = json_object(), *st = json_array(), *pairs = json_array();
+    if (root == NULL || st == NULL || pairs == NULL) {
+        json_decref(root);
+        json_decref(st);
+        json_decref(pairs);
+        return cp_err_set(err, CP_ENOMEM, "out of memory building JSON");
+    }
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(st, json_string(studies[i].label));
+    json_object_set_new(root, "studies", st);
+    json_object_set_new(root, "threshold", number(r->options.threshold));
+    json_object_set_new(root, "fail_on_regression", number(r->options.fail_threshold));
+    json_object_set_new(root, "confidence", number(r->options.confidence));
+    json_object_set_new(root, "resamples", json_integer(r->options.resamples));
+    json_object_set_new(root, "seed", json_integer((json_int_t)r->options.seed));
+    json_object_set_new(root, "regressions", json_integer((json_int_t)r->regressions));
+    for (size_t i = 0; i < r->npairs; i++)
+        json_array_append_new(pairs, pair_json(&r->pairs[i], studies));
+    json_object_set_new(root, "pairs", pairs);
+    int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+    json_decref(root);
+    if (rc != 0 || fputc('\n', out) == EOF)
+        return cp_err_errno(err, CP_EIO, errno, "cannot write the JSON comparison");
+    return CP_OK;
+}
+
+/* ---- text and Markdown ---------------------------------------------------------------- */
+
+/* "%.3f" or "-" for an unknown value, into buf. */
+static const char *num(double x, int decimals, char *buf, size_t cap)
+{
+    if (isfinite(x))
+        snprintf(buf, cap, "%.*f", decimals, x);
+    else
+        snprintf(buf, cap, "-");
+    return buf;
+}
+
+static void interval(const compare_point_t *c, char *buf, size_t cap)
+{
+    if (isfinite(c->ci_low) && isfinite(c->ci_high))
+        snprintf(buf, cap, "%.3f..%.3f", c->ci_low, c->ci_high);
+    else
+        snprintf(buf, cap, "-");
+}
+
+static void pair_title(const compare_pair_t *p, const compare_study_t *studies, char *buf,
+                       size_t cap)
+{
+    char la[300], lb[300];
+    compare_series_label(p->a, la, sizeof la);
+    compare_series_label(p->b, lb, sizeof lb);
+    snprintf(buf, cap, "%s in %s against %s in %s", lb, studies[p->study_b].label, la,
+             studies[0].label);
+}
+
+/* The fitted figures and changed verdicts after a pair's table. */
+static void pair_figures(FILE *out, const compare_pair_t *p, const char *indent)
+{
+    char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], b7[32];
+    fprintf(out, "%slinear_rate slope: A %s, B %s MB/s per thread, ratio %s\n", indent,
+            num(p->slope_a / 1e6, 1, b1, sizeof b1),
+            num(p->slope_b / 1e6, 1, b2, sizeof b2), num(p->slope_ratio, 3, b3, sizeof b3));
+    fprintf(out, "%spower_time exponent: A %s, B %s; crossover threads: A %s, B %s\n", indent,
+            num(p->exponent_a, 3, b4, sizeof b4), num(p->exponent_b, 3, b5, sizeof b5),
+            num(p->crossover_a, 2, b6, sizeof b6), num(p->crossover_b, 2, b7, sizeof b7));
+    if (p->nverdict_changes == 0) {
+        fprintf(out, "%sverdicts: unchanged\n", indent);
+        return;
+    }
+    fprintf(out, "%sverdicts changed:", indent);
+    for (size_t i = 0; i < p->nverdict_changes; i++)
+        fprintf(out, "%s T=%d %s -> %s", i ? "," : "", p->verdict_changes[i].threads,
+                verdict_name(p->verdict_changes[i].a), verdict_name(p->verdict_changes[i].b));
+    fputc('\n', out);
+}
+
+static void header_text(FILE *out, const compare_result_t *r, const compare_study_t *studies,
+                        size_t n, const char *bullet)
+{
+    fprintf(out, "%sA: %s\n", bullet, studies[0].label);
+    for (size_t i = 1; i < n; i++)
+        fprintf(out, "%s%c: %s\n", bullet, i < 26 ? (char)('A' + i) : '?', studies[i].label);
+    fprintf(out, "\nB/A is the ratio of the median rates. With %d or more repetitions on both "
+            "sides the call rests on a %.0f%% bootstrap interval (%u resamples, seed %llu); "
+            "otherwise on the ratio alone. Changes within %.3g%% are 'same'.",
+            COMPARE_MIN_REPS, r->options.confidence * 100.0, r->options.resamples,
+            (unsigned long long)r->options.seed, r->options.threshold * 100.0);
+    if (isfinite(r->options.fail_threshold))
+        fprintf(out, " Regression limit: %.3g%% slower (%zu point%s beyond it).",
+                r->options.fail_threshold * 100.0, r->regressions, r->regressions == 1 ? "" : "s");
+    fputc('\n', out);
+}
+
+int compare_write_text(const compare_result_t *r, const compare_study_t *studies, size_t n,
+                       FILE *out, cp_err_t *err)
+{
+    header_text(out, r, studies, n, "");
+    for (size_t k = 0; k < r->npairs; k++) {
+        const compare_pair_t *p = &r->pairs[k];
+        char title[1024], sum[256];
+        pair_title(p, studies, title, sizeof title);
+        fprintf(out, "\n%s\n", title);
+        fprintf(out, "  %7s %10s %10s %5s %7s %17s  %s\n", "threads", "A MB/s", "B MB/s",
+                "reps", "B/A", "95% interval", "call");
+        for (size_t i = 0; i < p->npoints; i++) {
+            const compare_point_t *c = &p->points[i];
+            char ci[48], reps[24];
+            interval(c, ci, sizeof ci);
+            snprintf(reps, sizeof reps, "%zu/%zu", c->n_a, c->n_b);
+            fprintf(out, "  %7d %10.1f %10.1f %5s %7.3f %17s  %s (%s)%s\n", c->threads,
+                    c->rate_a / 1e6, c->rate_b / 1e6, reps, c->rate_ratio, ci,
+                    compare_change_name(c->change), compare_basis_name(c->basis),
+                    c->regression ? " REGRESSION" : "");
+        }
+        pair_figures(out, p, "  ");
+        compare_pair_summary(r, p, sum, sizeof sum);
+        fprintf(out, "  %s\n", sum);
+    }
+    if (ferror(out))
+        return cp_err_errno(err, CP_EIO, errno ? errno : EIO, "cannot write the comparison");
+    return CP_OK;
+}
+
+int compare_write_markdown(const compare_result_t *r, const compare_study_t *studies,
+                           size_t n, const plot_set_t *plots, FILE *out, cp_err_t *err)
+{
+    fprintf(out, "# chokepoint comparison\n\n");
+    header_text(out, r, studies, n, "- ");
+    for (size_t k = 0; k < r->npairs; k++) {
+        const compare_pair_t *p = &r->pairs[k];
+        char title[1024], sum[256];
+        pair_title(p, studies, title, sizeof title);
+        fprintf(out, "\n## %s\n\n", title);
+        fprintf(out, "| threads | A MB/s | B MB/s | reps A/B | B/A | 95%% interval | call | basis |\n"
+                     "|---:|---:|---:|---:|---:|---:|---|---|\n");
+        for (size_t i = 0; i < p->npoints; i++) {
+            const compare_point_t *c = &p->points[i];
+            char ci[48];
+            interval(c, ci, sizeof ci);
+            fprintf(out, "| %d | %.1f | %.1f | %zu/%zu | %.3f | %s | %s%s | %s |\n", c->threads,
+                    c->rate_a / 1e6, c->rate_b / 1e6, c->n_a, c->n_b, c->rate_ratio, ci,
+                    compare_change_name(c->change), c->regression ? " **regression**" : "",
+                    compare_basis_name(c->basis));
+        }
+        fputc('\n', out);
+        pair_figures(out, p, "- ");
+        compare_pair_summary(r, p, sum, sizeof sum);
+        fprintf(out, "- %s\n", sum);
+    }
+    if (plots != NULL) {
+        fprintf(out, "\n## Plots\n");
+        if (plots->gnuplot_missing)
+            fprintf(out, "\n%s\n", plots->notice);
+        for (size_t i = 0; i < plots->n; i++) {
+            const plot_file_t *pf = &plots->plots[i];
+            const char *file = pf->files[0][0] ? pf->files[0] : pf->files[1];
+            const char *base = strrchr(file, '/');
+            fprintf(out, "\n### %s\n\n", pf->name);
+            if (file[0])
+                fprintf(out, "![%s](%s)\n\n", pf->name, base ? base + 1 : file);
+            fprintf(out, "%s\n", pf->caption);
+        }
+    }
+    if (ferror(out))
+        return cp_err_errno(err, CP_EIO, errno ? errno : EIO, "cannot write the comparison");
+    return CP_OK;
+}

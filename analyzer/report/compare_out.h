@@ -1,0 +1,36 @@
+/* compare_out.h - the result of `chokepoint compare` as JSON (docs/formats.md, "compare
+ * JSON"), as text for a terminal, and as Markdown (the compare.md of --plots, with the
+ * plots and their captions when given). */
+#ifndef CP_REPORT_COMPARE_OUT_H
+#define CP_REPORT_COMPARE_OUT_H
+
+#include <stdio.h>
+
+#include "common/err.h"
+#include "model/compare.h"
+#include "report/plot.h"
+
+/* Writes r as one JSON object to out; studies[0..n) are the studies compared (for their
+ * labels). CP_EIO or CP_ENOMEM on failure. */
+int compare_write_json(const compare_result_t *r, const compare_study_t *studies, size_t n,
+                       FILE *out, cp_err_t *err);
+
+/* Writes r as text: per pair a table of thread counts with the ratio, its interval and
+ * the call, then the fitted figures and changed verdicts. CP_EIO on failure. */
+int compare_write_text(const compare_result_t *r, const compare_study_t *studies, size_t n,
+                       FILE *out, cp_err_t *err);
+
+/* Writes r as Markdown; with plots (may be NULL) the images and their captions follow
+ * the tables. CP_EIO on failure. */
+int compare_write_markdown(const compare_result_t *r, const compare_study_t *studies,
+                           size_t n, const plot_set_t *plots, FILE *out, cp_err_t *err);
+
+/* "usb (zstd:3)" or "usb" into buf: how reports name a series. */
+void compare_series_label(const analysis_series_t *s, char *buf, size_t cap);
+
+/* One sentence for pair p: how many points were slower, faster or the same, and the
+ * largest change, into buf. */
+void compare_pair_summary(const compare_result_t *r, const compare_pair_t *p, char *buf,
+                          size_t cap);
+
+#endif

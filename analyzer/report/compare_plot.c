@@ -1,0 +1,410 @@
+/* compare_plot.c - data files, captions and gnuplot runs for compare (compare_plot.h). */
+#include "report/compare_plot.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common/cleanup.h"
+#include "common/tempfile.h"
+#include "report/compare_out.h"
+#include "report/plot_gnuplot.h"
+
+#define CURVE_SAMPLES 121
+
+/* A series of one study drawn in the overlays: its colour is its study's. */
+typedef struct line {
+    size_t study;
+    const analysis_series_t *s;
+} line_t;
+
+typedef struct lines {
+    line_t items[2 * 256];
+    size_t n;
+} lines_t;
+
+static void lines_add(lines_t *l, size_t study, const analysis_series_t *s)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (l->items[i].study == study && l->items[i].s == s)
+            return;
+    if (l->n < sizeof l->items / sizeof l->items[0])
+        l->items[l->n++] = (line_t){.study = study, .s = s};
+}
+
+/* ---- files ---------------------------------------------------------------------------- */
+
+typedef struct datafile {
+    FILE *f;
+    tempfile_t tmp;
+    char path[PATH_MAX];
+} datafile_t;
+
+static int datafile_open(datafile_t *d, const char *dir, const char *name, cp_err_t *err)
+{
+    d->f = NULL;
+    d->tmp = (tempfile_t)TEMPFILE_INIT;
+    if ((size_t)snprintf(d->path, sizeof d->path, "%s/%s", dir, name) >= sizeof d->path)
+        return cp_err_set(err, CP_EIO, "%s/%s: path too long", dir, name);
+    int rc = tempfile_open(&d->tmp, dir, name, 0, err);
+    if (rc != CP_OK)
+        return rc;
+    d->f = fdopen(d->tmp.fd, "w");
+    if (d->f == NULL) {
+        rc = cp_err_errno(err, CP_EIO, errno, "%s: cannot open", d->tmp.path);
+        tempfile_discard(&d->tmp);
+        return rc;
+    }
+    d->tmp.fd = -1;
+    fprintf(d->f, "# %s - written by chokepoint compare; regenerated on every run\n", name);
+    return CP_OK;
+}
+
+static int datafile_commit(datafile_t *d, cp_err_t *err)
+{
+    int rc = CP_OK;
+    errno = 0;
+    if (ferror(d->f) || fflush(d->f) != 0)
+        rc = cp_err_errno(err, CP_EIO, errno ? errno : EIO, "%s: cannot write", d->path);
+    if (fclose(d->f) != 0 && rc == CP_OK)
+        rc = cp_err_errno(err, CP_EIO, errno, "%s: cannot write", d->path);
+    d->f = NULL;
+    if (rc == CP_OK)
+        rc = tempfile_commit(&d->tmp, d->path, true, err);
+    tempfile_discard(&d->tmp);
+    return rc;
+}
+
+static void num(FILE *f, double x)
+{
+    if (isfinite(x))
+        fprintf(f, " %.8g", x);
+    else
+        fputs(" NaN", f);
+}
+
+static void block_start(FILE *f, size_t index, const char *title)
+{
+    if (index > 0)
+        fputs("\n\n", f);
+    fprintf(f, "# index %zu: %s\n", index, title);
+}
+
+static void line_title(const compare_study_t *studies, const line_t *l, char *buf, size_t cap)
+{
+    char label[300];
+    compare_series_label(l->s, label, sizeof label);
+    snprintf(buf, cap, "%c: %s", l->study < 26 ? (char)('A' + l->study) : '?', label);
+    (void)studies;
+}
+
+static void write_points(FILE *f, const lines_t *L, const compare_study_t *st)
+{
+    fputs("# columns: threads seconds seconds_min seconds_max rate_MBps rate_min_MBps "
+          "rate_max_MBps runs\n", f);
+    for (size_t k = 0; k < L->n; k++) {
+        char title[400];
+        line_title(st, &L->items[k], title, sizeof title);
+        block_start(f, k, title);
+        const analysis_series_t *s = L->items[k].s;
+        for (size_t i = 0; i < s->npoints; i++) {
+            const analysis_point_t *p = &s->points[i];
+            fprintf(f, "%d", p->threads);
+            num(f, p->seconds);
+            num(f, p->seconds_min);
+            num(f, p->seconds_max);
+            num(f, p->bytes_per_s / 1e6);
+            num(f, p->input_bytes / p->seconds_max / 1e6);
+            num(f, p->input_bytes / p->seconds_min / 1e6);
+            fprintf(f, " %zu\n", p->n);
+        }
+    }
+}
+
+static void write_fits(FILE *f, const lines_t *L, const compare_study_t *st, bool time)
+{
+    fputs(time ? "# columns: threads seconds (power_time fit)\n"
+               : "# columns: threads linear_rate_MBps usl_rate_MBps\n", f);
+    for (size_t k = 0; k < L->n; k++) {
+        char title[400];
+        line_title(st, &L->items[k], title, sizeof title);
+        block_start(f, k, title);
+        const analysis_series_t *s = L->items[k].s;
+        double lo = s->points[0].threads, hi = s->points[s->npoints - 1].threads;
+        for (int i = 0; i < CURVE_SAMPLES; i++) {
+            double frac = (double)i / (CURVE_SAMPLES - 1);
+            double T = time ? lo * pow(hi / lo, frac) : lo + (hi - lo) * frac;
+            fprintf(f, "%.6g", T);
+            if (time) {
+                num(f, fit_time_at(&s->models[FIT_POWER_TIME], T));
+            } else {
+                num(f, fit_rate_at(&s->models[FIT_LINEAR_RATE], T) / 1e6);
+                num(f, fit_rate_at(&s->models[FIT_USL], T) / 1e6);
+            }
+            fputc('\n', f);
+        }
+    }
+}
+
+static void write_ratio(FILE *f, const compare_result_t *r, const compare_study_t *st)
+{
+    fputs("# columns: threads rate_ratio ci_low ci_high has_ci (without an interval ci_low "
+          "and ci_high repeat the ratio)\n", f);
+    for (size_t k = 0; k < r->npairs; k++) {
+        const compare_pair_t *p = &r->pairs[k];
+        char lb[300], title[800];
+        compare_series_label(p->b, lb, sizeof lb);
+        snprintf(title, sizeof title, "%s / %s (%s)", st[p->study_b].label, st[0].label, lb);
+        block_start(f, k, title);
+        if (p->npoints == 0)
+            fputs("NaN NaN NaN NaN 0\n", f);
+        for (size_t i = 0; i < p->npoints; i++) {
+            const compare_point_t *c = &p->points[i];
+            bool ci = isfinite(c->ci_low) && isfinite(c->ci_high);
+            fprintf(f, "%d", c->threads);
+            num(f, c->rate_ratio);
+            num(f, ci ? c->ci_low : c->rate_ratio);
+            num(f, ci ? c->ci_high : c->rate_ratio);
+            fprintf(f, " %d\n", ci);
+        }
+    }
+}
+
+static void var_str(FILE *f, const char *name, size_t i, const char *value)
+{
+    char quoted[1024];
+    plot_gnuplot_quote(value, quoted, sizeof quoted);
+    if (i == 0)
+        fprintf(f, "%s = %s\n", name, quoted);
+    else
+        fprintf(f, "%s[%zu] = %s\n", name, i, quoted);
+}
+
+static void var_array(FILE *f, const char *name, size_t n)
+{
+    fprintf(f, "\nn_%s = %zu\narray %s[%zu]\n", name, n, name, n ? n : 1);
+    if (n == 0)
+        fprintf(f, "%s[1] = ''\n", name);
+}
+
+static void write_vars(FILE *f, const lines_t *L, const compare_result_t *r,
+                       const compare_study_t *st)
+{
+    bool seen[RUNS_THREADS_MAX + 1] = {false};
+    int tmin = 0, tmax = 0;
+    size_t nthreads = 0;
+    for (size_t k = 0; k < L->n; k++)
+        for (size_t i = 0; i < L->items[k].s->npoints; i++) {
+            int T = L->items[k].s->points[i].threads;
+            if (T < 1 || T > RUNS_THREADS_MAX || seen[T])
+                continue;
+            seen[T] = true;
+            nthreads++;
+            tmin = tmin == 0 || T < tmin ? T : tmin;
+            tmax = T > tmax ? T : tmax;
+        }
+    var_str(f, "measured", 0, "");
+    var_str(f, "codec", 0, "");
+    fprintf(f, "threads_min = %d\nthreads_max = %d\nthreshold = %.8g\n", tmin, tmax,
+            r->options.threshold);
+    fprintf(f, "fail_threshold = %.8g\n", isfinite(r->options.fail_threshold)
+            ? r->options.fail_threshold : -1.0);
+    var_array(f, "threads_list", nthreads);
+    size_t j = 0;
+    for (int T = 1; T <= RUNS_THREADS_MAX; T++)
+        if (seen[T])
+            fprintf(f, "threads_list[%zu] = %d\n", ++j, T);
+    var_array(f, "line_title", L->n);
+    var_array(f, "line_study", L->n);
+    var_array(f, "line_series", L->n);
+    var_array(f, "power_eq", L->n);
+    var_array(f, "linear_eq", L->n);
+    for (size_t k = 0; k < L->n; k++) {
+        char title[400], eq[160];
+        line_title(st, &L->items[k], title, sizeof title);
+        var_str(f, "line_title", k + 1, title);
+        fprintf(f, "line_study[%zu] = %zu\n", k + 1, L->items[k].study + 1);
+        /* Point type per series name: the same target looks the same in every study. */
+        size_t series = 1;
+        for (size_t m = 0; m < k && strcmp(L->items[m].s->name, L->items[k].s->name) != 0; m++) {
+            bool first = true; /* count each name once, at its first line */
+            for (size_t q = 0; q < m; q++)
+                first &= strcmp(L->items[q].s->name, L->items[m].s->name) != 0;
+            series += first;
+        }
+        fprintf(f, "line_series[%zu] = %zu\n", k + 1, series);
+        const fit_result_t *pw = &L->items[k].s->models[FIT_POWER_TIME];
+        const fit_result_t *lin = &L->items[k].s->models[FIT_LINEAR_RATE];
+        if (pw->fitted)
+            snprintf(eq, sizeof eq, "t = %.4g / T^%.3f", pw->param[0], pw->param[1]);
+        else
+            snprintf(eq, sizeof eq, "power law not fitted");
+        var_str(f, "power_eq", k + 1, eq);
+        if (lin->fitted)
+            snprintf(eq, sizeof eq, "rate = %.4g + %.4g T MB/s", lin->param[0] / 1e6,
+                     lin->param[1] / 1e6);
+        else
+            snprintf(eq, sizeof eq, "linear rate not fitted");
+        var_str(f, "linear_eq", k + 1, eq);
+    }
+    var_array(f, "pair_title", r->npairs);
+    for (size_t k = 0; k < r->npairs; k++) {
+        char lb[300], title[400];
+        compare_series_label(r->pairs[k].b, lb, sizeof lb);
+        snprintf(title, sizeof title, "%c/A: %s", r->pairs[k].study_b < 26
+                 ? (char)('A' + r->pairs[k].study_b) : '?', lb);
+        var_str(f, "pair_title", k + 1, title);
+    }
+}
+
+typedef enum { FILE_POINTS, FILE_TIME, FILE_RATE, FILE_RATIO, FILE_VARS, FILE_COUNT } file_t;
+static const char *const file_names[FILE_COUNT] = {
+    "points.dat", "time_fit.dat", "rate_fit.dat", "ratio.dat", "vars.gp",
+};
+
+static int write_files(const char *datadir, const lines_t *L, const compare_result_t *r,
+                       const compare_study_t *st, cp_err_t *err)
+{
+    for (int k = 0; k < FILE_COUNT; k++) {
+        datafile_t d;
+        int rc = datafile_open(&d, datadir, file_names[k], err);
+        if (rc != CP_OK)
+            return rc;
+        switch ((file_t)k) {
+        case FILE_POINTS: write_points(d.f, L, st); break;
+        case FILE_TIME: write_fits(d.f, L, st, true); break;
+        case FILE_RATE: write_fits(d.f, L, st, false); break;
+        case FILE_RATIO: write_ratio(d.f, r, st); break;
+        default: write_vars(d.f, L, r, st); break;
+        }
+        rc = datafile_commit(&d, err);
+        if (rc != CP_OK)
+            return rc;
+    }
+    return CP_OK;
+}
+
+/* ---- captions ------------------------------------------------------------------------- */
+
+static void caption_fits(const compare_result_t *r, const compare_study_t *st, bool time,
+                         char *buf, size_t cap)
+{
+    size_t used = (size_t)snprintf(buf, cap, time
+        ? "Time against threads, log-log, one colour per study (power laws dashed): "
+        : "Rate against threads, one colour per study (linear fits dashed): ");
+    for (size_t k = 0; k < r->npairs && used < cap; k++) {
+        const compare_pair_t *p = &r->pairs[k];
+        char lb[300];
+        compare_series_label(p->b, lb, sizeof lb);
+        int n;
+        if (time)
+            n = snprintf(buf + used, cap - used, "%s%s: exponent %.3f in %s against %.3f in A",
+                         k ? "; " : "", lb, p->exponent_b, st[p->study_b].label, p->exponent_a);
+        else
+            n = snprintf(buf + used, cap - used, "%s%s: slope ratio %.3f (%s over A)",
+                         k ? "; " : "", lb, p->slope_ratio, st[p->study_b].label);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+    if (used < cap)
+        snprintf(buf + used, cap - used, ".");
+}
+
+static void caption_ratio(const compare_result_t *r, char *buf, size_t cap)
+{
+    size_t used = (size_t)snprintf(buf, cap, "B/A per thread count with its interval; the "
+                                   "grey band is the +-%.3g%% threshold. ",
+                                   r->options.threshold * 100.0);
+    for (size_t k = 0; k < r->npairs && used < cap; k++) {
+        char sum[256], lb[300];
+        compare_pair_summary(r, &r->pairs[k], sum, sizeof sum);
+        compare_series_label(r->pairs[k].b, lb, sizeof lb);
+        int n = snprintf(buf + used, cap - used, "%s%s: %s", k ? "; " : "", lb, sum);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+    if (used < cap)
+        snprintf(buf + used, cap - used, ".");
+}
+
+/* ---- drawing -------------------------------------------------------------------------- */
+
+static int draw(const char *dir, const char *datadir, plot_format_t fmt, plot_set_t *out,
+                cp_err_t *err)
+{
+    const char *program = plot_gnuplot_program();
+    if (!plot_gnuplot_found(program)) {
+        out->gnuplot_missing = true;
+        snprintf(out->notice, sizeof out->notice, "gnuplot not found (CHOKEPOINT_GNUPLOT=%s); "
+                 "plots skipped, data in %s/", program, COMPARE_PLOT_DATA_DIR);
+        return CP_OK;
+    }
+    char plotsdir[PATH_MAX];
+    int rc = plot_templates_dir(plotsdir, sizeof plotsdir, err);
+    for (size_t i = 0; i < out->n && rc == CP_OK; i++)
+        for (int slot = 0; slot < 2 && rc == CP_OK; slot++) {
+            if (!(fmt & (slot == 0 ? PLOT_PNG : PLOT_SVG)))
+                continue;
+            if (cp_interrupted())
+                return cp_err_set(err, CP_EINTR, "interrupted");
+            plot_file_t *pf = &out->plots[i];
+            plot_gnuplot_job_t job = {
+                .program = program, .plotsdir = plotsdir, .datadir = datadir,
+                .results_dir = dir, .name = pf->name, .ext = slot == 0 ? "png" : "svg",
+            };
+            bool cannot_run = false;
+            rc = plot_gnuplot_draw(&job, pf->files[slot], sizeof pf->files[slot], &cannot_run,
+                                   err);
+            if (rc == CP_OK && cannot_run) {
+                out->gnuplot_missing = true;
+                snprintf(out->notice, sizeof out->notice, "gnuplot cannot be run "
+                         "(CHOKEPOINT_GNUPLOT=%s); plots skipped, data in %s/", program,
+                         COMPARE_PLOT_DATA_DIR);
+                return CP_OK;
+            }
+        }
+    return rc;
+}
+
+int compare_plot_render(const char *dir, const compare_result_t *r,
+                        const compare_study_t *studies, size_t nstudies, plot_format_t fmt,
+                        plot_set_t *out, cp_err_t *err)
+{
+    memset(out, 0, sizeof *out);
+    (void)nstudies;
+    char datadir[PATH_MAX];
+    if ((size_t)snprintf(datadir, sizeof datadir, "%s/%s", dir, COMPARE_PLOT_DATA_DIR) >=
+        sizeof datadir)
+        return cp_err_set(err, CP_EUSAGE, "%s: path too long", dir);
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return cp_err_errno(err, CP_EIO, errno, "%s: cannot create", dir);
+    if (mkdir(datadir, 0777) != 0 && errno != EEXIST)
+        return cp_err_errno(err, CP_EIO, errno, "%s: cannot create", datadir);
+    lines_t *L = calloc(1, sizeof *L);
+    if (L == NULL)
+        return cp_err_set(err, CP_ENOMEM, "out of memory");
+    for (size_t k = 0; k < r->npairs; k++) {
+        lines_add(L, 0, r->pairs[k].a);
+        lines_add(L, r->pairs[k].study_b, r->pairs[k].b);
+    }
+    int rc = write_files(datadir, L, r, studies, err);
+    free(L);
+    if (rc != CP_OK)
+        return rc;
+    static const char *const names[] = {"compare_time", "compare_rate", "compare_ratio"};
+    for (size_t i = 0; i < 3; i++) {
+        plot_file_t *pf = &out->plots[out->n++];
+        snprintf(pf->name, sizeof pf->name, "%s", names[i]);
+        if (i < 2)
+            caption_fits(r, studies, i == 0, pf->caption, sizeof pf->caption);
+        else
+            caption_ratio(r, pf->caption, sizeof pf->caption);
+    }
+    return draw(dir, datadir, fmt, out, err);
+}
