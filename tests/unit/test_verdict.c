@@ -32,6 +32,13 @@ static void test_each_verdict_branch(void **state)
     /* Both below: the lower names it. */
     assert_int_equal(verdict_classify(60, 100, 70, 61, 0.10), VERDICT_READ);
     assert_int_equal(verdict_classify(60, 100, 61, 70, 0.10), VERDICT_WRITE);
+    /* The tolerance boundary is inclusive: exactly (1 - tolerance) of the ceiling is
+     * cpu-bound, a hair below is not (0.25 and 75/100 are exact in binary). */
+    assert_int_equal(verdict_classify(75, 100, 60, NAN, 0.25), VERDICT_CPU);
+    assert_int_equal(verdict_classify(nextafter(75, 0), 100, 60, NAN, 0.25), VERDICT_WRITE);
+    assert_int_equal(verdict_classify(nextafter(75, 0), 100, NAN, NAN, 0.25), VERDICT_UNEXPLAINED);
+    /* A read/write tie: both ceilings explain it equally; the write ceiling is named. */
+    assert_int_equal(verdict_classify(60, 100, 61, 61, 0.10), VERDICT_WRITE);
     /* Ceilings known but above the CPU's: they do not explain the shortfall. */
     assert_int_equal(verdict_classify(60, 100, 150, 120, 0.10), VERDICT_UNEXPLAINED);
     assert_string_equal(verdict_name(VERDICT_WRITE), "write-bound");
@@ -178,9 +185,12 @@ static void test_analysis_verdicts_and_crossover(void **state)
     assert_close(slow->crossover_threads, 3.0, 1e-3); /* mem reaches 300 MB/s at T = 3 */
     assert_int_equal(slow->crossover_limit, VERDICT_READ);
 
+    /* mem is its own CPU ceiling, so its verdict says nothing; what can be wrong is a
+     * volume ceiling or a crossover given to it. */
     const analysis_series_t *mem = series_named(a, "mem");
-    assert_int_equal(mem->verdict, VERDICT_CPU);
     assert_true(isnan(mem->write_ceiling_bps));
+    assert_true(isnan(mem->crossover_threads));
+    assert_int_equal(mem->whatif_threads, 0);
     analysis_free(a);
     probe_table_free(probe);
     runs_table_free(runs);
@@ -204,21 +214,171 @@ static void test_analysis_without_mem_or_probe(void **state)
     assert_close(b->verdicts[2].relative_speed, 0.3125, 1e-12);
     assert_string_equal(b->verdicts[2].fastest, "a");
     assert_true(isnan(b->crossover_threads));
-    assert_int_equal(series_named(a, "a")->verdict, VERDICT_CPU);
+    /* a is the fastest at every T and so its own estimated ceiling: its verdict is not
+     * checked (it holds by construction). */
     analysis_free(a);
     runs_table_free(runs);
 }
 
+/* Flat rates (no speed-up) fit without failing; y ties x exactly for fastest, so the
+ * estimated ceiling is their common rate whichever of them names it; z, at 95% of it, is
+ * within the default 10% and cpu-bound, and w at 85% is not. */
 static void test_analysis_identical_rates(void **state)
 {
     (void)state;
     runs_table_t *runs = runs_of("target,threads,seconds,input_bytes\n"
-                                 "x,1,4,1000\nx,2,4,1000\nx,4,4,1000\nx,8,4,1000\n");
+                                 "x,1,4,1000\nx,2,4,1000\nx,4,4,1000\nx,8,4,1000\n"
+                                 "y,1,4,1000\ny,2,4,1000\ny,4,4,1000\ny,8,4,1000\n"
+                                 "z,8,4.2105263,1000\nw,8,4.7058824,1000\n");
     analysis_t *a = NULL;
     cp_err_t err = {0};
     assert_int_equal(analysis_run(runs, NULL, NULL, &a, &err), 0);
-    assert_int_equal(a->series[0].verdict, VERDICT_CPU);
+    assert_close(series_named(a, "y")->verdicts[3].relative_speed, 1.0, 1e-12);
+    assert_close(series_named(a, "x")->verdicts[3].relative_speed, 1.0, 1e-12);
+    assert_close(series_named(a, "z")->verdicts[0].cpu_ceiling_bps, 250.0, 1e-12);
+    assert_int_equal(series_named(a, "z")->verdict, VERDICT_CPU);
+    assert_int_equal(series_named(a, "w")->verdict, VERDICT_UNEXPLAINED);
     analysis_free(a);
+    runs_table_free(runs);
+}
+
+/* The tolerance boundary through the whole analysis: disk at exactly 80% of mem (both
+ * times exact in binary) is cpu-bound with --tolerance 0.2 and not with 0.19. */
+static void test_analysis_tolerance_boundary(void **state)
+{
+    (void)state;
+    runs_table_t *runs = runs_of("target,threads,seconds,input_bytes\n"
+                                 "mem,1,4,1000\ndisk,1,5,1000\n");
+    analysis_options_t opts = analysis_defaults();
+    analysis_t *a = NULL;
+    cp_err_t err = {0};
+    opts.tolerance = 0.25; /* 0.8 >= 0.75 */
+    assert_int_equal(analysis_run(runs, NULL, &opts, &a, &err), 0);
+    assert_int_equal(series_named(a, "disk")->verdict, VERDICT_CPU);
+    analysis_free(a);
+    opts.tolerance = 0.1875; /* 1 - 0.1875 = 0.8125 > 0.8, exact */
+    assert_int_equal(analysis_run(runs, NULL, &opts, &a, &err), 0);
+    assert_int_equal(series_named(a, "disk")->verdict, VERDICT_UNEXPLAINED);
+    analysis_free(a);
+    runs_table_free(runs);
+}
+
+/* Several codecs in one study: each codec's series is judged against mem at that codec.
+ * mem xz:6 is 4x slower than mem zstd:3; disk xz:6 runs at xz's full speed (cpu-bound)
+ * although it is far below zstd's ceiling, and disk zstd:3 at half of its own is not. */
+static void test_analysis_several_codecs(void **state)
+{
+    (void)state;
+    runs_table_t *runs = runs_of("target,codec,threads,seconds,input_bytes\n"
+                                 "mem,zstd:3,1,1,1000\nmem,zstd:3,2,0.5,1000\n"
+                                 "mem,xz:6,1,4,1000\nmem,xz:6,2,2,1000\n"
+                                 "disk,zstd:3,1,2,1000\ndisk,zstd:3,2,1,1000\n"
+                                 "disk,xz:6,1,4,1000\ndisk,xz:6,2,2,1000\n");
+    analysis_t *a = NULL;
+    cp_err_t err = {0};
+    assert_int_equal(analysis_run(runs, NULL, NULL, &a, &err), 0);
+    const analysis_series_t *dz = NULL, *dx = NULL;
+    for (size_t i = 0; i < a->nseries; i++) {
+        if (strcmp(a->series[i].name, "disk") != 0)
+            continue;
+        if (strcmp(a->series[i].codec, "xz:6") == 0)
+            dx = &a->series[i];
+        else if (strcmp(a->series[i].codec, "zstd:3") == 0)
+            dz = &a->series[i];
+    }
+    assert_non_null(dz);
+    assert_non_null(dx);
+    assert_int_not_equal(dz->ceiling, dx->ceiling);
+    assert_close(dx->verdicts[1].cpu_ceiling_bps, 500.0, 1e-12);
+    assert_close(dz->verdicts[1].cpu_ceiling_bps, 2000.0, 1e-12);
+    assert_int_equal(dx->verdict, VERDICT_CPU);
+    assert_int_equal(dz->verdict, VERDICT_UNEXPLAINED);
+    analysis_free(a);
+    runs_table_free(runs);
+}
+
+/* Only failed runs: no usable runs is a data error naming the file, not an empty report. */
+static void test_analysis_no_usable_runs(void **state)
+{
+    (void)state;
+    runs_table_t *runs = runs_of("target,threads,seconds,input_bytes,error\n"
+                                 "disk,1,,,out of space\ndisk,2,,,out of space\n");
+    analysis_t *a = NULL;
+    cp_err_t err = {0};
+    assert_int_equal(analysis_run(runs, NULL, NULL, &a, &err), CP_EDATA);
+    assert_null(a);
+    assert_non_null(strstr(err.msg, "no usable runs (2 failed runs skipped)"));
+    runs_table_free(runs);
+}
+
+/* The pipeline's stages: the busiest stage names its own verdict; stage_disagrees says
+ * when it differs from the rate-based one (not for unexplained). disk is write-bound by
+ * its probe (250 MB/s) with a busy writer (agrees); slow is write-bound but its reader was
+ * busiest (disagrees, read); both at the same rate. */
+static void test_analysis_stage_verdict(void **state)
+{
+    (void)state;
+    runs_table_t *runs = runs_of(
+        "target,threads,seconds,input_bytes,output_bytes,reader_busy_s,compress_busy_s,"
+        "writer_busy_s\n"
+        "mem,1,1,1000000000,1000000000,0.1,0.9,0.1\n"
+        "disk,1,4,1000000000,1000000000,0.1,0.9,3.9\n"
+        "slow,1,4,1000000000,1000000000,3.9,0.9,0.5\n"
+        "calm,1,1,1000000000,1000000000,0.1,0.9,0.2\n"
+        "odd,1,4,1000000000,1000000000,0.1,0.9,0.1\n"
+        "bare,1,4,1000000000,1000000000,,,\n");
+    probe_table_t *probe = probe_of("target,op,size_bytes,bytes_per_s\n"
+                                    "disk,write,2000000000,250000000\n"
+                                    "slow,write,2000000000,250000000\n");
+    analysis_t *a = NULL;
+    cp_err_t err = {0};
+    assert_int_equal(analysis_run(runs, probe, NULL, &a, &err), 0);
+    const analysis_verdict_t *d = &series_named(a, "disk")->verdicts[0];
+    assert_int_equal(d->verdict, VERDICT_WRITE);
+    assert_true(d->has_stage_verdict);
+    assert_int_equal(d->stage_verdict, VERDICT_WRITE);
+    assert_false(d->stage_disagrees);
+    const analysis_verdict_t *s = &series_named(a, "slow")->verdicts[0];
+    assert_int_equal(s->verdict, VERDICT_WRITE);
+    assert_int_equal(s->stage_verdict, VERDICT_READ);
+    assert_true(s->stage_disagrees);
+    const analysis_verdict_t *c = &series_named(a, "calm")->verdicts[0];
+    assert_int_equal(c->stage_verdict, VERDICT_CPU);
+    assert_false(c->stage_disagrees);
+    const analysis_verdict_t *o = &series_named(a, "odd")->verdicts[0];
+    assert_int_equal(o->verdict, VERDICT_UNEXPLAINED); /* no ceiling explains 25% */
+    assert_int_equal(o->stage_verdict, VERDICT_CPU);
+    assert_false(o->stage_disagrees);                  /* not for unexplained */
+    assert_false(series_named(a, "bare")->verdicts[0].has_stage_verdict);
+    analysis_free(a);
+    probe_table_free(probe);
+    runs_table_free(runs);
+}
+
+/* The what-if aims at the lower of the CPU and read ceilings: disk reads its input at
+ * 300 MB/s (layout same), so no disk can take the job past 1e9 / 300e6 s; within 10% that
+ * is 3.7037 s, not mem's 1e9 / 800e6 / 0.9 = 1.3889 s. */
+static void test_whatif_read_ceiling(void **state)
+{
+    (void)state;
+    runs_table_t *runs = runs_of(
+        "target,threads,seconds,input_bytes,output_bytes,layout,input_target\n"
+        "mem,1,1.25,1000000000,500000000,split,src\n"
+        "disk,1,10,1000000000,500000000,same,\n");
+    probe_table_t *probe = probe_of("target,op,size_bytes,bytes_per_s\n"
+                                    "disk,write,2000000000,50000000\n"
+                                    "disk,read,2000000000,300000000\n");
+    analysis_t *a = NULL;
+    cp_err_t err = {0};
+    assert_int_equal(analysis_run(runs, probe, NULL, &a, &err), 0);
+    const analysis_series_t *disk = series_named(a, "disk");
+    assert_close(disk->read_ceiling_bps, 300e6, 1e-12);
+    assert_int_equal(disk->verdict, VERDICT_WRITE); /* W' = 100 MB/s < R = 300 MB/s */
+    assert_int_equal(disk->whatif_threads, 1);
+    assert_close(disk->whatif_seconds, 1e9 / 300e6 / 0.9, 1e-9);
+    assert_true(disk->whatif_write_bps > 0.0);
+    analysis_free(a);
+    probe_table_free(probe);
     runs_table_free(runs);
 }
 
@@ -250,6 +410,11 @@ int main(void)
         cmocka_unit_test(test_analysis_without_mem_or_probe),
         cmocka_unit_test(test_analysis_identical_rates),
         cmocka_unit_test(test_ceiling_from_mem_model_between_thread_counts),
+        cmocka_unit_test(test_analysis_tolerance_boundary),
+        cmocka_unit_test(test_analysis_several_codecs),
+        cmocka_unit_test(test_analysis_no_usable_runs),
+        cmocka_unit_test(test_analysis_stage_verdict),
+        cmocka_unit_test(test_whatif_read_ceiling),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
