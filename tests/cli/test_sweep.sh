@@ -41,12 +41,58 @@ expect_status 0 "probe of the same targets"
 run "$CP" analyze "$WORK/runs.csv" --probe "$WORK/probe.csv" --tolerance 0.2 --format json -o "$WORK/analysis.json"
 expect_status 0 "analyze"
 verdict() { python3 -c "import json,sys; a=json.load(open('$WORK/analysis.json')); print([t['verdict'] for t in a['targets'] if t['name']==sys.argv[1]][0])" "$1"; }
-if command -v python3 >/dev/null; then
-    check "mem is cpu-bound" test "$(verdict mem)" = cpu-bound
-    check "the RAM volume is cpu-bound" test "$(verdict ram)" = cpu-bound
+# ram_ok: the RAM volume is cpu-bound at every T, or the point is flagged noisy (its runs
+# last ~60 ms, where a busy 2-core machine can make one median slow).
+ram_ok() {
+    python3 - "$WORK/analysis.json" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))
+t = [t for t in a["targets"] if t["name"] == "ram"][0]
+bad = [(v["threads"], v["verdict"]) for v, p in zip(t["verdicts"], t["points"])
+       if v["verdict"] != "cpu-bound" and not p["noisy"]]
+sys.exit(1 if bad else 0)
+PY
+}
+if need_python3; then
+    # mem is its own CPU ceiling, so its verdict is not checked; the others are judged
+    # against it.
+    check "the RAM volume is cpu-bound (or its point is flagged noisy)" ram_ok
     check "the 20 MB/s volume is write-bound" test "$(verdict slow)" = write-bound
-else
-    echo "skipped: verdict checks need python3"
+    check "the ceilings come from mem" python3 -c "
+import json; a = json.load(open('$WORK/analysis.json'))
+assert all(v['cpu_ceiling_source'] == 'mem' for t in a['targets'] for v in t['verdicts'])"
+fi
+
+# Telemetry values, not just names (docs/formats.md): the plain directory target of the
+# --layout same sweep has its device, which wrote at least the output (after the fsync; the
+# counters are the whole device's, so other writers only add); mem, the RAM volume and the
+# emulated cap have no device figures; the shares are fractions.
+telemetry_ok() {
+    python3 - "$WORK/runs.csv" "$WORK/same.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+same = list(csv.DictReader(open(sys.argv[2])))
+disk = [r for r in same if r["target"] == "disk"]
+assert disk and len(rows) == 18
+for r in disk:
+    if r["fs_type"] in ("ext4", "ext3", "xfs", "btrfs", "f2fs"):
+        assert r["device"] != "", "no device for a directory on %s" % r["fs_type"]
+    if r["device"] != "":
+        assert int(r["dev_written_bytes"]) >= int(r["output_bytes"]), (r["dev_written_bytes"], r["output_bytes"])
+        assert 0 < float(r["dev_busy_share"]) <= 1.0, r["dev_busy_share"]
+    else:
+        print("note: no block device under", r["fs_type"], "- device checks not possible here")
+for r in rows:
+    if r["target"] in ("mem", "ram", "slow"):
+        assert r["device"] == "" and r["dev_written_bytes"] == "" and r["dev_busy_share"] == "", r
+for r in rows + same:
+    for k in ("cpu_user_share", "cpu_iowait_share"):
+        assert 0.0 <= float(r[k]) <= 1.0, (k, r[k])
+    assert float(r["cpu_user_s"]) > 0 and int(r["max_rss_bytes"]) > 0
+PY
+}
+if need_python3; then
+    check "telemetry: the disk's device wrote >= the output; mem, RAM and emulated have none" telemetry_ok
 fi
 
 # A run that fails: a 1 MiB tmpfs cannot hold the output. Its warm-up fails, its planned
