@@ -42,15 +42,17 @@ expect_in "$WORK/text" "beyond 2 threads this volume limits the job .* write cei
 # mem at 8 threads: 1073741824 B / 1.91 GB/s = 0.562 s; within 10%: 0.562 / 0.9 = 0.625 s,
 # so the disk must take usb's output (1.0e9 B at ratio ~0.35) in 0.625 s: ~600 MB/s.
 expect_in "$WORK/text" "what-if: a disk taking at least 6[0-9]{2} MB/s of output would bring this job within 10% of the CPU ceiling: 0\.62[0-9]* s at 8 threads"
-[ "$(grep -c 'verdict at 8 threads: cpu-bound' "$WORK/text")" -eq 2 ] \
-    || fail "mem and ssd should be cpu-bound at 8 threads"
+# ssd is judged against mem (mem, its own ceiling, is cpu-bound by construction).
+sed -n '/^ssd (zstd:3)/,/^$/p' "$WORK/text" > "$WORK/ssd.txt"
+expect_in "$WORK/ssd.txt" "verdict at 8 threads: cpu-bound"
 
 # --- JSON --------------------------------------------------------------------------------
 "$CP" analyze "$REF/runs.csv" --probe="$REF/probe.csv" --format json -o "$WORK/a.json" \
     2>"$WORK/err" || fail "reference json: exit $?"
 [ -s "$WORK/a.json" ] || fail "no JSON written"
 ls "$WORK" | grep -q 'a.json.' && fail "temporary file left beside a.json"
-if command -v python3 >/dev/null; then
+need_python3() { command -v python3 >/dev/null || { fail "python3 is missing (scripts/setup.sh --with-tests): JSON checks not run"; return 1; }; }
+if need_python3; then
     python3 - "$WORK/a.json" <<'PY' || fail "JSON content"
 import json, sys
 a = json.load(open(sys.argv[1]))
@@ -66,7 +68,28 @@ assert v8["threads"] == 8 and v8["verdict"] == "write-bound"
 assert abs(v8["write_ceiling_bytes_per_s"] - 250e6 / 0.35) / (250e6 / 0.35) < 0.02
 assert v8["read_ceiling_bytes_per_s"] is not None
 usl = mem["models"]["usl"]
-assert 280e6 < usl["lambda"] < 320e6 and usl["sigma"] >= 0 and usl["kappa"] >= 0
+# make_reference.py's truth: lambda 300 MB/s, sigma 0.03, kappa 0.0008, 1% noise. Each
+# estimate within 2 of its standard errors of the truth, the errors themselves small.
+se = usl["se"]
+assert 0 < se["sigma"] < 0.02 and 0 < se["kappa"] < 0.002, se
+assert abs(usl["lambda"] - 300e6) < 2 * se["lambda"], (usl["lambda"], se)
+assert abs(usl["sigma"] - 0.03) < 2 * se["sigma"], (usl["sigma"], se)
+assert abs(usl["kappa"] - 0.0008) < 2 * se["kappa"], (usl["kappa"], se)
+# and the fitted curve reproduces mem's medians within 3%
+lam, sig, kap = usl["lambda"], usl["sigma"], usl["kappa"]
+for p in mem["points"]:
+    n = p["threads"]
+    pred = lam * n / (1 + sig * (n - 1) + kap * n * (n - 1))
+    assert abs(pred / p["bytes_per_s"] - 1) < 0.03, (n, pred, p["bytes_per_s"])
+# usb's crossover against the truth: usl(T) = 250 MB/s / 0.35 near T = 2.49
+lo, hi = 1.0, 8.0
+for _ in range(60):
+    mid = (lo + hi) / 2
+    if 300e6 * mid / (1 + 0.03 * (mid - 1) + 0.0008 * mid * (mid - 1)) < 250e6 / 0.35:
+        lo = mid
+    else:
+        hi = mid
+assert abs(usb["crossover_threads"] - lo) < 0.1, (usb["crossover_threads"], lo)
 for k in ("power_time", "linear_rate", "amdahl", "usl"):
     m = mem["models"][k]
     assert m["n"] == 8 and m["r2"] > 0.98 and "se" in m and "aicc" in m, k
@@ -85,7 +108,7 @@ expect_in "$WORK/md" "^\| 8 \| .* \| write-bound \(write-throughput\) \|"
 # --- a foreign table with only the four required columns ---------------------------------
 "$CP" analyze "$REF/foreign_runs.csv" --format json >"$WORK/f.json" 2>"$WORK/err" \
     || fail "foreign: exit $?"
-if command -v python3 >/dev/null; then
+if need_python3; then
     python3 - "$WORK/f.json" <<'PY' || fail "foreign JSON content"
 import json, sys
 a = json.load(open(sys.argv[1]))
@@ -120,6 +143,37 @@ timeout 10 "$CP" analyze "$WORK/garbage.csv" >"$WORK/out" 2>"$WORK/err"; rc=$?
 printf 'target,threads,seconds,input_bytes\r\nssd,1,2,100\r\nssd,2,1.1,100\r\n' >"$WORK/crlf.csv"
 "$CP" analyze "$WORK/crlf.csv" >"$WORK/out" 2>"$WORK/err" || fail "CRLF file: exit $?"
 expect_in "$WORK/out" "verdict at 2 threads: cpu-bound"
+
+# --- the reference generator still makes exactly the checked-in data -------------------
+if need_python3; then
+    (cd "$WORK" && python3 "$REF/make_reference.py") || fail "make_reference.py failed"
+    cmp -s "$WORK/runs.csv" "$REF/runs.csv" || fail "make_reference.py no longer makes runs.csv"
+    cmp -s "$WORK/probe.csv" "$REF/probe.csv" || fail "make_reference.py no longer makes probe.csv"
+fi
+
+# --- read-bound at the CLI: layout same, the target reads its input at 300 MB/s ----------
+printf 'target,threads,seconds,input_bytes,output_bytes,layout,input_target\n%s\n%s\n' \
+    "mem,1,1.25,1000000000,500000000,split,src" "disk,1,10,1000000000,500000000,same," >"$WORK/rb.csv"
+printf 'target,op,size_bytes,bytes_per_s\ndisk,write,2000000000,2000000000\ndisk,read,2000000000,150000000\n' >"$WORK/rb_probe.csv"
+"$CP" analyze "$WORK/rb.csv" --probe "$WORK/rb_probe.csv" >"$WORK/out" 2>"$WORK/err" || fail "read-bound: exit $?"
+expect_in "$WORK/out" "verdict at 1 threads?: read-bound"
+
+# --- no usable runs: exit 2, one line naming the file --------------------------------------
+printf 'target,threads,seconds,input_bytes,error\ndisk,1,,,out of space\n' >"$WORK/none.csv"
+"$CP" analyze "$WORK/none.csv" -o "$WORK/none.txt" >"$WORK/out" 2>"$WORK/err"; rc=$?
+[ "$rc" -eq 2 ] || fail "no usable runs: exit $rc, want 2"
+expect_in "$WORK/err" "none.csv: no usable runs \(1 failed runs? skipped\)"
+[ "$(wc -l <"$WORK/err")" -eq 1 ] || fail "no usable runs: not one line on stderr"
+[ -e "$WORK/none.txt" ] && fail "no usable runs: output written"
+
+# --- the tolerance boundary at the CLI: disk at exactly 80% of mem -------------------------
+printf 'target,threads,seconds,input_bytes\nmem,1,4,1000\ndisk,1,5,1000\n' >"$WORK/tol.csv"
+"$CP" analyze "$WORK/tol.csv" --tolerance 0.25 >"$WORK/out" 2>&1 || fail "tolerance 0.25: exit $?"
+sed -n '/^disk/,/^$/p' "$WORK/out" > "$WORK/disk.txt"
+expect_in "$WORK/disk.txt" "verdict at 1 threads?: cpu-bound"
+"$CP" analyze "$WORK/tol.csv" --tolerance 0.1875 >"$WORK/out" 2>&1 || fail "tolerance 0.1875: exit $?"
+sed -n '/^disk/,/^$/p' "$WORK/out" > "$WORK/disk.txt"
+expect_in "$WORK/disk.txt" "verdict at 1 threads?: unexplained"
 
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "ok"
