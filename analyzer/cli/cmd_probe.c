@@ -18,7 +18,7 @@
 #include "common/prng.h"
 #include "measure/probe.h"
 #include "measure/sink.h"
-#include "report/outfile.h"
+#include "report/rows_file.h"
 #include "report/probe_writer.h"
 
 static const char usage_text[] =
@@ -45,8 +45,9 @@ static const char usage_text[] =
     "  --sustained SIZE  also write one file of SIZE, logging MB/s every 0.5 s\n"
     "  --seed N          seed of the order and the data, 0 to 2147483647 (default:\n"
     "                    from the clock; recorded in the seed column)\n"
-    "  -o, --output FILE write the CSV to FILE instead of stdout ('-' = stdout);\n"
-    "                    written in full at the end, via a temporary file\n"
+    "  -o, --output FILE write the CSV to FILE instead of stdout ('-' = stdout); rows\n"
+    "                    are appended and synced to FILE.partial as they are measured,\n"
+    "                    renamed to FILE at the end\n"
     "  --force           replace FILE when it exists (otherwise an error)\n"
     "  -q, --quiet       no progress or summary on stderr\n"
     "  -h, --help        this text\n"
@@ -58,8 +59,10 @@ static const char usage_text[] =
     "interrupted (rows measured so far are still written).\n";
 
 typedef struct probe_output {
-    FILE *csv;           /* stdout or a memory stream for -o */
-    bool header_done;    /* written with the first row, so a failed start prints nothing */
+    FILE *csv;           /* stdout, or the rows file's stream for -o */
+    rows_file_t *file;   /* -o FILE: rows appended and synced to FILE.partial */
+    bool header_done;    /* stdout: written with the first row, so a failed start prints
+                            nothing */
     probe_row_t *rows;   /* every row, for the summary */
     size_t n_rows, cap_rows;
 } probe_output_t;
@@ -80,7 +83,9 @@ static int on_row(const probe_row_t *row, void *ctx, cp_err_t *err)
     o->header_done = true;
     if (rc == CP_OK)
         rc = probe_csv_row(o->csv, row, err);
-    if (rc == CP_OK && o->csv == stdout && fflush(stdout) != 0)
+    if (rc == CP_OK && o->file != NULL)
+        rc = rows_file_commit_row(o->file, err);
+    else if (rc == CP_OK && fflush(stdout) != 0)
         rc = cp_err_errno(err, CP_EIO, errno, "writing the probe CSV to stdout");
     return rc;
 }
@@ -138,22 +143,6 @@ static int parse_ops(const char *text, bool *write, bool *read, bool *sustained,
     if (!*write && !*read && !*sustained)
         return cp_err_set(err, CP_EUSAGE, "bad --ops '%s': no operations", text);
     return CP_OK;
-}
-
-/* Writes the CSV held in memory to path through a temporary file, then renames it. */
-static int commit_output(const char *path, const char *data, size_t len, bool force,
-                         cp_err_t *err)
-{
-    outfile_t *f = outfile_open(path, force, err);
-    if (f == NULL)
-        return cp_err_code(err, CP_EIO);
-    int rc = CP_OK;
-    if (fwrite(data, 1, len, outfile_stream(f)) != len)
-        rc = cp_err_set(err, CP_ENOMEM, "out of memory for the CSV");
-    if (rc == CP_OK)
-        rc = outfile_commit(f, err);
-    outfile_close(f);
-    return rc;
 }
 
 int cmd_probe(int argc, char **argv)
@@ -223,8 +212,6 @@ int cmd_probe(int argc, char **argv)
         rc = cp_err_set(&err, CP_EUSAGE, "no TARGET given; see 'chokepoint probe --help'");
     if (out_path != NULL && strcmp(out_path, "-") == 0)
         out_path = NULL;
-    if (rc == CP_OK && out_path != NULL)
-        rc = outfile_check(out_path, force, &err);
 
     size_t n_targets = rc == CP_OK ? (size_t)(argc - optind) : 0;
     target_spec_t *targets = calloc(n_targets ? n_targets : 1, sizeof *targets);
@@ -248,16 +235,16 @@ int cmd_probe(int argc, char **argv)
     if (!seed_given)
         p.seed = prng_fresh_seed();
 
-    probe_output_t out = {stdout, false, NULL, 0, 0};
-    char *mem_data = NULL;
-    size_t mem_len = 0;
+    probe_output_t out = {stdout, NULL, false, NULL, 0, 0};
     if (out_path != NULL) {
-        out.csv = open_memstream(&mem_data, &mem_len);
-        if (out.csv == NULL) {
-            cp_log_error("out of memory for the CSV");
+        out.file = rows_file_open(out_path, ROWS_BESIDE, force, probe_csv_header_text(), &err);
+        if (out.file == NULL) {
+            cp_log_error("%s", err.msg);
             free(targets);
-            return 1;
+            return cp_exit_status(cp_err_code(&err, CP_EIO));
         }
+        out.csv = rows_file_stream(out.file);
+        out.header_done = true;
     }
     rc = probe_run(&p, targets, n_targets, on_row, &out, &err);
     if ((rc == CP_OK || rc == CP_EINTR) && !out.header_done) {
@@ -265,16 +252,15 @@ int cmd_probe(int argc, char **argv)
         rc = rc == CP_OK ? header_rc : rc;
     }
 
-    /* Rows already measured are results, also after an interrupt; after any other failure
-     * the named output file is not written (nothing half-done). */
+    /* Rows already measured are results, whatever stopped the probe: FILE.partial holds
+     * them and becomes FILE (with only the header when a finished or interrupted probe
+     * measured nothing). */
     int out_rc = CP_OK;
     cp_err_t out_err = {0};
-    if (out_path != NULL) {
-        if (fclose(out.csv) != 0 && rc == CP_OK)
-            rc = cp_err_set(&err, CP_ENOMEM, "out of memory for the CSV");
+    if (out.file != NULL) {
         if (rc == CP_OK || rc == CP_EINTR)
-            out_rc = commit_output(out_path, mem_data, mem_len, force, &out_err);
-        free(mem_data);
+            rows_file_keep_empty(out.file);
+        out_rc = rows_file_close(out.file, &out_err);
     } else if (fflush(stdout) != 0 && rc == CP_OK) {
         rc = cp_err_errno(&err, CP_EIO, errno, "writing the probe CSV to stdout");
     }

@@ -48,6 +48,11 @@ static const char run_usage[] =
     "      --format F          plot format: png (default), svg or both\n"
     "      --out DIR           results directory (must not exist, or be empty)\n"
     "      --keep-input        keep the generated fixture in the results directory\n"
+    "      --resume DIR        continue the study in DIR (interrupted, killed or failed)\n"
+    "                          with the options recorded in its meta.json: checks the\n"
+    "                          input is the same (size and XXH3), measures only the runs\n"
+    "                          and probes missing from runs.csv and probe.csv, then\n"
+    "                          analyses and plots; takes no other option but -q\n"
     "      --quick             a small, fast study: 64M fixture, 1 repetition, probe sizes up\n"
     "                          to the input's\n"
     "  -q, --quiet             no progress or log lines on stderr\n"
@@ -57,7 +62,7 @@ static const char run_usage[] =
     "130 interrupted (what was measured is kept and meta.json says where it stopped).\n";
 
 enum { OPT_FIXTURE_SIZE = 256, OPT_ENGINE, OPT_REPS, OPT_LAYOUT, OPT_SEED, OPT_NO_PROBE,
-       OPT_FORMAT, OPT_OUT, OPT_KEEP_INPUT, OPT_QUICK };
+       OPT_FORMAT, OPT_OUT, OPT_KEEP_INPUT, OPT_QUICK, OPT_RESUME };
 
 static const struct option run_options[] = {
     {"input", required_argument, NULL, 'i'},
@@ -73,6 +78,7 @@ static const struct option run_options[] = {
     {"out", required_argument, NULL, OPT_OUT},
     {"keep-input", no_argument, NULL, OPT_KEEP_INPUT},
     {"quick", no_argument, NULL, OPT_QUICK},
+    {"resume", required_argument, NULL, OPT_RESUME},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -81,11 +87,13 @@ static const struct option run_options[] = {
 
 /* Reads the options and targets into s. OPTIONS_FAILED leaves the error in err; its
  * message is empty when options_error has already logged it. */
-static options_outcome_t parse_args(int argc, char **argv, study_t *s, cp_err_t *err)
+static options_outcome_t parse_args(int argc, char **argv, study_t *s, const char **resume,
+                                     cp_err_t *err)
 {
-    int rc = CP_OK, c;
+    int rc = CP_OK, c, given = 0;
     options_begin();
     while (rc == CP_OK && (c = getopt_long(argc, argv, ":i:T:c:qh", run_options, NULL)) != -1) {
+        given++;
         switch (c) {
         case 'i': s->input_arg = optarg; break;
         case OPT_FIXTURE_SIZE:
@@ -120,7 +128,14 @@ static options_outcome_t parse_args(int argc, char **argv, study_t *s, cp_err_t 
         case OPT_OUT: s->out_arg = optarg; break;
         case OPT_KEEP_INPUT: s->keep_input = true; break;
         case OPT_QUICK: s->quick = true; break;
-        case 'q': cp_log_set_quiet(true); break;
+        case OPT_RESUME:
+            if (resume == NULL) /* a recorded command line never holds it */
+                rc = cp_err_set(err, CP_EUSAGE, "meta.json's command line holds --resume");
+            else
+                *resume = optarg;
+            given--;
+            break;
+        case 'q': cp_log_set_quiet(true); given--; break;
         case 'h': fputs(run_usage, stdout); return OPTIONS_HELP_REQUESTED;
         default:
             options_error("run", c, argv); /* logged here: err keeps no message */
@@ -130,6 +145,14 @@ static options_outcome_t parse_args(int argc, char **argv, study_t *s, cp_err_t 
     }
     if (rc != CP_OK)
         return OPTIONS_FAILED;
+    if (resume != NULL && *resume != NULL) {
+        if (given > 0 || optind < argc) {
+            cp_err_set(err, CP_EUSAGE, "--resume takes no other options or targets (but -q): "
+                       "the study's own are recorded in its meta.json");
+            return OPTIONS_FAILED;
+        }
+        return OPTIONS_PROCEED;
+    }
     if (s->input_arg != NULL && s->fixture_size_given) {
         cp_err_set(err, CP_EUSAGE, "give either -i INPUT or --fixture-size, not both");
         return OPTIONS_FAILED;
@@ -155,28 +178,69 @@ static options_outcome_t parse_args(int argc, char **argv, study_t *s, cp_err_t 
 }
 
 
+/* run --resume DIR: the recorded command line parsed again into s. */
+static int prepare_resume(const char *dir, study_t *s, char *abs_dir, int *argc, char ***argv,
+                          cp_err_t *err)
+{
+    json_t *meta = NULL;
+    int rc = study_resume_load(dir, abs_dir, &meta, argc, argv, err);
+    if (rc != CP_OK)
+        return rc;
+    bool quiet = cp_log_quiet();
+    if (parse_args(*argc, *argv, s, NULL, err) != OPTIONS_PROCEED) {
+        json_decref(meta);
+        return cp_err_code(err, CP_EUSAGE);
+    }
+    cp_log_set_quiet(quiet || cp_log_quiet());
+    s->meta = meta;
+    s->resume = true;
+    s->out_arg = abs_dir;
+    return CP_OK;
+}
+
+static void study_init(study_t *s)
+{
+    memset(s, 0, sizeof *s);
+    s->sweep = sweep_defaults();
+    s->probe = true;
+    s->format = PLOT_PNG;
+    s->lock = (dirlock_t)DIRLOCK_INIT;
+}
+
 int cmd_run(int argc, char **argv)
 {
     study_t s;
-    memset(&s, 0, sizeof s);
-    s.sweep = sweep_defaults();
-    s.probe = true;
-    s.format = PLOT_PNG;
+    study_init(&s);
     cp_err_t err = {0};
-    options_outcome_t parsed = parse_args(argc, argv, &s, &err);
+    const char *resume = NULL;
+    options_outcome_t parsed = parse_args(argc, argv, &s, &resume, &err);
     if (parsed == OPTIONS_HELP_REQUESTED) {
         free(s.codecs);
         free(s.threads);
         return 0;
     }
-    int rc = parsed == OPTIONS_PROCEED ? study_execute(&s, argc, argv, &err) : err.code;
+    int rargc = 0;
+    char **rargv = NULL;
+    static char abs_dir[PATH_MAX];
+    int rc = parsed == OPTIONS_PROCEED ? CP_OK : err.code;
+    if (rc == CP_OK && resume != NULL) {
+        free(s.codecs);
+        free(s.threads);
+        study_init(&s);
+        rc = prepare_resume(resume, &s, abs_dir, &rargc, &rargv, &err);
+    }
+    if (rc == CP_OK)
+        rc = resume != NULL ? study_execute(&s, rargc, rargv, &err)
+                            : study_execute(&s, argc, argv, &err);
+    study_resume_free_args(rargc, rargv);
     if (s.made_input && !s.keep_input)
         unlink(s.input);
     if (rc != CP_OK) {
         if (err.msg[0] != '\0') /* option errors were already reported */
             cp_log_error("%s", err.msg);
         if (s.dir[0] && s.meta)
-            cp_log_error("what was measured is in %s (meta.json says where it stopped)", s.dir);
+            cp_log_error("what was measured is in %s (meta.json says where it stopped); "
+                         "'chokepoint run --resume %s' continues it", s.dir, s.dir);
     } else if (rc == CP_OK) {
         printf("\nreport: %s/report.md\n", s.dir);
     }

@@ -40,7 +40,9 @@ static const char sweep_usage[] =
     "      --sync MODE        fsync (default), direct or none\n"
     "      --seed N           shuffles the run order, 0 to 2147483647 (default: random,\n"
     "                         printed)\n"
-    "  -o, --output FILE      write runs.csv here (default stdout)\n"
+    "  -o, --output FILE      write runs.csv here (default stdout); rows are appended and\n"
+    "                         synced to FILE.partial as each run ends, renamed to FILE at\n"
+    "                         the end\n"
     "      --force            replace an existing output file\n"
     "  -q, --quiet            no progress or log lines on stderr\n"
     "  -h, --help             this text\n"
@@ -144,7 +146,7 @@ int cmd_sweep(int argc, char **argv)
         rc = thread_list_all_cpus(&threads, &p.n_threads, &err);
     runs_csv_file_t out = {NULL, 0};
     if (rc == CP_OK)
-        rc = runs_csv_open(&out, out_path, force, &err);
+        rc = runs_csv_open(&out, out_path, ROWS_BESIDE, force, &err);
     if (rc == CP_OK) {
         if (!seed_given)
             p.seed = prng_fresh_seed();

@@ -9,6 +9,12 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/log.h"
+
+#include <dirent.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
 
 static void clear(tempfile_t *t)
 {
@@ -16,6 +22,81 @@ static void clear(tempfile_t *t)
     t->cleanup_id = -1;
     t->committed = false;
     t->path[0] = '\0';
+}
+
+/* ---- leftovers of processes that died ---- */
+
+long tempfile_name_pid(const char *name)
+{
+    static const char suffix[] = ".chokepoint-tmp";
+    size_t len = strlen(name), slen = sizeof suffix - 1;
+    if (len <= slen || strcmp(name + len - slen, suffix) != 0)
+        return 0;
+    /* "<prefix>.<pid>-<n>": back over <n>, the '-', then <pid> up to a '.' */
+    size_t i = len - slen;
+    size_t n_end = i;
+    while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9')
+        i--;
+    if (i == n_end || i == 0 || name[i - 1] != '-')
+        return 0;
+    size_t pid_end = --i;
+    while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9')
+        i--;
+    if (i == pid_end || i == 0 || name[i - 1] != '.' || pid_end - i > 9)
+        return 0;
+    return strtol(name + i, NULL, 10);
+}
+
+static bool process_gone(long pid)
+{
+    return pid > 0 && pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+int tempfile_clean_stale(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return 0;
+    int removed = 0;
+    double bytes = 0;
+    long last_pid = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        long pid = tempfile_name_pid(e->d_name);
+        struct stat st;
+        if (pid <= 0 || !process_gone(pid) ||
+            fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+            continue; /* a live process's file, a planted symlink, or not ours */
+        if (unlinkat(dirfd(d), e->d_name, 0) == 0) {
+            removed++;
+            bytes += (double)st.st_size;
+            last_pid = pid;
+        }
+    }
+    closedir(d);
+    if (removed > 0)
+        cp_log_warn("removed %d leftover temporary file%s (%.1f MB) of a chokepoint process that "
+                    "died (pid %ld%s) from %s",
+                    removed, removed == 1 ? "" : "s", bytes / 1e6, last_pid,
+                    removed > 1 ? " and others" : "", dir);
+    return removed;
+}
+
+/* Cleans each directory once per process, the first time a temporary file goes there. */
+static void clean_stale_once(const char *dir)
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static char seen[32][PATH_MAX];
+    static int n_seen;
+    pthread_mutex_lock(&lock);
+    bool done = false;
+    for (int i = 0; i < n_seen && !done; i++)
+        done = strcmp(seen[i], dir) == 0;
+    if (!done && n_seen < 32)
+        snprintf(seen[n_seen++], PATH_MAX, "%s", dir);
+    pthread_mutex_unlock(&lock);
+    if (!done)
+        tempfile_clean_stale(dir);
 }
 
 int tempfile_open(tempfile_t *t, const char *dir, const char *prefix, int extra_flags,
@@ -26,6 +107,7 @@ int tempfile_open(tempfile_t *t, const char *dir, const char *prefix, int extra_
     t->open_errno = 0;
     if ((size_t)snprintf(t->dir, sizeof t->dir, "%s", dir) >= sizeof t->dir)
         return cp_err_set(err, CP_EUSAGE, "output directory path too long: %s", dir);
+    clean_stale_once(dir);
     for (int attempt = 0; attempt < 100; attempt++) {
         unsigned n = atomic_fetch_add(&counter, 1);
         int len = snprintf(t->path, sizeof t->path, "%s/%s.%ld-%u.chokepoint-tmp", dir, prefix,

@@ -66,6 +66,18 @@ void tempfile_discard(tempfile_t *t);
  * filesystems with neither). Returns 0 or an errno (EEXIST when to exists). */
 int tempfile_move_no_replace(const char *from, const char *to);
 
+/* ---- leftovers ---- */
+
+/* The PID in a temporary file's name "<prefix>.<pid>-<n>.chokepoint-tmp", or 0 when name
+ * is not one. Pure. */
+long tempfile_name_pid(const char *name);
+
+/* Removes from dir the temporary files of chokepoint processes that no longer exist (the
+ * PID in the name names no process): regular files only, never a live process's (this
+ * one's included) nor a symlink. Logs one line when it removed any. Returns how many.
+ * tempfile_open calls it the first time it creates a file in a directory. */
+int tempfile_clean_stale(const char *dir);
+
 /* ---- output paths ---- */
 
 /* Splits path into its directory ("." when there is none) and final component, into

@@ -250,11 +250,36 @@ static int measure_one(const sweep_params_t *p, target_state_t *st, const planne
     return cb(&row, ctx, err);
 }
 
+/* True when a resumed study measured run (t, c, k, rep) before; *seconds its time. */
+static bool measured_before(const sweep_params_t *p, size_t t, size_t c, size_t k, int rep,
+                            double *seconds)
+{
+    if (p->already_measured == NULL)
+        return false;
+    char codec[32];
+    codec_format(&p->codecs[c], codec, sizeof codec);
+    return p->already_measured(p->already_ctx, p->targets[t].name, codec, p->threads[k], rep,
+                               seconds);
+}
+
+/* A resumed study: true when every first-round run of (t, c) was measured before. */
+static bool case_done(const sweep_params_t *p, size_t t, size_t c)
+{
+    double seconds;
+    for (size_t k = 0; k < p->n_threads; k++)
+        for (int r = 1; r <= p->reps; r++)
+            if (!measured_before(p, t, c, k, r, &seconds))
+                return false;
+    return p->already_measured != NULL;
+}
+
 static int warm_up(const sweep_params_t *p, target_state_t *st, cp_err_t *err)
 {
     int max_threads = p->threads[p->n_threads - 1];
     for (size_t t = 0; t < p->n_targets; t++)
         for (size_t c = 0; c < p->n_codecs && !st[t].failed; c++) {
+            if (case_done(p, t, c))
+                continue; /* resumed: nothing left to measure here */
             compress_job_t job;
             fill_job(p, st, t, c, max_threads, &job);
             compress_record_t rec;
@@ -341,6 +366,15 @@ static int run_plan(const sweep_params_t *p, target_state_t *st, const planned_r
     int rc = CP_OK;
     for (size_t i = 0; i < n && rc == CP_OK; i++) {
         unsigned order = (unsigned)(first_order + i + 1);
+        double seconds = -1.0;
+        size_t k = (plan[i].target * p->n_codecs + plan[i].codec) * p->n_threads + plan[i].thread;
+        if (measured_before(p, plan[i].target, plan[i].codec, plan[i].thread, plan[i].rep,
+                            &seconds)) {
+            pc->total--; /* resumed: kept from before, not measured twice */
+            if (seconds > 0.0 && times[k].n < SWEEP_AUTO_MAX_REPS)
+                times[k].seconds[times[k].n++] = seconds;
+            continue;
+        }
         if (st[plan[i].target].failed) {
             /* Not run: a row still records the case and why, so the table is complete. */
             sweep_row_t row;
@@ -352,9 +386,7 @@ static int run_plan(const sweep_params_t *p, target_state_t *st, const planned_r
             rc = cb(&row, ctx, err);
             continue;
         }
-        double seconds = -1.0;
         rc = measure_one(p, st, &plan[i], order, progress_cb, pc, some_failed, &seconds, err);
-        size_t k = (plan[i].target * p->n_codecs + plan[i].codec) * p->n_threads + plan[i].thread;
         if (rc == CP_OK && seconds > 0.0 && times[k].n < SWEEP_AUTO_MAX_REPS)
             times[k].seconds[times[k].n++] = seconds;
     }

@@ -44,6 +44,12 @@ typedef struct sweep_params {
     sweep_layout_t layout;
     sync_mode_t sync;
     uint64_t seed;          /* shuffles the run order */
+    /* A resumed study: true when the run (target, codec, threads, rep) was measured before
+     * (*seconds its time); such runs are skipped, and their times count for --reps auto.
+     * NULL: nothing was. */
+    bool (*already_measured)(void *ctx, const char *target, const char *codec, int threads,
+                             int rep, double *seconds);
+    void *already_ctx;
 } sweep_params_t;
 
 #define SWEEP_AUTO_MAX_REPS 10

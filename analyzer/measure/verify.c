@@ -89,3 +89,22 @@ int verify_roundtrip(const char *input_path, const char *compressed_path,
     free(buf);
     return rc;
 }
+
+int verify_hash_file(const char *path, uint64_t *hash, uint64_t *bytes, cp_err_t *err)
+{
+    unsigned char *buf = malloc(VERIFY_CHUNK);
+    hashing_t h = {XXH3_createState(), 0};
+    int rc = buf != NULL && h.state != NULL ? CP_OK
+                                            : cp_err_set(err, CP_ENOMEM, "out of memory hashing %s", path);
+    if (rc == CP_OK) {
+        XXH3_64bits_reset(h.state);
+        rc = stream_file(path, NULL, &h, buf, err);
+    }
+    if (rc == CP_OK) {
+        *hash = XXH3_64bits_digest(h.state);
+        *bytes = h.bytes;
+    }
+    XXH3_freeState(h.state);
+    free(buf);
+    return rc;
+}

@@ -24,4 +24,8 @@ typedef struct verify_result {
 int verify_roundtrip(const char *input_path, const char *compressed_path,
                      const codec_spec_t *codec, verify_result_t *out, cp_err_t *err);
 
+/* The XXH3-64 hash and length of the file at path (a resumed study checks its input is
+ * the same). CP_EIO when it cannot be read, CP_EINTR when interrupted. */
+int verify_hash_file(const char *path, uint64_t *hash, uint64_t *bytes, cp_err_t *err);
+
 #endif

@@ -11,6 +11,8 @@ static const char csv_header[] =
     "target,op,size_bytes,rep,seconds,bytes_per_s,sync,fs_type,emulated,rate_cap_bps,ram,"
     "rotational,device,cache_dropped,seed,flush_s,drain_bps,io_cpu_s\n";
 
+const char *probe_csv_header_text(void) { return csv_header; }
+
 int probe_csv_header(FILE *out, cp_err_t *err)
 {
     if (fputs(csv_header, out) == EOF)

@@ -8,6 +8,9 @@
 #include "common/err.h"
 #include "measure/probe.h"
 
+/* The header line (with its '\n'), static. */
+const char *probe_csv_header_text(void);
+
 /* Writes the probe.csv header line. CP_EIO when the stream reports an error. */
 int probe_csv_header(FILE *out, cp_err_t *err);
 

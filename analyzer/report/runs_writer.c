@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "report/csv_out.h"
+#include "report/rows_file.h"
 
 static const char runs_header[] =
     "target,codec,engine,threads,rep,order,seed,layout,input_target,block_size,sync,"
@@ -84,33 +85,30 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
     return CP_OK;
 }
 
-int runs_csv_open(runs_csv_file_t *f, const char *path, bool force, cp_err_t *err)
+const char *runs_csv_header_text(void) { return runs_header; }
+
+int runs_csv_open(runs_csv_file_t *f, const char *path, rows_file_placement_t placement,
+                  bool force, cp_err_t *err)
 {
     f->rows = 0;
-    f->file = outfile_open(path, force, err);
-    if (f->file == NULL)
-        return cp_err_code(err, CP_EIO);
-    outfile_keep_partial(f->file);
-    int rc = runs_csv_header(outfile_stream(f->file), err);
-    if (rc != CP_OK) {
-        outfile_close(f->file);
-        f->file = NULL;
-    }
-    return rc;
+    f->file = rows_file_open(path, placement, force, runs_header, err);
+    return f->file != NULL ? CP_OK : cp_err_code(err, CP_EIO);
 }
 
 int runs_csv_write(const sweep_row_t *row, void *ctx, cp_err_t *err)
 {
     runs_csv_file_t *f = ctx;
-    int rc = runs_csv_row(outfile_stream(f->file), row, err);
-    f->rows++;
-    return rc == CP_OK ? outfile_flush(f->file, err) : rc;
+    int rc = runs_csv_row(rows_file_stream(f->file), row, err);
+    if (rc == CP_OK)
+        rc = rows_file_commit_row(f->file, err);
+    if (rc == CP_OK)
+        f->rows++;
+    return rc;
 }
 
 int runs_csv_close(runs_csv_file_t *f, cp_err_t *err)
 {
-    int rc = f->file != NULL && f->rows > 0 ? outfile_commit(f->file, err) : CP_OK;
-    outfile_close(f->file);
+    int rc = rows_file_close(f->file, err);
     f->file = NULL;
     return rc;
 }

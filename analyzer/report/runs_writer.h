@@ -8,7 +8,7 @@
 
 #include "common/err.h"
 #include "measure/sweep.h"
-#include "report/outfile.h"
+#include "report/rows_file.h"
 
 /* Writes the header line. CP_EIO when the stream reports an error. */
 int runs_csv_header(FILE *out, cp_err_t *err);
@@ -17,22 +17,26 @@ int runs_csv_header(FILE *out, cp_err_t *err);
  * Unknown values are empty fields. CP_EIO when the stream reports an error. */
 int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err);
 
-/* A runs.csv being written by a sweep: each row reaches the disk as it is measured. */
+/* The header line (with its '\n'), static. */
+const char *runs_csv_header_text(void);
+
+/* A runs.csv being written by a sweep: each row reaches the disk (fdatasync) as it is
+ * measured (report/rows_file.h). */
 typedef struct runs_csv_file {
-    outfile_t *file;
+    rows_file_t *file;
     size_t rows;
 } runs_csv_file_t;
 
-/* Opens path (NULL or "-": stdout) through report/outfile.h, marks it to survive an
- * interrupt (rows already measured are kept) and writes the header. On failure f holds
- * nothing to close and err says why. */
-int runs_csv_open(runs_csv_file_t *f, const char *path, bool force, cp_err_t *err);
+/* Opens path (NULL or "-": stdout) as a rows file with the given placement and writes the
+ * header when the file is new. On failure f holds nothing to close and err says why. */
+int runs_csv_open(runs_csv_file_t *f, const char *path, rows_file_placement_t placement,
+                  bool force, cp_err_t *err);
 
-/* A sweep_row_cb: writes one row to the runs_csv_file_t in ctx and flushes it to disk. */
+/* A sweep_row_cb: appends one row to the runs_csv_file_t in ctx and syncs it. */
 int runs_csv_write(const sweep_row_t *row, void *ctx, cp_err_t *err);
 
-/* Puts the file in place when it holds rows (whatever stopped the sweep; with no rows
- * nothing is left behind) and closes it. Returns the commit's result. */
+/* Ends the rows file (rows_file_close: FILE.partial becomes FILE when it holds rows) and
+ * closes it. Returns that result. */
 int runs_csv_close(runs_csv_file_t *f, cp_err_t *err);
 
 #endif

@@ -10,9 +10,12 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/dirlock.h"
+#include "common/tempfile.h"
 #include "common/log.h"
 #include "common/prng.h"
 #include "fixtures/fixture.h"
+#include "measure/hostinfo.h"
 #include "measure/probe.h"
 #include "report/analysis_json.h"
 #include "report/analysis_load.h"
@@ -21,7 +24,9 @@
 #include "report/outfile.h"
 #include "report/probe_writer.h"
 #include "report/report_md.h"
+#include "report/rows_file.h"
 #include "report/runs_writer.h"
+#include "study/study_resume.h"
 
 /* The path of a file in the study's results directory; buf holds STUDY_PATH_MAX. */
 static void study_file(const study_t *s, const char *name, char *buf)
@@ -90,33 +95,97 @@ static void default_targets(study_t *s)
         s->targets[s->n_targets++] = shm;
 }
 
+/* The input, checked: size and XXH3 hash go into meta.json, and a resumed study's input
+ * must be the one it measured (a generated fixture is made again when it is not). */
 static int stage_fixture(study_t *s, cp_err_t *err)
 {
-    if (s->input_arg != NULL) {
+    json_t *recorded = s->resume ? json_object_get(s->meta, "input") : NULL;
+    const char *want = json_string_value(json_object_get(recorded, "xxh3"));
+    json_int_t want_bytes = json_integer_value(json_object_get(recorded, "bytes"));
+    bool generated = s->input_arg == NULL;
+    int rc = CP_OK;
+    char hex[17] = "";
+    unsigned long long bytes = 0;
+    if (!generated) {
         snprintf(s->input, sizeof s->input, "%s", s->input_arg);
-        return compress_check_input(s->input, &s->input_size, err);
-    }
-    study_file(s, "input.bin", s->input);
-    cp_log_info("generating a %.1f MB mixed fixture (seed %d) in %s",
-                (double)s->fixture_size / 1e6, RUN_FIXTURE_SEED, s->input);
-    int rc = fixture_write_file(s->input, s->fixture_size, FIXTURE_MIXED, RUN_FIXTURE_SEED, false,
-                                err);
-    if (rc == CP_OK) {
-        s->made_input = true;
+        rc = compress_check_input(s->input, &s->input_size, err);
+    } else {
+        study_file(s, "input.bin", s->input);
+        s->made_input = true; /* removed at the end unless --keep-input */
         s->input_size = s->fixture_size;
     }
-    json_object_set_new(s->meta, "input",
-                        json_pack("{s:s, s:I, s:b, s:s, s:I}", "path", s->input, "bytes",
-                                  (json_int_t)s->fixture_size, "generated", true, "kind", "mixed",
-                                  "seed", (json_int_t)RUN_FIXTURE_SEED));
+    bool fresh = false;
+    for (int attempt = 0; rc == CP_OK && attempt < 2; attempt++) {
+        if (generated && (attempt > 0 || access(s->input, R_OK) != 0)) {
+            unlink(s->input);
+            cp_log_info("generating a %.1f MB mixed fixture (seed %d) in %s",
+                        (double)s->fixture_size / 1e6, RUN_FIXTURE_SEED, s->input);
+            rc = fixture_write_file(s->input, s->fixture_size, FIXTURE_MIXED, RUN_FIXTURE_SEED,
+                                    false, err);
+            fresh = true;
+        }
+        if (rc == CP_OK)
+            rc = study_input_hash(s->input, hex, &bytes, err);
+        if (rc != CP_OK || want == NULL ||
+            (strcmp(hex, want) == 0 && (json_int_t)bytes == want_bytes))
+            break;
+        if (!generated || fresh)
+            rc = cp_err_set(err, CP_EUSAGE,
+                            "input '%s' is not the one this study measured (%llu bytes, XXH3 %s; "
+                            "recorded %lld bytes, XXH3 %s); resume needs the same input",
+                            s->input, bytes, hex, (long long)want_bytes, want);
+    }
+    if (rc == CP_OK && s->resume && want != NULL)
+        cp_log_info("input %s checked: same size and XXH3 hash as recorded", s->input);
+    json_t *in = json_pack("{s:s, s:I, s:b}", "path", s->input, "bytes", (json_int_t)bytes,
+                           "generated", generated);
+    if (generated) {
+        json_object_set_new(in, "kind", json_string("mixed"));
+        json_object_set_new(in, "seed", json_integer(RUN_FIXTURE_SEED));
+    }
+    if (rc == CP_OK)
+        json_object_set_new(in, "xxh3", json_string(hex));
+    if (rc == CP_OK || recorded == NULL)
+        json_object_set_new(s->meta, "input", in);
+    else
+        json_decref(in);
     return rc;
 }
 
 static int write_probe_row(const probe_row_t *row, void *ctx, cp_err_t *err)
 {
-    outfile_t *f = ctx;
-    int rc = probe_csv_row(outfile_stream(f), row, err);
-    return rc == CP_OK ? outfile_flush(f, err) : rc;
+    rows_file_t *f = ctx;
+    int rc = probe_csv_row(rows_file_stream(f), row, err);
+    return rc == CP_OK ? rows_file_commit_row(f, err) : rc;
+}
+
+static bool name_in(const json_t *names, const char *name)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(names, i, v)
+        if (json_is_string(v) && strcmp(json_string_value(v), name) == 0)
+            return true;
+    return false;
+}
+
+/* Resume: probe.csv keeps the rows of the targets whose probe finished. */
+static bool keep_probed_row(void *ctx, const char *const *cells, const char *const *names,
+                            size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(names[i], "target") == 0)
+            return name_in(ctx, cells[i]);
+    return false;
+}
+
+/* The last entry of meta.json's "resumes", where this resume records what it kept. */
+static void note_resume(study_t *s, const char *key, size_t value)
+{
+    json_t *resumes = json_object_get(s->meta, "resumes");
+    json_t *last = json_array_get(resumes, json_array_size(resumes) - 1);
+    if (s->resume && last != NULL)
+        json_object_set_new(last, key, json_integer((json_int_t)value));
 }
 
 /* Probes each directory target alone, so one full or failing volume does not cost the
@@ -135,14 +204,29 @@ static int stage_probe(study_t *s, cp_err_t *err)
     p.seed = s->sweep.seed;
     char path[STUDY_PATH_MAX];
     study_file(s, "probe.csv", path);
-    outfile_t *f = outfile_open(path, false, err);
+    json_t *probed = json_object_get(s->meta, "probed");
+    if (!json_is_array(probed)) {
+        probed = json_array();
+        json_object_set_new(s->meta, "probed", probed);
+    }
+    size_t kept = 0;
+    int rc = s->resume ? study_csv_keep(path, probe_csv_header_text(), keep_probed_row, probed,
+                                        &kept, err)
+                       : CP_OK;
+    note_resume(s, "probe_rows_kept", kept);
+    rows_file_t *f = rc != CP_OK ? NULL
+                                 : rows_file_open(path, s->resume ? ROWS_IN_PLACE_APPEND
+                                                                  : ROWS_IN_PLACE,
+                                                  false, probe_csv_header_text(), err);
     if (f == NULL)
         return cp_err_code(err, CP_EIO);
-    outfile_keep_partial(f);
-    int rc = probe_csv_header(outfile_stream(f), err);
     for (size_t i = 0; i < s->n_targets && rc == CP_OK; i++) {
         if (s->targets[i].is_mem)
             continue;
+        if (name_in(probed, s->targets[i].name)) {
+            cp_log_info("probe of '%s' kept from before", s->targets[i].name);
+            continue;
+        }
         cp_log_info("probing '%s' (%zu sizes up to %.1f MB, %d rep%s, fsync)", s->targets[i].name,
                     p.n_sizes, (double)p.sizes[p.n_sizes - 1] / 1e6, p.reps, p.reps == 1 ? "" : "s");
         cp_err_t one = {0};
@@ -152,12 +236,17 @@ static int stage_probe(study_t *s, cp_err_t *err)
         else if (prc != CP_OK)
             cp_log_warn("probe of '%s' failed: %s; its ceilings will be unknown",
                         s->targets[i].name, one.msg);
+        if (rc == CP_OK) { /* done with this target, also when it failed: not probed again */
+            json_array_append_new(probed, json_string(s->targets[i].name));
+            cp_err_t meta_err = {0};
+            if (meta_write(s->meta, s->dir, &meta_err) != CP_OK)
+                cp_log_warn("%s", meta_err.msg);
+        }
     }
-    cp_err_t commit_err = {0};
-    int crc = outfile_commit(f, &commit_err);
-    outfile_close(f);
+    cp_err_t close_err = {0};
+    int crc = rows_file_close(f, &close_err);
     if (rc == CP_OK && crc != CP_OK)
-        rc = cp_err_set(err, crc, "%s", commit_err.msg);
+        rc = cp_err_set(err, crc, "%s", close_err.msg);
     return rc;
 }
 
@@ -165,8 +254,23 @@ static int stage_sweep(study_t *s, cp_err_t *err)
 {
     char path[STUDY_PATH_MAX];
     study_file(s, "runs.csv", path);
-    runs_csv_file_t out;
-    int rc = runs_csv_open(&out, path, false, err);
+    size_t kept = 0;
+    int rc = CP_OK;
+    if (s->resume) {
+        s->done = study_done_create();
+        rc = s->done == NULL ? cp_err_set(err, CP_ENOMEM, "out of memory")
+                             : study_csv_keep(path, runs_csv_header_text(), study_done_keep_row,
+                                              s->done, &kept, err);
+        s->sweep.already_measured = study_done_lookup;
+        s->sweep.already_ctx = s->done;
+        note_resume(s, "runs_kept", kept);
+        if (rc == CP_OK)
+            cp_log_info("resuming: %zu run(s) kept from before; measuring the rest", kept);
+    }
+    runs_csv_file_t out = {NULL, 0};
+    if (rc == CP_OK)
+        rc = runs_csv_open(&out, path, s->resume ? ROWS_IN_PLACE_APPEND : ROWS_IN_PLACE, false,
+                           err);
     if (rc != CP_OK)
         return rc;
     s->sweep.input_path = s->input;
@@ -279,14 +383,45 @@ int study_execute(study_t *s, int argc, char **argv, cp_err_t *err)
     int rc = CP_OK;
     if (s->input_arg != NULL)
         rc = compress_check_input(s->input_arg, &s->input_size, err);
-    if (rc == CP_OK)
+    if (rc == CP_OK && s->resume)
+        snprintf(s->dir, sizeof s->dir, "%s", s->out_arg);
+    else if (rc == CP_OK)
         rc = make_results_dir(s, err);
-    if (rc == CP_OK) {
+    if (rc == CP_OK)
+        rc = dirlock_acquire(s->dir, &s->lock, err);
+    if (rc == CP_OK)
+        tempfile_clean_stale(s->dir);
+    if (rc == CP_OK && s->resume) {
+        if (s->n_targets == 0)
+            default_targets(s);
+        if (!s->seed_given)
+            s->sweep.seed = (uint64_t)json_integer_value(json_object_get(s->meta, "seed"));
+        json_t *resumes = json_object_get(s->meta, "resumes");
+        if (!json_is_array(resumes)) {
+            resumes = json_array();
+            json_object_set_new(s->meta, "resumes", resumes);
+        }
+        char now[64];
+        time_t t = time(NULL);
+        struct tm tm;
+        localtime_r(&t, &tm);
+        strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%S%z", &tm);
+        json_array_append_new(resumes, json_pack("{s:s, s:s, s:s}", "started", now,
+                                                 "status_before",
+                                                 study_dir_status(s->dir, NULL) ?: "unknown",
+                                                 "stage_before",
+                                                 json_string_value(json_object_get(s->meta, "stage"))
+                                                     ?: ""));
+        json_object_del(s->meta, "finished");
+    } else if (rc == CP_OK) {
         if (s->n_targets == 0)
             default_targets(s);
         if (!s->seed_given)
             s->sweep.seed = prng_fresh_seed();
         s->meta = meta_create(argc, argv);
+        char cwd[PATH_MAX];
+        if (getcwd(cwd, sizeof cwd) != NULL) /* run --resume restores it */
+            json_object_set_new(s->meta, "cwd", json_string(cwd));
         json_object_set_new(s->meta, "seed", json_integer((json_int_t)s->sweep.seed));
         json_object_set_new(s->meta, "reps", s->sweep.reps_auto ? json_string("auto")
                                                                : json_integer(s->sweep.reps));
@@ -304,5 +439,99 @@ int study_execute(study_t *s, int argc, char **argv, cp_err_t *err)
         cp_log_info("results go to %s (seed %llu)", s->dir, (unsigned long long)s->sweep.seed);
         rc = run_study(s, err);
     }
+    study_done_free(s->done);
+    s->done = NULL;
+    dirlock_release(&s->lock);
     return rc;
+}
+
+/* ---- run --resume and the state of a results directory ---- */
+
+const char *study_dir_status(const char *dir, const char **stage)
+{
+    static char status[32], stage_text[32];
+    char path[STUDY_PATH_MAX];
+    snprintf(path, sizeof path, "%s/meta.json", dir);
+    if (stage != NULL)
+        *stage = "";
+    json_t *meta = json_load_file(path, 0, NULL);
+    const char *st = json_string_value(json_object_get(meta, "status"));
+    if (st == NULL) {
+        json_decref(meta);
+        return NULL;
+    }
+    snprintf(status, sizeof status, "%s", st);
+    snprintf(stage_text, sizeof stage_text, "%s",
+             json_string_value(json_object_get(meta, "stage")) ?: "");
+    json_decref(meta);
+    if (stage != NULL)
+        *stage = stage_text;
+    if (strcmp(status, "running") == 0 && !dirlock_held(dir, NULL))
+        return "abandoned";
+    return status;
+}
+
+void study_resume_free_args(int argc, char **argv)
+{
+    for (int i = 0; argv != NULL && i < argc; i++)
+        free(argv[i]);
+    free(argv);
+}
+
+int study_resume_load(const char *dir, char *abs_dir, json_t **meta, int *argc, char ***argv,
+                      cp_err_t *err)
+{
+    *meta = NULL;
+    *argv = NULL;
+    *argc = 0;
+    if (realpath(dir, abs_dir) == NULL)
+        return cp_err_errno(err, CP_EUSAGE, errno, "--resume '%s'", dir);
+    char path[STUDY_PATH_MAX];
+    snprintf(path, sizeof path, "%s/meta.json", abs_dir);
+    json_t *m = json_load_file(path, 0, NULL);
+    json_t *cmd = json_object_get(m, "command_line");
+    const char *first = json_string_value(json_array_get(cmd, 0));
+    if (m == NULL || first == NULL || strcmp(first, "run") != 0) {
+        json_decref(m);
+        return cp_err_set(err, CP_EUSAGE, "--resume '%s': not a results directory of "
+                          "'chokepoint run' (no meta.json with its command line)", dir);
+    }
+    const char *stage = NULL;
+    const char *status = study_dir_status(abs_dir, &stage);
+    int rc = CP_OK;
+    long pid = 0;
+    if (status != NULL && strcmp(status, "complete") == 0)
+        rc = cp_err_set(err, CP_EUSAGE, "--resume '%s': the study is complete; nothing to "
+                        "resume (see its report.md)", dir);
+    else if (dirlock_held(abs_dir, &pid))
+        rc = cp_err_set(err, CP_EUSAGE, "--resume '%s': in use by a running chokepoint "
+                        "process (pid %ld)", dir, pid);
+    const char *cwd = json_string_value(json_object_get(m, "cwd"));
+    if (rc == CP_OK && cwd != NULL && chdir(cwd) != 0)
+        rc = cp_err_errno(err, CP_EUSAGE, errno, "--resume '%s': cannot enter the directory "
+                          "the study ran in, %s", dir, cwd);
+    size_t n = json_array_size(cmd);
+    char **args = rc == CP_OK ? calloc(n + 1, sizeof *args) : NULL;
+    if (rc == CP_OK && args == NULL)
+        rc = cp_err_set(err, CP_ENOMEM, "out of memory");
+    for (size_t i = 0; rc == CP_OK && i < n; i++) {
+        const char *a = json_string_value(json_array_get(cmd, i));
+        args[i] = strdup(a != NULL ? a : "");
+        if (args[i] == NULL)
+            rc = cp_err_set(err, CP_ENOMEM, "out of memory");
+    }
+    if (rc != CP_OK) {
+        study_resume_free_args((int)n, args);
+        json_decref(m);
+        return rc;
+    }
+    cp_log_info("resuming %s (%s in stage '%s')", abs_dir,
+                status == NULL ? "unknown state" : strcmp(status, "abandoned") == 0
+                                                       ? "abandoned: its process died"
+                                                       : status,
+                stage);
+    *meta = m;
+    *argv = args;
+    *argc = (int)n;
+    return CP_OK;
 }

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "common/dirlock.h"
 #include "common/err.h"
 #include "measure/sweep.h"
 #include "measure/target.h"
@@ -46,6 +47,10 @@ typedef struct study {
     uint64_t input_size;
     json_t *meta;
     bool some_failed;
+    bool resume;              /* run --resume: s->meta is the recorded one, out_arg the dir */
+    uint64_t max_memory;      /* --max-memory; 0: the memory available when it starts */
+    dirlock_t lock;           /* held on dir while the study writes it */
+    struct study_done *done;  /* resume: runs measured before (study_resume.h) */
 } study_t;
 
 /* Checks the input, creates the results directory, fills in the default targets and seed,
@@ -53,5 +58,21 @@ typedef struct study {
  * failed are recorded and set some_failed); otherwise the first error, with meta.json
  * saying which stage stopped. The generated fixture is removed unless keep_input. */
 int study_execute(study_t *s, int argc, char **argv, cp_err_t *err);
+
+/* run --resume DIR: reads DIR/meta.json and gives back the recorded command line (*argv
+ * and its strings malloc'd: study_resume_free_args) to parse as the study's options, and
+ * the meta object (the caller's reference), with the working directory the study ran in
+ * restored (chdir) so its relative paths mean the same; *abs_dir is DIR made absolute.
+ * CP_EUSAGE when DIR is not a results directory of `chokepoint run`, is complete, or is
+ * in use by a live process. */
+int study_resume_load(const char *dir, char *abs_dir, json_t **meta, int *argc, char ***argv,
+                      cp_err_t *err);
+void study_resume_free_args(int argc, char **argv);
+
+/* What a results directory's meta.json says: "complete", "running", "interrupted",
+ * "failed", or "abandoned" (it says running, but no live process holds the directory's
+ * lock: the process died). NULL when dir holds no readable meta.json. *stage (may be NULL)
+ * gets the stage reached (static storage, "" when unknown). */
+const char *study_dir_status(const char *dir, const char **stage);
 
 #endif

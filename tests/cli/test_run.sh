@@ -57,7 +57,7 @@ set +e
 pid=$!
 # Wait until at least one row is on disk (header + 1 line in the temporary runs.csv).
 for _ in $(seq 1 300); do
-    rows=$(cat "$WORK"/int/.runs.csv.*chokepoint-tmp 2>/dev/null | wc -l)
+    rows=$(cat "$WORK"/int/runs.csv 2>/dev/null | wc -l)
     [ "$rows" -ge 2 ] && break
     sleep 0.1
 done
