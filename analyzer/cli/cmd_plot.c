@@ -19,6 +19,8 @@
 #include "report/plot.h"
 #include "report/report_md.h"
 
+#include <jansson.h>
+
 static const char plot_usage[] =
     "usage: chokepoint plot RESULTS_DIR [--format png|svg|both] [--tolerance X] [-q]\n\n"
     "Analyses RESULTS_DIR/runs.csv (and RESULTS_DIR/probe.csv when present), draws the\n"
@@ -59,7 +61,20 @@ static int write_report(const char *dir, const analysis_t *a, const plot_set_t *
     outfile_t *f = outfile_open(path, true, err);
     if (f == NULL)
         return err->code;
-    int rc = report_markdown_write(outfile_stream(f), a, plots);
+    /* The study's meta.json, when `run` made this directory: the report keeps its "How
+     * this was measured" section however often it is regenerated. */
+    char meta_path[PATH_MAX];
+    json_t *meta = NULL;
+    if ((size_t)snprintf(meta_path, sizeof meta_path, "%s/meta.json", dir) < sizeof meta_path &&
+        access(meta_path, F_OK) == 0) {
+        json_error_t jerr;
+        meta = json_load_file(meta_path, 0, &jerr);
+        if (meta == NULL)
+            cp_log_warn("%s:%d: %s; report.md goes without its 'How this was measured' section",
+                        meta_path, jerr.line, jerr.text);
+    }
+    int rc = report_markdown_write_study(outfile_stream(f), a, plots, meta);
+    json_decref(meta);
     if (rc != 0)
         cp_err_set(err, rc, "%s: cannot write", path);
     if (rc == 0)

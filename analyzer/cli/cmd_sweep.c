@@ -8,6 +8,7 @@
 #include "cli/parse.h"
 #include "common/log.h"
 #include "common/prng.h"
+#include "measure/hostinfo.h"
 #include "measure/sweep.h"
 #include "report/runs_writer.h"
 
@@ -144,6 +145,8 @@ int cmd_sweep(int argc, char **argv)
         rc = codec_parse_list("zstd:3", &codecs, &p.n_codecs, &err);
     if (rc == CP_OK && threads == NULL)
         rc = thread_list_all_cpus(&threads, &p.n_threads, &err);
+    if (rc == CP_OK)
+        host_warn_oversubscribed(threads, p.n_threads);
     runs_csv_file_t out = {NULL, 0};
     if (rc == CP_OK)
         rc = runs_csv_open(&out, out_path, ROWS_BESIDE, force, &err);

@@ -9,6 +9,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "common/log.h"
 #include "common/sys.h"
 
 /* The first line of text whose key (before ':' or '=', blanks trimmed) is key; returns
@@ -139,4 +140,21 @@ int host_info_get(host_info_t *out)
         host_info_parse_os_release(text, out->os_name, sizeof out->os_name);
     free(text);
     return 0;
+}
+
+int host_warn_oversubscribed(const int *threads, size_t n)
+{
+    host_info_t h;
+    memset(&h, 0, sizeof h);
+    host_info_get(&h);
+    int cpus = h.usable_cpus > 0 ? h.usable_cpus : h.online_cpus;
+    int top = 0;
+    for (size_t i = 0; i < n; i++)
+        top = threads[i] > top ? threads[i] : top;
+    if (cpus <= 0 || top <= cpus)
+        return 0;
+    cp_log_warn("threads up to %d on %d usable CPU%s: the points above %d are oversubscribed "
+                "(the threads take turns on the cores, so they measure time-slicing, not "
+                "scaling); reports mark them", top, cpus, cpus == 1 ? "" : "s", cpus);
+    return top;
 }

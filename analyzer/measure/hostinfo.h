@@ -34,4 +34,9 @@ int host_info_parse_meminfo(const char *text, uint64_t *bytes);
 /* PRETTY_NAME from os-release text, quotes removed. Returns 0, or CP_EDATA when absent. */
 int host_info_parse_os_release(const char *text, char *name, size_t name_cap);
 
+/* The largest of threads[0..n) that exceeds the CPUs this process may use (usable, else
+ * online), with a warning on stderr naming both; 0 when none does or the count is unknown.
+ * Such points are oversubscribed: the threads take turns on the cores. */
+int host_warn_oversubscribed(const int *threads, size_t n);
+
 #endif

@@ -194,8 +194,27 @@ static void series_labels(const run_row_t *const *rows, size_t n, analysis_serie
         s->emulated = 1;
 }
 
+bool analysis_model_describes(const fit_result_t *m)
+{
+    if (m == NULL || !m->fitted)
+        return false;
+    if (m->exact)
+        return true;
+    if (isfinite(m->r2) && m->r2 < ANALYSIS_MODEL_MIN_R2)
+        return false;
+    return !(isfinite(m->holdout_error) && fabs(m->holdout_error) > ANALYSIS_MODEL_MAX_HOLDOUT);
+}
+
+void analysis_ceiling_range(const analysis_ceiling_t *c, int *lo, int *hi)
+{
+    *lo = c->npoints > 0 ? c->threads[0] : 0;
+    *hi = c->npoints > 0 ? c->threads[c->npoints - 1] : 0;
+}
+
+/* Fits the four models; *best is the lowest-AICc model when it describes the points, else
+ * -1 with that model in *rejected. */
 static void fit_series_points(const analysis_point_t *pts, size_t n, fit_result_t *models,
-                              int *best)
+                              int *best, int *rejected)
 {
     double T[RUNS_THREADS_MAX], t[RUNS_THREADS_MAX], rate[RUNS_THREADS_MAX], input[RUNS_THREADS_MAX];
     for (size_t i = 0; i < n; i++) {
@@ -207,6 +226,11 @@ static void fit_series_points(const analysis_point_t *pts, size_t n, fit_result_
     fit_data_t data = {T, t, rate, n, stats_median(input, n)};
     fit_all(&data, models);
     *best = fit_best_rate_model(models);
+    *rejected = -1;
+    if (*best >= 0 && !analysis_model_describes(&models[*best])) {
+        *rejected = *best;
+        *best = -1;
+    }
 }
 
 /* The point of s at T (points are ascending), or NULL. */
@@ -284,7 +308,8 @@ static int build_ceilings(analysis_t *a)
             k++;
         }
         ceil->npoints = k;
-        fit_series_points(pts, k, ceil->models, &ceil->best_rate_model);
+        fit_series_points(pts, k, ceil->models, &ceil->best_rate_model,
+                          &ceil->rejected_rate_model);
         free(pts);
     }
     return CP_OK;
@@ -300,6 +325,24 @@ static verdict_kind_t stage_verdict(const analysis_point_t *p, bool *known)
     if (p->reader_busy >= p->compress_busy)
         return VERDICT_READ;
     return VERDICT_CPU;
+}
+
+/* The remarks on a judged point (enum analysis_point_flag). */
+static void mark_point(const analysis_series_t *s, analysis_point_t *p,
+                       const analysis_verdict_t *v)
+{
+    p->flags = 0;
+    if (p->online_cpus > 0.0 && p->threads > p->online_cpus)
+        p->flags |= POINT_OVERSUBSCRIBED;
+    if (v->efficiency > ANALYSIS_EFFICIENCY_SUSPECT && !s->is_mem)
+        p->flags |= POINT_EFFICIENCY_HIGH;
+    double out_bps = p->output_bytes / p->seconds;
+    double speed = s->write_speed_bps > 0.0 ? s->write_speed_bps : s->rate_cap_bps;
+    if (!s->is_mem && speed > 0.0 && isfinite(speed) &&
+        out_bps > ANALYSIS_EFFICIENCY_SUSPECT * speed)
+        p->flags |= POINT_BEYOND_PROBE;
+    if (v->verdict == VERDICT_UNEXPLAINED && p->n == 1)
+        p->flags |= POINT_SINGLE_RUN_UNEXPLAINED;
 }
 
 static void judge_series(const analysis_t *a, analysis_series_t *s, double tolerance)
@@ -337,6 +380,7 @@ static void judge_series(const analysis_t *a, analysis_series_t *s, double toler
         explain_verdict(s, p, mp, v, tolerance);
         v->efficiency = verdict_efficiency(p->bytes_per_s, v->cpu_ceiling_bps,
                                            v->write_ceiling_bps, v->read_ceiling_bps);
+        mark_point(s, p, v);
         v->stage_verdict = stage_verdict(p, &v->has_stage_verdict);
         v->stage_disagrees = v->has_stage_verdict && v->verdict != VERDICT_UNEXPLAINED &&
                              v->stage_verdict != v->verdict;
@@ -441,7 +485,8 @@ int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
         s->write_speed_bps = explain_write_speed(s);
         s->write_ceiling_bps = verdict_write_ceiling(s->write_speed_bps, s->output_ratio);
         s->read_ceiling_bps = s->read_bps;
-        fit_series_points(s->points, s->npoints, s->models, &s->best_rate_model);
+        fit_series_points(s->points, s->npoints, s->models, &s->best_rate_model,
+                          &s->rejected_rate_model);
     }
     if (build_ceilings(a) != CP_OK)
         goto nomem;

@@ -22,6 +22,23 @@
 #define ANALYSIS_MEM_TARGET "mem"
 #define ANALYSIS_CROSSOVER_MAX_THREADS 1024.0
 #define ANALYSIS_SERIES_MAX 4096 /* more (target, codec) series is refused as data */
+/* A model "describes" its points when its R2 is at least this (exact fits count) ... */
+#define ANALYSIS_MODEL_MIN_R2 0.90
+/* ... and it predicts its largest thread count from the others within this fraction. */
+#define ANALYSIS_MODEL_MAX_HOLDOUT 0.25
+/* A crossover beyond this multiple of the largest measured thread count is not stated as
+ * a thread count: "not within reach of the measured range". */
+#define ANALYSIS_EXTRAPOLATION_REACH 4.0
+/* An efficiency above this is flagged as suspicious (page cache, emulation, noise). */
+#define ANALYSIS_EFFICIENCY_SUSPECT 1.05
+
+/* Remarks on one point, ORed into analysis_point_t.flags; every report shows them. */
+enum analysis_point_flag {
+    POINT_OVERSUBSCRIBED = 1u << 0,  /* more threads than the CPUs online during the run */
+    POINT_EFFICIENCY_HIGH = 1u << 1, /* efficiency above ANALYSIS_EFFICIENCY_SUSPECT */
+    POINT_BEYOND_PROBE = 1u << 2,    /* wrote output faster than the volume's probed speed */
+    POINT_SINGLE_RUN_UNEXPLAINED = 1u << 3, /* unexplained, resting on one repetition */
+};
 
 typedef struct analysis_options {
     double tolerance; /* fraction of the CPU ceiling still counted cpu-bound (0.10) */
@@ -58,6 +75,7 @@ typedef struct analysis_point {
     double online_cpus;
     /* The repetitions spread (max - min) more than the tolerance of the median. */
     bool noisy;
+    unsigned flags;           /* enum analysis_point_flag */
     /* The write-back model's time for this point (model/predict.h); NAN for the mem
      * series and when the volume's drain rate is unknown. */
     double predicted_seconds, predicted_tail_s;
@@ -96,7 +114,10 @@ typedef struct analysis_ceiling {
     double *bytes_per_s;
     size_t npoints;
     fit_result_t models[FIT_KIND_COUNT];
-    int best_rate_model;        /* -1 when none fitted */
+    int best_rate_model;        /* -1 when none fitted or none describes the points */
+    /* The lowest-AICc model when it does not describe the points (R2 or holdout check,
+     * analysis_model_describes); -1 otherwise. Nothing is extrapolated from it. */
+    int rejected_rate_model;
     const struct analysis_series *mem; /* the mem series, NULL when estimated */
     /* [T] for T in 0..RUNS_THREADS_MAX: the fastest series of this codec measured at T,
      * or NULL (for relative speeds and the estimated ceiling). */
@@ -115,7 +136,9 @@ typedef struct analysis_series {
     analysis_point_t *points;   /* ascending threads */
     size_t npoints;
     fit_result_t models[FIT_KIND_COUNT];
-    int best_rate_model;        /* index into models, -1 when none fitted */
+    int best_rate_model;        /* index into models, -1 when none fitted or none
+                                   describes the points */
+    int rejected_rate_model;    /* as in analysis_ceiling_t */
     double output_ratio;        /* output / input bytes (median), NAN when unknown */
     double write_bps, read_bps; /* sustained probe speeds used; NAN when unknown */
     /* The volume's drain rate (write speed with the page cache out of the way) used by the
@@ -159,6 +182,14 @@ typedef struct analysis {
     analysis_ceiling_t *ceilings; /* one per codec */
     size_t nceilings;
 } analysis_t;
+
+/* True when a fitted model describes its points well enough to extrapolate from: an exact
+ * fit, or R2 >= ANALYSIS_MODEL_MIN_R2 (when defined) and a holdout error within
+ * ANALYSIS_MODEL_MAX_HOLDOUT (when defined). */
+bool analysis_model_describes(const fit_result_t *model);
+
+/* The thread counts a ceiling was measured at: [*lo, *hi] (0, 0 when empty). */
+void analysis_ceiling_range(const analysis_ceiling_t *ceiling, int *lo, int *hi);
 
 /* Analyses runs (required, at least one row) with optional probe speeds (NULL = none).
  * On success *out is owned by the caller (analysis_free). On failure returns CP_EDATA

@@ -4,8 +4,10 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "report/answer_text.h"
 #include "report/cause_text.h"
 
 const char *analysis_format_rate(double bps, char *buf, size_t cap)
@@ -132,80 +134,64 @@ static void model_quality(const fit_result_t *m, char *buf, size_t cap)
         snprintf(buf + n, cap - (size_t)n, ", peak at T = %.3g", m->peak_threads);
 }
 
-/* The crossover in words. */
-static void crossover_words(const analysis_series_t *s, char *buf, size_t cap)
+/* The crossover in words: the measured range beside anything extrapolated, nothing drawn
+ * from a model that does not describe the CPU rate. */
+static void crossover_words(const analysis_t *a, const analysis_series_t *s, char *buf,
+                            size_t cap)
 {
+    const analysis_ceiling_t *cpu = &a->ceilings[s->ceiling];
     const char *kind = s->crossover_limit == VERDICT_READ ? "read" : "write";
-    char rate[32];
+    char rate[32], whose[RUNS_NAME_MAX + 48];
     double limit = s->crossover_limit == VERDICT_READ ? s->read_ceiling_bps : s->write_ceiling_bps;
     analysis_format_rate(limit, rate, sizeof rate);
+    int lo, hi;
+    analysis_ceiling_range(cpu, &lo, &hi);
+    if (s->crossover_limit == VERDICT_READ && strcmp(s->read_from, s->name) != 0)
+        snprintf(whose, sizeof whose, "reading the input from %s", s->read_from);
+    else
+        snprintf(whose, sizeof whose, "this volume");
+    double x = s->crossover_threads;
     if (s->is_mem)
         snprintf(buf, cap, "this is the CPU ceiling (output discarded)");
     else if (isnan(s->write_ceiling_bps) && isnan(s->read_ceiling_bps))
-        snprintf(buf, cap, "no write or read speed is known for this volume (give --probe) "
-                           "so there is no crossover");
-    else if (s->crossover_model < 0)
+        snprintf(buf, cap, "no write or read speed is known for this volume (%s) so there is "
+                 "no crossover", a->probe_path ? "the probe table has no row for it" :
+                 "give --probe");
+    else if (cpu->rejected_rate_model >= 0) {
+        const fit_result_t *m = &cpu->models[cpu->rejected_rate_model];
+        char why[96] = "";
+        if (isfinite(m->r2) && m->r2 < ANALYSIS_MODEL_MIN_R2)
+            snprintf(why, sizeof why, "R2 %.2f", m->r2);
+        if (isfinite(m->holdout_error) && fabs(m->holdout_error) > ANALYSIS_MODEL_MAX_HOLDOUT)
+            snprintf(why + strlen(why), sizeof why - strlen(why), "%spredicts T=%g %.0f%% off",
+                     why[0] ? ", " : "", m->holdout_threads, 100.0 * fabs(m->holdout_error));
+        snprintf(buf, cap, "no model describes the CPU rate (the closest, %s, has %s), so no "
+                 "crossover is drawn from it", fit_kind_name(m->kind), why);
+    } else if (s->crossover_model < 0)
         snprintf(buf, cap, "too few thread counts to model the CPU rate, so no crossover");
-    else if (isnan(s->crossover_threads))
-        snprintf(buf, cap, "the fitted CPU rate never reaches this volume's %s ceiling of %s "
-                           "below %g threads", kind, rate, ANALYSIS_CROSSOVER_MAX_THREADS);
-    else if (s->crossover_threads <= 1.0)
-        snprintf(buf, cap, "from 1 thread on this volume limits the job (its %s ceiling of %s "
-                           "is below the CPU rate; %s model)", kind, rate,
-                 fit_kind_name((fit_kind_t)s->crossover_model));
-    else if (s->crossover_limit == VERDICT_READ && strcmp(s->read_from, s->name) != 0)
-        snprintf(buf, cap, "beyond %d thread%s reading the input from %s limits the job (the "
-                           "fitted CPU rate reaches its read ceiling of %s at T = %.1f; %s model)",
-                 (int)floor(s->crossover_threads), floor(s->crossover_threads) == 1.0 ? "" : "s",
-                 s->read_from, rate, s->crossover_threads,
+    else if (isnan(x) || x > ANALYSIS_EXTRAPOLATION_REACH * hi)
+        snprintf(buf, cap, "%s's %s ceiling of %s is not within reach of the measured range "
+                 "(%d..%d threads): the fitted CPU rate stays below it up to %.0f threads",
+                 whose, kind, rate, lo, hi, ANALYSIS_EXTRAPOLATION_REACH * hi);
+    else if (x <= 1.0)
+        snprintf(buf, cap, "from 1 thread on %s limits the job (its %s ceiling of %s is below "
+                 "the CPU rate; %s model)", whose, kind, rate,
                  fit_kind_name((fit_kind_t)s->crossover_model));
     else
-        snprintf(buf, cap, "beyond %d thread%s this volume limits the job (the fitted CPU "
-                           "rate reaches its %s ceiling of %s at T = %.1f; %s model)",
-                 (int)floor(s->crossover_threads), floor(s->crossover_threads) == 1.0 ? "" : "s",
-                 kind, rate, s->crossover_threads, fit_kind_name((fit_kind_t)s->crossover_model));
-}
-
-/* The what-if in words: the drain rate that would make the job cpu-bound (model/predict.h),
- * against this volume's. */
-static void whatif_words(const analysis_series_t *s, double tolerance, char *buf, size_t cap)
-{
-    buf[0] = '\0';
-    if (s->whatif_threads <= 0 || s->is_mem)
-        return;
-    char need[32], have[32];
-    analysis_format_rate(s->whatif_write_bps, need, sizeof need);
-    analysis_format_rate(s->write_speed_bps, have, sizeof have);
-    const char *source = s->rate_cap_bps > 0.0                       ? "is capped at"
-                         : strcmp(s->drain_source, "probe-drain") == 0 ? "drains"
-                         : strcmp(s->drain_source, "ram") == 0         ? "is RAM"
-                                                                       : "writes (fsync'd)";
-    double measured = s->points[s->npoints - 1].seconds;
-    if (!isfinite(s->whatif_seconds)) {
-        if (s->write_speed_bps > 0.0)
-            snprintf(buf, cap, "no disk would bring this job within %.0f%% of the CPU ceiling "
-                     "with this timing (the page cache's flush alone costs more); this one %s "
-                     "%s", 100.0 * tolerance, source, have);
-        return;
-    }
-    if (strcmp(s->drain_source, "ram") == 0)
-        snprintf(buf, cap, "a disk taking at least %s of output would keep this job within "
-                 "%.0f%% of the CPU ceiling (%.3g s at %d threads; measured here: %.3g s)",
-                 need, 100.0 * tolerance, s->whatif_seconds, s->whatif_threads, measured);
-    else
-        snprintf(buf, cap, "a disk taking at least %s of output would bring this job within "
-                 "%.0f%% of the CPU ceiling: %.3g s at %d threads (measured: %.3g s; this one "
-                 "%s %s)", need, 100.0 * tolerance, s->whatif_seconds, s->whatif_threads,
-                 measured, source, isfinite(s->write_speed_bps) ? have : "at an unknown speed");
+        snprintf(buf, cap, "from %d threads on %s limits the job (the fitted CPU rate reaches "
+                 "its %s ceiling of %s at T = %.1f; %s model, %s %d..%d threads)",
+                 (int)ceil(x), whose, kind, rate, x,
+                 fit_kind_name((fit_kind_t)s->crossover_model),
+                 x > hi ? "extrapolated beyond the measured" : "measured", lo, hi);
 }
 
 static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *out, bool md)
 {
-    char label[300], buf[512], r1[32], r2[32], r3[32], r4[32];
+    char label[300], buf[1024], r1[32], r2[32], r3[32], r4[32], r5[32];
     const analysis_ceiling_t *ceil = &a->ceilings[s->ceiling];
     series_method(s, buf, sizeof buf);
     if (md)
-        fprintf(out, "## %s\n\n%s.\n\n", series_label(s, label, sizeof label), buf);
+        fprintf(out, "### %s\n\n%s.\n\n", series_label(s, label, sizeof label), buf);
     else
         fprintf(out, "%s\n  %s\n", series_label(s, label, sizeof label), buf);
 
@@ -223,7 +209,9 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *
             snprintf(flush, sizeof flush, "%.3f", p->flush_s);
         if (p->predicted_seconds > 0.0)
             snprintf(predicted, sizeof predicted, "%.3f", p->predicted_seconds);
-        const char *noisy = p->noisy ? " noisy" : "";
+        char marks[128] = " ";
+        answer_point_marks(s, i, marks + 1, sizeof marks - 1);
+        const char *noisy = marks[1] ? marks : "";
         if (md)
             fprintf(out, "| %d | %.3f | %.3f .. %.3f%s | %s | %zu | %s | %s |\n", p->threads,
                     p->seconds, p->seconds_min, p->seconds_max, noisy, r1, p->n, flush,
@@ -250,7 +238,8 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *
                 100.0 * s->prediction_error_median, 100.0 * s->prediction_error_max,
                 md ? "\n" : "\n");
 
-    fprintf(out, md ? "\nModels:\n\n" : "  models:\n");
+    fprintf(out, md ? "\n<details><summary>Models of this series</summary>\n\n"
+                    : "  models:\n");
     for (int k = 0; k < FIT_KIND_COUNT; k++) {
         const fit_result_t *m = &s->models[k];
         analysis_format_model(m, buf, sizeof buf);
@@ -267,36 +256,48 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *
         if (!md && best[0])
             fprintf(out, "    %-12s ^ best describes the rate\n", "");
     }
+    if (s->rejected_rate_model >= 0)
+        fprintf(out, "%sno model describes these points (the closest, %s, misses R2 %.2f or "
+                "a holdout error within %.0f%%): nothing is extrapolated from them\n",
+                md ? "\n" : "    ", fit_kind_name((fit_kind_t)s->rejected_rate_model),
+                ANALYSIS_MODEL_MIN_R2, 100.0 * ANALYSIS_MODEL_MAX_HOLDOUT);
+    if (md)
+        fputs("\n</details>\n", out);
 
     const char *source = s->is_mem ? "this series" : ceil->estimated
         ? "estimated: the fastest target at each T (no mem runs)" : "the mem target";
     if (md)
-        fprintf(out, "\nVerdicts (CPU ceiling: %s):\n\n"
-                     "| threads | rate | CPU ceiling | write ceiling | read ceiling | "
+        fprintf(out, "\nVerdicts (CPU ceiling: %s; rates and ceilings in input bytes per "
+                     "second, the volume's own write speed in output bytes):\n\n"
+                     "| threads | rate (input) | CPU ceiling (input) | volume writes (output) | "
+                     "write ceiling (input) | read ceiling (input) | "
                      "efficiency | vs fastest | verdict |\n"
-                     "|---:|---:|---:|---:|---:|---:|---:|---|\n", source);
+                     "|---:|---:|---:|---:|---:|---:|---:|---:|---|\n", source);
     else
-        fprintf(out, "  verdicts (CPU ceiling: %s):\n  %7s %11s %11s %13s %12s %10s %11s  %s\n",
-                source, "threads", "rate", "CPU ceiling", "write ceiling", "read ceiling",
-                "efficiency", "vs fastest", "verdict");
+        fprintf(out, "  verdicts (CPU ceiling: %s; input bytes per second except 'volume "
+                "writes', the volume's speed in output bytes):\n"
+                "  %7s %11s %11s %13s %13s %12s %10s %11s  %s\n",
+                source, "threads", "rate", "CPU ceiling", "volume writes", "write ceiling",
+                "read ceiling", "efficiency", "vs fastest", "verdict");
     for (size_t i = 0; i < s->npoints; i++) {
         const analysis_verdict_t *v = &s->verdicts[i];
         analysis_format_rate(v->bytes_per_s, r1, sizeof r1);
         analysis_format_rate(v->cpu_ceiling_bps, r2, sizeof r2);
         analysis_format_rate(v->write_ceiling_bps, r3, sizeof r3);
         analysis_format_rate(v->read_ceiling_bps, r4, sizeof r4);
+        analysis_format_rate(s->is_mem ? NAN : s->write_speed_bps, r5, sizeof r5);
         char stage[96] = "";
         if (v->stage_disagrees)
             snprintf(stage, sizeof stage, " (pipeline stages say %s)", verdict_name(v->stage_verdict));
         const char *mark = v->cpu_ceiling_source == CEILING_MEM_MODEL ? "*" : "";
         if (md)
-            fprintf(out, "| %d | %s | %s%s | %s | %s | %.0f%% | %.0f%% | %s (%s)%s |\n",
-                    v->threads, r1, r2, mark, r3, r4, 100.0 * v->efficiency,
+            fprintf(out, "| %d | %s | %s%s | %s | %s | %s | %.0f%% | %.0f%% | %s (%s)%s |\n",
+                    v->threads, r1, r2, mark, r5, r3, r4, 100.0 * v->efficiency,
                     100.0 * v->relative_speed, verdict_name(v->verdict), cause_name(v->cause),
                     stage);
         else
-            fprintf(out, "  %7d %11s %10s%1s %13s %12s %9.0f%% %10.0f%%  %s (%s)%s\n",
-                    v->threads, r1, r2, mark, r3, r4, 100.0 * v->efficiency,
+            fprintf(out, "  %7d %11s %10s%1s %13s %13s %12s %9.0f%% %10.0f%%  %s (%s)%s\n",
+                    v->threads, r1, r2, mark, r5, r3, r4, 100.0 * v->efficiency,
                     100.0 * v->relative_speed, verdict_name(v->verdict), cause_name(v->cause),
                     stage);
     }
@@ -304,7 +305,8 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *
     const char *indent = md ? "" : "  ";
     if (md)
         fputc('\n', out);
-    fprintf(out, "%sverdict at %d threads: %s", indent, last->threads, verdict_name(s->verdict));
+    fprintf(out, "%sverdict at %d thread%s: %s", indent, last->threads,
+            last->threads == 1 ? "" : "s", verdict_name(s->verdict));
     if (!s->is_mem && strcmp(last->fastest, s->name) != 0)
         fprintf(out, "; runs at %.0f%% of %s's speed", 100.0 * last->relative_speed, last->fastest);
     fprintf(out, md ? "  \n" : "\n");
@@ -323,9 +325,9 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *
                 : last->stage_verdict == VERDICT_READ ? "reader"
                                                       : "compressors",
                 md ? "  \n" : "\n");
-    crossover_words(s, buf, sizeof buf);
+    crossover_words(a, s, buf, sizeof buf);
     fprintf(out, "%s%s%s", indent, buf, md ? "  \n" : "\n");
-    whatif_words(s, a->tolerance, buf, sizeof buf);
+    answer_whatif(a, s, buf, sizeof buf);
     if (buf[0])
         fprintf(out, "%swhat-if: %s%s", indent, buf, md ? "\n" : "\n");
     fputc('\n', out);
@@ -350,6 +352,9 @@ static int write_report(const analysis_t *a, FILE *out, bool md, cp_err_t *err)
     if (!a->probe_path)
         fprintf(out, "%sno probe data: write and read ceilings are unknown.%s\n",
                 md ? "" : "", md ? "\n" : "");
+    answer_write(a, out, md);
+    fputs(md ? "## Details: points, verdicts and models per target\n\n"
+             : "details per target:\n\n", out);
     for (size_t i = 0; i < a->nseries; i++)
         write_series(a, &a->series[i], out, md);
     if (fflush(out) != 0 || ferror(out))
@@ -367,32 +372,58 @@ int analysis_write_markdown(const analysis_t *a, FILE *out, cp_err_t *err)
     return write_report(a, out, true, err);
 }
 
+/* Summary order: the memory target first, then by name and codec (the runs table's order
+ * is the sweep's shuffled one). */
+static const analysis_t *sort_analysis;
+static int compare_series(const void *x, const void *y)
+{
+    const analysis_series_t *a = &sort_analysis->series[*(const size_t *)x];
+    const analysis_series_t *b = &sort_analysis->series[*(const size_t *)y];
+    if (a->is_mem != b->is_mem)
+        return a->is_mem ? -1 : 1;
+    int c = strcmp(a->name, b->name);
+    return c ? c : strcmp(a->codec, b->codec);
+}
+
 int analysis_write_summary(const analysis_t *a, FILE *out, cp_err_t *err)
 {
-    char label[300], rate[32], cpu[32], wr[32], rd[32], words[512];
-    fprintf(out, "%-24s %8s %-12s %11s %11s %11s %11s %6s\n", "target (codec)", "threads",
-            "verdict", "rate", "CPU ceiling", "write ceil.", "read ceil.", "eff.");
+    char label[300], rate[32], cpu[32], vol[32], wr[32], rd[32], words[1024];
+    size_t *order = malloc((a->nseries ? a->nseries : 1) * sizeof *order);
+    if (order == NULL)
+        return cp_err_set(err, CP_ENOMEM, "out of memory");
+    int width = 14;
     for (size_t i = 0; i < a->nseries; i++) {
-        const analysis_series_t *s = &a->series[i];
+        order[i] = i;
+        int w = (int)strlen(series_label(&a->series[i], label, sizeof label));
+        width = w > width ? w : width;
+    }
+    sort_analysis = a;
+    qsort(order, a->nseries, sizeof *order, compare_series);
+    fprintf(out, "%-*s %8s %-12s %11s %11s %13s %11s %11s %6s\n", width, "target (codec)",
+            "threads", "verdict", "rate", "CPU ceiling", "volume writes", "write ceil.",
+            "read ceil.", "eff.");
+    for (size_t j = 0; j < a->nseries; j++) {
+        const analysis_series_t *s = &a->series[order[j]];
         const analysis_verdict_t *v = &s->verdicts[s->npoints - 1];
-        fprintf(out, "%-24s %8d %-12s %11s %11s %11s %11s %5.0f%%\n",
+        fprintf(out, "%-*s %8d %-12s %11s %11s %13s %11s %11s %5.0f%%\n", width,
                 series_label(s, label, sizeof label), v->threads, verdict_name(v->verdict),
                 analysis_format_rate(v->bytes_per_s, rate, sizeof rate),
                 analysis_format_rate(v->cpu_ceiling_bps, cpu, sizeof cpu),
+                analysis_format_rate(s->is_mem ? NAN : s->write_speed_bps, vol, sizeof vol),
                 analysis_format_rate(v->write_ceiling_bps, wr, sizeof wr),
                 analysis_format_rate(v->read_ceiling_bps, rd, sizeof rd), 100.0 * v->efficiency);
     }
-    for (size_t i = 0; i < a->nseries; i++) {
-        const analysis_series_t *s = &a->series[i];
+    fputs("(rates and ceilings in input bytes per second; 'volume writes' is the volume's own "
+          "speed in output bytes)\n\n", out);
+    for (size_t j = 0; j < a->nseries; j++) {
+        const analysis_series_t *s = &a->series[order[j]];
+        fprintf(out, "%s\n", answer_sentence(a, s, words, sizeof words));
         if (s->is_mem)
             continue;
-        const analysis_verdict_t *v = &s->verdicts[s->npoints - 1];
-        cause_words(s, &s->points[s->npoints - 1], v, a->tolerance, words, sizeof words);
-        fprintf(out, "%s at %d threads: %s\n", series_label(s, label, sizeof label), v->threads,
-                words);
-        crossover_words(s, words, sizeof words);
-        fprintf(out, "%s: %s\n", series_label(s, label, sizeof label), words);
+        crossover_words(a, s, words, sizeof words);
+        fprintf(out, "  %s\n", words);
     }
+    free(order);
     if (fflush(out) != 0 || ferror(out))
         return cp_err_errno(err, CP_EIO, errno, "cannot write the summary");
     return 0;

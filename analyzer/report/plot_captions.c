@@ -158,10 +158,12 @@ void plot_crossover_text(const char *name, const char *kind, double limit_bps,
     char rate[32];
     analysis_format_rate(limit_bps, rate, sizeof rate);
     if (isfinite(crossover_threads)) {
-        int whole = (int)floor(crossover_threads);
-        snprintf(buf, cap, "%s's %s ceiling (%s) meets the CPU rate at T = %.2g, so beyond "
-                 "%d thread%s the volume limits the job", name, kind, rate, crossover_threads,
-                 whole, whole == 1 ? "" : "s");
+        /* Thread counts are whole: the first one past the crossing is where it limits,
+         * said the way the text report says it. */
+        int whole = crossover_threads <= 1.0 ? 1 : (int)ceil(crossover_threads);
+        snprintf(buf, cap, "%s's %s ceiling (%s) meets the CPU rate at T = %.2g, so from "
+                 "%d thread%s on the volume limits the job", name, kind, rate,
+                 crossover_threads, whole, whole == 1 ? "" : "s");
     } else if (has_model) {
         snprintf(buf, cap, "%s's %s ceiling (%s) stays above the CPU rate up to %g threads",
                  name, kind, rate, ANALYSIS_CROSSOVER_MAX_THREADS);

@@ -59,8 +59,9 @@ void plot_crossover_label(const analysis_series_t *s, bool multi_codec, char *bu
                           size_t cap);
 
 /* One clause of the bottleneck caption, without a final period: name's kind ("write" or
- * "read") ceiling of limit_bps meets the CPU rate at crossover_threads ("..., so beyond
- * 2 threads the volume limits the job"); when crossover_threads is not finite, it "stays
+ * "read") ceiling of limit_bps meets the CPU rate at crossover_threads ("..., so from
+ * 3 threads on the volume limits the job", the first whole
+ * thread count past the crossing); when crossover_threads is not finite, it "stays
  * above the CPU rate up to 1024 threads" if has_model, else the CPU rate "has no model
  * to meet it". */
 void plot_crossover_text(const char *name, const char *kind, double limit_bps,

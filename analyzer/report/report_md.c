@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "report/analysis_text.h"
+#include "report/meta_json.h"
 
 static const char *plot_heading(const char *name)
 {
@@ -59,5 +60,20 @@ int report_markdown_write(FILE *out, const analysis_t *a, const plot_set_t *plot
         for (size_t i = 0; i < plots->nskipped; i++)
             fprintf(out, "- %s\n", plots->skipped[i]);
     }
+    return ferror(out) ? CP_EIO : 0;
+}
+
+int report_markdown_write_study(FILE *out, const analysis_t *a, const plot_set_t *plots,
+                                const json_t *meta)
+{
+    int rc = report_markdown_write(out, a, plots);
+    if (rc != 0)
+        return rc;
+    if (meta != NULL)
+        meta_write_markdown(meta, out);
+    else
+        fputs("\n## How this was measured\n\nThis directory has no meta.json (it was not "
+              "made by `chokepoint run`), so the host, input and targets are not recorded "
+              "here; see docs/method.md for how each figure is taken.\n", out);
     return ferror(out) ? CP_EIO : 0;
 }

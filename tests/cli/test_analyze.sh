@@ -38,10 +38,10 @@ expect_in "$WORK/text" "time = [0-9.]+ / T\^0\.[0-9]+ s"
 expect_in "$WORK/text" "rate = [0-9.]+ \+ [0-9.]+ x T GB/s"
 expect_in "$WORK/text" "^usb \(zstd:3\)"
 expect_in "$WORK/text" "verdict at 8 threads: write-bound; runs at 3[0-9]% of mem's speed"
-expect_in "$WORK/text" "beyond 2 threads this volume limits the job .* write ceiling of 7[01][0-9] MB/s at T = 2\.[4-6]"
+expect_in "$WORK/text" "from 3 threads on this volume limits the job .* write ceiling of 7[01][0-9] MB/s at T = 2\.[4-6]; usl model, measured 1\.\.8 threads\)"
 # mem at 8 threads: 1073741824 B / 1.91 GB/s = 0.562 s; within 10%: 0.562 / 0.9 = 0.625 s,
 # so the disk must take usb's output (1.0e9 B at ratio ~0.35) in 0.625 s: ~600 MB/s.
-expect_in "$WORK/text" "what-if: a disk taking at least 6[0-9]{2} MB/s of output would bring this job within 10% of the CPU ceiling: 0\.62[0-9]* s at 8 threads"
+expect_in "$WORK/text" "what-if: this volume writes 2[0-9]{2} MB/s of output \(7[01][0-9] MB/s of input at this job's ratio 0\.3[0-9]\); at 8 threads the job needs 6[0-9]{2} MB/s of writes to run at CPU speed; a disk writing 6[0-9]{2} MB/s would take 0\.62[0-9]* s"
 # ssd is judged against mem (mem, its own ceiling, is cpu-bound by construction).
 sed -n '/^ssd (zstd:3)/,/^$/p' "$WORK/text" > "$WORK/ssd.txt"
 expect_in "$WORK/ssd.txt" "verdict at 8 threads: cpu-bound"
@@ -102,7 +102,7 @@ fi
 # --- Markdown ----------------------------------------------------------------------------
 "$CP" analyze "$REF/runs.csv" --probe "$REF/probe.csv" --format markdown >"$WORK/md" \
     || fail "markdown: exit $?"
-expect_in "$WORK/md" "^## usb \(zstd:3\)"
+expect_in "$WORK/md" "^### usb \(zstd:3\)"
 expect_in "$WORK/md" "^\| 8 \| .* \| write-bound \(write-throughput\) \|"
 
 # --- a foreign table with only the four required columns ---------------------------------

@@ -66,7 +66,7 @@ if [ "$HAVE_GNUPLOT" = 1 ]; then
         check "reference $name.png is a PNG" is_png "$R/$name.png"
         check "reference $name.svg is SVG" is_svg "$R/$name.svg"
     done
-    check "report.md has the verdicts" grep -q '^## usb (zstd:3)' "$R/report.md"
+    check "report.md has the verdicts" grep -q '^### usb (zstd:3)' "$R/report.md"
     check "report.md reads the bottleneck plot" \
         grep -q "usb's write ceiling (710 MB/s) meets the CPU rate at T = 2.5" "$R/report.md"
     check "plot data written" test -s "$R/plot-data/points.dat" -a -s "$R/plot-data/vars.gp"

@@ -188,7 +188,7 @@ static void test_captions(void **state)
     p = find_plot(&fx->set, "bottleneck");
     assert_non_null(p);
     assert_string_equal(p->caption, "slow's write ceiling (200 MB/s) meets the CPU rate at "
-                        "T = 2, so beyond 2 threads the volume limits the job.");
+                        "T = 2, so from 2 threads on the volume limits the job.");
     p = find_plot(&fx->set, "probe");
     assert_non_null(p);
     assert_string_equal(p->caption, "At the largest file size, slow writes 100 MB/s and reads "

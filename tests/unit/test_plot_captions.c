@@ -79,10 +79,10 @@ static void test_crossover_text_singular_and_plural_threads(void **state)
     char buf[512];
     plot_crossover_text("usb", "write", 200 * MB, 1.5, true, buf, sizeof buf);
     assert_string_equal(buf, "usb's write ceiling (200 MB/s) meets the CPU rate at T = 1.5, "
-                             "so beyond 1 thread the volume limits the job");
+                             "so from 2 threads on the volume limits the job");
     plot_crossover_text("usb", "write", 200 * MB, 2.5, true, buf, sizeof buf);
     assert_string_equal(buf, "usb's write ceiling (200 MB/s) meets the CPU rate at T = 2.5, "
-                             "so beyond 2 threads the volume limits the job");
+                             "so from 3 threads on the volume limits the job");
     plot_crossover_text("nas", "read", 400 * MB, NAN, true, buf, sizeof buf);
     assert_string_equal(buf, "nas's read ceiling (400 MB/s) stays above the CPU rate up to "
                              "1024 threads");
@@ -228,10 +228,10 @@ static void test_bottleneck_caption_tells_three_and_counts_the_rest(void **state
     analysis_t a = {.series = s, .nseries = 4};
     plot_caption_bottleneck(&a, false, buf, sizeof buf);
     assert_string_equal(buf, "b's write ceiling (200 MB/s) meets the CPU rate at T = 1.5, so "
-                             "beyond 1 thread the volume limits the job; a's write ceiling "
-                             "(100 MB/s) meets the CPU rate at T = 2.5, so beyond 2 threads "
+                             "from 2 threads on the volume limits the job; a's write ceiling "
+                             "(100 MB/s) meets the CPU rate at T = 2.5, so from 3 threads on "
                              "the volume limits the job; d's write ceiling (400 MB/s) meets "
-                             "the CPU rate at T = 3, so beyond 3 threads the volume limits "
+                             "the CPU rate at T = 3, so from 3 threads on the volume limits "
                              "the job; 1 more target in the plot.");
     a.nseries = 5;
     plot_caption_bottleneck(&a, false, buf, sizeof buf);

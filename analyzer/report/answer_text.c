@@ -1,0 +1,316 @@
+#include "report/answer_text.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "report/analysis_text.h"
+
+static void append(char *buf, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void append(char *buf, size_t cap, const char *fmt, ...)
+{
+    size_t len = strlen(buf);
+    if (len + 1 >= cap)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + len, cap - len, fmt, ap);
+    va_end(ap);
+}
+
+static const char *label(const analysis_series_t *s, char *buf, size_t cap)
+{
+    if (s->codec[0])
+        snprintf(buf, cap, "%s (%s)", s->name, s->codec);
+    else
+        snprintf(buf, cap, "%s", s->name);
+    return buf;
+}
+
+/* The memory target's time for point p: its input at the CPU ceiling's rate. */
+static double cpu_seconds(const analysis_point_t *p, const analysis_verdict_t *v)
+{
+    return p->input_bytes / v->cpu_ceiling_bps;
+}
+
+/* "12% slower than", "as fast as", "3% faster than". */
+static void slower_words(double seconds, double reference, char *buf, size_t cap)
+{
+    double d = seconds / reference - 1.0;
+    if (!isfinite(d))
+        snprintf(buf, cap, "compared with");
+    else if (fabs(d) < 0.005)
+        snprintf(buf, cap, "as fast as");
+    else
+        snprintf(buf, cap, "%.0f%% %s than", 100.0 * fabs(d), d > 0 ? "slower" : "faster");
+}
+
+/* Where the last verdict holds: "at every measured thread count (1..8)", "from 3 threads
+ * on (measured up to 8)", "at 8 threads". */
+static void reach_words(const analysis_series_t *s, char *buf, size_t cap)
+{
+    size_t n = s->npoints, k = n - 1;
+    while (k > 0 && s->verdicts[k - 1].verdict == s->verdicts[n - 1].verdict)
+        k--;
+    int top = s->points[n - 1].threads;
+    if (n == 1)
+        snprintf(buf, cap, "at %d thread%s (the only count measured)", top, top == 1 ? "" : "s");
+    else if (k == 0)
+        snprintf(buf, cap, "at every measured thread count (%d..%d)", s->points[0].threads, top);
+    else if (k == n - 1)
+        snprintf(buf, cap, "at %d threads, the largest count measured", top);
+    else
+        snprintf(buf, cap, "from %d thread%s on (measured up to %d)", s->points[k].threads,
+                 s->points[k].threads == 1 ? "" : "s", top);
+}
+
+const char *answer_whatif(const analysis_t *a, const analysis_series_t *s, char *buf,
+                          size_t cap)
+{
+    buf[0] = '\0';
+    if (s->is_mem || !(s->write_speed_bps > 0.0))
+        return buf;
+    const analysis_point_t *p = &s->points[s->npoints - 1];
+    const analysis_verdict_t *v = &s->verdicts[s->npoints - 1];
+    char have[32], have_in[32], need[32], disk[32];
+    double ratio = isfinite(s->output_ratio) ? s->output_ratio : 1.0;
+    if (isinf(s->write_speed_bps))
+        append(buf, cap, "this volume is RAM (no disk speed limits it)");
+    else
+        append(buf, cap, "this volume %s %s of output (%s of input at this job's ratio %.2f)",
+               s->rate_cap_bps > 0.0 ? "is capped at" : "writes",
+               analysis_format_rate(s->write_speed_bps, have, sizeof have),
+               analysis_format_rate(s->write_speed_bps / ratio, have_in, sizeof have_in), ratio);
+    append(buf, cap, "; at %d threads the job needs %s of writes to run at CPU speed", p->threads,
+           analysis_format_rate(v->cpu_ceiling_bps * ratio, need, sizeof need));
+    if (s->whatif_threads > 0 && isfinite(s->whatif_seconds))
+        append(buf, cap, "; a disk writing %s would take %.3g s, within %.0f%% of the CPU's "
+               "%.3g s (measured here: %.3g s)",
+               analysis_format_rate(s->whatif_write_bps, disk, sizeof disk), s->whatif_seconds,
+               100.0 * a->tolerance, cpu_seconds(p, v), p->seconds);
+    else if (s->whatif_threads > 0)
+        append(buf, cap, "; with this timing no disk brings it within %.0f%% of the CPU's "
+               "%.3g s: the page cache's flush comes after the compression and alone costs more",
+               100.0 * a->tolerance, cpu_seconds(p, v));
+    if (strcmp(s->sync, "fsync") == 0 && s->whatif_write_bps > 2.0 * v->cpu_ceiling_bps * ratio)
+        append(buf, cap, " (more than the %s, because buffered output is flushed after the "
+               "compression rather than during it)", need);
+    return buf;
+}
+
+const char *answer_sentence(const analysis_t *a, const analysis_series_t *s, char *buf,
+                            size_t cap)
+{
+    const analysis_point_t *p = &s->points[s->npoints - 1];
+    const analysis_verdict_t *v = &s->verdicts[s->npoints - 1];
+    char name[300], reach[96], slower[48], r1[32];
+    buf[0] = '\0';
+    label(s, name, sizeof name);
+    double cpu_s = cpu_seconds(p, v);
+    slower_words(p->seconds, cpu_s, slower, sizeof slower);
+    const char *against = a->ceilings[s->ceiling].estimated ? "the fastest target" : "memory";
+    if (s->is_mem) {
+        append(buf, cap, "%s: the CPU ceiling: %.3g s at %d threads (%s of input)", name,
+               p->seconds, p->threads, analysis_format_rate(p->bytes_per_s, r1, sizeof r1));
+        if (p->flags & POINT_OVERSUBSCRIBED)
+            append(buf, cap, "; %d threads is more than the %.0f CPUs online (oversubscribed)",
+                   p->threads, p->online_cpus);
+        append(buf, cap, ".");
+        return buf;
+    }
+    reach_words(s, reach, sizeof reach);
+    append(buf, cap, "%s: %s %s: ", name, verdict_name(v->verdict), reach);
+    switch (v->cause) {
+    case CAUSE_COMPUTE:
+        append(buf, cap, "%.3g s at %d threads, %s %s (%.3g s); this volume keeps up",
+               p->seconds, p->threads, slower, against, cpu_s);
+        break;
+    case CAUSE_CORES_SATURATED:
+        append(buf, cap, "writing here costs CPU (page cache, file system, block layer) that "
+               "the cores could not spare: %.3g s at %d threads, %s %s (%.3g s)",
+               p->seconds, p->threads, slower, against, cpu_s);
+        break;
+    case CAUSE_CPU_CONTENTION:
+        append(buf, cap, "the compressors needed more CPU time than in memory (contended "
+               "cores): %.3g s at %d threads, %s %s (%.3g s)", p->seconds, p->threads, slower,
+               against, cpu_s);
+        break;
+    case CAUSE_FLUSH_TAIL:
+        append(buf, cap, "the flush of the output adds %.3g s (%.0f%% of the run) to every run: "
+               "%.3g s at %d threads against the CPU's %.3g s", v->evidence.flush_s,
+               100.0 * v->evidence.flush_s / p->seconds, p->seconds, p->threads, cpu_s);
+        break;
+    case CAUSE_WRITE_THROUGHPUT:
+        append(buf, cap, "the volume writes %s of output, so the job takes %.3g s at %d threads, %s the "
+               "CPU's %.3g s", analysis_format_rate(s->write_speed_bps, r1, sizeof r1),
+               p->seconds, p->threads, slower, cpu_s);
+        break;
+    case CAUSE_READ_THROUGHPUT:
+        append(buf, cap, "reading the input from %s at %s, the job takes %.3g s at %d threads, "
+               "%s the CPU's %.3g s", s->read_from[0] ? s->read_from : "its volume",
+               analysis_format_rate(v->read_ceiling_bps, r1, sizeof r1), p->seconds,
+               p->threads, slower, cpu_s);
+        break;
+    default:
+        append(buf, cap, "%.3g s at %d threads, %s %s (%.3g s), and no recorded figure "
+               "accounts for the gap", p->seconds, p->threads, slower, against, cpu_s);
+        if (p->n == 1)
+            append(buf, cap, "; it rests on one repetition, so rerun with --reps 3 or more");
+        else if (p->noisy)
+            append(buf, cap, "; the repetitions spread %.0f%%, so rerun with more --reps",
+                   100.0 * (p->seconds_max - p->seconds_min) / p->seconds);
+        break;
+    }
+    if ((v->verdict == VERDICT_WRITE) && s->whatif_threads > 0) {
+        if (isfinite(s->whatif_seconds))
+            append(buf, cap, "; a disk that writes %s would bring it down to %.3g s",
+                   analysis_format_rate(s->whatif_write_bps, r1, sizeof r1), s->whatif_seconds);
+        else
+            append(buf, cap, "; with this timing no faster disk brings it within %.0f%% of "
+                   "the CPU", 100.0 * a->tolerance);
+    }
+    if (p->flags & POINT_OVERSUBSCRIBED)
+        append(buf, cap, " (%d threads on %.0f CPUs: oversubscribed)", p->threads,
+               p->online_cpus);
+    append(buf, cap, ".");
+    return buf;
+}
+
+const char *answer_point_marks(const analysis_series_t *s, size_t k, char *buf, size_t cap)
+{
+    const analysis_point_t *p = &s->points[k];
+    buf[0] = '\0';
+    static const struct { unsigned flag; const char *word; } marks[] = {
+        {POINT_OVERSUBSCRIBED, "oversubscribed"},
+        {POINT_EFFICIENCY_HIGH, "efficiency over 100%?"},
+        {POINT_BEYOND_PROBE, "faster than probed?"},
+        {POINT_SINGLE_RUN_UNEXPLAINED, "one run"},
+    };
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (p->flags & marks[i].flag)
+            append(buf, cap, "%s%s", buf[0] ? ", " : "", marks[i].word);
+    if (p->noisy)
+        append(buf, cap, "%snoisy", buf[0] ? ", " : "");
+    return buf;
+}
+
+/* "1, 2 and 4" for the thread counts of s whose points carry flag. */
+static size_t flagged_threads(const analysis_series_t *s, unsigned flag, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t k = 0; k < s->npoints; k++)
+        if (s->points[k].flags & flag)
+            append(buf, cap, "%s%d", n++ ? ", " : "", s->points[k].threads);
+    return n;
+}
+
+static size_t write_notes(const analysis_t *a, FILE *out, bool md)
+{
+    size_t notes = 0;
+    const char *bullet = md ? "- " : "  ! ";
+    for (size_t i = 0; i < a->nseries; i++) {
+        const analysis_series_t *s = &a->series[i];
+        char name[300], at[256], r1[32], r2[32];
+        label(s, name, sizeof name);
+        double eff = 0.0, out_bps = 0.0, cpus = 0.0;
+        for (size_t k = 0; k < s->npoints; k++) {
+            const analysis_point_t *p = &s->points[k];
+            if (p->flags & POINT_EFFICIENCY_HIGH)
+                eff = fmax(eff, s->verdicts[k].efficiency);
+            if (p->flags & POINT_BEYOND_PROBE)
+                out_bps = fmax(out_bps, p->output_bytes / p->seconds);
+            if (p->flags & POINT_OVERSUBSCRIBED)
+                cpus = p->online_cpus;
+        }
+        size_t n;
+        if ((n = flagged_threads(s, POINT_OVERSUBSCRIBED, at, sizeof at)) > 0 && ++notes)
+            fprintf(out, "%s%s at %s thread%s: more threads than the %.0f CPUs online "
+                    "(oversubscribed): the threads take turns on the cores, so these points "
+                    "measure time-slicing, not scaling, and bend the models; measure up to "
+                    "%.0f threads\n", bullet, name, at, n == 1 ? "" : "s", cpus, cpus);
+        if ((n = flagged_threads(s, POINT_EFFICIENCY_HIGH, at, sizeof at)) > 0 && ++notes)
+            fprintf(out, "%s%s at %s thread%s: efficiency up to %.0f%%, above 100%%: the run "
+                    "beat its own ceiling, so a ceiling is too low. Likely the page cache "
+                    "(output still in memory when the clock stopped%s), an emulated cap that "
+                    "paces less than it claims, or noise in the memory target's time; rerun "
+                    "with --reps auto, or with --sync direct to take the cache out\n",
+                    bullet, name, at, n == 1 ? "" : "s", 100.0 * eff,
+                    strcmp(s->sync, "none") == 0 ? ": this series did not fsync" : "");
+        if ((n = flagged_threads(s, POINT_BEYOND_PROBE, at, sizeof at)) > 0 && ++notes)
+            fprintf(out, "%s%s at %s thread%s: wrote up to %s of output, faster than the "
+                    "volume's %s speed of %s. Likely the page cache absorbed the writes (a "
+                    "probe file or timing that kept the output in memory), or the probe ran "
+                    "while something else used the disk; probe again with a file as large as "
+                    "the output, or sweep with --sync direct\n", bullet, name, at,
+                    n == 1 ? "" : "s", analysis_format_rate(out_bps, r1, sizeof r1),
+                    s->rate_cap_bps > 0.0 && !(s->write_speed_bps < s->rate_cap_bps)
+                        ? "emulated" : "probed",
+                    analysis_format_rate(s->write_speed_bps > 0.0 ? s->write_speed_bps
+                                                                  : s->rate_cap_bps,
+                                         r2, sizeof r2));
+        if ((n = flagged_threads(s, POINT_SINGLE_RUN_UNEXPLAINED, at, sizeof at)) > 0 &&
+            ++notes)
+            fprintf(out, "%s%s at %s thread%s: unexplained, and resting on a single run: "
+                    "anything else on the machine can slow one run (noise); rerun with "
+                    "--reps 3 or --reps auto before reading anything into it\n", bullet, name,
+                    at, n == 1 ? "" : "s");
+    }
+    return notes;
+}
+
+size_t answer_write(const analysis_t *a, FILE *out, bool md)
+{
+    char buf[1024], marks[128];
+    fputs(md ? "## The answer\n\n" : "the answer:\n", out);
+    for (size_t i = 0; i < a->nseries; i++)
+        fprintf(out, "%s%s\n", md ? "- " : "  ", answer_sentence(a, &a->series[i], buf,
+                                                               sizeof buf));
+    size_t width = 6;
+    for (size_t i = 0; i < a->nseries; i++) {
+        size_t w = strlen(label(&a->series[i], buf, sizeof buf));
+        width = w > width ? w : width;
+    }
+    if (md)
+        fputs("\n| target | threads | seconds | verdict (cause) | vs memory | notes |\n"
+              "|---|---:|---:|---|---:|---|\n", out);
+    else
+        fprintf(out, "\n  %-*s %7s %9s  %-34s %10s  %s\n", (int)width, "target", "threads",
+                "seconds", "verdict (cause)", "vs memory", "notes");
+    for (size_t i = 0; i < a->nseries; i++) {
+        const analysis_series_t *s = &a->series[i];
+        label(s, buf, sizeof buf);
+        for (size_t k = 0; k < s->npoints; k++) {
+            const analysis_point_t *p = &s->points[k];
+            const analysis_verdict_t *v = &s->verdicts[k];
+            char verdict[64], vs[16] = "-";
+            snprintf(verdict, sizeof verdict, "%s (%s)", verdict_name(v->verdict),
+                     cause_name(v->cause));
+            double d = p->seconds / cpu_seconds(p, v) - 1.0;
+            if (!s->is_mem && isfinite(d))
+                snprintf(vs, sizeof vs, "%+.0f%%", 100.0 * d);
+            answer_point_marks(s, k, marks, sizeof marks);
+            if (md)
+                fprintf(out, "| %s | %d | %.3f | %s | %s | %s |\n", buf, p->threads, p->seconds,
+                        verdict, vs, marks);
+            else
+                fprintf(out, "  %-*s %7d %9.3f  %-34s %10s  %s\n", (int)width, buf, p->threads,
+                        p->seconds, verdict, vs, marks);
+        }
+    }
+    fputs(md ? "\n\"vs memory\": the run's time against the same input at the CPU ceiling "
+               "(the memory target; the fastest target at each thread count when there are no "
+               "memory runs).\n\n"
+             : "\n", out);
+    bool any = false;
+    for (size_t i = 0; i < a->nseries; i++)
+        for (size_t k = 0; k < a->series[i].npoints; k++)
+            any = any || a->series[i].points[k].flags != 0;
+    if (!any)
+        return 0;
+    fputs(md ? "Check these figures:\n\n" : "  check these figures:\n", out);
+    size_t notes = write_notes(a, out, md);
+    fputc('\n', out);
+    return notes;
+}

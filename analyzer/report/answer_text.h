@@ -1,0 +1,34 @@
+/* answer_text.h - the answer first: one plain sentence per target (verdict, cause, what it
+ * costs in time, what a faster disk would do), the decision table (target x threads:
+ * seconds, verdict and cause, how much slower than memory) and the notes on figures that
+ * look wrong (efficiency above 100%, output faster than the probed speed, an unexplained
+ * verdict on one repetition, more threads than CPUs), each with its likely reason.
+ * analysis_text.c and report.md open with these; the models follow. */
+#ifndef CP_REPORT_ANSWER_TEXT_H
+#define CP_REPORT_ANSWER_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "model/analysis.h"
+
+/* The sentence for series s at its largest thread count ("usb (zstd:3): write-bound from
+ * 3 threads on: ..."), into buf (NUL-terminated, truncated to cap). Returns buf. */
+const char *answer_sentence(const analysis_t *a, const analysis_series_t *s, char *buf,
+                            size_t cap);
+
+/* The what-if in one form: "this volume writes X MB/s of output (Y MB/s of input); at T
+ * threads the job needs Z MB/s of writes to run at CPU speed; a disk writing W MB/s would
+ * take S s (measured: M s)". "" for the memory target or without a volume speed. */
+const char *answer_whatif(const analysis_t *a, const analysis_series_t *s, char *buf,
+                          size_t cap);
+
+/* The remarks on point k of s in a few words ("oversubscribed, noisy"), "" for none. */
+const char *answer_point_marks(const analysis_series_t *s, size_t k, char *buf, size_t cap);
+
+/* Writes the answer section: the sentences, the decision table and the notes, as text or
+ * Markdown (md). Returns the number of notes written. */
+size_t answer_write(const analysis_t *a, FILE *out, bool md);
+
+#endif

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# The report answers first (issue 14): one sentence per target, the decision table, notes
+# on suspicious figures (efficiency above 105%, oversubscribed points, an unexplained
+# verdict on one run), no crossover from a model that does not describe the data, labelled
+# extrapolation, and one report.md generator for run and plot.
+. "$(dirname "$0")/lib.sh"
+REF=$SRC_DIR/fixtures/reference
+export CHOKEPOINT_GNUPLOT=/nonexistent/gnuplot # report.md without images is enough here
+
+# --- report.md opens with the answer: write-bound, cpu-bound, unexplained ------------------
+mkdir -p "$WORK/ref" "$WORK/foreign"
+cp "$REF/runs.csv" "$REF/probe.csv" "$WORK/ref/"
+cp "$REF/foreign_runs.csv" "$WORK/foreign/runs.csv"
+run "$CP" plot -q "$WORK/ref"
+expect_status 0 "plot on the reference set"
+R=$WORK/ref/report.md
+check "the first section is the answer" \
+    test "$(grep -m1 '^## ' "$R")" = "## The answer"
+check "write-bound sentence: verdict, cause, cost in time, what-if" grep -Eq \
+    '^- usb \(zstd:3\): write-bound from 3 threads on \(measured up to 8\): the volume writes 2[0-9]{2} MB/s of output, so the job takes 1\.5[0-9] s at 8 threads, 17[0-9]% slower than the CPU.s 0\.563 s; a disk that writes 6[0-9]{2} MB/s would bring it down to 0\.62[0-9] s\.$' "$R"
+check "cpu-bound sentence" grep -Eq \
+    '^- ssd \(zstd:3\): cpu-bound at every measured thread count \(1\.\.8\): 0\.57 s at 8 threads, 1% slower than memory \(0\.563 s\); this volume keeps up\.$' "$R"
+check "decision table row: seconds, verdict (cause), vs memory" grep -Eq \
+    '^\| usb \(zstd:3\) \| 8 \| 1\.541 \| write-bound \(write-throughput\) \| \+17[0-9]% \|' "$R"
+check "models come after the answer, under details" grep -q \
+    '^<details><summary>Models of this series</summary>' "$R"
+check "the verdict table labels both ceilings" grep -q \
+    'volume writes (output) | write ceiling (input)' "$R"
+check "a plot-only directory says how it was measured is not recorded" grep -q \
+    '^## How this was measured' "$R"
+
+run "$CP" plot -q "$WORK/foreign"
+expect_status 0 "plot on a foreign table"
+check "unexplained sentence with its hint" grep -Eq \
+    '^- usb-stick: unexplained from 2 threads on \(measured up to 8\): 28\.3 s at 8 threads, 249% slower than the fastest target \(8\.1 s\), and no recorded figure accounts for the gap; it rests on one repetition, so rerun with --reps 3 or more\.$' \
+    "$WORK/foreign/report.md"
+check "single-run note" grep -q \
+    'usb-stick at 2, 4, 8 threads: unexplained, and resting on a single run' "$WORK/foreign/report.md"
+
+# --- efficiency above 105% is flagged with its likely reason -----------------------------
+cat >"$WORK/fast.csv" <<'EOF'
+target,codec,threads,rep,sync,input_bytes,output_bytes,seconds
+mem,zstd:1,1,1,fsync,1000000000,400000000,1.00
+mem,zstd:1,2,1,fsync,1000000000,400000000,0.50
+shm,zstd:1,1,1,fsync,1000000000,400000000,0.92
+shm,zstd:1,2,1,fsync,1000000000,400000000,0.50
+EOF
+run "$CP" analyze "$WORK/fast.csv"
+expect_status 0 "analyze a target faster than memory"
+check "the 105% flag names the point and the likely reason" grep -Eq \
+    'shm \(zstd:1\) at 1 thread: efficiency up to 109%, above 100%: .* Likely the page cache' "$WORK/out"
+check "the decision table marks it" grep -Eq 'shm \(zstd:1\) +1 +0\.920 .*efficiency over 100%\?' "$WORK/out"
+check "the point at 100% is not flagged" sh -c "! grep -Eq 'shm \(zstd:1\) +2 .*efficiency over' '$WORK/out'"
+
+# --- oversubscribed points and a data set no model describes -----------------------------
+cat >"$WORK/over.csv" <<'EOF'
+target,threads,rep,input_bytes,output_bytes,seconds,online_cpus
+mem,1,1,1000000000,500000000,10.0,2
+mem,2,1,1000000000,500000000,5.1,2
+mem,3,1,1000000000,500000000,9.0,2
+mem,4,1,1000000000,500000000,4.0,2
+disk,1,1,1000000000,500000000,10.2,2
+disk,2,1,1000000000,500000000,10.1,2
+disk,3,1,1000000000,500000000,10.3,2
+disk,4,1,1000000000,500000000,10.2,2
+EOF
+cat >"$WORK/over_probe.csv" <<'EOF'
+target,op,size_bytes,rep,seconds,bytes_per_s
+disk,write,100000000,1,2.0,50000000
+disk,read,100000000,1,0.1,1000000000
+EOF
+run "$CP" analyze "$WORK/over.csv" --probe "$WORK/over_probe.csv"
+expect_status 0 "analyze an oversubscribed sweep"
+check "oversubscribed points are marked in the decision table" grep -Eq \
+    '^  disk +3 +10\.300 .*oversubscribed' "$WORK/out"
+check "and explained once" grep -q \
+    'disk at 3, 4 threads: more threads than the 2 CPUs online (oversubscribed)' "$WORK/out"
+check "no model describes the CPU rate: said, no crossover drawn" grep -Eq \
+    'no model describes the CPU rate \(the closest, [a-z_]+, has R2 0\.[0-9]+.*\), so no crossover is drawn from it' "$WORK/out"
+run "$CP" analyze "$WORK/over.csv" --probe "$WORK/over_probe.csv" --format json
+check "JSON names no best model for the ceiling" python3 -c '
+import json, sys
+a = json.load(open(sys.argv[1]))
+assert a["cpu_ceilings"][0]["best_rate_model"] is None, a["cpu_ceilings"][0]
+t = {s["name"]: s for s in a["targets"]}
+assert t["disk"]["crossover_threads"] is None
+' "$WORK/out"
+
+# --- extrapolation is labelled; beyond 4x the measured range it is no thread count --------
+cat >"$WORK/two.csv" <<'EOF'
+target,threads,rep,input_bytes,output_bytes,seconds
+mem,1,1,1000000000,1000000000,10.0
+mem,2,1,1000000000,1000000000,5.0
+near,1,1,1000000000,1000000000,10.0
+near,2,1,1000000000,1000000000,5.0
+far,1,1,1000000000,1000000000,10.0
+far,2,1,1000000000,1000000000,5.0
+EOF
+cat >"$WORK/two_probe.csv" <<'EOF'
+target,op,size_bytes,rep,seconds,bytes_per_s
+near,write,100000000,1,0.33,300000000
+far,write,100000000,1,0.05,2000000000
+EOF
+run "$CP" analyze "$WORK/two.csv" --probe "$WORK/two_probe.csv"
+expect_status 0 "analyze two thread counts"
+check "a crossover past the measured range is labelled extrapolated" grep -Eq \
+    'from 3 threads on this volume limits the job .*, extrapolated beyond the measured 1\.\.2 threads\)' "$WORK/out"
+check "beyond 4x the largest measured T: not within reach, no thread count" grep -q \
+    "this volume's write ceiling of 2.00 GB/s is not within reach of the measured range (1..2 threads)" \
+    "$WORK/out"
+
+# --- plot after run keeps every section; run -i records the input -------------------------
+"$CP" fixture -q -o "$WORK/in.bin" --size 2M --kind text >/dev/null 2>&1
+run "$CP" run -q -i "$WORK/in.bin" --threads 1 --reps 1 --no-probe --out "$WORK/study" mem
+expect_status 0 "run -i on mem"
+grep '^#' "$WORK/study/report.md" >"$WORK/headings.run"
+check "run's report.md says how it was measured" grep -q '^## How this was measured' \
+    "$WORK/headings.run"
+check "run -i records the input in meta.json" python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1]))
+assert m["input"]["path"].endswith("in.bin") and m["input"]["bytes"] == 2097152, m.get("input")
+assert m["input"]["generated"] is False
+' "$WORK/study/meta.json"
+check "and report.md names it" grep -Eq '^- Input: .*in\.bin, 2\.1 MB\.$' "$WORK/study/report.md"
+run "$CP" plot -q "$WORK/study"
+expect_status 0 "plot on run's directory"
+grep '^#' "$WORK/study/report.md" >"$WORK/headings.plot"
+check "plot after run keeps every section" cmp -s "$WORK/headings.run" "$WORK/headings.plot"
+
+finish
