@@ -105,17 +105,29 @@ static int copy_input(const char *input, const target_spec_t *t, uint64_t size, 
 }
 
 /* The name of the target whose volume holds path, or NULL. */
+/* The target whose volume holds path, for the read ceiling: the target `self` itself when
+ * it is on that volume (two targets on one directory keep their own figures), else the
+ * first one without an emulated cap (a cap paces writes, not the reads of its volume),
+ * else the first one; NULL when none is. */
 static const char *target_holding(const char *path, const sweep_params_t *p,
-                                  const target_state_t *st)
+                                  const target_state_t *st, size_t self)
 {
     struct stat s;
     if (stat(path, &s) != 0)
         return NULL;
-    for (size_t i = 0; i < p->n_targets; i++)
-        if (!p->targets[i].is_mem && major(s.st_dev) == (unsigned)st[i].volume.dev_major &&
-            minor(s.st_dev) == (unsigned)st[i].volume.dev_minor)
+    const char *first = NULL, *uncapped = NULL;
+    for (size_t i = 0; i < p->n_targets; i++) {
+        if (p->targets[i].is_mem || major(s.st_dev) != (unsigned)st[i].volume.dev_major ||
+            minor(s.st_dev) != (unsigned)st[i].volume.dev_minor)
+            continue;
+        if (i == self)
             return p->targets[i].name;
-    return NULL;
+        if (first == NULL)
+            first = p->targets[i].name;
+        if (uncapped == NULL && !(p->targets[i].rate_cap_bps > 0.0))
+            uncapped = p->targets[i].name;
+    }
+    return uncapped ? uncapped : first;
 }
 
 static int prepare_targets(const sweep_params_t *p, uint64_t input_size, target_state_t *st,
@@ -143,7 +155,7 @@ static int prepare_targets(const sweep_params_t *p, uint64_t input_size, target_
             st[i].input_path = sink_temp_path(st[i].input_copy);
             st[i].input_target = p->targets[i].name;
         } else {
-            st[i].input_target = target_holding(p->input_path, p, st);
+            st[i].input_target = target_holding(p->input_path, p, st, i);
         }
     }
     return CP_OK;

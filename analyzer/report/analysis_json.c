@@ -100,6 +100,17 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
         json_object_set_new(j, "cpu_sys_s", number(p->cpu_sys_s));
         json_object_set_new(j, "n", json_integer((json_int_t)p->n));
         json_object_set_new(j, "noisy", json_boolean(p->noisy));
+        json_t *flags = json_array();
+        static const struct { unsigned flag; const char *name; } names[] = {
+            {POINT_OVERSUBSCRIBED, "oversubscribed"},
+            {POINT_EFFICIENCY_HIGH, "efficiency-above-105"},
+            {POINT_BEYOND_PROBE, "faster-than-probed"},
+            {POINT_SINGLE_RUN_UNEXPLAINED, "unexplained-single-run"},
+        };
+        for (size_t f = 0; f < sizeof names / sizeof names[0]; f++)
+            if (p->flags & names[f].flag)
+                json_array_append_new(flags, json_string(names[f].name));
+        json_object_set_new(j, "flags", flags);
         json_object_set_new(j, "pipeline_s", number(p->pipeline_s));
         json_object_set_new(j, "flush_s", number(p->flush_s));
         json_object_set_new(j, "predicted_seconds", number(p->predicted_seconds));

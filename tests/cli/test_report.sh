@@ -84,6 +84,8 @@ a = json.load(open(sys.argv[1]))
 assert a["cpu_ceilings"][0]["best_rate_model"] is None, a["cpu_ceilings"][0]
 t = {s["name"]: s for s in a["targets"]}
 assert t["disk"]["crossover_threads"] is None
+pts = {p["threads"]: p for p in t["disk"]["points"]}
+assert pts[3]["flags"] == ["oversubscribed"] and pts[2]["flags"] == [], pts
 ' "$WORK/out"
 
 # --- extrapolation is labelled; beyond 4x the measured range it is no thread count --------
@@ -127,5 +129,18 @@ run "$CP" plot -q "$WORK/study"
 expect_status 0 "plot on run's directory"
 grep '^#' "$WORK/study/report.md" >"$WORK/headings.plot"
 check "plot after run keeps every section" cmp -s "$WORK/headings.run" "$WORK/headings.plot"
+
+
+# --- read ceilings: two targets on the input's directory each name themselves ------------
+mkdir -p "$WORK/d"
+run "$CP" sweep -q -i "$WORK/in.bin" --threads 1 --reps 1 --no-warmup -o "$WORK/two_dirs.csv" \
+    slow="$WORK/d@100MB/s" fast="$WORK/d" mem
+expect_status 0 "sweep with two targets on one directory"
+check "each target reads from itself, mem from the uncapped one" python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+got = {r["target"]: r["input_target"] for r in rows}
+assert got == {"slow": "slow", "fast": "fast", "mem": "fast"}, got
+' "$WORK/two_dirs.csv"
 
 finish
