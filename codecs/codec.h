@@ -43,6 +43,12 @@ struct codec_ops {
     size_t (*default_block_size)(const codec_spec_t *spec);
     /* Largest possible compressed size of an in_size block. */
     size_t (*block_bound)(const codec_spec_t *spec, size_t in_size);
+    /* Bytes one block context holds to compress blocks of block_size (tables, windows,
+     * its own buffers): the memory estimate before a run (measure/memest.h). */
+    size_t (*block_ctx_memory)(const codec_spec_t *spec, size_t block_size);
+    /* Bytes the native streaming encoder holds with `threads` workers (their contexts,
+     * input and output buffers). */
+    size_t (*encoder_memory)(const codec_spec_t *spec, int threads);
     /* A per-thread block context; NULL with err set on failure. */
     void *(*block_ctx_create)(const codec_spec_t *spec, cp_err_t *err);
     void (*block_ctx_free)(void *ctx);

@@ -73,6 +73,20 @@ static codec_stream_t *copy_encoder_create(const codec_spec_t *spec, int threads
     return copy_stream_create(err);
 }
 
+static size_t copy_block_ctx_memory(const codec_spec_t *spec, size_t block_size)
+{
+    (void)spec;
+    (void)block_size;
+    return 0;
+}
+
+static size_t copy_encoder_memory(const codec_spec_t *spec, int threads)
+{
+    (void)spec;
+    (void)threads;
+    return 0;
+}
+
 const codec_ops_t codec_copy = {
     .name = "copy",
     .min_level = 0,
@@ -82,6 +96,8 @@ const codec_ops_t codec_copy = {
     .file_suffix = "",
     .default_block_size = copy_default_block_size,
     .block_bound = copy_block_bound,
+    .block_ctx_memory = copy_block_ctx_memory,
+    .encoder_memory = copy_encoder_memory,
     .block_ctx_create = copy_block_ctx_create,
     .block_ctx_free = copy_block_ctx_free,
     .compress_block = copy_compress_block,

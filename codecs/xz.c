@@ -52,6 +52,26 @@ static size_t xz_block_bound(const codec_spec_t *spec, size_t in_size)
     return lzma_stream_buffer_bound(in_size);
 }
 
+/* liblzma's own figures: the encoder of the preset (dictionary, match finder) ... */
+static size_t xz_block_ctx_memory(const codec_spec_t *spec, size_t block_size)
+{
+    (void)block_size;
+    uint64_t m = lzma_easy_encoder_memusage(xz_preset(spec));
+    return m == UINT64_MAX ? 0 : (size_t)m;
+}
+
+/* ... and the multi-threaded encoder's, which counts every worker's encoder and its
+ * input and output buffers (blocks of 3 x the dictionary). */
+static size_t xz_encoder_memory(const codec_spec_t *spec, int threads)
+{
+    lzma_mt mt = {0};
+    mt.threads = (uint32_t)(threads > 0 ? threads : 1);
+    mt.preset = xz_preset(spec);
+    mt.check = LZMA_CHECK_CRC64;
+    uint64_t m = lzma_stream_encoder_mt_memusage(&mt);
+    return m == UINT64_MAX ? 0 : (size_t)m;
+}
+
 typedef struct xz_block_ctx {
     lzma_stream strm;
     uint32_t preset;
@@ -202,6 +222,8 @@ const codec_ops_t codec_xz = {
     .file_suffix = ".xz",
     .default_block_size = xz_default_block_size,
     .block_bound = xz_block_bound,
+    .block_ctx_memory = xz_block_ctx_memory,
+    .encoder_memory = xz_encoder_memory,
     .block_ctx_create = xz_block_ctx_create,
     .block_ctx_free = xz_block_ctx_free,
     .compress_block = xz_compress_block,

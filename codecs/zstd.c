@@ -49,6 +49,27 @@ static size_t zstd_block_bound(const codec_spec_t *spec, size_t in_size)
     return ZSTD_compressBound(in_size);
 }
 
+static size_t zstd_block_ctx_memory(const codec_spec_t *spec, size_t block_size)
+{
+    ZSTD_compressionParameters cp = ZSTD_getCParams(spec->level, block_size, 0);
+    return ZSTD_estimateCCtxSize_usingCParams(cp);
+}
+
+/* ZSTD_estimateCCtxSize refuses workers, so after zstdmt's own layout: per worker a
+ * context and its job's output (the bound of a job of 4 x the window, at least 1 MiB),
+ * and the round buffer that keeps one more job's input than there are workers. */
+static size_t zstd_encoder_memory(const codec_spec_t *spec, int threads)
+{
+    ZSTD_compressionParameters cp = ZSTD_getCParams(spec->level, ZSTD_CONTENTSIZE_UNKNOWN, 0);
+    size_t window = (size_t)1 << cp.windowLog;
+    size_t job = 4 * window < ((size_t)1 << 20) ? (size_t)1 << 20 : 4 * window;
+    size_t cctx = ZSTD_estimateCCtxSize_usingCParams(cp);
+    if (threads <= 1)
+        return cctx + window;
+    size_t per_worker = cctx + ZSTD_compressBound(job);
+    return (size_t)threads * per_worker + ((size_t)threads + 1) * job;
+}
+
 static void *zstd_block_ctx_create(const codec_spec_t *spec, cp_err_t *err)
 {
     ZSTD_CCtx *cctx = ZSTD_createCCtx();
@@ -211,6 +232,8 @@ const codec_ops_t codec_zstd = {
     .file_suffix = ".zst",
     .default_block_size = zstd_default_block_size,
     .block_bound = zstd_block_bound,
+    .block_ctx_memory = zstd_block_ctx_memory,
+    .encoder_memory = zstd_encoder_memory,
     .block_ctx_create = zstd_block_ctx_create,
     .block_ctx_free = zstd_block_ctx_free,
     .compress_block = zstd_compress_block,

@@ -15,6 +15,8 @@
 #include "common/cleanup.h"
 #include "common/err.h"
 #include "common/log.h"
+#include "common/tempfile.h"
+#include "study/study.h"
 #include "report/analysis_load.h"
 #include "report/analysis_json.h"
 #include "report/analysis_text.h"
@@ -139,6 +141,10 @@ int cmd_analyze(int argc, char **argv)
     }
 
     analysis_t *analysis = NULL;
+    char runs_dir[PATH_MAX], runs_base[PATH_MAX], note[PATH_MAX * 3 + 256];
+    if (tempfile_split_path(runs_path, runs_dir, runs_base, NULL) == CP_OK &&
+        study_dir_note(runs_dir, note, sizeof note) != NULL)
+        cp_log_warn("%s", note);
     rc = analysis_run_files(runs_path, probe_path, &opts, &analysis, NULL, &err);
     if (rc == 0 && cp_interrupted())
         rc = cp_err_set(&err, CP_EINTR, "interrupted");

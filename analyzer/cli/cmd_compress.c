@@ -8,6 +8,7 @@
 #include "cli/parse.h"
 #include "common/log.h"
 #include "measure/compress_job.h"
+#include "measure/memest.h"
 #include "report/record_json.h"
 
 static const char compress_usage[] =
@@ -36,6 +37,8 @@ static const char compress_usage[] =
     "      --verify           after timing, decompress and compare XXH3 hashes\n"
     "      --force            replace an existing OUTPUT\n"
     "      --json             print the record as one JSON object\n"
+    "      --max-memory SIZE  refuse (exit 2) a run whose memory estimate is above SIZE\n"
+    "                         (default: the memory available, MemAvailable)\n"
     "  -q, --quiet            no informational messages on stderr\n"
     "  -h, --help             this text\n"
     "\n"
@@ -43,7 +46,8 @@ static const char compress_usage[] =
     "Exit status: 0 success, 1 runtime failure (I/O, no space, verification mismatch),\n"
     "2 usage error, 130 interrupted.\n";
 
-enum { OPT_ENGINE = 256, OPT_BLOCK_SIZE, OPT_SYNC, OPT_WARM, OPT_VERIFY, OPT_FORCE, OPT_JSON };
+enum { OPT_ENGINE = 256, OPT_BLOCK_SIZE, OPT_SYNC, OPT_WARM, OPT_VERIFY, OPT_FORCE, OPT_JSON,
+       OPT_MAX_MEMORY };
 
 static const struct option compress_options[] = {
     {"input", required_argument, NULL, 'i'},
@@ -57,6 +61,7 @@ static const struct option compress_options[] = {
     {"verify", no_argument, NULL, OPT_VERIFY},
     {"force", no_argument, NULL, OPT_FORCE},
     {"json", no_argument, NULL, OPT_JSON},
+    {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -105,6 +110,7 @@ int cmd_compress(int argc, char **argv)
     cp_err_t err = {0};
     int rc = CP_OK;
     long threads = 1;
+    uint64_t max_memory = 0;
 
     options_begin();
     int c;
@@ -124,6 +130,7 @@ int cmd_compress(int argc, char **argv)
         case OPT_VERIFY: job.verify = true; break;
         case OPT_FORCE: job.force = true; break;
         case OPT_JSON: json = true; break;
+        case OPT_MAX_MEMORY: rc = options_max_memory(optarg, &max_memory, &err); break;
         case 'q': cp_log_set_quiet(true); break;
         case 'h': fputs(compress_usage, stdout); return 0;
         default: return options_error("compress", c, argv);
@@ -148,6 +155,13 @@ int cmd_compress(int argc, char **argv)
             cp_log_warn("--verify needs a kept output; with -o /dev/null nothing is verified");
     }
 
+    int t = job.pipeline.threads;
+    rc = memest_check(&job.pipeline.codec, 1, job.pipeline.engine, &t, 1,
+                      job.pipeline.block_size, max_memory, &err);
+    if (rc != CP_OK) {
+        cp_log_error("%s", err.msg);
+        return cp_exit_status(rc);
+    }
     compress_record_t rec;
     rc = compress_job_run(&job, &rec, &err);
     if (rc != CP_OK) {

@@ -14,6 +14,7 @@
 #include "common/cleanup.h"
 #include "common/err.h"
 #include "common/log.h"
+#include "study/study.h"
 #include "report/analysis_load.h"
 #include "report/outfile.h"
 #include "report/plot.h"
@@ -74,6 +75,11 @@ static int write_report(const char *dir, const analysis_t *a, const plot_set_t *
                         meta_path, jerr.line, jerr.text);
     }
     int rc = report_markdown_write_study(outfile_stream(f), a, plots, meta);
+    char note[PATH_MAX * 3 + 256];
+    if (rc == 0 && study_dir_note(dir, note, sizeof note) != NULL) {
+        fprintf(outfile_stream(f), "\n**Not complete:** %s.\n", note);
+        cp_log_warn("%s", note);
+    }
     json_decref(meta);
     if (rc != 0)
         cp_err_set(err, rc, "%s: cannot write", path);

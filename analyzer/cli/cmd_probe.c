@@ -167,14 +167,17 @@ int cmd_probe(int argc, char **argv)
     cp_err_t err = {0};
     const char *out_path = NULL;
     const char *ops_text = NULL;
-    bool force = false, seed_given = false;
+    bool force = false, seed_given = false, sizes_given = false;
     int rc = CP_OK;
 
     options_begin();
     int c;
     while (rc == CP_OK && (c = getopt_long(argc, argv, ":o:qh", options, NULL)) != -1) {
         switch (c) {
-        case OPT_SIZES: rc = parse_size_list(optarg, &p, &err); break;
+        case OPT_SIZES:
+            rc = parse_size_list(optarg, &p, &err);
+            sizes_given = true;
+            break;
         case OPT_REPS:
             rc = options_reps(optarg, &p.reps, &err);
             break;
@@ -203,8 +206,13 @@ int cmd_probe(int argc, char **argv)
         rc = parse_ops(ops_text, &p.op_write, &p.op_read, &sustained, &err);
         if (rc == CP_OK && sustained && p.sustained_bytes == 0)
             rc = cp_err_set(&err, CP_EUSAGE, "--ops sustained needs --sustained SIZE");
-        if (rc == CP_OK && !sustained)
-            p.sustained_bytes = 0;
+        /* No option is silently ignored. */
+        if (rc == CP_OK && !sustained && p.sustained_bytes > 0)
+            rc = cp_err_set(&err, CP_EUSAGE, "--sustained SIZE given but --ops '%s' lacks "
+                            "sustained; add it to --ops (or drop --sustained)", ops_text);
+        if (rc == CP_OK && !p.op_write && !p.op_read && sizes_given)
+            rc = cp_err_set(&err, CP_EUSAGE, "--sizes given but --ops '%s' measures no sizes "
+                            "(only sustained); add write or read to --ops", ops_text);
         if (rc == CP_OK && !p.op_write && !p.op_read)
             p.n_sizes = 0; /* sustained only */
     }
@@ -212,6 +220,8 @@ int cmd_probe(int argc, char **argv)
         rc = cp_err_set(&err, CP_EUSAGE, "no TARGET given; see 'chokepoint probe --help'");
     if (out_path != NULL && strcmp(out_path, "-") == 0)
         out_path = NULL;
+    if (rc == CP_OK && force && out_path == NULL)
+        rc = cp_err_set(&err, CP_EUSAGE, "--force replaces an -o FILE; none was given");
 
     size_t n_targets = rc == CP_OK ? (size_t)(argc - optind) : 0;
     target_spec_t *targets = calloc(n_targets ? n_targets : 1, sizeof *targets);

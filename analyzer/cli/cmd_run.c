@@ -48,11 +48,14 @@ static const char run_usage[] =
     "      --format F          plot format: png (default), svg or both\n"
     "      --out DIR           results directory (must not exist, or be empty)\n"
     "      --keep-input        keep the generated fixture in the results directory\n"
+    "      --max-memory SIZE   refuse (exit 2) when the memory estimate of the largest\n"
+    "                          thread count is above SIZE (default: MemAvailable)\n"
     "      --resume DIR        continue the study in DIR (interrupted, killed or failed)\n"
     "                          with the options recorded in its meta.json: checks the\n"
     "                          input is the same (size and XXH3), measures only the runs\n"
     "                          and probes missing from runs.csv and probe.csv, then\n"
-    "                          analyses and plots; takes no other option but -q\n"
+    "                          analyses and plots; takes no other option but -q and\n"
+    "                          --max-memory\n"
     "      --quick             a small, fast study: 64M fixture, 1 repetition, probe sizes up\n"
     "                          to the input's\n"
     "  -q, --quiet             no progress or log lines on stderr\n"
@@ -62,7 +65,8 @@ static const char run_usage[] =
     "130 interrupted (what was measured is kept and meta.json says where it stopped).\n";
 
 enum { OPT_FIXTURE_SIZE = 256, OPT_ENGINE, OPT_REPS, OPT_LAYOUT, OPT_SEED, OPT_NO_PROBE,
-       OPT_FORMAT, OPT_OUT, OPT_KEEP_INPUT, OPT_QUICK, OPT_RESUME };
+       OPT_FORMAT, OPT_OUT, OPT_KEEP_INPUT, OPT_QUICK, OPT_RESUME,
+       OPT_MAX_MEMORY };
 
 static const struct option run_options[] = {
     {"input", required_argument, NULL, 'i'},
@@ -79,6 +83,7 @@ static const struct option run_options[] = {
     {"keep-input", no_argument, NULL, OPT_KEEP_INPUT},
     {"quick", no_argument, NULL, OPT_QUICK},
     {"resume", required_argument, NULL, OPT_RESUME},
+    {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -128,6 +133,10 @@ static options_outcome_t parse_args(int argc, char **argv, study_t *s, const cha
         case OPT_OUT: s->out_arg = optarg; break;
         case OPT_KEEP_INPUT: s->keep_input = true; break;
         case OPT_QUICK: s->quick = true; break;
+        case OPT_MAX_MEMORY:
+            rc = options_max_memory(optarg, &s->max_memory, err);
+            given--; /* a resume may set its own limit */
+            break;
         case OPT_RESUME:
             if (resume == NULL) /* a recorded command line never holds it */
                 rc = cp_err_set(err, CP_EUSAGE, "meta.json's command line holds --resume");
@@ -155,6 +164,11 @@ static options_outcome_t parse_args(int argc, char **argv, study_t *s, const cha
     }
     if (s->input_arg != NULL && s->fixture_size_given) {
         cp_err_set(err, CP_EUSAGE, "give either -i INPUT or --fixture-size, not both");
+        return OPTIONS_FAILED;
+    }
+    if (s->input_arg != NULL && s->keep_input) {
+        cp_err_set(err, CP_EUSAGE, "--keep-input keeps a generated fixture; with -i INPUT "
+                   "nothing is generated (INPUT is never removed)");
         return OPTIONS_FAILED;
     }
     s->n_targets = (size_t)(argc - optind);
@@ -187,11 +201,14 @@ static int prepare_resume(const char *dir, study_t *s, char *abs_dir, int *argc,
     if (rc != CP_OK)
         return rc;
     bool quiet = cp_log_quiet();
+    uint64_t max_memory = s->max_memory;
     if (parse_args(*argc, *argv, s, NULL, err) != OPTIONS_PROCEED) {
         json_decref(meta);
         return cp_err_code(err, CP_EUSAGE);
     }
-    cp_log_set_quiet(quiet || cp_log_quiet());
+    cp_log_set_quiet(quiet); /* -q is the resume's own, not the study's */
+    if (max_memory > 0)
+        s->max_memory = max_memory;
     s->meta = meta;
     s->resume = true;
     s->out_arg = abs_dir;
@@ -226,7 +243,9 @@ int cmd_run(int argc, char **argv)
     if (rc == CP_OK && resume != NULL) {
         free(s.codecs);
         free(s.threads);
+        uint64_t max_memory = s.max_memory;
         study_init(&s);
+        s.max_memory = max_memory;
         rc = prepare_resume(resume, &s, abs_dir, &rargc, &rargv, &err);
     }
     if (rc == CP_OK)

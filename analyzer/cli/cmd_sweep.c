@@ -9,6 +9,7 @@
 #include "common/log.h"
 #include "common/prng.h"
 #include "measure/hostinfo.h"
+#include "measure/memest.h"
 #include "measure/sweep.h"
 #include "report/runs_writer.h"
 
@@ -45,6 +46,8 @@ static const char sweep_usage[] =
     "                         synced to FILE.partial as each run ends, renamed to FILE at\n"
     "                         the end\n"
     "      --force            replace an existing output file\n"
+    "      --max-memory SIZE  refuse (exit 2) when the memory estimate of the largest\n"
+    "                         thread count is above SIZE (default: MemAvailable)\n"
     "  -q, --quiet            no progress or log lines on stderr\n"
     "  -h, --help             this text\n"
     "\n"
@@ -52,7 +55,7 @@ static const char sweep_usage[] =
     "2 usage error, 130 interrupted (rows measured so far are kept).\n";
 
 enum { OPT_ENGINE = 256, OPT_BLOCK_SIZE, OPT_REPS, OPT_NO_WARMUP, OPT_LAYOUT, OPT_SYNC, OPT_SEED,
-       OPT_FORCE };
+       OPT_FORCE, OPT_MAX_MEMORY };
 
 static const struct option sweep_options[] = {
     {"input", required_argument, NULL, 'i'},
@@ -67,6 +70,7 @@ static const struct option sweep_options[] = {
     {"seed", required_argument, NULL, OPT_SEED},
     {"output", required_argument, NULL, 'o'},
     {"force", no_argument, NULL, OPT_FORCE},
+    {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -82,6 +86,7 @@ int cmd_sweep(int argc, char **argv)
     target_spec_t *targets = NULL;
     const char *out_path = NULL;
     bool force = false, seed_given = false;
+    uint64_t max_memory = 0;
 
     options_begin();
     int c;
@@ -115,6 +120,7 @@ int cmd_sweep(int argc, char **argv)
             break;
         case 'o': out_path = optarg; break;
         case OPT_FORCE: force = true; break;
+        case OPT_MAX_MEMORY: rc = options_max_memory(optarg, &max_memory, &err); break;
         case 'q': cp_log_set_quiet(true); break;
         case 'h':
             fputs(sweep_usage, stdout);
@@ -147,6 +153,11 @@ int cmd_sweep(int argc, char **argv)
         rc = thread_list_all_cpus(&threads, &p.n_threads, &err);
     if (rc == CP_OK)
         host_warn_oversubscribed(threads, p.n_threads);
+    if (rc == CP_OK)
+        rc = memest_check(codecs, p.n_codecs, p.engine, threads, p.n_threads, p.block_size,
+                          max_memory, &err);
+    if (rc == CP_OK && force && out_path == NULL)
+        rc = cp_err_set(&err, CP_EUSAGE, "--force replaces an -o FILE; none was given");
     runs_csv_file_t out = {NULL, 0};
     if (rc == CP_OK)
         rc = runs_csv_open(&out, out_path, ROWS_BESIDE, force, &err);

@@ -65,3 +65,11 @@ int options_seed(const char *text, uint64_t *out, cp_err_t *err)
     *out = (uint64_t)value;
     return CP_OK;
 }
+
+int options_max_memory(const char *text, uint64_t *out, cp_err_t *err)
+{
+    int rc = parse_size(text, out, err);
+    if (rc == CP_OK && *out == 0)
+        rc = cp_err_set(err, CP_EUSAGE, "bad --max-memory '%s': must be above 0", text);
+    return rc;
+}

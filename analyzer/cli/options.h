@@ -9,7 +9,8 @@
  *   engine      --engine E         pipeline_engine_parse (measure/pipeline.h)
  *   layout      --layout L         sweep_layout_parse (measure/sweep.h)
  *   reps        --reps N|auto      options_reps, 1..CP_MAX_REPS (auto: sweep and run)
- *   seed        --seed N           options_seed, 0..CP_SEED_MAX */
+ *   seed        --seed N           options_seed, 0..CP_SEED_MAX
+ *   memory      --max-memory SIZE  options_max_memory (compress, sweep, run) */
 #ifndef CP_CLI_OPTIONS_H
 #define CP_CLI_OPTIONS_H
 
@@ -49,5 +50,10 @@ int options_reps_or_auto(const char *text, int *out, bool *auto_reps, cp_err_t *
 /* --seed N: a whole number from 0 to CP_SEED_MAX (decimal digits only). CP_OK with *out
  * set, or CP_EUSAGE with "bad seed 'TEXT': expected a whole number from 0 to ..." in err. */
 int options_seed(const char *text, uint64_t *out, cp_err_t *err);
+
+/* --max-memory SIZE: the memory a run may take (measure/memest.h checks the estimate
+ * against it before anything starts; without it, against MemAvailable). A size as
+ * parse_size reads it, above 0. CP_EUSAGE naming the text otherwise. */
+int options_max_memory(const char *text, uint64_t *out, cp_err_t *err);
 
 #endif

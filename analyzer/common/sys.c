@@ -319,3 +319,15 @@ double sys_cache_resident_fraction(int fd)
     munmap(map, len);
     return fraction;
 }
+
+bool sys_mem_available(uint64_t *bytes)
+{
+    char *text = sys_read_proc("meminfo", 0);
+    const char *line = text != NULL ? strstr(text, "MemAvailable:") : NULL;
+    unsigned long long kib = 0;
+    bool ok = line != NULL && sscanf(line, "MemAvailable: %llu kB", &kib) == 1;
+    free(text);
+    if (ok)
+        *bytes = (uint64_t)kib * 1024;
+    return ok;
+}

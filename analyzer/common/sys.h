@@ -45,6 +45,10 @@ bool sys_read_number(const char *path, unsigned long *value);
 bool sys_block_queue_attr(unsigned major, unsigned minor, const char *attr,
                           unsigned long *value);
 
+/* MemAvailable from <proc root>/meminfo, in bytes: the kernel's estimate of the memory a
+ * new job can take without swapping. False when it cannot be read. */
+bool sys_mem_available(uint64_t *bytes);
+
 /* ---- the mount table ------------------------------------------------------------------ */
 
 #define SYS_FS_TYPE_MAX 64

@@ -13,6 +13,7 @@
 #include "common/clock.h"
 #include "common/sys.h"
 #include "common/tempfile.h"
+#include "measure/memest.h"
 #include "measure/verify.h"
 
 compress_job_t compress_job_defaults(void)
@@ -134,6 +135,9 @@ int compress_job_run(const compress_job_t *job, compress_record_t *rec, cp_err_t
     rec->cpu_user_s = cpu1.user_s - cpu0.user_s;
     rec->cpu_sys_s = cpu1.sys_s - cpu0.sys_s;
     rec->max_rss_bytes = cpu1.max_rss_bytes;
+    rec->mem_estimate_bytes = memest_compute(&job->pipeline.codec, job->pipeline.engine,
+                                             job->pipeline.threads, job->pipeline.block_size)
+                                  .total_bytes;
     rec->throttle_s = sink_throttle_seconds(sink);
     if (rec->run.seconds > 0)
         rec->bytes_per_s = (double)rec->run.input_bytes / rec->run.seconds;

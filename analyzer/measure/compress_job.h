@@ -41,6 +41,7 @@ typedef struct compress_record {
     double bytes_per_s;       /* input bytes per second */
     double cpu_user_s, cpu_sys_s;
     uint64_t max_rss_bytes;   /* peak RSS of the process so far */
+    uint64_t mem_estimate_bytes; /* what measure/memest.h expected the run to need */
     double throttle_s;        /* seconds spent in the emulated cap */
     int verified;             /* 1 match, 0 mismatch, -1 not checked */
 } compress_record_t;

@@ -40,6 +40,8 @@ json_t *record_to_json(const compress_record_t *rec)
     if (record != NULL) {
         json_object_set_new(record, "pipeline_s", json_real(rec->run.pipeline_s));
         json_object_set_new(record, "flush_s", json_real(rec->run.flush_s));
+        json_object_set_new(record, "mem_estimate_bytes",
+                            json_integer((json_int_t)rec->mem_estimate_bytes));
     }
     return record;
 }

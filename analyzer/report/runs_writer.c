@@ -8,6 +8,7 @@
 static const char runs_header[] =
     "target,codec,engine,threads,rep,order,seed,layout,input_target,block_size,sync,"
     "input_bytes,output_bytes,seconds,pipeline_s,flush_s,bytes_per_s,cpu_user_s,cpu_sys_s,max_rss_bytes,"
+    "mem_estimate_bytes,"
     "reader_busy_s,reader_wait_s,compress_busy_s,compress_wait_s,writer_busy_s,writer_wait_s,"
     "throttle_s,fs_type,ram,emulated,rate_cap_bps,cpu_user_share,cpu_sys_share,"
     "cpu_iowait_share,cpu_idle_share,device,dev_written_bytes,dev_busy_share,"
@@ -36,14 +37,15 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
     csv_out_text(out, row->input_target);
     fprintf(out, ",%zu,%s,", run->block_size, sync_mode_name(r->sync));
     if (measured)
-        fprintf(out, "%llu,%llu,%.6f,%.6f,%.6f,%.0f,%.4f,%.4f,%llu,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,",
+        fprintf(out, "%llu,%llu,%.6f,%.6f,%.6f,%.0f,%.4f,%.4f,%llu,%llu,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,",
                 (unsigned long long)run->input_bytes, (unsigned long long)run->output_bytes,
                 run->seconds, run->pipeline_s, run->flush_s, r->bytes_per_s, r->cpu_user_s, r->cpu_sys_s,
-                (unsigned long long)r->max_rss_bytes, run->reader.busy_s, run->reader.wait_s,
+                (unsigned long long)r->max_rss_bytes, (unsigned long long)r->mem_estimate_bytes,
+                run->reader.busy_s, run->reader.wait_s,
                 run->compress.busy_s, run->compress.wait_s, run->writer.busy_s,
                 run->writer.wait_s, r->throttle_s);
     else
-        fputs(",,,,,,,,,,,,,,,,", out);
+        fputs(",,,,,,,,,,,,,,,,,", out);
     csv_out_text(out, row->target->is_mem ? "mem" : row->volume ? row->volume->fs_type : NULL);
     fprintf(out, ",%d,%d,", row->target->is_mem || (row->volume && row->volume->is_ram),
             row->target->rate_cap_bps > 0);

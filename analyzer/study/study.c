@@ -24,6 +24,7 @@
 #include "report/outfile.h"
 #include "report/probe_writer.h"
 #include "report/report_md.h"
+#include "measure/memest.h"
 #include "report/rows_file.h"
 #include "report/runs_writer.h"
 #include "study/study_resume.h"
@@ -383,6 +384,9 @@ int study_execute(study_t *s, int argc, char **argv, cp_err_t *err)
     int rc = CP_OK;
     if (s->input_arg != NULL)
         rc = compress_check_input(s->input_arg, &s->input_size, err);
+    if (rc == CP_OK)
+        rc = memest_check(s->codecs, s->sweep.n_codecs, s->sweep.engine, s->threads,
+                          s->sweep.n_threads, s->sweep.block_size, s->max_memory, err);
     if (rc == CP_OK && s->resume)
         snprintf(s->dir, sizeof s->dir, "%s", s->out_arg);
     else if (rc == CP_OK)
@@ -469,6 +473,22 @@ const char *study_dir_status(const char *dir, const char **stage)
     if (strcmp(status, "running") == 0 && !dirlock_held(dir, NULL))
         return "abandoned";
     return status;
+}
+
+const char *study_dir_note(const char *dir, char *buf, size_t cap)
+{
+    const char *stage = NULL;
+    const char *status = study_dir_status(dir, &stage);
+    if (status == NULL || strcmp(status, "complete") == 0)
+        return NULL;
+    if (strcmp(status, "running") == 0)
+        snprintf(buf, cap, "the study in %s is still running (stage '%s'): these figures are "
+                 "partial", dir, stage);
+    else
+        snprintf(buf, cap, "the study in %s is %s%s (stage '%s'): these figures are partial; "
+                 "'chokepoint run --resume %s' continues it", dir, status,
+                 strcmp(status, "abandoned") == 0 ? ", its process died" : "", stage, dir);
+    return buf;
 }
 
 void study_resume_free_args(int argc, char **argv)

@@ -75,4 +75,9 @@ void study_resume_free_args(int argc, char **argv);
  * gets the stage reached (static storage, "" when unknown). */
 const char *study_dir_status(const char *dir, const char **stage);
 
+/* One sentence for analyze, plot and the report when dir's study did not complete
+ * ("abandoned: its process died during stage 'sweep' ...; 'chokepoint run --resume DIR'
+ * continues it"), written into buf; NULL when it completed or dir has no meta.json. */
+const char *study_dir_note(const char *dir, char *buf, size_t cap);
+
 #endif

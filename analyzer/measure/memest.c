@@ -1,0 +1,77 @@
+#include "measure/memest.h"
+
+#include <stdio.h>
+
+#include "common/sys.h"
+
+/* A native slot's output buffer: spilled past 1 MiB, so at most that plus one burst. */
+#define MEMEST_NATIVE_OUT_BYTES ((uint64_t)2 << 20)
+
+memest_t memest_compute(const codec_spec_t *codec, pipeline_engine_t engine, int threads,
+                        size_t block_size)
+{
+    memest_t m = {0};
+    pipeline_params_t p = {0};
+    p.codec = *codec;
+    p.engine = engine;
+    p.threads = threads;
+    p.block_size = block_size;
+    m.block_size = pipeline_block_size(&p);
+    m.slots = 2 * (size_t)(threads > 0 ? threads : 1) + 2;
+    uint64_t out = engine == PIPELINE_NATIVE ? MEMEST_NATIVE_OUT_BYTES
+                                             : codec->ops->block_bound(codec, m.block_size);
+    m.ring_bytes = (uint64_t)m.slots * ((uint64_t)m.block_size + out);
+    if (engine == PIPELINE_NATIVE)
+        m.codec_bytes = codec->ops->encoder_memory(codec, threads);
+    else
+        m.codec_bytes = (uint64_t)threads * codec->ops->block_ctx_memory(codec, m.block_size);
+    m.total_bytes = m.ring_bytes + m.codec_bytes + MEMEST_BASE_BYTES;
+    return m;
+}
+
+static int max_threads_fitting(const codec_spec_t *codec, pipeline_engine_t engine,
+                               size_t block_size, int up_to, uint64_t limit)
+{
+    int best = 0;
+    for (int t = 1; t <= up_to; t++)
+        if (memest_compute(codec, engine, t, block_size).total_bytes <= limit)
+            best = t;
+    return best;
+}
+
+int memest_check(const codec_spec_t *codecs, size_t n_codecs, pipeline_engine_t engine,
+                 const int *threads, size_t n_threads, size_t block_size, uint64_t limit_bytes,
+                 cp_err_t *err)
+{
+    uint64_t limit = limit_bytes;
+    if (limit == 0 && !sys_mem_available(&limit))
+        return CP_OK; /* unknown: nothing to check against */
+    int top = 0;
+    for (size_t i = 0; i < n_threads; i++)
+        if (threads[i] > top)
+            top = threads[i];
+    for (size_t c = 0; c < n_codecs; c++) {
+        memest_t m = memest_compute(&codecs[c], engine, top, block_size);
+        if (m.total_bytes <= limit)
+            continue;
+        char name[32];
+        codec_format(&codecs[c], name, sizeof name);
+        int fits = max_threads_fitting(&codecs[c], engine, block_size, top, limit);
+        char advice[160];
+        if (fits > 0)
+            snprintf(advice, sizeof advice, "at most %d thread%s fit%s (--threads 1..%d)", fits,
+                     fits == 1 ? "" : "s", fits == 1 ? "s" : "", fits);
+        else
+            snprintf(advice, sizeof advice, "not even 1 thread fits: choose a lower level or a "
+                     "smaller --block-size");
+        return cp_err_set(err, CP_EUSAGE,
+                          "%s at %d threads (%s engine) needs an estimated %.2f GB of memory "
+                          "(a ring of %zu blocks of %.1f MB: %.2f GB; the codec: %.2f GB), "
+                          "above the %.2f GB %s; %s, or set the limit with --max-memory SIZE",
+                          name, top, pipeline_engine_name(engine), (double)m.total_bytes / 1e9,
+                          m.slots, (double)m.block_size / 1e6, (double)m.ring_bytes / 1e9,
+                          (double)m.codec_bytes / 1e9, (double)limit / 1e9,
+                          limit_bytes > 0 ? "given by --max-memory" : "available now", advice);
+    }
+    return CP_OK;
+}
