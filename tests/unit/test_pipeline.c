@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <sys/resource.h>
 
 #include <cmocka.h>
 
@@ -221,15 +222,80 @@ static void test_verify_detects_a_wrong_output(void **state)
     unlink(out);
 }
 
+/* --verify finding a mismatch through compress_job_run: a codec that compresses with zstd
+ * but "decompresses" with copy restores the compressed bytes, never the input. The job
+ * fails with CP_EVERIFY (exit 1), records verified = 0, and leaves no output and no
+ * temporary file. */
+static void test_verify_mismatch_fails_and_removes_output(void **state)
+{
+    (void)state;
+    char in[300], out[300];
+    snprintf(in, sizeof in, "%s/in", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    write_input(in, 200000);
+    static codec_ops_t broken;
+    broken = codec_zstd;
+    broken.decoder_create = codec_copy.decoder_create;
+    compress_job_t job = compress_job_defaults();
+    job.pipeline.input_path = in;
+    job.pipeline.codec.ops = &broken;
+    job.pipeline.codec.level = 3;
+    job.output_path = out;
+    job.verify = true;
+    compress_record_t rec;
+    cp_err_t err = {0};
+    assert_int_equal(compress_job_run(&job, &rec, &err), CP_EVERIFY);
+    assert_int_equal(rec.verified, 0);
+    assert_non_null(strstr(err.msg, "verification failed"));
+    unlink(in);
+    assert_int_equal(count_entries(), 0);
+}
+
+/* Memory stays bounded, measured: a 512 MiB sparse input through copy into memory. Holding
+ * the input (or an unbounded queue of it) would raise the peak RSS by 512 MiB; the ring of
+ * at most 2T+2 blocks of 4 MiB, by about 24 MiB. 256 MiB leaves room for the sanitizers'
+ * shadow memory and quarantine. Runs first, so earlier cases do not set the peak. */
+static void test_memory_bounded_by_the_ring(void **state)
+{
+    (void)state;
+    char in[300];
+    snprintf(in, sizeof in, "%s/sparse", dir);
+    FILE *f = fopen(in, "wb");
+    assert_non_null(f);
+    assert_int_equal(ftruncate(fileno(f), 1L << 29), 0);
+    fclose(f);
+    struct rusage r0, r1;
+    getrusage(RUSAGE_SELF, &r0);
+    pipeline_params_t p = pipeline_defaults();
+    p.input_path = in;
+    p.threads = 2;
+    p.block_size = 4 << 20;
+    assert_int_equal(codec_parse("copy", &p.codec, NULL), CP_OK);
+    sink_options_t opts = {SYNC_NONE, 0, NULL};
+    sink_t *sink = sink_open_mem(&opts, NULL);
+    pipeline_result_t res;
+    cp_err_t err = {0};
+    assert_int_equal(pipeline_run(&p, sink, &res, &err), CP_OK);
+    sink_close(sink);
+    getrusage(RUSAGE_SELF, &r1);
+    unlink(in);
+    assert_int_equal(res.input_bytes, 1u << 29);
+    long grown_kib = r1.ru_maxrss - r0.ru_maxrss;
+    print_message("peak RSS grew %ld KiB for a 512 MiB input\n", grown_kib);
+    assert_true(grown_kib < 256 * 1024);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_memory_bounded_by_the_ring),
         cmocka_unit_test(test_blocks_engine_orders_output),
         cmocka_unit_test(test_native_engine_roundtrips),
         cmocka_unit_test(test_block_count_and_memory_sink),
         cmocka_unit_test(test_interrupt_leaves_nothing),
         cmocka_unit_test(test_existing_output_is_refused_and_kept),
         cmocka_unit_test(test_verify_detects_a_wrong_output),
+        cmocka_unit_test(test_verify_mismatch_fails_and_removes_output),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
