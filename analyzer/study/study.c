@@ -306,10 +306,8 @@ static int write_analysis_file(const study_t *s, const char *name, const analysi
     outfile_t *f = outfile_open(path, true, err);
     if (f == NULL)
         return cp_err_code(err, CP_EIO);
-    int rc = plots ? report_markdown_write(outfile_stream(f), a, plots)
+    int rc = plots ? report_markdown_write_study(outfile_stream(f), a, plots, s->meta)
                    : analysis_write_json(a, outfile_stream(f), err);
-    if (rc == CP_OK && plots != NULL)
-        meta_write_markdown(s->meta, outfile_stream(f));
     if (rc != CP_OK && cp_err_code(err, CP_OK) == CP_OK)
         cp_err_set(err, rc, "cannot write %s", path);
     if (rc == CP_OK)
@@ -420,6 +418,7 @@ int study_execute(study_t *s, int argc, char **argv, cp_err_t *err)
     } else if (rc == CP_OK) {
         if (s->n_targets == 0)
             default_targets(s);
+        host_warn_oversubscribed(s->threads, s->sweep.n_threads);
         if (!s->seed_given)
             s->sweep.seed = prng_fresh_seed();
         s->meta = meta_create(argc, argv);
