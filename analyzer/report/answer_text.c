@@ -5,19 +5,7 @@
 #include <string.h>
 
 #include "report/analysis_text.h"
-
-static void append(char *buf, size_t cap, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void append(char *buf, size_t cap, const char *fmt, ...)
-{
-    size_t len = strlen(buf);
-    if (len + 1 >= cap)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + len, cap - len, fmt, ap);
-    va_end(ap);
-}
+#include "report/strbuf.h"
 
 static const char *label(const analysis_series_t *s, char *buf, size_t cap)
 {
@@ -76,25 +64,25 @@ const char *answer_whatif(const analysis_t *a, const analysis_series_t *s, char 
     char have[32], have_in[32], need[32], disk[32];
     double ratio = isfinite(s->output_ratio) ? s->output_ratio : 1.0;
     if (isinf(s->write_speed_bps))
-        append(buf, cap, "this volume is RAM (no disk speed limits it)");
+        strbuf_appendf(buf, cap, "this volume is RAM (no disk speed limits it)");
     else
-        append(buf, cap, "this volume %s %s of output (%s of input at this job's ratio %.2f)",
+        strbuf_appendf(buf, cap, "this volume %s %s of output (%s of input at this job's ratio %.2f)",
                s->rate_cap_bps > 0.0 ? "is capped at" : "writes",
                analysis_format_rate(s->write_speed_bps, have, sizeof have),
                analysis_format_rate(s->write_speed_bps / ratio, have_in, sizeof have_in), ratio);
-    append(buf, cap, "; at %d threads the job needs %s of writes to run at CPU speed", p->threads,
+    strbuf_appendf(buf, cap, "; at %d threads the job needs %s of writes to run at CPU speed", p->threads,
            analysis_format_rate(v->cpu_ceiling_bps * ratio, need, sizeof need));
     if (s->whatif_threads > 0 && isfinite(s->whatif_seconds))
-        append(buf, cap, "; a disk writing %s would take %.3g s, within %.0f%% of the CPU's "
+        strbuf_appendf(buf, cap, "; a disk writing %s would take %.3g s, within %.0f%% of the CPU's "
                "%.3g s (measured here: %.3g s)",
                analysis_format_rate(s->whatif_write_bps, disk, sizeof disk), s->whatif_seconds,
                100.0 * a->tolerance, cpu_seconds(p, v), p->seconds);
     else if (s->whatif_threads > 0)
-        append(buf, cap, "; with this timing no disk brings it within %.0f%% of the CPU's "
+        strbuf_appendf(buf, cap, "; with this timing no disk brings it within %.0f%% of the CPU's "
                "%.3g s: the page cache's flush comes after the compression and alone costs more",
                100.0 * a->tolerance, cpu_seconds(p, v));
     if (strcmp(s->sync, "fsync") == 0 && s->whatif_write_bps > 2.0 * v->cpu_ceiling_bps * ratio)
-        append(buf, cap, " (more than the %s, because buffered output is flushed after the "
+        strbuf_appendf(buf, cap, " (more than the %s, because buffered output is flushed after the "
                "compression rather than during it)", need);
     return buf;
 }
@@ -111,69 +99,69 @@ const char *answer_sentence(const analysis_t *a, const analysis_series_t *s, cha
     slower_words(p->seconds, cpu_s, slower, sizeof slower);
     const char *against = a->ceilings[s->ceiling].estimated ? "the fastest target" : "memory";
     if (s->is_mem) {
-        append(buf, cap, "%s: the CPU ceiling: %.3g s at %d threads (%s of input)", name,
+        strbuf_appendf(buf, cap, "%s: the CPU ceiling: %.3g s at %d threads (%s of input)", name,
                p->seconds, p->threads, analysis_format_rate(p->bytes_per_s, r1, sizeof r1));
         if (p->flags & POINT_OVERSUBSCRIBED)
-            append(buf, cap, "; %d threads is more than the %.0f CPUs online (oversubscribed)",
+            strbuf_appendf(buf, cap, "; %d threads is more than the %.0f CPUs online (oversubscribed)",
                    p->threads, p->online_cpus);
-        append(buf, cap, ".");
+        strbuf_appendf(buf, cap, ".");
         return buf;
     }
     reach_words(s, reach, sizeof reach);
-    append(buf, cap, "%s: %s %s: ", name, verdict_name(v->verdict), reach);
+    strbuf_appendf(buf, cap, "%s: %s %s: ", name, verdict_name(v->verdict), reach);
     switch (v->cause) {
     case CAUSE_COMPUTE:
-        append(buf, cap, "%.3g s at %d threads, %s %s (%.3g s); this volume keeps up",
+        strbuf_appendf(buf, cap, "%.3g s at %d threads, %s %s (%.3g s); this volume keeps up",
                p->seconds, p->threads, slower, against, cpu_s);
         break;
     case CAUSE_CORES_SATURATED:
-        append(buf, cap, "writing here costs CPU (page cache, file system, block layer) that "
+        strbuf_appendf(buf, cap, "writing here costs CPU (page cache, file system, block layer) that "
                "the cores could not spare: %.3g s at %d threads, %s %s (%.3g s)",
                p->seconds, p->threads, slower, against, cpu_s);
         break;
     case CAUSE_CPU_CONTENTION:
-        append(buf, cap, "the compressors needed more CPU time than in memory (contended "
+        strbuf_appendf(buf, cap, "the compressors needed more CPU time than in memory (contended "
                "cores): %.3g s at %d threads, %s %s (%.3g s)", p->seconds, p->threads, slower,
                against, cpu_s);
         break;
     case CAUSE_FLUSH_TAIL:
-        append(buf, cap, "the flush of the output adds %.3g s (%.0f%% of the run) to every run: "
+        strbuf_appendf(buf, cap, "the flush of the output adds %.3g s (%.0f%% of the run) to every run: "
                "%.3g s at %d threads against the CPU's %.3g s", v->evidence.flush_s,
                100.0 * v->evidence.flush_s / p->seconds, p->seconds, p->threads, cpu_s);
         break;
     case CAUSE_WRITE_THROUGHPUT:
-        append(buf, cap, "the volume writes %s of output, so the job takes %.3g s at %d threads, %s the "
+        strbuf_appendf(buf, cap, "the volume writes %s of output, so the job takes %.3g s at %d threads, %s the "
                "CPU's %.3g s", analysis_format_rate(s->write_speed_bps, r1, sizeof r1),
                p->seconds, p->threads, slower, cpu_s);
         break;
     case CAUSE_READ_THROUGHPUT:
-        append(buf, cap, "reading the input from %s at %s, the job takes %.3g s at %d threads, "
+        strbuf_appendf(buf, cap, "reading the input from %s at %s, the job takes %.3g s at %d threads, "
                "%s the CPU's %.3g s", s->read_from[0] ? s->read_from : "its volume",
                analysis_format_rate(v->read_ceiling_bps, r1, sizeof r1), p->seconds,
                p->threads, slower, cpu_s);
         break;
     default:
-        append(buf, cap, "%.3g s at %d threads, %s %s (%.3g s), and no recorded figure "
+        strbuf_appendf(buf, cap, "%.3g s at %d threads, %s %s (%.3g s), and no recorded figure "
                "accounts for the gap", p->seconds, p->threads, slower, against, cpu_s);
         if (p->n == 1)
-            append(buf, cap, "; it rests on one repetition, so rerun with --reps 3 or more");
+            strbuf_appendf(buf, cap, "; it rests on one repetition, so rerun with --reps 3 or more");
         else if (p->noisy)
-            append(buf, cap, "; the repetitions spread %.0f%%, so rerun with more --reps",
+            strbuf_appendf(buf, cap, "; the repetitions spread %.0f%%, so rerun with more --reps",
                    100.0 * (p->seconds_max - p->seconds_min) / p->seconds);
         break;
     }
     if ((v->verdict == VERDICT_WRITE) && s->whatif_threads > 0) {
         if (isfinite(s->whatif_seconds))
-            append(buf, cap, "; a disk that writes %s would bring it down to %.3g s",
+            strbuf_appendf(buf, cap, "; a disk that writes %s would bring it down to %.3g s",
                    analysis_format_rate(s->whatif_write_bps, r1, sizeof r1), s->whatif_seconds);
         else
-            append(buf, cap, "; with this timing no faster disk brings it within %.0f%% of "
+            strbuf_appendf(buf, cap, "; with this timing no faster disk brings it within %.0f%% of "
                    "the CPU", 100.0 * a->tolerance);
     }
     if (p->flags & POINT_OVERSUBSCRIBED)
-        append(buf, cap, " (%d threads on %.0f CPUs: oversubscribed)", p->threads,
+        strbuf_appendf(buf, cap, " (%d threads on %.0f CPUs: oversubscribed)", p->threads,
                p->online_cpus);
-    append(buf, cap, ".");
+    strbuf_appendf(buf, cap, ".");
     return buf;
 }
 
@@ -189,9 +177,9 @@ const char *answer_point_marks(const analysis_series_t *s, size_t k, char *buf, 
     };
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
         if (p->flags & marks[i].flag)
-            append(buf, cap, "%s%s", buf[0] ? ", " : "", marks[i].word);
+            strbuf_appendf(buf, cap, "%s%s", buf[0] ? ", " : "", marks[i].word);
     if (p->noisy)
-        append(buf, cap, "%snoisy", buf[0] ? ", " : "");
+        strbuf_appendf(buf, cap, "%snoisy", buf[0] ? ", " : "");
     return buf;
 }
 
@@ -202,7 +190,7 @@ static size_t flagged_threads(const analysis_series_t *s, unsigned flag, char *b
     buf[0] = '\0';
     for (size_t k = 0; k < s->npoints; k++)
         if (s->points[k].flags & flag)
-            append(buf, cap, "%s%d", n++ ? ", " : "", s->points[k].threads);
+            strbuf_appendf(buf, cap, "%s%d", n++ ? ", " : "", s->points[k].threads);
     return n;
 }
 

@@ -6,20 +6,7 @@
 #include <string.h>
 
 #include "report/analysis_text.h"
-
-/* Appends printf-style text at buf's end, never past cap. */
-static void append(char *buf, size_t cap, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void append(char *buf, size_t cap, const char *fmt, ...)
-{
-    size_t len = strlen(buf);
-    if (len + 1 >= cap)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + len, cap - len, fmt, ap);
-    va_end(ap);
-}
+#include "report/strbuf.h"
 
 const char *cause_words(const analysis_series_t *s, const analysis_point_t *p,
                         const analysis_verdict_t *v, double tolerance, char *buf, size_t cap)
@@ -27,57 +14,57 @@ const char *cause_words(const analysis_series_t *s, const analysis_point_t *p,
     const cause_evidence_t *e = &v->evidence;
     char r1[32], r2[32], r3[32];
     buf[0] = '\0';
-    append(buf, cap, "%s: ", verdict_name(v->verdict));
+    strbuf_appendf(buf, cap, "%s: ", verdict_name(v->verdict));
     double share = v->bytes_per_s / v->cpu_ceiling_bps;
     switch (v->cause) {
     case CAUSE_COMPUTE:
         if (s->is_mem)
-            append(buf, cap, "this is the CPU ceiling (output counted in memory)");
+            strbuf_appendf(buf, cap, "this is the CPU ceiling (output counted in memory)");
         else
-            append(buf, cap, "at %.0f%% of the CPU ceiling (within the %.0f%% tolerance)",
+            strbuf_appendf(buf, cap, "at %.0f%% of the CPU ceiling (within the %.0f%% tolerance)",
                    100.0 * share, 100.0 * tolerance);
         break;
     case CAUSE_CORES_SATURATED:
-        append(buf, cap, "the cores were saturated (idle %.0f%% of the run, system %.0f%%): "
+        strbuf_appendf(buf, cap, "the cores were saturated (idle %.0f%% of the run, system %.0f%%): "
                "writing to this volume costs CPU (page-cache copies, file system, block "
                "layer) that the memory target does not pay, which explains the %.0f%% gap",
                100.0 * e->cpu_idle_share, 100.0 * e->cpu_sys_share, 100.0 * (1.0 - share));
         break;
     case CAUSE_CPU_CONTENTION:
-        append(buf, cap, "the compressors needed %.0f%% more busy time than in memory "
+        strbuf_appendf(buf, cap, "the compressors needed %.0f%% more busy time than in memory "
                "(contended cores), which explains the %.0f%% gap",
                100.0 * e->busy_growth, 100.0 * (1.0 - share));
         break;
     case CAUSE_FLUSH_TAIL:
-        append(buf, cap, "the output waited in the page cache; its flush took %.2f s of the "
+        strbuf_appendf(buf, cap, "the output waited in the page cache; its flush took %.2f s of the "
                "%.2f s run (%.0f%% of the %.2f s gap to the CPU ceiling)",
                e->flush_s, e->seconds, 100.0 * v->flush_share, v->gap_s);
         break;
     case CAUSE_WRITE_THROUGHPUT:
-        append(buf, cap, "the volume takes %s of output, %s of input at this ratio, below the "
+        strbuf_appendf(buf, cap, "the volume takes %s of output, %s of input at this ratio, below the "
                "CPU's %s",
                analysis_format_rate(s->write_speed_bps, r1, sizeof r1),
                analysis_format_rate(v->write_ceiling_bps, r2, sizeof r2),
                analysis_format_rate(v->cpu_ceiling_bps, r3, sizeof r3));
         break;
     case CAUSE_READ_THROUGHPUT:
-        append(buf, cap, "reading the input from %s at %s is below the CPU's %s",
+        strbuf_appendf(buf, cap, "reading the input from %s at %s is below the CPU's %s",
                s->read_from[0] ? s->read_from : "its volume",
                analysis_format_rate(v->read_ceiling_bps, r1, sizeof r1),
                analysis_format_rate(v->cpu_ceiling_bps, r2, sizeof r2));
         break;
     default:
-        append(buf, cap, "at %.0f%% of the CPU ceiling, and neither the volume's ceilings, a "
+        strbuf_appendf(buf, cap, "at %.0f%% of the CPU ceiling, and neither the volume's ceilings, a "
                "flush tail nor the CPU telemetry accounts for the gap", 100.0 * share);
         if (p->noisy)
-            append(buf, cap, "; the repetitions spread %.0f%%, so rerun with more --reps",
+            strbuf_appendf(buf, cap, "; the repetitions spread %.0f%%, so rerun with more --reps",
                    100.0 * (p->seconds_max - p->seconds_min) / p->seconds);
         else if (isnan(e->cpu_idle_share) && isnan(e->flush_s))
-            append(buf, cap, "; the runs carry no telemetry to look further");
+            strbuf_appendf(buf, cap, "; the runs carry no telemetry to look further");
         break;
     }
     if (!isnan(e->dev_busy_share) && !s->is_mem)
-        append(buf, cap, "; device busy %.0f%% of the run%s", 100.0 * e->dev_busy_share,
+        strbuf_appendf(buf, cap, "; device busy %.0f%% of the run%s", 100.0 * e->dev_busy_share,
                v->device_disagrees ? " (which disagrees)" : "");
     return buf;
 }

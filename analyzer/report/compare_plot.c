@@ -9,9 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "common/cleanup.h"
-#include "common/tempfile.h"
 #include "report/compare_out.h"
+#include "report/datafile.h"
 #include "report/plot_gnuplot.h"
 
 #define CURVE_SAMPLES 121
@@ -37,47 +36,6 @@ static void lines_add(lines_t *l, size_t study, const analysis_series_t *s)
 }
 
 /* ---- files ---------------------------------------------------------------------------- */
-
-typedef struct datafile {
-    FILE *f;
-    tempfile_t tmp;
-    char path[PATH_MAX];
-} datafile_t;
-
-static int datafile_open(datafile_t *d, const char *dir, const char *name, cp_err_t *err)
-{
-    d->f = NULL;
-    d->tmp = (tempfile_t)TEMPFILE_INIT;
-    if ((size_t)snprintf(d->path, sizeof d->path, "%s/%s", dir, name) >= sizeof d->path)
-        return cp_err_set(err, CP_EIO, "%s/%s: path too long", dir, name);
-    int rc = tempfile_open(&d->tmp, dir, name, 0, err);
-    if (rc != CP_OK)
-        return rc;
-    d->f = fdopen(d->tmp.fd, "w");
-    if (d->f == NULL) {
-        rc = cp_err_errno(err, CP_EIO, errno, "%s: cannot open", d->tmp.path);
-        tempfile_discard(&d->tmp);
-        return rc;
-    }
-    d->tmp.fd = -1;
-    fprintf(d->f, "# %s - written by chokepoint compare; regenerated on every run\n", name);
-    return CP_OK;
-}
-
-static int datafile_commit(datafile_t *d, cp_err_t *err)
-{
-    int rc = CP_OK;
-    errno = 0;
-    if (ferror(d->f) || fflush(d->f) != 0)
-        rc = cp_err_errno(err, CP_EIO, errno ? errno : EIO, "%s: cannot write", d->path);
-    if (fclose(d->f) != 0 && rc == CP_OK)
-        rc = cp_err_errno(err, CP_EIO, errno, "%s: cannot write", d->path);
-    d->f = NULL;
-    if (rc == CP_OK)
-        rc = tempfile_commit(&d->tmp, d->path, true, err);
-    tempfile_discard(&d->tmp);
-    return rc;
-}
 
 static void num(FILE *f, double x)
 {
@@ -271,7 +229,7 @@ static int write_files(const char *datadir, const lines_t *L, const compare_resu
 {
     for (int k = 0; k < FILE_COUNT; k++) {
         datafile_t d;
-        int rc = datafile_open(&d, datadir, file_names[k], err);
+        int rc = datafile_open(&d, datadir, file_names[k], "compare", err);
         if (rc != CP_OK)
             return rc;
         switch ((file_t)k) {
@@ -335,43 +293,6 @@ static void caption_ratio(const compare_result_t *r, char *buf, size_t cap)
 
 /* ---- drawing -------------------------------------------------------------------------- */
 
-static int draw(const char *dir, const char *datadir, plot_format_t fmt, plot_set_t *out,
-                cp_err_t *err)
-{
-    const char *program = plot_gnuplot_program();
-    if (!plot_gnuplot_found(program)) {
-        out->gnuplot_missing = true;
-        snprintf(out->notice, sizeof out->notice, "gnuplot not found (CHOKEPOINT_GNUPLOT=%s); "
-                 "plots skipped, data in %s/", program, COMPARE_PLOT_DATA_DIR);
-        return CP_OK;
-    }
-    char plotsdir[PATH_MAX];
-    int rc = plot_templates_dir(plotsdir, sizeof plotsdir, err);
-    for (size_t i = 0; i < out->n && rc == CP_OK; i++)
-        for (int slot = 0; slot < 2 && rc == CP_OK; slot++) {
-            if (!(fmt & (slot == 0 ? PLOT_PNG : PLOT_SVG)))
-                continue;
-            if (cp_interrupted())
-                return cp_err_set(err, CP_EINTR, "interrupted");
-            plot_file_t *pf = &out->plots[i];
-            plot_gnuplot_job_t job = {
-                .program = program, .plotsdir = plotsdir, .datadir = datadir,
-                .results_dir = dir, .name = pf->name, .ext = slot == 0 ? "png" : "svg",
-            };
-            bool cannot_run = false;
-            rc = plot_gnuplot_draw(&job, pf->files[slot], sizeof pf->files[slot], &cannot_run,
-                                   err);
-            if (rc == CP_OK && cannot_run) {
-                out->gnuplot_missing = true;
-                snprintf(out->notice, sizeof out->notice, "gnuplot cannot be run "
-                         "(CHOKEPOINT_GNUPLOT=%s); plots skipped, data in %s/", program,
-                         COMPARE_PLOT_DATA_DIR);
-                return CP_OK;
-            }
-        }
-    return rc;
-}
-
 int compare_plot_render(const char *dir, const compare_result_t *r,
                         const compare_study_t *studies, size_t nstudies, plot_format_t fmt,
                         plot_set_t *out, cp_err_t *err)
@@ -406,5 +327,5 @@ int compare_plot_render(const char *dir, const compare_result_t *r,
         else
             caption_ratio(r, pf->caption, sizeof pf->caption);
     }
-    return draw(dir, datadir, fmt, out, err);
+    return plot_gnuplot_draw_set(dir, datadir, COMPARE_PLOT_DATA_DIR, fmt, out, err);
 }

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "common/cleanup.h"
 #include "report/plot_captions.h"
 #include "report/plot_data.h"
 #include "report/plot_gnuplot.h"
@@ -87,44 +86,6 @@ static void list_plots(const plot_data_t *d, plot_set_t *set)
 
 /* ---- putting it together -------------------------------------------------------------- */
 
-/* Draws every plot of out in the formats of fmt. */
-static int draw_all(const char *results_dir, const char *datadir, plot_format_t fmt,
-                    plot_set_t *out, cp_err_t *err)
-{
-    const char *program = plot_gnuplot_program();
-    if (!plot_gnuplot_found(program)) {
-        out->gnuplot_missing = true;
-        snprintf(out->notice, sizeof out->notice, "gnuplot not found (CHOKEPOINT_GNUPLOT=%s); "
-                 "plots skipped, data in %s/", program, PLOT_DATA_DIR);
-        return CP_OK;
-    }
-    char plotsdir[PATH_MAX];
-    int rc = plot_templates_dir(plotsdir, sizeof plotsdir, err);
-    for (size_t i = 0; i < out->n && rc == CP_OK; i++)
-        for (int slot = 0; slot < 2 && rc == CP_OK; slot++) {
-            if (!(fmt & (slot == 0 ? PLOT_PNG : PLOT_SVG)))
-                continue;
-            if (cp_interrupted())
-                return cp_err_set(err, CP_EINTR, "interrupted");
-            plot_file_t *pf = &out->plots[i];
-            plot_gnuplot_job_t job = {
-                .program = program, .plotsdir = plotsdir, .datadir = datadir,
-                .results_dir = results_dir, .name = pf->name, .ext = slot == 0 ? "png" : "svg",
-            };
-            bool cannot_run = false;
-            rc = plot_gnuplot_draw(&job, pf->files[slot], sizeof pf->files[slot], &cannot_run,
-                                   err);
-            if (rc == CP_OK && cannot_run) { /* found, yet cannot be executed */
-                out->gnuplot_missing = true;
-                snprintf(out->notice, sizeof out->notice, "gnuplot cannot be run "
-                         "(CHOKEPOINT_GNUPLOT=%s); plots skipped, data in %s/", program,
-                         PLOT_DATA_DIR);
-                return CP_OK;
-            }
-        }
-    return rc;
-}
-
 int plot_render(const char *results_dir, const analysis_t *a, const probe_table_t *probe,
                 plot_format_t fmt, plot_set_t *out, cp_err_t *err)
 {
@@ -148,5 +109,5 @@ int plot_render(const char *results_dir, const analysis_t *a, const probe_table_
     plot_data_free(&d);
     if (rc != CP_OK)
         return rc;
-    return draw_all(results_dir, datadir, fmt, out, err);
+    return plot_gnuplot_draw_set(results_dir, datadir, PLOT_DATA_DIR, fmt, out, err);
 }

@@ -9,19 +9,7 @@
 #include "model/stats.h"
 #include "report/analysis_text.h"
 #include "report/plot_series.h"
-
-/* Appends printf text to buf (cap bytes), never overflowing. */
-__attribute__((format(printf, 3, 4)))
-static void append(char *buf, size_t cap, const char *fmt, ...)
-{
-    size_t len = strlen(buf);
-    if (len + 1 >= cap)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + len, cap - len, fmt, ap);
-    va_end(ap);
-}
+#include "report/strbuf.h"
 
 /* ---- titles and labels ---------------------------------------------------------------- */
 
@@ -141,7 +129,7 @@ void plot_ceiling_title(const analysis_series_t *s, bool multi_codec, bool read,
         snprintf(buf, cap, "%s write ceiling %s", name,
                  analysis_format_rate(bps, rate, sizeof rate));
     if (above)
-        append(buf, cap, ", above the plot");
+        strbuf_appendf(buf, cap, ", above the plot");
 }
 
 void plot_crossover_label(const analysis_series_t *s, bool multi_codec, char *buf,
@@ -206,7 +194,7 @@ void plot_caption_time(const analysis_t *a, bool multi_codec, char *buf, size_t 
              analysis_format_model(m, eq, sizeof eq), dbl);
     m = &worst->models[FIT_POWER_TIME];
     plot_doubling_text(m->param[1], dbl, sizeof dbl);
-    append(buf, cap, "and %s worst, as %s (%s).",
+    strbuf_appendf(buf, cap, "and %s worst, as %s (%s).",
            plot_series_name(worst, multi_codec, name, sizeof name),
            analysis_format_model(m, eq, sizeof eq), dbl);
 }
@@ -233,12 +221,12 @@ void plot_caption_rate(const analysis_t *a, bool multi_codec, char *buf, size_t 
              lin->param[1] >= 0.0 ? "gains" : "loses",
              analysis_format_rate(fabs(lin->param[1]), rate, sizeof rate));
     if (!usl->fitted)
-        append(buf, cap, "; too few thread counts for the USL curve.");
+        strbuf_appendf(buf, cap, "; too few thread counts for the USL curve.");
     else if (isfinite(usl->peak_threads) && usl->peak_threads < ANALYSIS_CROSSOVER_MAX_THREADS)
-        append(buf, cap, ", and the USL curve (contention %.2g, coherency %.2g) peaks at "
+        strbuf_appendf(buf, cap, ", and the USL curve (contention %.2g, coherency %.2g) peaks at "
                "%.0f threads.", usl->param[1], usl->param[2], usl->peak_threads);
     else
-        append(buf, cap, ", and the USL curve (contention %.2g) has no peak: more threads "
+        strbuf_appendf(buf, cap, ", and the USL curve (contention %.2g) has no peak: more threads "
                "keep helping.", usl->param[1]);
 }
 
@@ -284,13 +272,13 @@ void plot_caption_bottleneck(const analysis_t *a, bool multi_codec, char *buf, s
         }
         plot_crossover_text(name, kind, limit, s->crossover_threads, s->crossover_model >= 0,
                             clause, sizeof clause);
-        append(buf, cap, "%s%s", told ? "; " : "", clause);
+        strbuf_appendf(buf, cap, "%s%s", told ? "; " : "", clause);
         told++;
     }
     free(order);
     if (left > 0)
-        append(buf, cap, "; %zu more target%s in the plot", left, left == 1 ? "" : "s");
-    append(buf, cap, ".");
+        strbuf_appendf(buf, cap, "; %zu more target%s in the plot", left, left == 1 ? "" : "s");
+    strbuf_appendf(buf, cap, ".");
 }
 
 void plot_caption_probe(const probe_table_t *p, const char *const *targets, size_t n,
@@ -304,16 +292,16 @@ void plot_caption_probe(const probe_table_t *p, const char *const *targets, size
         double rb = probe_table_speed(p, targets[k], PROBE_OP_READ);
         if (!isfinite(wb) && !isfinite(rb))
             continue;
-        append(buf, cap, "%s%s ", told ? "; " : "", targets[k]);
+        strbuf_appendf(buf, cap, "%s%s ", told ? "; " : "", targets[k]);
         if (isfinite(wb))
-            append(buf, cap, "writes %s", analysis_format_rate(wb, w, sizeof w));
+            strbuf_appendf(buf, cap, "writes %s", analysis_format_rate(wb, w, sizeof w));
         if (isfinite(wb) && isfinite(rb))
-            append(buf, cap, " and ");
+            strbuf_appendf(buf, cap, " and ");
         if (isfinite(rb))
-            append(buf, cap, "reads %s", analysis_format_rate(rb, r, sizeof r));
+            strbuf_appendf(buf, cap, "reads %s", analysis_format_rate(rb, r, sizeof r));
         told++;
     }
-    append(buf, cap, "%s.", n > told ? " (more in the plot)" : "");
+    strbuf_appendf(buf, cap, "%s.", n > told ? " (more in the plot)" : "");
 }
 
 void plot_caption_sustained(const probe_table_t *p, const char *const *targets, size_t n,
@@ -335,13 +323,13 @@ void plot_caption_sustained(const probe_table_t *p, const char *const *targets, 
         if (m == 0)
             continue;
         qsort(rates, m, sizeof *rates, plot_compare_double);
-        append(buf, cap, "%s%s ran between %s and %s (median %s)", told ? "; " : "",
+        strbuf_appendf(buf, cap, "%s%s ran between %s and %s (median %s)", told ? "; " : "",
                targets[k], analysis_format_rate(rates[0], lo, sizeof lo),
                analysis_format_rate(rates[m - 1], hi, sizeof hi),
                analysis_format_rate(stats_median(rates, m), med, sizeof med));
         told++;
     }
-    append(buf, cap, "; a falling line means a cache filling up or a drive slowing down.");
+    strbuf_appendf(buf, cap, "; a falling line means a cache filling up or a drive slowing down.");
     free(rates);
 }
 
@@ -365,15 +353,15 @@ void plot_caption_rate_vs_write(const analysis_t *a, bool multi_codec, char *buf
         } else if (top->threads != threads) {
             threads = 0;
         }
-        append(buf, cap, "%s%s (writing %s) compresses at %s", told ? "; " : "",
+        strbuf_appendf(buf, cap, "%s%s (writing %s) compresses at %s", told ? "; " : "",
                plot_series_name(s, multi_codec, name, sizeof name),
                analysis_format_rate(s->write_bps, w, sizeof w),
                analysis_format_rate(top->bytes_per_s, r, sizeof r));
         if (threads == 0)
-            append(buf, cap, " at %d threads", top->threads);
+            strbuf_appendf(buf, cap, " at %d threads", top->threads);
         told++;
     }
     if (threads > 0 && isfinite(cpu) && !multi_codec)
-        append(buf, cap, ", against a CPU ceiling of %s", analysis_format_rate(cpu, r, sizeof r));
-    append(buf, cap, ".");
+        strbuf_appendf(buf, cap, ", against a CPU ceiling of %s", analysis_format_rate(cpu, r, sizeof r));
+    strbuf_appendf(buf, cap, ".");
 }

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/tempfile.h"
+#include "report/datafile.h"
 #include "model/stats.h"
 #include "report/analysis_text.h"
 #include "report/plot.h"
@@ -20,57 +20,6 @@
 #define CURVE_SAMPLES 121 /* points per fitted curve: smooth at 1000 px wide */
 
 /* ---- data files: written beside their final name, renamed into place ----------------- */
-
-typedef struct datafile {
-    FILE *f;
-    tempfile_t tmp;
-    char path[PATH_MAX];
-} datafile_t;
-
-static int datafile_open(datafile_t *d, const char *dir, const char *name, cp_err_t *err)
-{
-    d->f = NULL;
-    d->tmp = (tempfile_t)TEMPFILE_INIT;
-    if ((size_t)snprintf(d->path, sizeof d->path, "%s/%s", dir, name) >= sizeof d->path)
-        return cp_err_set(err, CP_EIO, "%s/%s: path too long", dir, name);
-    int rc = tempfile_open(&d->tmp, dir, name, 0, err);
-    if (rc != CP_OK)
-        return rc;
-    d->f = fdopen(d->tmp.fd, "w");
-    if (d->f == NULL) {
-        rc = cp_err_errno(err, CP_EIO, errno, "%s: cannot open", d->tmp.path);
-        tempfile_discard(&d->tmp);
-        return rc;
-    }
-    d->tmp.fd = -1; /* the FILE owns it now */
-    fprintf(d->f, "# %s - written by chokepoint plot; regenerated on every run\n", name);
-    return CP_OK;
-}
-
-/* Closes the file and renames it into place, or removes it on any failure. */
-static int datafile_commit(datafile_t *d, cp_err_t *err)
-{
-    int rc = CP_OK;
-    errno = 0;
-    if (ferror(d->f) || fflush(d->f) != 0)
-        rc = cp_err_errno(err, CP_EIO, errno ? errno : EIO, "%s: cannot write", d->path);
-    if (fclose(d->f) != 0 && rc == CP_OK)
-        rc = cp_err_errno(err, CP_EIO, errno, "%s: cannot write", d->path);
-    d->f = NULL;
-    if (rc == CP_OK)
-        rc = tempfile_commit(&d->tmp, d->path, true, err);
-    tempfile_discard(&d->tmp);
-    return rc;
-}
-
-/* Closes and removes an unfinished data file. */
-static void datafile_abort(datafile_t *d)
-{
-    if (d->f != NULL)
-        fclose(d->f);
-    d->f = NULL;
-    tempfile_discard(&d->tmp);
-}
 
 /* ---- vars.gp helpers ---------------------------------------------------------------- */
 
@@ -642,7 +591,7 @@ int plot_data_write(plot_data_t *c, const char *datadir, cp_err_t *err)
     c->nceilings = 0;
     c->nrate_vs_write = 0;
     datafile_t vars, d;
-    int rc = datafile_open(&vars, datadir, "vars.gp", err);
+    int rc = datafile_open(&vars, datadir, "vars.gp", "plot", err);
     if (rc != CP_OK)
         return rc;
     FILE *v = vars.f;
@@ -658,7 +607,7 @@ int plot_data_write(plot_data_t *c, const char *datadir, cp_err_t *err)
 
 #define DATA(name, body)                                                        \
     do {                                                                        \
-        if (rc == CP_OK && (rc = datafile_open(&d, datadir, name, err)) == CP_OK) { \
+        if (rc == CP_OK && (rc = datafile_open(&d, datadir, name, "plot", err)) == CP_OK) { \
             body;                                                               \
             rc = datafile_commit(&d, err);                                      \
         }                                                                       \
@@ -670,8 +619,8 @@ int plot_data_write(plot_data_t *c, const char *datadir, cp_err_t *err)
 
     /* The bottleneck picture: CPU rates, volume ceilings and where they meet. */
     datafile_t fit;
-    if (rc == CP_OK && (rc = datafile_open(&d, datadir, "cpu.dat", err)) == CP_OK) {
-        if ((rc = datafile_open(&fit, datadir, "cpu_fit.dat", err)) != CP_OK) {
+    if (rc == CP_OK && (rc = datafile_open(&d, datadir, "cpu.dat", "plot", err)) == CP_OK) {
+        if ((rc = datafile_open(&fit, datadir, "cpu_fit.dat", "plot", err)) != CP_OK) {
             datafile_abort(&d);
         } else {
             write_cpu(c, d.f, fit.f);

@@ -239,3 +239,40 @@ int plot_gnuplot_draw(const plot_gnuplot_job_t *job, char *made, size_t cap,
         snprintf(made, cap, "%s", final);
     return rc;
 }
+
+int plot_gnuplot_draw_set(const char *results_dir, const char *datadir, const char *data_name,
+                          plot_format_t fmt, plot_set_t *out, cp_err_t *err)
+{
+    const char *program = plot_gnuplot_program();
+    if (!plot_gnuplot_found(program)) {
+        out->gnuplot_missing = true;
+        snprintf(out->notice, sizeof out->notice, "gnuplot not found (CHOKEPOINT_GNUPLOT=%s); "
+                 "plots skipped, data in %s/", program, data_name);
+        return CP_OK;
+    }
+    char plotsdir[PATH_MAX];
+    int rc = plot_templates_dir(plotsdir, sizeof plotsdir, err);
+    for (size_t i = 0; i < out->n && rc == CP_OK; i++)
+        for (int slot = 0; slot < 2 && rc == CP_OK; slot++) {
+            if (!(fmt & (slot == 0 ? PLOT_PNG : PLOT_SVG)))
+                continue;
+            if (cp_interrupted())
+                return cp_err_set(err, CP_EINTR, "interrupted");
+            plot_file_t *pf = &out->plots[i];
+            plot_gnuplot_job_t job = {
+                .program = program, .plotsdir = plotsdir, .datadir = datadir,
+                .results_dir = results_dir, .name = pf->name, .ext = slot == 0 ? "png" : "svg",
+            };
+            bool cannot_run = false;
+            rc = plot_gnuplot_draw(&job, pf->files[slot], sizeof pf->files[slot], &cannot_run,
+                                   err);
+            if (rc == CP_OK && cannot_run) { /* found, yet cannot be executed */
+                out->gnuplot_missing = true;
+                snprintf(out->notice, sizeof out->notice, "gnuplot cannot be run "
+                         "(CHOKEPOINT_GNUPLOT=%s); plots skipped, data in %s/", program,
+                         data_name);
+                return CP_OK;
+            }
+        }
+    return rc;
+}

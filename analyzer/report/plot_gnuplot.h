@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "common/err.h"
+#include "report/plot.h"
 
 /* The gnuplot program: $CHOKEPOINT_GNUPLOT when set and not empty, else "gnuplot". */
 const char *plot_gnuplot_program(void);
@@ -34,5 +35,12 @@ typedef struct plot_gnuplot_job {
  * *cannot_run set and made "" (the caller treats gnuplot as missing). */
 int plot_gnuplot_draw(const plot_gnuplot_job_t *job, char *made, size_t cap,
                       bool *cannot_run, cp_err_t *err);
+
+/* Draws every plot of out (their names set, files empty) in the formats of fmt with the
+ * templates, reading data from datadir (named data_name in notices) into results_dir, and
+ * records each file made in out. Without a runnable gnuplot: CP_OK with
+ * out->gnuplot_missing and a notice. Errors as plot_gnuplot_draw. */
+int plot_gnuplot_draw_set(const char *results_dir, const char *datadir, const char *data_name,
+                          plot_format_t fmt, plot_set_t *out, cp_err_t *err);
 
 #endif
