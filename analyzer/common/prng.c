@@ -27,35 +27,25 @@ prng_xoshiro_t prng_xoshiro_make(uint64_t seed)
     return x;
 }
 
-static inline void store_le64(unsigned char *p, uint64_t v)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    memcpy(p, &v, 8);
-#else
-    for (int i = 0; i < 8; i++)
-        p[i] = (unsigned char)(v >> (8 * i));
-#endif
-}
-
 void prng_xoshiro_fill(prng_xoshiro_t *x, void *buf, size_t len)
 {
     unsigned char *p = buf;
     while (len >= 32) {
-        store_le64(p, prng_xoshiro_next(x));
-        store_le64(p + 8, prng_xoshiro_next(x));
-        store_le64(p + 16, prng_xoshiro_next(x));
-        store_le64(p + 24, prng_xoshiro_next(x));
+        prng_store_le64(p, prng_xoshiro_next(x));
+        prng_store_le64(p + 8, prng_xoshiro_next(x));
+        prng_store_le64(p + 16, prng_xoshiro_next(x));
+        prng_store_le64(p + 24, prng_xoshiro_next(x));
         p += 32;
         len -= 32;
     }
     while (len >= 8) {
-        store_le64(p, prng_xoshiro_next(x));
+        prng_store_le64(p, prng_xoshiro_next(x));
         p += 8;
         len -= 8;
     }
     if (len > 0) {
         unsigned char last[8];
-        store_le64(last, prng_xoshiro_next(x));
+        prng_store_le64(last, prng_xoshiro_next(x));
         memcpy(p, last, len);
     }
 }

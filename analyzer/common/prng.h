@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct prng {
     uint64_t state;
@@ -57,5 +58,17 @@ void prng_xoshiro_fill(prng_xoshiro_t *x, void *buf, size_t len);
 
 /* A seed for when the user gave none: from the clock and process id, to be recorded. */
 uint64_t prng_fresh_seed(void);
+
+/* Stores v at p as 8 little-endian bytes, whatever the machine's byte order (so generated
+ * data is the same everywhere). */
+static inline void prng_store_le64(unsigned char *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(p, &v, 8);
+#else
+    for (int i = 0; i < 8; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+#endif
+}
 
 #endif
