@@ -45,9 +45,16 @@ int main(int argc, char **argv)
         return 2;
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-        strcmp(argv[1], "help") == 0) {
+        (strcmp(argv[1], "help") == 0 && argc == 2)) {
         print_usage(stdout);
         return 0;
+    }
+    /* "help COMMAND" is "COMMAND --help" (an unknown COMMAND is refused below). */
+    char help_flag[] = "--help";
+    char *help_argv[] = {argv[0], argc > 2 ? argv[2] : NULL, help_flag, NULL};
+    if (strcmp(argv[1], "help") == 0) {
+        argv = help_argv;
+        argc = 3;
     }
     if (strcmp(argv[1], "--version") == 0) {
         printf("chokepoint %s\n", CHOKEPOINT_VERSION);

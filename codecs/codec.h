@@ -67,7 +67,8 @@ struct codec_ops {
  * CP_EUSAGE with a message listing the valid codecs and levels otherwise. */
 int codec_parse(const char *text, codec_spec_t *out, cp_err_t *err);
 
-/* Parses a comma-separated list of codec specs. *out is malloc'd (caller frees). */
+/* Parses a comma-separated list of codec specs. *out is malloc'd (caller frees). An empty
+ * item ("zstd:1,,xz:1", a leading or trailing comma) is CP_EUSAGE. */
 int codec_parse_list(const char *text, codec_spec_t **out, size_t *count, cp_err_t *err);
 
 /* Writes the canonical text of spec ("zstd:3", "xz:6e", "copy") into buf. */

@@ -53,6 +53,11 @@ int codec_parse_list(const char *text, codec_spec_t **out, size_t *count, cp_err
 {
     if (text == NULL || *text == '\0')
         return codec_usage_error(err, "");
+    /* strtok_r would skip an empty item silently; "zstd:1,,xz:1" is a typo to report. */
+    size_t len = strlen(text);
+    if (text[0] == ',' || text[len - 1] == ',' || strstr(text, ",,") != NULL)
+        return cp_err_set(err, CP_EUSAGE, "bad codec list '%s': an empty item between commas; "
+                          "expected e.g. zstd:1,xz:6", text);
     size_t cap = 1;
     for (const char *p = text; *p; p++)
         cap += *p == ',';

@@ -128,11 +128,16 @@ int cmd_analyze(int argc, char **argv)
     if (rc == 0 && optind < argc)
         runs_path = argv[optind++];
     if (rc == 0 && optind < argc)
-        rc = cp_err_set(&err, CP_EUSAGE, "analyze: one RUNS.csv expected, got '%s' too",
-                        argv[optind]);
+        rc = cp_err_set(&err, CP_EUSAGE, "analyze: one RUNS.csv expected, got '%s' too (a "
+                        "probe table is given with --probe %s)", argv[optind], argv[optind]);
     if (rc == 0 && runs_path == NULL)
         rc = cp_err_set(&err, CP_EUSAGE, "analyze: RUNS.csv is required; try 'chokepoint "
                         "analyze --help'");
+    struct stat runs_st;
+    if (rc == 0 && stat(runs_path, &runs_st) == 0 && S_ISDIR(runs_st.st_mode))
+        rc = cp_err_set(&err, CP_EUSAGE, "analyze: '%s' is a directory; give its runs.csv "
+                        "(and --probe with its probe.csv), or draw it with 'chokepoint plot "
+                        "%s'", runs_path, runs_path);
     if (rc == 0 && out_path != NULL && out_path[0] == '\0')
         rc = cp_err_set(&err, CP_EUSAGE, "-o: empty file name");
     if (rc != 0) {

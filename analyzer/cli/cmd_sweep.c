@@ -8,6 +8,7 @@
 #include "cli/parse.h"
 #include "common/log.h"
 #include "common/prng.h"
+#include "measure/compress_job.h"
 #include "measure/hostinfo.h"
 #include "measure/memest.h"
 #include "measure/sweep.h"
@@ -136,6 +137,10 @@ int cmd_sweep(int argc, char **argv)
     size_t n_targets = rc == CP_OK ? (size_t)(argc - optind) : 0;
     if (rc == CP_OK && p.input_path == NULL)
         rc = cp_err_set(&err, CP_EUSAGE, "sweep needs -i INPUT; see 'chokepoint sweep --help'");
+    /* A missing input is refused before the banner and before -o gets its header. */
+    uint64_t input_size = 0;
+    if (rc == CP_OK && p.input_path != NULL)
+        rc = compress_check_input(p.input_path, &input_size, &err);
     if (rc == CP_OK && n_targets == 0)
         rc = cp_err_set(&err, CP_EUSAGE,
                         "sweep needs at least one TARGET ([NAME=]DIR[@RATE] or mem); see "

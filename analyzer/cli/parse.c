@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -48,6 +49,16 @@ static const unit_t *find_unit(const unit_t *units, const char *suffix)
     return NULL;
 }
 
+/* Sizes take their unit in any case ("10mb" is 10MB, "4k" is 4K): nobody means bits or
+ * milli-bytes on a command line, and refusing them only annoys. */
+static const unit_t *find_unit_nocase(const unit_t *units, const char *suffix)
+{
+    for (const unit_t *u = units; u->suffix != NULL; u++)
+        if (strcasecmp(u->suffix, suffix) == 0)
+            return u;
+    return NULL;
+}
+
 static const unit_t size_units[] = {
     {"", 1.0}, {"B", 1.0},
     {"K", 1024.0}, {"M", 1048576.0}, {"G", 1073741824.0}, {"T", 1099511627776.0},
@@ -60,12 +71,16 @@ int parse_size(const char *text, uint64_t *out, cp_err_t *err)
 {
     double value;
     const char *rest = text ? read_number(text, &value) : NULL;
-    const unit_t *unit = rest ? find_unit(size_units, rest) : NULL;
+    const unit_t *unit = rest ? find_unit_nocase(size_units, rest) : NULL;
     if (unit == NULL)
         return cp_err_set(err, CP_EUSAGE,
                           "bad size '%s': expected a number with an optional unit, e.g. 512, "
                           "4K, 1G (powers of 1024) or 10MB, 2GB (powers of 1000)",
                           text ? text : "");
+    if (unit->factor == 1.0 && value != floor(value))
+        return cp_err_set(err, CP_EUSAGE,
+                          "bad size '%s': a fraction needs a unit, e.g. 1.5G or 1.5GB "
+                          "(a count of bytes is whole)", text);
     double bytes = floor(value * unit->factor);
     if (!(bytes < 9.2e18))
         return cp_err_set(err, CP_EUSAGE, "bad size '%s': too large", text);

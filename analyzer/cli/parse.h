@@ -17,8 +17,9 @@
 
 
 /* A size: "512", "4K", "1.5G" (K M G T = powers of 1024; KiB MiB GiB TiB too) or "10MB"
- * (KB MB GB TB = powers of 1000). An optional "B" alone means bytes. Must be >= 0 and fit
- * in 63 bits; fractional byte counts are rounded down. */
+ * (KB MB GB TB = powers of 1000). An optional "B" alone means bytes. Units are read in any
+ * case ("10mb" = 10MB, "4k" = 4K). Must be >= 0 and fit in 63 bits; a fraction needs a
+ * unit ("1.5" is CP_EUSAGE, "1.5G" is fine) and fractional byte counts are rounded down. */
 int parse_size(const char *text, uint64_t *out, cp_err_t *err);
 
 /* A rate in bytes per second: "400MB/s", "1.5GB/s", "200MiB/s", "1GiB/s", "800KB/s",

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include <csv.h>
 
@@ -330,6 +331,13 @@ int csv_table_read_file(const char *path, csv_table_t **out, cp_err_t *err)
     if (in == NULL)
         return cp_err_errno(err, errno == ENOENT || errno == EACCES ? CP_EUSAGE : CP_EIO,
                             errno, "%s: cannot open", path);
+    /* A directory opens but cannot be read: that is a wrong argument (exit 2), not an
+     * I/O failure. */
+    struct stat st;
+    if (fstat(fileno(in), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(in);
+        return cp_err_set(err, CP_EUSAGE, "%s: is a directory, not a CSV file", path);
+    }
     int rc = parse_stream(path, in, NULL, 0, out, err);
     fclose(in);
     return rc;

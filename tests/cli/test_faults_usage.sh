@@ -66,6 +66,25 @@ usage_error "no TARGET given; see 'chokepoint probe --help'" probe
 usage_error "compress needs -i INPUT and -o OUTPUT" compress -i "$IN"
 usage_error "unknown command 'frobnicate'; try 'chokepoint --help'" frobnicate
 
+# Issue 14, point 8: typos in lists, bare fractions, a missing input, the wrong arguments.
+usage_error "bad codec list 'zstd:1,,xz:1': an empty item" sweep -i "$IN" -c zstd:1,,xz:1 -o "$T/runs.csv" mem
+usage_error "bad size '1\.5': a fraction needs a unit" compress -i "$IN" -o "$T/x" --block-size 1.5
+usage_error "bad size '1\.5': a fraction needs a unit" probe --sizes 1.5 "$T"
+# A missing input: the one error line, no banner, no runs.csv with a header.
+usage_error "nosuch\.bin" sweep -i "$WORK/nosuch.bin" -o "$T/runs.csv" mem
+check "sweep with a missing input prints no CSV header" bash -c "! grep -q '^target,' '$WORK/out'"
+run "$CP" sweep -i "$WORK/nosuch.bin" mem
+expect_status 2 "sweep -i nosuch.bin to stdout"
+check "sweep -i nosuch.bin: nothing on stdout" test ! -s "$WORK/out"
+usage_error "one RUNS\.csv expected, got '.*' too \(a probe table is given with --probe" analyze "$IN" "$IN"
+usage_error "'.*t' is a directory; give its runs\.csv .*chokepoint plot" analyze "$T"
+# help COMMAND is COMMAND --help.
+run "$CP" help compress
+expect_status 0 "help compress"
+check "help compress prints compress's help" grep -q '^usage: chokepoint compress' "$WORK/out"
+run "$CP" help frobnicate
+expect_status 2 "help frobnicate"
+
 # fixture is a later command; its size errors are checked once it exists.
 if "$CP" fixture --help > /dev/null 2>&1; then
     usage_error "bad size '-5': expected a number with an optional unit" fixture -o "$T/f" --size -5

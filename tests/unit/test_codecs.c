@@ -94,6 +94,13 @@ static void test_parse_list(void **state)
     free(list);
     cp_err_t err = {0};
     assert_int_equal(codec_parse_list("zstd:1,bogus", &list, &n, &err), CP_EUSAGE);
+    /* An empty item is a typo, not something to skip. */
+    const char *const empty_items[] = {"zstd:1,,xz:1", ",zstd:1", "zstd:1,", ","};
+    for (size_t i = 0; i < sizeof empty_items / sizeof *empty_items; i++) {
+        err = (cp_err_t){0};
+        assert_int_equal(codec_parse_list(empty_items[i], &list, &n, &err), CP_EUSAGE);
+        assert_non_null(strstr(err.msg, "empty item"));
+    }
 }
 
 /* Each block compressed alone decodes back; two blocks concatenated decode as one file. */

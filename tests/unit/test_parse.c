@@ -53,6 +53,33 @@ static void test_sizes_binary_and_decimal(void **state)
     assert_int_equal(size_ok("1KB"), 1000);
     assert_int_equal(size_ok("0.5KB"), 500);
     assert_int_equal(size_ok("1.0001KB"), 1000); /* fractions of a byte round down */
+    assert_int_equal(size_ok("1.5K"), 1536);       /* a fraction with a unit is fine */
+}
+
+/* Units are read in any case: "10mb" is 10MB, "4k" is 4K, "64mib" is 64MiB. */
+static void test_sizes_lowercase_units(void **state)
+{
+    (void)state;
+    assert_int_equal(size_ok("10mb"), 10000000);
+    assert_int_equal(size_ok("1m"), 1048576);
+    assert_int_equal(size_ok("4k"), 4096);
+    assert_int_equal(size_ok("64mib"), 67108864);
+    assert_int_equal(size_ok("2Gb"), 2000000000ull);
+    assert_int_equal(size_ok("512b"), 512);
+}
+
+/* A bare fraction is a count of bytes with a fraction: refused, not rounded to 1 byte. */
+static void test_sizes_bare_fraction_refused(void **state)
+{
+    (void)state;
+    size_bad("1.5");
+    size_bad("0.5");
+    size_bad("1.5B");
+    uint64_t v;
+    cp_err_t err = {0};
+    assert_int_equal(parse_size("1.5", &v, &err), CP_EUSAGE);
+    assert_non_null(strstr(err.msg, "a fraction needs a unit"));
+    assert_int_equal(size_ok("2.0"), 2); /* a whole number written with .0 is still whole */
 }
 
 static void test_sizes_rejected(void **state)
@@ -62,7 +89,6 @@ static void test_sizes_rejected(void **state)
     size_bad("M");
     size_bad("-1M");
     size_bad("1 M");
-    size_bad("1m");
     size_bad("1MBs");
     size_bad("1.M");
     size_bad(".5M");
@@ -323,6 +349,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sizes_binary_and_decimal),
         cmocka_unit_test(test_sizes_rejected),
+        cmocka_unit_test(test_sizes_lowercase_units),
+        cmocka_unit_test(test_sizes_bare_fraction_refused),
         cmocka_unit_test(test_rates),
         cmocka_unit_test(test_thread_lists),
         cmocka_unit_test(test_positive_ints),
