@@ -46,6 +46,8 @@ typedef struct probe_params {
 /* One measurement. Self-contained (no pointers), so callers may copy and keep it. */
 typedef struct probe_row {
     char target[CP_TARGET_NAME_MAX];
+    char dir[PATH_MAX];    /* the target's directory, resolved (realpath) when it can be, so
+                              a probe and a sweep that named it differently still match */
     probe_op_t op;
     uint64_t size_bytes;   /* sustained: bytes written so far */
     int rep;               /* 1-based; sustained: sample number */

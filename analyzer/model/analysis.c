@@ -35,6 +35,9 @@ void analysis_free(analysis_t *a)
         free(a->ceilings[i].bytes_per_s);
         free(a->ceilings[i].fastest_by_threads);
     }
+    for (size_t i = 0; i < a->nnotes; i++)
+        free(a->notes[i].text);
+    free(a->notes);
     free(a->series);
     free(a->ceilings);
     free(a->runs_path);
@@ -469,11 +472,9 @@ int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
         memcpy(s->name, r->target, sizeof s->name);
         memcpy(s->codec, r->codec, sizeof s->codec);
         s->is_mem = strcmp(r->target, ANALYSIS_MEM_TARGET) == 0;
-        s->write_bps = s->is_mem ? NAN : probe_table_speed(probe, r->target, PROBE_OP_WRITE);
-        if (r->layout == RUN_LAYOUT_SAME && !s->is_mem)
-            memcpy(s->read_from, s->name, sizeof s->read_from);
-        else if (r->layout != RUN_LAYOUT_SAME)
-            memcpy(s->read_from, r->input_target, sizeof s->read_from);
+        match_series_probe(s, r, runs, probe);
+        s->write_bps = s->probe_target[0]
+                           ? probe_table_speed(probe, s->probe_target, PROBE_OP_WRITE) : NAN;
         s->read_bps = s->read_from[0] ? probe_table_speed(probe, s->read_from, PROBE_OP_READ)
                                       : NAN;
         if (isnan(s->read_bps))
@@ -488,7 +489,7 @@ int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
         fit_series_points(s->points, s->npoints, s->models, &s->best_rate_model,
                           &s->rejected_rate_model);
     }
-    if (build_ceilings(a) != CP_OK)
+    if (build_ceilings(a) != CP_OK || match_notes(a, probe) != CP_OK)
         goto nomem;
     for (size_t i = 0; i < a->nseries; i++) {
         judge_series(a, &a->series[i], opts.tolerance);

@@ -127,6 +127,10 @@ typedef struct analysis_ceiling {
 typedef struct analysis_series {
     char name[RUNS_NAME_MAX];
     char codec[RUNS_NAME_MAX];  /* "" when the runs have no codec */
+    char dir[RUNS_DIR_MAX];     /* the runs' directory for it; "" when not given */
+    /* The probe target its write speeds are from: the one of the same name, else the one
+     * probed on the same directory (probe_table_match); "" when none. */
+    char probe_target[RUNS_NAME_MAX];
     bool is_mem;
     /* From the runs' label columns, for reports and plots: 1 when any run says so, 0 when
      * runs say no, -1 when the file does not tell. */
@@ -172,9 +176,17 @@ typedef struct analysis_series {
     double whatif_write_bps, whatif_seconds;
 } analysis_series_t;
 
+/* How runs targets were matched with probe targets, for stderr and the report's notes. */
+typedef struct analysis_note {
+    bool warning; /* a target left without speeds (else: matched by directory, for the record) */
+    char *text;   /* one sentence naming both sides */
+} analysis_note_t;
+
 typedef struct analysis {
     char *runs_path;
     char *probe_path;      /* NULL without a probe table */
+    analysis_note_t *notes;
+    size_t nnotes;
     double tolerance;
     size_t runs_used, runs_skipped;
     analysis_series_t *series;

@@ -12,13 +12,15 @@ void explain_series_drain(analysis_series_t *s, const probe_table_t *probe)
     s->io_cpu_per_byte = NAN;
     if (s->is_mem)
         return;
-    s->io_cpu_per_byte = probe_table_speed(probe, s->name, PROBE_OP_IO_COST);
+    if (s->probe_target[0] == '\0')
+        probe = NULL; /* the probe has no row for this volume (match_series_probe) */
+    s->io_cpu_per_byte = probe_table_speed(probe, s->probe_target, PROBE_OP_IO_COST);
     if (s->ram == 1) {
         s->drain_bps = INFINITY;
         s->drain_source = "ram";
         return;
     }
-    double drain = probe_table_speed(probe, s->name, PROBE_OP_DRAIN);
+    double drain = probe_table_speed(probe, s->probe_target, PROBE_OP_DRAIN);
     if (drain > 0.0) {
         s->drain_bps = drain;
         s->drain_source = "probe-drain";

@@ -31,6 +31,17 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
 /* The series' prediction errors and noisy-point count (after every point is predicted). */
 void explain_series_errors(analysis_series_t *s, double *scratch);
 
+/* Matches the series' target with the probe's (probe_target, and read_from to the probe
+ * target of the input's volume), by name, else by directory (runs gives each runs
+ * target's directory). */
+void match_series_probe(analysis_series_t *s, const run_row_t *first, const runs_table_t *runs,
+                        const probe_table_t *probe);
+
+/* Adds a's notes on the matching: a warning per runs target that matched no probe target
+ * (naming the probe targets left unmatched), a note per match by directory. CP_OK or
+ * CP_ENOMEM. */
+int match_notes(analysis_t *a, const probe_table_t *probe);
+
 /* The what-if at the series' largest T (see analysis_series_t). */
 void explain_whatif(analysis_series_t *s, const analysis_verdict_t *last, double tolerance);
 

@@ -58,3 +58,24 @@ double probe_table_speed(const probe_table_t *t, const char *target, probe_speed
     free(speeds);
     return m;
 }
+
+const char *probe_table_match(const probe_table_t *t, const char *name, const char *dir)
+{
+    if (t == NULL)
+        return NULL;
+    for (size_t i = 0; i < t->nrows; i++)
+        if (strcmp(t->rows[i].target, name) == 0)
+            return t->rows[i].target;
+    if (dir == NULL || dir[0] == '\0')
+        return NULL;
+    const char *found = NULL;
+    for (size_t i = 0; i < t->nrows; i++) {
+        const probe_speed_row_t *r = &t->rows[i];
+        if (strcmp(r->dir, dir) != 0)
+            continue;
+        if (found != NULL && strcmp(found, r->target) != 0)
+            return NULL;
+        found = r->target;
+    }
+    return found;
+}

@@ -19,6 +19,7 @@ typedef enum probe_speed_op {
 typedef struct probe_speed_row {
     long line;
     char target[RUNS_NAME_MAX];
+    char dir[RUNS_DIR_MAX]; /* the target's directory; "" when not given */
     probe_speed_op_t op;
     double size_bytes; /* NAN when the file has no size_bytes */
     double bytes_per_s;
@@ -44,5 +45,11 @@ void probe_table_free(probe_table_t *table);
  * one; for PROBE_OP_IO_COST the median of io_cpu_s / size_bytes likewise. NAN when the
  * table is NULL or has no such rows. */
 double probe_table_speed(const probe_table_t *table, const char *target, probe_speed_op_t op);
+
+/* The probe target that gives a runs target its speeds: the one of the same name, else the
+ * one probed on the same directory (dir non-empty). NULL when the table is NULL, nothing
+ * matches, or several differently named probe targets share dir (ambiguous: which is
+ * meant cannot be told). The result points into the table. */
+const char *probe_table_match(const probe_table_t *table, const char *name, const char *dir);
 
 #endif

@@ -10,6 +10,7 @@
 
 #define RUNS_NAME_MAX CP_NAME_MAX
 #define RUNS_THREADS_MAX CP_MAX_THREADS
+#define RUNS_DIR_MAX 512 /* a target's directory; longer ones are kept as unknown */
 
 typedef enum run_layout {
     RUN_LAYOUT_UNKNOWN, /* column absent or empty: treated as split */
@@ -28,6 +29,7 @@ enum {
 typedef struct run_row {
     long line;                     /* where it is in the file, for messages */
     char target[RUNS_NAME_MAX];
+    char dir[RUNS_DIR_MAX];        /* the target's directory; "" when not given (mem) */
     char codec[RUNS_NAME_MAX];     /* "" when the file has no codec */
     char input_target[RUNS_NAME_MAX]; /* "" when not given */
     run_layout_t layout;

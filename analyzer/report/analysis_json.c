@@ -132,6 +132,9 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
     json_object_set_new(o, "output_ratio", number(s->output_ratio));
     json_object_set_new(o, "sustained_write_bytes_per_s", number(s->write_bps));
     json_object_set_new(o, "sustained_read_bytes_per_s", number(s->read_bps));
+    json_object_set_new(o, "dir", s->dir[0] ? json_string(s->dir) : json_null());
+    json_object_set_new(o, "probe_target",
+                        s->probe_target[0] ? json_string(s->probe_target) : json_null());
     json_object_set_new(o, "read_from", s->read_from[0] ? json_string(s->read_from) : json_null());
     json_object_set_new(o, "drain_bytes_per_s", number(s->drain_bps));
     json_object_set_new(o, "drain_source", json_string(s->drain_source));
@@ -195,6 +198,14 @@ json_t *analysis_to_json(const analysis_t *a)
     json_object_set_new(root, "tolerance", json_real(a->tolerance));
     json_object_set_new(root, "runs_used", json_integer((json_int_t)a->runs_used));
     json_object_set_new(root, "runs_skipped", json_integer((json_int_t)a->runs_skipped));
+    json_t *notes = json_array();
+    for (size_t i = 0; i < a->nnotes; i++) {
+        json_t *n = json_object();
+        json_object_set_new(n, "warning", json_boolean(a->notes[i].warning));
+        json_object_set_new(n, "text", json_string(a->notes[i].text));
+        json_array_append_new(notes, n);
+    }
+    json_object_set_new(root, "probe_matching", notes);
     json_t *targets = json_array();
     for (size_t i = 0; i < a->nseries; i++)
         json_array_append_new(targets, series_json(a, &a->series[i]));

@@ -198,6 +198,8 @@ static size_t write_notes(const analysis_t *a, FILE *out, bool md)
 {
     size_t notes = 0;
     const char *bullet = md ? "- " : "  ! ";
+    for (size_t i = 0; i < a->nnotes; i++, notes++)
+        fprintf(out, "%s%s\n", bullet, a->notes[i].text);
     for (size_t i = 0; i < a->nseries; i++) {
         const analysis_series_t *s = &a->series[i];
         char name[300], at[256], r1[32], r2[32];
@@ -291,7 +293,7 @@ size_t answer_write(const analysis_t *a, FILE *out, bool md)
                "(the memory target; the fastest target at each thread count when there are no "
                "memory runs).\n\n"
              : "\n", out);
-    bool any = false;
+    bool any = a->nnotes > 0;
     for (size_t i = 0; i < a->nseries; i++)
         for (size_t k = 0; k < a->series[i].npoints; k++)
             any = any || a->series[i].points[k].flags != 0;

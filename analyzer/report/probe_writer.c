@@ -9,7 +9,7 @@
 
 static const char csv_header[] =
     "target,op,size_bytes,rep,seconds,bytes_per_s,sync,fs_type,emulated,rate_cap_bps,ram,"
-    "rotational,device,cache_dropped,seed,flush_s,drain_bps,io_cpu_s\n";
+    "rotational,device,cache_dropped,seed,flush_s,drain_bps,io_cpu_s,dir\n";
 
 const char *probe_csv_header_text(void) { return csv_header; }
 
@@ -41,6 +41,8 @@ int probe_csv_row(FILE *out, const probe_row_t *r, cp_err_t *err)
     csv_out_num(out, 0, r->drain_bps);
     fputc(',', out);
     csv_out_num(out, 4, r->io_cpu_s);
+    fputc(',', out);
+    csv_out_text(out, r->dir);
     fputc('\n', out);
     if (ferror(out))
         return cp_err_set(err, CP_EIO, "cannot write a probe CSV row");

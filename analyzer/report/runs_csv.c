@@ -128,6 +128,7 @@ static int runs_from_table(const csv_table_t *t, runs_table_t **out, cp_err_t *e
     if (rc != 0)
         return rc;
     int col_error = csv_table_find(t, "error"), col_valid = csv_table_find(t, "valid");
+    int col_dir = csv_table_find(t, "dir");
 
     runs_table_t *runs = calloc(1, sizeof *runs);
     size_t n = csv_table_rows(t);
@@ -146,6 +147,7 @@ static int runs_from_table(const csv_table_t *t, runs_table_t **out, cp_err_t *e
             runs_table_free(runs);
             return rc;
         }
+        table_label(t, i, col_dir, runs->rows[runs->nrows].dir, sizeof runs->rows[0].dir);
         runs->nrows++;
     }
     *out = runs;

@@ -1,6 +1,8 @@
 #include "report/runs_writer.h"
 
+#include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include "report/csv_out.h"
 #include "report/rows_file.h"
@@ -12,7 +14,7 @@ static const char runs_header[] =
     "reader_busy_s,reader_wait_s,compress_busy_s,compress_wait_s,writer_busy_s,writer_wait_s,"
     "throttle_s,fs_type,ram,emulated,rate_cap_bps,cpu_user_share,cpu_sys_share,"
     "cpu_iowait_share,cpu_idle_share,device,dev_written_bytes,dev_busy_share,"
-    "dirty_background_bytes,dirty_bytes,dirty_expire_s,dirty_writeback_s,online_cpus,valid,error\n";
+    "dirty_background_bytes,dirty_bytes,dirty_expire_s,dirty_writeback_s,online_cpus,dir,valid,error\n";
 
 int runs_csv_header(FILE *out, cp_err_t *err)
 {
@@ -79,6 +81,13 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
     csv_out_num(out, 2, wb ? row->writeback.dirty_writeback_s : nan);
     fputc(',', out);
     csv_out_num(out, 0, measured && tel->online_cpus > 0 ? (double)tel->online_cpus : nan);
+    fputc(',', out);
+    /* The directory resolved, as probe.csv records it, so the two match by directory when
+     * they name the target differently. */
+    char dir[PATH_MAX];
+    if (!row->target->is_mem && realpath(row->target->dir, dir) == NULL)
+        snprintf(dir, sizeof dir, "%s", row->target->dir);
+    csv_out_text(out, row->target->is_mem ? NULL : dir);
     fprintf(out, ",%d,", row->valid ? 1 : 0);
     csv_out_text(out, row->valid ? NULL : row->error);
     fputc('\n', out);

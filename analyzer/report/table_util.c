@@ -78,3 +78,16 @@ int table_flag(const csv_table_t *t, size_t row, int col)
         return 0;
     return -1;
 }
+
+void table_label(const csv_table_t *t, size_t row, int col, char *out, size_t cap)
+{
+    const char *text = csv_table_cell(t, row, col);
+    size_t len = strlen(text);
+    out[0] = '\0';
+    if (len >= cap)
+        return;
+    for (size_t i = 0; i < len; i++)
+        if (iscntrl((unsigned char)text[i]))
+            return;
+    memcpy(out, text, len + 1);
+}

@@ -29,4 +29,8 @@ int table_nonnegative(const csv_table_t *t, size_t row, int col, double *out, cp
  * else (these columns are informative, so an odd value is not an error). */
 int table_flag(const csv_table_t *t, size_t row, int col);
 
+/* An informative text cell (a directory): copied into out[cap] when it fits and has no
+ * control characters, else "" (unknown, not an error; also when the column is absent). */
+void table_label(const csv_table_t *t, size_t row, int col, char *out, size_t cap);
+
 #endif

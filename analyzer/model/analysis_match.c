@@ -1,0 +1,148 @@
+/* analysis_match.c - which probe target gives a runs target its speeds: the same name, else
+ * the same directory; and the notes that say what was matched how, or left unmatched. */
+#include "model/analysis_explain.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The directory runs records for target name ("" when none does). */
+static const char *runs_dir_of(const runs_table_t *runs, const char *name)
+{
+    for (size_t i = 0; i < runs->nrows; i++)
+        if (runs->rows[i].dir[0] != '\0' && strcmp(runs->rows[i].target, name) == 0)
+            return runs->rows[i].dir;
+    return "";
+}
+
+static void copy_name(char dst[RUNS_NAME_MAX], const char *src)
+{
+    snprintf(dst, RUNS_NAME_MAX, "%s", src != NULL ? src : "");
+}
+
+void match_series_probe(analysis_series_t *s, const run_row_t *first, const runs_table_t *runs,
+                        const probe_table_t *probe)
+{
+    snprintf(s->dir, sizeof s->dir, "%s", first->dir);
+    copy_name(s->probe_target, s->is_mem ? NULL : probe_table_match(probe, s->name, s->dir));
+    /* The input was read from this target's own copy (same), or from where it lives:
+     * the runs target named in input_target (split). */
+    const char *input = NULL, *input_dir = "";
+    if (first->layout == RUN_LAYOUT_SAME) {
+        if (!s->is_mem) {
+            input = s->name;
+            input_dir = s->dir;
+        }
+    } else if (first->input_target[0] != '\0') {
+        input = first->input_target;
+        input_dir = runs_dir_of(runs, input);
+    }
+    copy_name(s->read_from, input != NULL ? probe_table_match(probe, input, input_dir) : NULL);
+}
+
+/* Appends printf text to the malloc'd string *buf (NULL to start); false when out of
+ * memory (then *buf is freed and NULL). */
+static bool append(char **buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static bool append(char **buf, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    size_t len = *buf != NULL ? strlen(*buf) : 0;
+    char *grown = n >= 0 ? realloc(*buf, len + (size_t)n + 1) : NULL;
+    if (grown == NULL) {
+        free(*buf);
+        *buf = NULL;
+        return false;
+    }
+    va_start(ap, fmt);
+    vsnprintf(grown + len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    *buf = grown;
+    return true;
+}
+
+static int add_note(analysis_t *a, bool warning, char *text)
+{
+    if (text == NULL)
+        return CP_ENOMEM;
+    analysis_note_t *grown = realloc(a->notes, (a->nnotes + 1) * sizeof *grown);
+    if (grown == NULL) {
+        free(text);
+        return CP_ENOMEM;
+    }
+    a->notes = grown;
+    a->notes[a->nnotes++] = (analysis_note_t){warning, text};
+    return CP_OK;
+}
+
+/* True when some series takes its write or read speeds from probe target name. */
+static bool probe_target_used(const analysis_t *a, const char *name)
+{
+    for (size_t i = 0; i < a->nseries; i++)
+        if (strcmp(a->series[i].probe_target, name) == 0 ||
+            strcmp(a->series[i].read_from, name) == 0)
+            return true;
+    return false;
+}
+
+/* "'a' (/dir), 'b' (no directory recorded)": the probe targets no series uses. */
+static char *unmatched_probe_targets(const analysis_t *a, const probe_table_t *probe)
+{
+    char *list = NULL;
+    if (!append(&list, "%s", ""))
+        return NULL;
+    for (size_t i = 0; i < probe->nrows; i++) {
+        const probe_speed_row_t *r = &probe->rows[i];
+        bool first = true;
+        for (size_t j = 0; j < i && first; j++)
+            first = strcmp(probe->rows[j].target, r->target) != 0;
+        if (!first || probe_target_used(a, r->target))
+            continue;
+        if (!append(&list, "%s'%s' (%s)", list[0] ? ", " : "", r->target,
+                    r->dir[0] ? r->dir : "no directory recorded"))
+            return NULL;
+    }
+    return list;
+}
+
+int match_notes(analysis_t *a, const probe_table_t *probe)
+{
+    if (probe == NULL)
+        return CP_OK;
+    const char *runs_path = a->runs_path, *probe_path = a->probe_path;
+    char *unmatched = NULL;
+    int rc = CP_OK;
+    for (size_t i = 0; i < a->nseries && rc == CP_OK; i++) {
+        const analysis_series_t *s = &a->series[i];
+        bool first = !s->is_mem;
+        for (size_t j = 0; j < i && first; j++)
+            first = strcmp(a->series[j].name, s->name) != 0;
+        if (!first)
+            continue;
+        char *text = NULL;
+        if (s->probe_target[0] == '\0') {
+            if (unmatched == NULL && (unmatched = unmatched_probe_targets(a, probe)) == NULL)
+                return CP_ENOMEM;
+            if (append(&text, "target '%s' in %s (%s) matches no probe target by name or "
+                       "directory, so no write or read speed is known for it; ", s->name,
+                       runs_path, s->dir[0] ? s->dir : "no directory recorded") &&
+                append(&text, unmatched[0] ? "left unmatched in %s: %s" :
+                       "%s has no target left unmatched%s", probe_path, unmatched) &&
+                append(&text, " (name a target the same in both, or probe the same "
+                       "directory)"))
+                rc = add_note(a, true, text);
+            else
+                rc = CP_ENOMEM;
+        } else if (strcmp(s->probe_target, s->name) != 0) {
+            rc = add_note(a, false, append(&text, "target '%s' in %s takes its speeds from "
+                                           "probe target '%s' in %s: the same directory, %s",
+                                           s->name, runs_path, s->probe_target, probe_path,
+                                           s->dir) ? text : NULL);
+        }
+    }
+    free(unmatched);
+    return rc;
+}
