@@ -44,7 +44,8 @@ if [ $with_fuzz = 1 ]; then
     packages+=(clang)
 fi
 if [ $with_bench = 1 ]; then
-    packages+=(zstd xz-utils fio valgrind time bc jq util-linux e2fsprogs)
+    # zstd, xz and pigz: the programs behind the --codec zstd-cli/xz-cli/pigz presets.
+    packages+=(zstd xz-utils pigz fio valgrind time bc jq util-linux e2fsprogs)
 fi
 
 SUDO=""

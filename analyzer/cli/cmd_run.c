@@ -36,7 +36,11 @@ static const char run_usage[] =
     "      --fixture-size SIZE size of the generated 'mixed' fixture (default 1G; 64M with\n"
     "                          --quick)\n"
     "  -T, --threads LIST      thread counts, 1,2,4 or 1..8 (default 1..online CPUs)\n"
-    "  -c, --codec LIST        codecs (default zstd:3)\n"
+    "  -c, --codec LIST        codecs (default zstd:3) and presets that run a program:\n"
+    CMD_PRESET_HELP
+    "      --cmd TEMPLATE      time this shell command instead (added to an explicit\n"
+    "                          --codec list); see 'chokepoint sweep --help'\n"
+    "      --cmd-name NAME     the series' name, cmd:NAME (default: the program's name)\n"
     "      --engine E          blocks (default) or native\n"
     "      --reps N|auto       repetitions of each run and probe size (default 3; 1 with\n"
     "                          --quick); auto: 3, then more runs until each median's 95%\n"
@@ -66,7 +70,7 @@ static const char run_usage[] =
 
 enum { OPT_FIXTURE_SIZE = 256, OPT_ENGINE, OPT_REPS, OPT_LAYOUT, OPT_SEED, OPT_NO_PROBE,
        OPT_FORMAT, OPT_OUT, OPT_KEEP_INPUT, OPT_QUICK, OPT_RESUME,
-       OPT_MAX_MEMORY };
+       OPT_MAX_MEMORY, OPT_CMD, OPT_CMD_NAME };
 
 static const struct option run_options[] = {
     {"input", required_argument, NULL, 'i'},
@@ -84,6 +88,8 @@ static const struct option run_options[] = {
     {"quick", no_argument, NULL, OPT_QUICK},
     {"resume", required_argument, NULL, OPT_RESUME},
     {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
+    {"cmd", required_argument, NULL, OPT_CMD},
+    {"cmd-name", required_argument, NULL, OPT_CMD_NAME},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -96,6 +102,8 @@ static options_outcome_t parse_args(int argc, char **argv, study_t *s, const cha
                                      cp_err_t *err)
 {
     int rc = CP_OK, c, given = 0;
+    const char *cmd_template = NULL, *cmd_name = NULL;
+    cmd_series_t *cmds = NULL; /* owned through s->sweep.cmds (freed by cmd_run) */
     options_begin();
     while (rc == CP_OK && (c = getopt_long(argc, argv, ":i:T:c:qh", run_options, NULL)) != -1) {
         given++;
@@ -115,8 +123,9 @@ static options_outcome_t parse_args(int argc, char **argv, study_t *s, const cha
             break;
         case 'c':
             free(s->codecs);
-            s->codecs = NULL;
-            rc = codec_parse_list(optarg, &s->codecs, &s->sweep.n_codecs, err);
+            free(cmds);
+            rc = cmd_series_parse_list(optarg, &s->codecs, &cmds, &s->sweep.n_codecs, err);
+            s->sweep.cmds = cmds;
             break;
         case OPT_ENGINE: rc = pipeline_engine_parse(optarg, &s->sweep.engine, err); break;
         case OPT_REPS:
@@ -144,6 +153,8 @@ static options_outcome_t parse_args(int argc, char **argv, study_t *s, const cha
                 *resume = optarg;
             given--;
             break;
+        case OPT_CMD: cmd_template = optarg; break;
+        case OPT_CMD_NAME: cmd_name = optarg; break;
         case 'q': cp_log_set_quiet(true); given--; break;
         case 'h': fputs(run_usage, stdout); return OPTIONS_HELP_REQUESTED;
         default:
@@ -180,6 +191,15 @@ static options_outcome_t parse_args(int argc, char **argv, study_t *s, const cha
         rc = parse_target(argv[optind + (int)i], &s->targets[i], err);
     for (size_t i = 0; i < s->n_targets && rc == CP_OK; i++)
         rc = target_check(&s->targets[i], err);
+    if (rc == CP_OK && cmd_name != NULL && cmd_template == NULL)
+        rc = cp_err_set(err, CP_EUSAGE, "--cmd-name names a --cmd TEMPLATE; none was given");
+    if (rc == CP_OK && cmd_template != NULL) {
+        cmd_series_t series;
+        rc = cmd_series_make(cmd_template, cmd_name, &series, err);
+        if (rc == CP_OK)
+            rc = cmd_series_append(&s->codecs, &cmds, &s->sweep.n_codecs, &series, err);
+        s->sweep.cmds = cmds;
+    }
     if (rc == CP_OK && s->codecs == NULL)
         rc = codec_parse_list("zstd:3", &s->codecs, &s->sweep.n_codecs, err);
     if (rc == CP_OK && s->threads == NULL)
@@ -233,6 +253,7 @@ int cmd_run(int argc, char **argv)
     options_outcome_t parsed = parse_args(argc, argv, &s, &resume, &err);
     if (parsed == OPTIONS_HELP_REQUESTED) {
         free(s.codecs);
+        free((void *)s.sweep.cmds);
         free(s.threads);
         return 0;
     }
@@ -242,6 +263,7 @@ int cmd_run(int argc, char **argv)
     int rc = parsed == OPTIONS_PROCEED ? CP_OK : err.code;
     if (rc == CP_OK && resume != NULL) {
         free(s.codecs);
+        free((void *)s.sweep.cmds);
         free(s.threads);
         uint64_t max_memory = s.max_memory;
         study_init(&s);
@@ -265,6 +287,7 @@ int cmd_run(int argc, char **argv)
     }
     json_decref(s.meta);
     free(s.codecs);
+    free((void *)s.sweep.cmds);
     free(s.threads);
     if (rc == CP_OK && s.some_failed)
         return 1;

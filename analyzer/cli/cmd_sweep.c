@@ -30,7 +30,14 @@ static const char sweep_usage[] =
     "options:\n"
     "  -i, --input FILE       the file to compress (required)\n"
     "  -c, --codec LIST       comma-separated codecs: zstd:1..19, xz:0..9[e], copy\n"
-    "                         (default zstd:3)\n"
+    "                         (default zstd:3), or presets that run a program (--cmd):\n"
+    CMD_PRESET_HELP
+    "      --cmd TEMPLATE     time this shell command instead (added to an explicit\n"
+    "                         --codec list): {input}, {output} (substituted quoted, do not\n"
+    "                         quote them) and {threads}; run with /bin/sh -c, timed to its\n"
+    "                         exit plus the output's fsync; mem: {output} is a FIFO that\n"
+    "                         chokepoint reads and counts\n"
+    "      --cmd-name NAME    the series' name, cmd:NAME (default: the program's name)\n"
     "  -T, --threads LIST     thread counts: 1,2,4 or 1..8 (default 1..online CPUs)\n"
     "      --engine E         blocks (default) or native; see 'chokepoint compress --help'\n"
     "      --block-size SIZE  block size for the blocks engine (default: the codec's)\n"
@@ -56,7 +63,7 @@ static const char sweep_usage[] =
     "2 usage error, 130 interrupted (rows measured so far are kept).\n";
 
 enum { OPT_ENGINE = 256, OPT_BLOCK_SIZE, OPT_REPS, OPT_NO_WARMUP, OPT_LAYOUT, OPT_SYNC, OPT_SEED,
-       OPT_FORCE, OPT_MAX_MEMORY };
+       OPT_FORCE, OPT_MAX_MEMORY, OPT_CMD, OPT_CMD_NAME };
 
 static const struct option sweep_options[] = {
     {"input", required_argument, NULL, 'i'},
@@ -72,6 +79,8 @@ static const struct option sweep_options[] = {
     {"output", required_argument, NULL, 'o'},
     {"force", no_argument, NULL, OPT_FORCE},
     {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
+    {"cmd", required_argument, NULL, OPT_CMD},
+    {"cmd-name", required_argument, NULL, OPT_CMD_NAME},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -88,6 +97,8 @@ int cmd_sweep(int argc, char **argv)
     const char *out_path = NULL;
     bool force = false, seed_given = false;
     uint64_t max_memory = 0;
+    cmd_series_t *cmds = NULL;
+    const char *cmd_template = NULL, *cmd_name = NULL;
 
     options_begin();
     int c;
@@ -97,8 +108,8 @@ int cmd_sweep(int argc, char **argv)
         case 'i': p.input_path = optarg; break;
         case 'c':
             free(codecs);
-            codecs = NULL;
-            rc = codec_parse_list(optarg, &codecs, &p.n_codecs, &err);
+            free(cmds);
+            rc = cmd_series_parse_list(optarg, &codecs, &cmds, &p.n_codecs, &err);
             break;
         case 'T':
             free(threads);
@@ -122,14 +133,18 @@ int cmd_sweep(int argc, char **argv)
         case 'o': out_path = optarg; break;
         case OPT_FORCE: force = true; break;
         case OPT_MAX_MEMORY: rc = options_max_memory(optarg, &max_memory, &err); break;
+        case OPT_CMD: cmd_template = optarg; break;
+        case OPT_CMD_NAME: cmd_name = optarg; break;
         case 'q': cp_log_set_quiet(true); break;
         case 'h':
             fputs(sweep_usage, stdout);
             free(codecs);
+            free(cmds);
             free(threads);
             return 0;
         default:
             free(codecs);
+            free(cmds);
             free(threads);
             return options_error("sweep", c, argv);
         }
@@ -151,6 +166,14 @@ int cmd_sweep(int argc, char **argv)
             rc = parse_target(argv[optind + (int)i], &targets[i], &err);
         for (size_t i = 0; targets != NULL && i < n_targets && rc == CP_OK; i++)
             rc = target_check(&targets[i], &err);
+    }
+    if (rc == CP_OK && cmd_name != NULL && cmd_template == NULL)
+        rc = cp_err_set(&err, CP_EUSAGE, "--cmd-name names a --cmd TEMPLATE; none was given");
+    if (rc == CP_OK && cmd_template != NULL) {
+        cmd_series_t series;
+        rc = cmd_series_make(cmd_template, cmd_name, &series, &err);
+        if (rc == CP_OK)
+            rc = cmd_series_append(&codecs, &cmds, &p.n_codecs, &series, &err);
     }
     if (rc == CP_OK && codecs == NULL)
         rc = codec_parse_list("zstd:3", &codecs, &p.n_codecs, &err);
@@ -178,6 +201,7 @@ int cmd_sweep(int argc, char **argv)
         p.targets = targets;
         p.n_targets = n_targets;
         p.codecs = codecs;
+        p.cmds = cmds;
         p.threads = threads;
         rc = sweep_run(&p, runs_csv_write, &out, &err);
     }
@@ -193,6 +217,7 @@ int cmd_sweep(int argc, char **argv)
     if (rc != CP_OK)
         cp_log_error("%s", err.msg);
     free(codecs);
+    free(cmds);
     free(threads);
     free(targets);
     return cp_exit_status(rc);

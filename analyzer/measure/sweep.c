@@ -180,6 +180,38 @@ static void fill_job(const sweep_params_t *p, const target_state_t *st, size_t t
         job->scratch_dir = target->dir;
 }
 
+static bool series_is_cmd(const sweep_params_t *p, size_t c)
+{
+    return p->cmds != NULL && p->cmds[c].series[0] != '\0';
+}
+
+/* The series' name in rows: "zstd:3", or "cmd:NAME" for the user's command. */
+static void series_name(const sweep_params_t *p, size_t c, char *buf, size_t size)
+{
+    if (series_is_cmd(p, c))
+        snprintf(buf, size, "%s", p->cmds[c].series);
+    else
+        codec_format(&p->codecs[c], buf, size);
+}
+
+/* One run of series c at threads on target t, by compress_job or cmd_job. */
+static int run_job(const sweep_params_t *p, const target_state_t *st, size_t t, size_t c,
+                   int threads, compress_record_t *rec, cp_err_t *err)
+{
+    if (series_is_cmd(p, c)) {
+        cmd_job_t job = {.input_path = st[t].input_path, .cmd = &p->cmds[c], .threads = threads,
+                         .sync = p->sync};
+        if (p->targets[t].is_mem)
+            job.discard = true;
+        else
+            job.scratch_dir = p->targets[t].dir;
+        return cmd_job_run(&job, rec, err);
+    }
+    compress_job_t job;
+    fill_job(p, st, t, c, threads, &job);
+    return compress_job_run(&job, rec, err);
+}
+
 /* CP_OK while the target directory is still on the volume it was on when the sweep
  * started; CP_EIO naming the target once it was removed or its filesystem unmounted (the
  * path may then lead to another volume, which must not be measured or written to). */
@@ -205,7 +237,7 @@ static void row_init(const sweep_params_t *p, const target_state_t *st, const pl
     memset(row, 0, sizeof *row);
     row->target = target;
     row->volume = target->is_mem ? NULL : &st[r->target].volume;
-    codec_format(&p->codecs[r->codec], row->codec, sizeof row->codec);
+    series_name(p, r->codec, row->codec, sizeof row->codec);
     row->threads = p->threads[r->thread];
     row->rep = r->rep;
     row->order = order;
@@ -233,14 +265,12 @@ static int measure_one(const sweep_params_t *p, target_state_t *st, const planne
     sweep_row_t row;
     row_init(p, st, r, order, &row);
 
-    compress_job_t job;
-    fill_job(p, st, r->target, r->codec, row.threads, &job);
     cp_err_t run_err = {0};
     int rc = target->is_mem ? CP_OK : target_still_there(target, row.volume, &run_err);
     if (rc == CP_OK) {
         row.writeback = writeback_read();
         telemetry_t *tel = telemetry_start(target->is_mem ? NULL : target->dir, NULL);
-        rc = compress_job_run(&job, &row.record, &run_err);
+        rc = run_job(p, st, r->target, r->codec, row.threads, &row.record, &run_err);
         if (tel != NULL)
             telemetry_stop(tel, &row.telemetry);
         telemetry_free(tel);
@@ -269,7 +299,7 @@ static bool measured_before(const sweep_params_t *p, size_t t, size_t c, size_t 
     if (p->already_measured == NULL)
         return false;
     char codec[32];
-    codec_format(&p->codecs[c], codec, sizeof codec);
+    series_name(p, c, codec, sizeof codec);
     return p->already_measured(p->already_ctx, p->targets[t].name, codec, p->threads[k], rep,
                                seconds);
 }
@@ -292,13 +322,12 @@ static int warm_up(const sweep_params_t *p, target_state_t *st, cp_err_t *err)
         for (size_t c = 0; c < p->n_codecs && !st[t].failed; c++) {
             if (case_done(p, t, c))
                 continue; /* resumed: nothing left to measure here */
-            compress_job_t job;
-            fill_job(p, st, t, c, max_threads, &job);
             compress_record_t rec;
             cp_err_t run_err = {0};
-            cp_log_progress("warm-up: %s %s T=%d", p->targets[t].name,
-                            p->codecs[c].ops->name, max_threads);
-            int rc = compress_job_run(&job, &rec, &run_err);
+            char name[32];
+            series_name(p, c, name, sizeof name);
+            cp_log_progress("warm-up: %s %s T=%d", p->targets[t].name, name, max_threads);
+            int rc = run_job(p, st, t, c, max_threads, &rec, &run_err);
             if (rc == CP_EINTR)
                 return cp_err_set(err, CP_EINTR, "interrupted");
             if (rc != CP_OK) {

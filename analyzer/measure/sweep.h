@@ -12,6 +12,7 @@
 #include "measure/target.h"
 #include "codecs/codec.h"
 #include "common/err.h"
+#include "measure/cmd_job.h"
 #include "measure/compress_job.h"
 #include "measure/telemetry.h"
 #include "measure/volume.h"
@@ -33,6 +34,9 @@ typedef struct sweep_params {
     size_t n_targets;
     const codec_spec_t *codecs;
     size_t n_codecs;
+    /* NULL, or n_codecs entries: one with a series name runs the user's command
+     * (measure/cmd_job.h) for that series instead of codecs[i]. */
+    const cmd_series_t *cmds;
     const int *threads;
     size_t n_threads;
     pipeline_engine_t engine;

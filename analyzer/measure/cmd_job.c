@@ -1,0 +1,520 @@
+#include "measure/cmd_job.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+#include "common/clock.h"
+#include "common/tempfile.h"
+#include "measure/pagecache.h"
+
+/* ---- templates ------------------------------------------------------------------------ */
+
+static const char *const placeholders[] = {"{input}", "{output}", "{threads}"};
+
+/* The index of the placeholder starting at s, or -1. */
+static int placeholder_at(const char *s)
+{
+    for (int i = 0; i < 3; i++)
+        if (strncmp(s, placeholders[i], strlen(placeholders[i])) == 0)
+            return i;
+    return -1;
+}
+
+int cmd_template_check(const char *t, cp_err_t *err)
+{
+    if (t == NULL || t[0] == '\0')
+        return cp_err_set(err, CP_EUSAGE, "--cmd needs a command template");
+    if (strlen(t) >= CMD_TEMPLATE_MAX)
+        return cp_err_set(err, CP_EUSAGE, "--cmd template is longer than %d characters",
+                          CMD_TEMPLATE_MAX - 1);
+    bool seen[3] = {false, false, false};
+    for (const char *s = t; *s; s++) {
+        int k = placeholder_at(s);
+        if (k < 0)
+            continue;
+        seen[k] = true;
+        size_t len = strlen(placeholders[k]);
+        if (s > t && (s[-1] == '\'' || s[-1] == '"') && s[len] == s[-1])
+            return cp_err_set(err, CP_EUSAGE,
+                              "--cmd template quotes %s; write it bare, chokepoint quotes the "
+                              "path itself",
+                              placeholders[k]);
+    }
+    if (!seen[0] || !seen[1])
+        return cp_err_set(err, CP_EUSAGE,
+                          "--cmd template '%.200s' needs both {input} and {output} (e.g. "
+                          "'zstd -T{threads} -c {input} > {output}')",
+                          t);
+    return CP_OK;
+}
+
+long cmd_shell_quote(const char *s, char *out, size_t cap)
+{
+    size_t n = 0;
+#define PUT(c)                                                                                 \
+    do {                                                                                       \
+        if (n + 1 >= cap) {                                                                    \
+            if (cap > 0)                                                                       \
+                out[0] = '\0';                                                                 \
+            return -1;                                                                         \
+        }                                                                                      \
+        out[n++] = (c);                                                                        \
+    } while (0)
+    PUT('\'');
+    for (; *s; s++) {
+        if (*s == '\'') {
+            PUT('\'');
+            PUT('\\');
+            PUT('\'');
+            PUT('\'');
+        } else {
+            PUT(*s);
+        }
+    }
+    PUT('\'');
+#undef PUT
+    out[n] = '\0';
+    return (long)n;
+}
+
+int cmd_template_expand(const char *t, const char *input, const char *output, int threads,
+                        char *out, size_t cap, cp_err_t *err)
+{
+    size_t n = 0;
+    for (const char *s = t; *s;) {
+        int k = placeholder_at(s);
+        char piece[2 * PATH_MAX + 8];
+        long len;
+        if (k == 0 || k == 1) {
+            len = cmd_shell_quote(k == 0 ? input : output, piece, sizeof piece);
+        } else if (k == 2) {
+            len = snprintf(piece, sizeof piece, "%d", threads);
+        } else {
+            piece[0] = *s;
+            piece[1] = '\0';
+            len = 1;
+        }
+        if (len < 0 || n + (size_t)len + 1 > cap)
+            return cp_err_set(err, CP_EUSAGE, "the command '%.100s...' is too long once its "
+                              "paths are substituted", t);
+        memcpy(out + n, piece, (size_t)len);
+        n += (size_t)len;
+        s += k >= 0 ? strlen(placeholders[k]) : 1;
+    }
+    out[n] = '\0';
+    return CP_OK;
+}
+
+/* The basename of the template's first word, the series' default name. */
+static void program_name(const char *t, char *out, size_t cap)
+{
+    while (*t == ' ' || *t == '\t')
+        t++;
+    size_t len = strcspn(t, " \t;|&<>()");
+    const char *start = t;
+    for (size_t i = 0; i < len; i++)
+        if (t[i] == '/')
+            start = t + i + 1;
+    len -= (size_t)(start - t);
+    if (len == 0) {
+        start = "sh";
+        len = 2;
+    }
+    snprintf(out, cap, "%.*s", (int)len, start);
+}
+
+int cmd_series_make(const char *template_text, const char *name, cmd_series_t *s,
+                    cp_err_t *err)
+{
+    int rc = cmd_template_check(template_text, err);
+    if (rc != CP_OK)
+        return rc;
+    char prog[CMD_SERIES_MAX];
+    if (name == NULL || name[0] == '\0') {
+        program_name(template_text, prog, sizeof prog);
+        name = prog;
+    }
+    if (strlen(name) + 4 >= CMD_SERIES_MAX || strpbrk(name, ",\"\n\r") != NULL)
+        return cp_err_set(err, CP_EUSAGE,
+                          "bad --cmd-name '%s': at most %d characters, no commas, quotes or "
+                          "newlines",
+                          name, CMD_SERIES_MAX - 5);
+    snprintf(s->template_text, sizeof s->template_text, "%s", template_text);
+    snprintf(s->series, sizeof s->series, "cmd:%.*s", CMD_SERIES_MAX - 5, name);
+    return CP_OK;
+}
+
+/* ---- presets -------------------------------------------------------------------------- */
+
+typedef struct cmd_preset {
+    const char *name;
+    int min_level, max_level;
+    bool extreme;       /* accepts an "e" after the level (xz) */
+    const char *program; /* the command before the level option ("zstd -q -") */
+    const char *rest;    /* after it */
+} cmd_preset_t;
+
+static const cmd_preset_t presets[] = {
+    {"zstd-cli", 1, 19, false, "zstd -q -", " -T{threads} -c {input} > {output}"},
+    {"xz-cli", 0, 9, true, "xz -q -", " -T{threads} -c {input} > {output}"},
+    {"pigz", 1, 9, false, "pigz -q -", " -p {threads} -c {input} > {output}"},
+};
+
+static const cmd_preset_t *preset_find(const char *spec)
+{
+    size_t len = strcspn(spec, ":");
+    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++)
+        if (strlen(presets[i].name) == len && strncmp(spec, presets[i].name, len) == 0)
+            return &presets[i];
+    return NULL;
+}
+
+bool cmd_preset_is(const char *spec)
+{
+    return spec != NULL && preset_find(spec) != NULL;
+}
+
+int cmd_preset_expand(const char *spec, cmd_series_t *s, cp_err_t *err)
+{
+    const cmd_preset_t *p = preset_find(spec);
+    if (p == NULL)
+        return cp_err_set(err, CP_EUSAGE, "unknown command preset '%s'", spec);
+    const char *colon = strchr(spec, ':');
+    char *end = NULL;
+    long level = colon ? strtol(colon + 1, &end, 10) : -1;
+    bool extreme = end != NULL && p->extreme && *end == 'e';
+    if (colon == NULL || end == colon + 1 || (*end != '\0' && !(extreme && end[1] == '\0')) ||
+        level < p->min_level || level > p->max_level)
+        return cp_err_set(err, CP_EUSAGE, "bad preset '%s': expected %s:%d..%d%s", spec,
+                          p->name, p->min_level, p->max_level, p->extreme ? "[e]" : "");
+    snprintf(s->template_text, sizeof s->template_text, "%s%ld%s%s", p->program, level,
+             extreme ? "e" : "", p->rest);
+    snprintf(s->series, sizeof s->series, "cmd:%s:%ld%s", p->name, level, extreme ? "e" : "");
+    return CP_OK;
+}
+
+/* ---- running -------------------------------------------------------------------------- */
+
+/* The last CMD_STDERR_TAIL bytes of the file at fd, its lines joined with " | ". */
+static void stderr_tail(int fd, char *out, size_t cap)
+{
+    out[0] = '\0';
+    off_t size = lseek(fd, 0, SEEK_END);
+    if (size <= 0)
+        return;
+    off_t from = size > CMD_STDERR_TAIL ? size - CMD_STDERR_TAIL : 0;
+    char buf[CMD_STDERR_TAIL + 1];
+    ssize_t n = pread(fd, buf, (size_t)(size - from), from);
+    if (n <= 0)
+        return;
+    buf[n] = '\0';
+    while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+        buf[--n] = '\0';
+    size_t k = 0;
+    for (ssize_t i = 0; i < n && k + 4 < cap; i++) {
+        if (buf[i] == '\n') {
+            memcpy(out + k, " | ", 3);
+            k += 3;
+        } else if (buf[i] != '\r') {
+            out[k++] = buf[i] == ',' ? ';' : buf[i];
+        }
+    }
+    out[k] = '\0';
+}
+
+/* A FIFO for the mem target: "<TMPDIR>/cmd-output.<pid>-<n>.chokepoint-tmp". */
+static int fifo_make(char *path, size_t cap, int *cleanup_id, cp_err_t *err)
+{
+    const char *dir = getenv("TMPDIR");
+    if (dir == NULL || dir[0] == '\0')
+        dir = "/tmp";
+    static unsigned counter;
+    for (int tries = 0; tries < 100; tries++) {
+        snprintf(path, cap, "%s/cmd-output.%ld-%u.chokepoint-tmp", dir, (long)getpid(),
+                 counter++);
+        if (mkfifo(path, 0600) == 0) {
+            *cleanup_id = cp_cleanup_track(path);
+            return CP_OK;
+        }
+        if (errno != EEXIST)
+            return cp_err_errno(err, CP_EIO, errno, "cannot create a FIFO in '%s'", dir);
+    }
+    return cp_err_set(err, CP_EIO, "cannot create a FIFO in '%s': names taken", dir);
+}
+
+static pid_t spawn(const char *command, int stderr_fd)
+{
+    pid_t pid = fork();
+    if (pid != 0)
+        return pid;
+    setpgid(0, 0);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    int devnull = open("/dev/null", O_RDWR);
+    if (devnull >= 0) {
+        dup2(devnull, STDIN_FILENO);
+        dup2(devnull, STDOUT_FILENO);
+    }
+    dup2(stderr_fd, STDERR_FILENO);
+    execl("/bin/sh", "sh", "-c", command, (char *)NULL);
+    _exit(127);
+}
+
+/* Ends the child's whole process group: SIGTERM, then SIGKILL after half a second. */
+static void kill_group(pid_t pid, int *status, struct rusage *ru)
+{
+    kill(-pid, SIGTERM);
+    for (int i = 0; i < 50; i++) {
+        if (wait4(pid, status, WNOHANG, ru) == pid) {
+            kill(-pid, SIGKILL); /* grandchildren that outlive the shell */
+            return;
+        }
+        clock_sleep(0.01);
+    }
+    kill(-pid, SIGKILL);
+    while (wait4(pid, status, 0, ru) < 0 && errno == EINTR) {
+    }
+}
+
+/* Drains what the FIFO holds into *count; 0 when a read found no writer. */
+static ssize_t fifo_drain(int fd, uint64_t *count)
+{
+    static char buf[1 << 16];
+    ssize_t n, total = 0;
+    while ((n = read(fd, buf, sizeof buf)) > 0) {
+        *count += (uint64_t)n;
+        total += n;
+    }
+    return n == 0 && total == 0 ? 0 : 1;
+}
+
+/* Waits for pid, counting the FIFO's bytes meanwhile (fifo_fd >= 0). CP_OK when it exited
+ * by itself, CP_EINTR when interrupted (the group is then killed). */
+static int wait_child(pid_t pid, int fifo_fd, uint64_t *fifo_bytes, int *status,
+                      struct rusage *ru)
+{
+    for (;;) {
+        pid_t w = wait4(pid, status, WNOHANG, ru);
+        if (w == pid) {
+            if (fifo_fd >= 0)
+                fifo_drain(fifo_fd, fifo_bytes);
+            kill(-pid, SIGKILL); /* nothing of the command outlives it */
+            return CP_OK;
+        }
+        if (cp_interrupted()) {
+            kill_group(pid, status, ru);
+            return CP_EINTR;
+        }
+        if (fifo_fd >= 0) {
+            struct pollfd pfd = {fifo_fd, POLLIN, 0};
+            int r = poll(&pfd, 1, 1);
+            if (r > 0 && fifo_drain(fifo_fd, fifo_bytes) == 0)
+                clock_sleep(0.001); /* no writer yet or any more: POLLHUP would spin */
+        } else {
+            clock_sleep(0.0005);
+        }
+    }
+}
+
+static int describe_failure(const cmd_job_t *job, int status, uint64_t out_bytes, int err_fd,
+                            cp_err_t *err)
+{
+    char tail[CMD_STDERR_TAIL * 2];
+    stderr_tail(err_fd, tail, sizeof tail);
+    const char *sep = tail[0] ? ": " : "";
+    if (WIFSIGNALED(status))
+        return cp_err_set(err, CP_EIO, "%s was killed by signal %d (%s)%s%s", job->cmd->series,
+                          WTERMSIG(status), strsignal(WTERMSIG(status)), sep, tail);
+    if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+        return cp_err_set(err, CP_EIO, "%s exited with status %d%s%s", job->cmd->series,
+                          WEXITSTATUS(status), sep, tail);
+    if (out_bytes == 0)
+        return cp_err_set(err, CP_EIO, "%s wrote nothing to {output}%s%s", job->cmd->series,
+                          sep, tail);
+    return CP_OK;
+}
+
+int cmd_job_run(const cmd_job_t *job, compress_record_t *rec, cp_err_t *err)
+{
+    memset(rec, 0, sizeof *rec);
+    snprintf(rec->codec, sizeof rec->codec, "%s", job->cmd->series);
+    rec->threads = job->threads;
+    rec->warm = job->warm;
+    rec->discarded = job->discard;
+    rec->verified = -1;
+    rec->sync = job->sync == SYNC_DIRECT ? SYNC_FSYNC : job->sync;
+    rec->sync_fell_back = job->sync == SYNC_DIRECT;
+
+    uint64_t input_size;
+    int rc = compress_check_input(job->input_path, &input_size, err);
+    if (rc != CP_OK)
+        return rc;
+    rec->run.input_bytes = input_size;
+
+    char out_path[PATH_MAX];
+    tempfile_t out_file = TEMPFILE_INIT;
+    int fifo_id = -1, fifo_fd = -1;
+    if (job->discard) {
+        rc = fifo_make(out_path, sizeof out_path, &fifo_id, err);
+        if (rc == CP_OK) {
+            fifo_fd = open(out_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+            if (fifo_fd < 0)
+                rc = cp_err_errno(err, CP_EIO, errno, "cannot open FIFO '%s'", out_path);
+        }
+    } else {
+        rc = tempfile_open(&out_file, job->scratch_dir, "cmd-output", 0, err);
+        if (rc == CP_OK) {
+            close(out_file.fd); /* the command opens it itself */
+            out_file.fd = -1;
+            snprintf(out_path, sizeof out_path, "%s", out_file.path);
+        }
+    }
+    char *command = malloc(CMD_TEMPLATE_MAX + 4 * PATH_MAX);
+    FILE *err_file = tmpfile();
+    if (rc == CP_OK && (command == NULL || err_file == NULL))
+        rc = cp_err_set(err, CP_ENOMEM, "cannot set up the command's run");
+    if (rc == CP_OK)
+        rc = cmd_template_expand(job->cmd->template_text, job->input_path, out_path,
+                                 job->threads, command, CMD_TEMPLATE_MAX + 4 * PATH_MAX, err);
+    if (rc == CP_OK && !job->warm) {
+        bool dropped = false;
+        rc = pagecache_drop(job->input_path, &dropped, err);
+        rec->run.cache_dropped = dropped;
+    }
+
+    if (rc == CP_OK) {
+        int status = 0;
+        struct rusage ru;
+        memset(&ru, 0, sizeof ru);
+        uint64_t fifo_bytes = 0;
+        fflush(NULL);
+        double t0 = clock_now();
+        pid_t pid = spawn(command, fileno(err_file));
+        if (pid < 0) {
+            rc = cp_err_errno(err, CP_EIO, errno, "cannot start /bin/sh");
+        } else {
+            setpgid(pid, pid); /* also in the child: whichever runs first */
+            rc = wait_child(pid, fifo_fd, &fifo_bytes, &status, &ru);
+        }
+        double t1 = clock_now();
+        rec->run.pipeline_s = t1 - t0;
+        rec->cpu_user_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+        rec->cpu_sys_s = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+        rec->max_rss_bytes = (uint64_t)ru.ru_maxrss * 1024u;
+        if (rc == CP_EINTR)
+            cp_err_set(err, CP_EINTR, "interrupted");
+        if (rc == CP_OK && job->discard) {
+            rec->run.output_bytes = fifo_bytes;
+        } else if (rc == CP_OK) {
+            /* The flush: fsync and close of what the command wrote, as a sink's finish. */
+            int fd = open(out_path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+            struct stat st;
+            if (fd >= 0 && fstat(fd, &st) == 0)
+                rec->run.output_bytes = (uint64_t)st.st_size;
+            if (fd >= 0 && rec->sync != SYNC_NONE && rec->run.output_bytes > 0 &&
+                fsync(fd) != 0)
+                rc = cp_err_errno(err, CP_EIO, errno, "fsync of the command's output");
+            if (fd >= 0)
+                close(fd);
+            rec->run.flush_s = clock_now() - t1;
+        }
+        if (rc == CP_OK)
+            rc = describe_failure(job, status, rec->run.output_bytes, fileno(err_file), err);
+    }
+    rec->run.seconds = rec->run.pipeline_s + rec->run.flush_s;
+    if (rec->run.seconds > 0)
+        rec->bytes_per_s = (double)rec->run.input_bytes / rec->run.seconds;
+
+    if (err_file != NULL)
+        fclose(err_file);
+    free(command);
+    if (fifo_fd >= 0)
+        close(fifo_fd);
+    if (fifo_id >= 0)
+        cp_cleanup_unlink(fifo_id);
+    tempfile_discard(&out_file);
+    return rc;
+}
+
+/* ---- series lists --------------------------------------------------------------------- */
+
+static int grow(codec_spec_t **codecs, cmd_series_t **cmds, size_t count, cp_err_t *err)
+{
+    codec_spec_t *c = realloc(*codecs, (count + 1) * sizeof *c);
+    if (c != NULL)
+        *codecs = c;
+    cmd_series_t *s = c != NULL ? realloc(*cmds, (count + 1) * sizeof *s) : NULL;
+    if (s != NULL)
+        *cmds = s;
+    if (c == NULL || s == NULL)
+        return cp_err_set(err, CP_ENOMEM, "out of memory for the codec list");
+    memset(&s[count], 0, sizeof s[count]);
+    return CP_OK;
+}
+
+int cmd_series_append(codec_spec_t **codecs, cmd_series_t **cmds, size_t *count,
+                      const cmd_series_t *s, cp_err_t *err)
+{
+    int rc = grow(codecs, cmds, *count, err);
+    if (rc == CP_OK)
+        rc = codec_parse("copy", &(*codecs)[*count], err);
+    if (rc == CP_OK) {
+        (*cmds)[*count] = *s;
+        (*count)++;
+    }
+    return rc;
+}
+
+int cmd_series_parse_list(const char *text, codec_spec_t **codecs, cmd_series_t **cmds,
+                          size_t *count, cp_err_t *err)
+{
+    *codecs = NULL;
+    *cmds = NULL;
+    *count = 0;
+    int rc = CP_OK;
+    const char *s = text != NULL ? text : "";
+    do {
+        size_t len = strcspn(s, ",");
+        char item[64];
+        if (len == 0 || len >= sizeof item) {
+            rc = cp_err_set(err, CP_EUSAGE, "bad codec list '%s': %s", text,
+                            len == 0 ? "an empty item" : "an item too long");
+            break;
+        }
+        snprintf(item, sizeof item, "%.*s", (int)len, s);
+        if (cmd_preset_is(item)) {
+            cmd_series_t series;
+            rc = cmd_preset_expand(item, &series, err);
+            if (rc == CP_OK)
+                rc = cmd_series_append(codecs, cmds, count, &series, err);
+        } else {
+            rc = grow(codecs, cmds, *count, err);
+            if (rc == CP_OK)
+                rc = codec_parse(item, &(*codecs)[*count], err);
+            if (rc == CP_OK)
+                (*count)++;
+        }
+        s += len;
+    } while (rc == CP_OK && *s++ == ',');
+    if (rc != CP_OK) {
+        free(*codecs);
+        free(*cmds);
+        *codecs = NULL;
+        *cmds = NULL;
+        *count = 0;
+    }
+    return rc;
+}

@@ -1,0 +1,90 @@
+/* cmd_job.h - one measured run of the user's own command (`--cmd TEMPLATE`): the template's
+ * {input}, {output} and {threads} substituted shell-quoted, run with /bin/sh -c in its own
+ * process group, timed like compress_job (input page cache dropped first, start .. the
+ * child's exit, then the output's fsync) and recorded in the same compress_record_t, so
+ * sweep rows, runs.csv and the reports take it unchanged. */
+#ifndef CP_CMD_JOB_H
+#define CP_CMD_JOB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "codecs/codec.h"
+#include "common/err.h"
+#include "measure/compress_job.h"
+#include "measure/sink.h"
+
+#define CMD_TEMPLATE_MAX 4096
+#define CMD_SERIES_MAX 32   /* "cmd:NAME" with its NUL, as compress_record_t.codec */
+#define CMD_STDERR_TAIL 400 /* bytes of the command's stderr kept in an error message */
+
+/* One command series of a sweep: the template and its name in reports ("cmd:NAME"). */
+typedef struct cmd_series {
+    char template_text[CMD_TEMPLATE_MAX];
+    char series[CMD_SERIES_MAX];
+} cmd_series_t;
+
+/* Checks a template: {input} and {output} each appear at least once and no placeholder is
+ * written inside quotes (chokepoint quotes them itself). CP_EUSAGE saying why otherwise. */
+int cmd_template_check(const char *template_text, cp_err_t *err);
+
+/* Writes s single-quoted for /bin/sh into out (a ' becomes '\''), NUL-terminated.
+ * Returns the length written, or -1 when it would not fit in cap (out is then "" ). */
+long cmd_shell_quote(const char *s, char *out, size_t cap);
+
+/* Substitutes {input}, {output} (shell-quoted) and {threads} in template_text into out;
+ * other braces are left as they are. CP_OK, or CP_EUSAGE when the result exceeds cap. */
+int cmd_template_expand(const char *template_text, const char *input, const char *output,
+                        int threads, char *out, size_t cap, cp_err_t *err);
+
+/* Fills s from --cmd TEMPLATE and --cmd-name NAME (NULL: the basename of the template's
+ * first word). CP_EUSAGE for a bad template or a name that does not fit. */
+int cmd_series_make(const char *template_text, const char *name, cmd_series_t *s,
+                    cp_err_t *err);
+
+/* True when spec names a preset ("zstd-cli:3", "xz-cli:6e", "pigz:6"; the part before
+ * ':' is what is matched). */
+bool cmd_preset_is(const char *spec);
+
+/* Expands a preset spec into its template and series ("cmd:zstd-cli:3"). CP_EUSAGE for
+ * an unknown preset or a level out of its range. */
+int cmd_preset_expand(const char *spec, cmd_series_t *s, cp_err_t *err);
+
+/* One line per preset for --help texts, a string literal to concatenate. */
+#define CMD_PRESET_HELP                                                                        \
+    "                           zstd-cli:1..19  zstd -q -L -T{threads} -c {input} > {output}\n"  \
+    "                           xz-cli:0..9[e]  xz -q -L -T{threads} -c {input} > {output}\n"    \
+    "                           pigz:1..9       pigz -q -L -p {threads} -c {input} > {output}\n"
+
+/* Parses a comma-separated list of codecs and presets ("zstd:3,zstd-cli:3") into
+ * parallel malloc'd arrays (caller frees both): a preset's codec slot holds "copy" and its
+ * cmds slot the expanded command; a codec's cmds slot has an empty series. CP_EUSAGE for
+ * a bad item (arrays then NULL). */
+int cmd_series_parse_list(const char *text, codec_spec_t **codecs, cmd_series_t **cmds,
+                          size_t *count, cp_err_t *err);
+
+/* Appends the command series s to the arrays (a "copy" codec beside it). CP_ENOMEM. */
+int cmd_series_append(codec_spec_t **codecs, cmd_series_t **cmds, size_t *count,
+                      const cmd_series_t *s, cp_err_t *err);
+
+typedef struct cmd_job {
+    const char *input_path;
+    const cmd_series_t *cmd;
+    int threads;
+    /* Exactly one destination: */
+    const char *scratch_dir; /* {output} is a temporary file here, removed after the run */
+    bool discard;            /* {output} is a FIFO chokepoint reads and counts (mem target) */
+    sync_mode_t sync;        /* fsync or none; direct cannot reach a command's writes and
+                                falls back to fsync (rec->sync_fell_back) */
+    bool warm;               /* keep the input's page cache */
+} cmd_job_t;
+
+/* Runs the command once and fills rec: codec is the series name, run.seconds the start
+ * .. exit (pipeline_s) plus the output's fsync and close (flush_s), cpu_* and
+ * max_rss_bytes the children's (wait4), run.output_bytes what reached {output}.
+ * A non-zero exit, a kill or an empty output is CP_EIO with the command's last stderr
+ * lines in err; an interrupt kills the child's process group and returns CP_EINTR. Every
+ * file it creates is removed before it returns. */
+int cmd_job_run(const cmd_job_t *job, compress_record_t *rec, cp_err_t *err);
+
+#endif

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# sweep --cmd: the user's own command timed onto a directory and into memory; paths with
+# spaces and quotes reach it intact; presets; a failing command is an error row with its
+# stderr while the other targets go on (exit 1); an interrupt ends the command's process
+# group and leaves nothing behind.
+source "$(dirname "$0")/lib.sh"
+set -e
+
+command -v zstd > /dev/null || skip "no zstd CLI"
+
+in="$WORK/in put's file"
+"$CP" fixture -o "$in" --size 6M --kind mixed --seed 5 -q
+disk="$WORK/d i'r"
+mkdir -p "$disk" "$WORK/good" "$WORK/bad"
+
+# col NAME ROW_REGEX FILE: the NAME column of the first row matching ROW_REGEX
+col() {
+    local i
+    i=$(csv_col "$3" "$1")
+    awk -F, -v i="$i" -v re="$2" 'NR > 1 && $0 ~ re { print $i; exit }' "$3"
+}
+
+# Quoting: cp gets the input's and the output's paths whole; a copy of the output is kept.
+run "$CP" sweep -i "$in" --cmd "cp {input} {output} && cp {output} $WORK/kept" --cmd-name copy \
+    -T 1 --reps 1 --no-warmup --seed 1 -o "$WORK/q.csv" "disk=$disk"
+expect_status 0 "cp through a template, paths with a space and a quote"
+check "the command's output is the input, byte for byte" cmp -s "$in" "$WORK/kept"
+check "the series is cmd:NAME" grep -q "^disk,cmd:copy," "$WORK/q.csv"
+check "output_bytes is what the command wrote" \
+    test "$(col output_bytes '^disk,' "$WORK/q.csv")" -eq "$(stat -c %s "$in")"
+check "nothing left in the target" test -z "$(find "$disk" -mindepth 1)"
+
+# The zstd CLI on a directory and in memory, by template and by preset.
+want=$(zstd -q -3 -c "$in" | wc -c)
+run "$CP" sweep -i "$in" --codec zstd:3,zstd-cli:3 --cmd 'zstd -q -T{threads} -3 -c {input} > {output}' \
+    -T 1,2 --reps 1 --seed 2 -o "$WORK/z.csv" "disk=$disk" mem
+expect_status 0 "zstd:3, the zstd-cli:3 preset and a zstd template on a directory and mem"
+check "3 series x 2 targets x 2 thread counts" test "$(data_rows "$WORK/z.csv")" -eq 12
+for t in disk mem; do
+    for s in cmd:zstd cmd:zstd-cli:3; do
+        check "$t $s measures the CLI's real output size" \
+            test "$(col output_bytes "^$t,$s,.*,2,1," "$WORK/z.csv")" -eq "$want"
+        check "$t $s records the command's CPU time" \
+            awk -v c="$(col cpu_user_s "^$t,$s," "$WORK/z.csv")" 'BEGIN { exit !(c > 0) }'
+        check "$t $s records the command's peak RSS" \
+            test "$(col max_rss_bytes "^$t,$s," "$WORK/z.csv")" -gt 1000000
+    done
+done
+check "the directory rows have a flush phase" \
+    awk -v f="$(col flush_s '^disk,cmd:zstd,' "$WORK/z.csv")" 'BEGIN { exit !(f > 0) }'
+check "every row is valid" test "$(awk -F, 'NR > 1 && $0 !~ /,1,$/' "$WORK/z.csv" | wc -l)" -eq 0
+check "nothing left in the target" test -z "$(find "$disk" -mindepth 1)"
+run "$CP" analyze "$WORK/z.csv"
+expect_status 0 "analyze reads the command series"
+
+# run: the whole study on a command series.
+run "$CP" run -i "$in" --cmd 'zstd -q -T{threads} -3 -c {input} > {output}' -T 1,2 --reps 1 --no-probe \
+    --format svg --out "$WORK/study" "disk=$disk" mem
+expect_status 0 "run --cmd"
+check "runs.csv has the command's rows" test "$(grep -c ',cmd:zstd,' "$WORK/study/runs.csv")" -eq 4
+check "the report names the series" grep -q "cmd:zstd" "$WORK/study/report.md"
+check "nothing left in the target" test -z "$(find "$disk" -mindepth 1)"
+
+# A command that fails on one target: an error row with its stderr, the others go on.
+run "$CP" sweep -i "$in" --cmd 'case {output} in */bad/*) echo "disk says no" >&2; exit 3;; esac; cp {input} {output}' \
+    --cmd-name picky -T 1 --reps 2 --seed 3 -o "$WORK/f.csv" good="$WORK/good" bad="$WORK/bad" mem
+expect_status 1 "a failing command"
+check "its rows carry the exit status and stderr" \
+    bash -c "grep '^bad,cmd:picky,' '$WORK/f.csv' | grep -q 'exited with status 3: disk says no'"
+check "the other targets were measured" \
+    test "$(grep -Ec '^(good|mem),cmd:picky,.*,1,$' "$WORK/f.csv")" -eq 4
+check "stderr names the failure" grep -q "disk says no" "$WORK/err"
+run "$CP" sweep -i "$in" --cmd 'true {input} {output}' -T 1 --reps 1 --no-warmup -o "$WORK/e.csv" mem
+expect_status 1 "a command that writes nothing"
+check "its row says so" grep -q "wrote nothing" "$WORK/e.csv"
+
+# Usage errors.
+run "$CP" sweep -i "$in" --cmd 'cp {input} /dev/null' mem
+expect_status 2 "a template without {output}"
+run "$CP" sweep -i "$in" --cmd "cp '{input}' {output}" mem
+expect_status 2 "a quoted placeholder"
+run "$CP" sweep -i "$in" --cmd-name x mem
+expect_status 2 "--cmd-name without --cmd"
+run "$CP" sweep -i "$in" --codec zstd-cli:42 mem
+expect_status 2 "a preset level out of range"
+run "$CP" sweep --help
+check "--help lists the presets" grep -q "zstd-cli:1..19" "$WORK/out"
+
+# An interrupt ends the command's whole process group and removes its output.
+"$CP" sweep -i "$in" --cmd "cp {input} {output}; sleep 37.5 # $WORK" -T 1 --reps 1 --no-warmup \
+    -o "$WORK/i.csv" "disk=$disk" > /dev/null 2> "$WORK/i.err" &
+pid=$!
+# Matches the shell running the expanded command (not chokepoint's own command line).
+child="chokepoint-tm[p]'; sleep 37.5 # $WORK"
+if wait_for 10 pgrep -f "$child" > /dev/null; then
+    kill -INT "$pid"
+    set +e; wait "$pid"; status=$?; set -e
+    expect_status 130 "interrupted while the command runs"
+    check "no process of the command is left" wait_for 2 bash -c '! pgrep -f "$1" > /dev/null' _ "$child"
+    check "its output is removed" test -z "$(find "$disk" -mindepth 1)"
+    check "no FIFO or temporary file is left in TMPDIR" \
+        test -z "$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name "cmd-output.$pid-*" 2>/dev/null)"
+else
+    kill "$pid" 2> /dev/null || true
+    not_ok "the command did not start"
+fi
+
+finish
