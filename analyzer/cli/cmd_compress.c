@@ -7,6 +7,7 @@
 #include "cli/options.h"
 #include "cli/parse.h"
 #include "common/log.h"
+#include "common/units.h"
 #include "measure/compress_job.h"
 #include "measure/memest.h"
 #include "report/record_json.h"
@@ -71,9 +72,10 @@ static void print_summary(const compress_record_t *r)
 {
     const pipeline_result_t *run = &r->run;
     double ratio = run->output_bytes > 0 ? (double)run->input_bytes / (double)run->output_bytes : 0;
-    printf("%s, %s engine, %d thread%s, %.1f MiB blocks\n", r->codec,
+    char block_text[32];
+    printf("%s, %s engine, %d thread%s, %s blocks\n", r->codec,
            pipeline_engine_name(r->engine), r->threads, r->threads == 1 ? "" : "s",
-           (double)run->block_size / 1048576.0);
+           units_format_bytes_echo(block_text, sizeof block_text, run->block_size));
     printf("  input    %.1f MB -> output %.1f MB%s (ratio %.3f)\n", (double)run->input_bytes / 1e6,
            (double)run->output_bytes / 1e6, r->discarded ? " (discarded)" : "", ratio);
     printf("  time     %.3f s, one run, from opening the input to %s; input cache %s\n",

@@ -38,6 +38,12 @@ static void rate_unit(double magnitude, double *scale, const char **unit)
 
 const char *analysis_format_model(const fit_result_t *m, char *buf, size_t cap)
 {
+    return analysis_format_model_in(m, 0.0, NULL, buf, cap);
+}
+
+const char *analysis_format_model_in(const fit_result_t *m, double rate_scale,
+                                     const char *rate_unit_name, char *buf, size_t cap)
+{
     if (!m->fitted) {
         snprintf(buf, cap, "skipped: %s", m->skip_reason);
         return buf;
@@ -57,11 +63,15 @@ const char *analysis_format_model(const fit_result_t *m, char *buf, size_t cap)
         break;
     case FIT_LINEAR_RATE:
         rate_unit(fmax(fabs(p[0]), fabs(p[0] + p[1] * 8.0)), &scale, &unit);
+        if (rate_scale > 0.0)
+            scale = rate_scale, unit = rate_unit_name;
         snprintf(buf, cap, "rate = %.3g %s %.3g x T %s", p[0] / scale, p[1] < 0 ? "-" : "+",
                  fabs(p[1]) / scale, unit);
         break;
     default:
         rate_unit(p[0], &scale, &unit);
+        if (rate_scale > 0.0)
+            scale = rate_scale, unit = rate_unit_name;
         snprintf(buf, cap, "rate = %.3g x T / (1 + %.3g x (T-1) + %.3g x T(T-1)) %s",
                  p[0] / scale, p[1], p[2], unit);
         break;

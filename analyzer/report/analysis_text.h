@@ -30,4 +30,9 @@ const char *analysis_format_rate(double bytes_per_s, char *buf, size_t cap);
  * "rate = 0.046 + 0.264 x T GB/s") into buf, or "skipped: REASON". Returns buf. */
 const char *analysis_format_model(const fit_result_t *model, char *buf, size_t cap);
 
+/* The same with rate equations in a fixed unit (rate_scale bytes/s per unit, e.g. 1e6 and
+ * "MB/s", as a plot's axis); rate_scale 0 picks the unit as analysis_format_model does. */
+const char *analysis_format_model_in(const fit_result_t *model, double rate_scale,
+                                     const char *rate_unit_name, char *buf, size_t cap);
+
 #endif

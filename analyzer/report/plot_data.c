@@ -175,8 +175,10 @@ static void write_series_vars(const plot_data_t *c, FILE *f)
         var_array(f, eqs[e].name, a->nseries);
         for (size_t i = 0; i < a->nseries; i++) {
             const fit_result_t *m = &a->series[i].models[eqs[e].kind];
+            /* In the rate axis' unit (MB/s), so the key and the axis read alike. */
             var_array_string(f, eqs[e].name, i,
-                             m->fitted ? analysis_format_model(m, buf, sizeof buf) : "");
+                             m->fitted ? analysis_format_model_in(m, 1e6, "MB/s", buf, sizeof buf)
+                                       : "");
         }
     }
     /* A short USL label for the key: where the curve peaks. */

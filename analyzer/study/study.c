@@ -14,6 +14,7 @@
 #include "common/tempfile.h"
 #include "common/log.h"
 #include "common/prng.h"
+#include "common/units.h"
 #include "fixtures/fixture.h"
 #include "measure/hostinfo.h"
 #include "measure/probe.h"
@@ -119,8 +120,10 @@ static int stage_fixture(study_t *s, cp_err_t *err)
     for (int attempt = 0; rc == CP_OK && attempt < 2; attempt++) {
         if (generated && (attempt > 0 || access(s->input, R_OK) != 0)) {
             unlink(s->input);
-            cp_log_info("generating a %.1f MB mixed fixture (seed %d) in %s",
-                        (double)s->fixture_size / 1e6, RUN_FIXTURE_SEED, s->input);
+            char size_text[32];
+            cp_log_info("generating a %s mixed fixture (seed %d) in %s",
+                        units_format_bytes_echo(size_text, sizeof size_text, s->fixture_size),
+                        RUN_FIXTURE_SEED, s->input);
             rc = fixture_write_file(s->input, s->fixture_size, FIXTURE_MIXED, RUN_FIXTURE_SEED,
                                     false, err);
             fresh = true;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "model/analysis.h"
+#include "report/analysis_text.h"
 #include "report/plot.h"
 #include "report/runs_csv.h"
 #include "report/report_md.h"
@@ -175,6 +176,24 @@ static void test_data_files(void **state)
     destroy(fx);
 }
 
+/* A plot key's equations are in the rate axis' unit (MB/s), whatever the magnitude; the
+ * text report keeps picking GB/s for large rates. */
+static void test_key_equations_in_axis_unit(void **state)
+{
+    (void)state;
+    fit_result_t m;
+    memset(&m, 0, sizeof m);
+    m.kind = FIT_LINEAR_RATE;
+    m.fitted = true;
+    m.param[0] = 4.6e7;
+    m.param[1] = 2.64e8;
+    char buf[128];
+    assert_string_equal(analysis_format_model(&m, buf, sizeof buf),
+                        "rate = 0.046 + 0.264 x T GB/s");
+    assert_string_equal(analysis_format_model_in(&m, 1e6, "MB/s", buf, sizeof buf),
+                        "rate = 46 + 264 x T MB/s");
+}
+
 static void test_captions(void **state)
 {
     (void)state;
@@ -267,6 +286,7 @@ int main(void)
         cmocka_unit_test(test_gnuplot_quote),
         cmocka_unit_test(test_data_files),
         cmocka_unit_test(test_captions),
+        cmocka_unit_test(test_key_equations_in_axis_unit),
         cmocka_unit_test(test_without_probe),
         cmocka_unit_test(test_quotes_in_names),
         cmocka_unit_test(test_report_markdown),
