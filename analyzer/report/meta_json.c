@@ -103,11 +103,12 @@ void meta_write_markdown(const json_t *meta, FILE *out)
 {
     const json_t *host = json_object_get(meta, "host");
     fprintf(out, "\n## How this was measured\n\n");
-    fprintf(out, "- Host: %s, %lld CPUs online (%lld usable), %.1f GB memory, %s, kernel %s.\n",
+    fprintf(out, "- Host: %s, %lld CPUs online (%lld usable), %.1f GiB memory, %s, kernel %s.\n",
             str_or(host, "cpu_model", "unknown CPU"),
             (long long)json_integer_value(json_object_get(host, "online_cpus")),
             (long long)json_integer_value(json_object_get(host, "usable_cpus")),
-            (double)json_integer_value(json_object_get(host, "mem_total_bytes")) / 1e9,
+            /* Memory comes in powers of two: GiB, as the machine's own tools show it. */
+            (double)json_integer_value(json_object_get(host, "mem_total_bytes")) / 1073741824.0,
             str_or(host, "os", "unknown OS"), str_or(host, "kernel", "?"));
     const json_t *wb = json_object_get(host, "writeback");
     if (wb != NULL)
