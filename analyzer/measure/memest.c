@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "common/sys.h"
+#include "common/units.h"
 
 /* A native slot's output buffer: spilled past 1 MiB, so at most that plus one burst. */
 #define MEMEST_NATIVE_OUT_BYTES ((uint64_t)2 << 20)
@@ -64,13 +65,20 @@ int memest_check(const codec_spec_t *codecs, size_t n_codecs, pipeline_engine_t 
         else
             snprintf(advice, sizeof advice, "not even 1 thread fits: choose a lower level or a "
                      "smaller --block-size");
+        /* The block size and a --max-memory limit as the user gave them (8M: 8 MiB). */
+        char block_text[32], limit_text[32];
+        units_format_bytes_echo(block_text, sizeof block_text, m.block_size);
+        if (limit_bytes > 0)
+            units_format_bytes_echo(limit_text, sizeof limit_text, limit);
+        else
+            snprintf(limit_text, sizeof limit_text, "%.2f GB", (double)limit / 1e9);
         return cp_err_set(err, CP_EUSAGE,
                           "%s at %d threads (%s engine) needs an estimated %.2f GB of memory "
-                          "(a ring of %zu blocks of %.1f MB: %.2f GB; the codec: %.2f GB), "
-                          "above the %.2f GB %s; %s, or set the limit with --max-memory SIZE",
+                          "(a ring of %zu blocks of %s: %.2f GB; the codec: %.2f GB), "
+                          "above the %s %s; %s, or set the limit with --max-memory SIZE",
                           name, top, pipeline_engine_name(engine), (double)m.total_bytes / 1e9,
-                          m.slots, (double)m.block_size / 1e6, (double)m.ring_bytes / 1e9,
-                          (double)m.codec_bytes / 1e9, (double)limit / 1e9,
+                          m.slots, block_text, (double)m.ring_bytes / 1e9,
+                          (double)m.codec_bytes / 1e9, limit_text,
                           limit_bytes > 0 ? "given by --max-memory" : "available now", advice);
     }
     return CP_OK;

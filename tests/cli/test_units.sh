@@ -23,6 +23,12 @@ check "compress echoes an 8M block size as 8 MiB" grep -q ", 8 MiB blocks" "$WOR
 run "$CP" compress -i "$WORK/in" -o "$WORK/in2.zst" --block-size 5MB
 check "compress echoes a 5MB block size as 5 MB" grep -q ", 5 MB blocks" "$WORK/out"
 
+# A memory refusal: the --max-memory limit and the block size as given.
+run "$CP" compress -i "$WORK/in" -o /dev/null -c xz:9 -T 64 --max-memory 4G --block-size 8M
+expect_status 2 "xz:9 at 64 threads in 4G"
+check "the limit and the block size are echoed in binary units, as typed" \
+    grep -q "blocks of 8 MiB: .*above the 4 GiB given by --max-memory" "$WORK/err"
+
 # A fixture that does not fit: the error is in MB/GB, not in bytes.
 if is_root && mount_tmpfs "$WORK/small" 8m; then
     run "$CP" fixture -o "$WORK/small/f" --size 1G
