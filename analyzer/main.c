@@ -23,6 +23,7 @@ static const command_t commands[] = {
     {"plot", cmd_plot, "draw gnuplot plots and report.md for a results directory"},
     {"run", cmd_run, "the whole study: fixture, probe, sweep, analyze and plot"},
     {"compare", cmd_compare, "compare studies: B/A per thread count, regressions, overlays"},
+    {"history", cmd_history, "every study under a directory: rates over time, latest vs previous"},
     {NULL, NULL, NULL},
 };
 

@@ -132,6 +132,21 @@ int parse_tolerance(const char *text, double *out, cp_err_t *err)
     return CP_OK;
 }
 
+int parse_percentage(const char *option, const char *text, double *out, cp_err_t *err)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end != text && *end == '%')
+        end++;
+    if (end == text || *end != '\0' || errno != 0 || !isfinite(v) || v < 0.0 || v >= 100.0 ||
+        strspn(text, "0123456789.") == 0)
+        return cp_err_set(err, CP_EUSAGE, "bad %s '%s': expected a percentage from 0 to "
+                          "below 100 (2 or 2%%)", option, text);
+    *out = v / 100.0;
+    return CP_OK;
+}
+
 int parse_positive_int(const char *text, const char *what, long max, long *out, cp_err_t *err)
 {
     const char *p = text ? text : "";

@@ -42,6 +42,11 @@ int thread_list_all_cpus(int **out, size_t *count, cp_err_t *err);
  * success. */
 int parse_tolerance(const char *text, double *out, cp_err_t *err);
 
+/* A percentage option (--threshold, --fail-on-regression): 0 <= PCT < 100, '%' allowed
+ * at the end ("2" or "2%"), as a fraction into *out. CP_EUSAGE naming `option` and the
+ * text otherwise. */
+int parse_percentage(const char *option, const char *text, double *out, cp_err_t *err);
+
 /* A positive integer option value ("--reps 3"): digits only, 1..max. `what` names the
  * option in the message. */
 int parse_positive_int(const char *text, const char *what, long max, long *out, cp_err_t *err);

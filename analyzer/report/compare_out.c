@@ -89,15 +89,15 @@ static json_t *pair_json(const compare_pair_t *p, const compare_study_t *studies
     return o;
 }
 
-int compare_write_json(const compare_result_t *r, const compare_study_t *studies, size_t n,
-                       FILE *out, cp_err_t *err)
+json_t *compare_result_json(const compare_result_t *r, const compare_study_t *studies,
+                            size_t n)
 {
     json_t *root = json_object(), *st = json_array(), *pairs = json_array();
     if (root == NULL || st == NULL || pairs == NULL) {
         json_decref(root);
         json_decref(st);
         json_decref(pairs);
-        return cp_err_set(err, CP_ENOMEM, "out of memory building JSON");
+        return NULL;
     }
     for (size_t i = 0; i < n; i++)
         json_array_append_new(st, json_string(studies[i].label));
@@ -111,6 +111,15 @@ int compare_write_json(const compare_result_t *r, const compare_study_t *studies
     for (size_t i = 0; i < r->npairs; i++)
         json_array_append_new(pairs, pair_json(&r->pairs[i], studies));
     json_object_set_new(root, "pairs", pairs);
+    return root;
+}
+
+int compare_write_json(const compare_result_t *r, const compare_study_t *studies, size_t n,
+                       FILE *out, cp_err_t *err)
+{
+    json_t *root = compare_result_json(r, studies, n);
+    if (root == NULL)
+        return cp_err_set(err, CP_ENOMEM, "out of memory building JSON");
     int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
     json_decref(root);
     if (rc != 0 || fputc('\n', out) == EOF)
@@ -186,10 +195,10 @@ static void header_text(FILE *out, const compare_result_t *r, const compare_stud
     fputc('\n', out);
 }
 
-int compare_write_text(const compare_result_t *r, const compare_study_t *studies, size_t n,
-                       FILE *out, cp_err_t *err)
+int compare_write_text_pairs(const compare_result_t *r, const compare_study_t *studies,
+                             size_t n, FILE *out, cp_err_t *err)
 {
-    header_text(out, r, studies, n, "");
+    (void)n;
     for (size_t k = 0; k < r->npairs; k++) {
         const compare_pair_t *p = &r->pairs[k];
         char title[1024], sum[256];
@@ -216,16 +225,22 @@ int compare_write_text(const compare_result_t *r, const compare_study_t *studies
     return CP_OK;
 }
 
-int compare_write_markdown(const compare_result_t *r, const compare_study_t *studies,
-                           size_t n, const plot_set_t *plots, FILE *out, cp_err_t *err)
+int compare_write_text(const compare_result_t *r, const compare_study_t *studies, size_t n,
+                       FILE *out, cp_err_t *err)
 {
-    fprintf(out, "# chokepoint comparison\n\n");
-    header_text(out, r, studies, n, "- ");
+    header_text(out, r, studies, n, "");
+    return compare_write_text_pairs(r, studies, n, out, err);
+}
+
+int compare_write_markdown_pairs(const compare_result_t *r, const compare_study_t *studies,
+                                 size_t n, const char *heading, FILE *out, cp_err_t *err)
+{
+    (void)n;
     for (size_t k = 0; k < r->npairs; k++) {
         const compare_pair_t *p = &r->pairs[k];
         char title[1024], sum[256];
         pair_title(p, studies, title, sizeof title);
-        fprintf(out, "\n## %s\n\n", title);
+        fprintf(out, "\n%s %s\n\n", heading, title);
         fprintf(out, "| threads | A MB/s | B MB/s | reps A/B | B/A | 95%% interval | call | basis |\n"
                      "|---:|---:|---:|---:|---:|---:|---|---|\n");
         for (size_t i = 0; i < p->npoints; i++) {
@@ -242,6 +257,19 @@ int compare_write_markdown(const compare_result_t *r, const compare_study_t *stu
         compare_pair_summary(r, p, sum, sizeof sum);
         fprintf(out, "- %s\n", sum);
     }
+    if (ferror(out))
+        return cp_err_errno(err, CP_EIO, errno ? errno : EIO, "cannot write the comparison");
+    return CP_OK;
+}
+
+int compare_write_markdown(const compare_result_t *r, const compare_study_t *studies,
+                           size_t n, const plot_set_t *plots, FILE *out, cp_err_t *err)
+{
+    fprintf(out, "# chokepoint comparison\n\n");
+    header_text(out, r, studies, n, "- ");
+    int rc = compare_write_markdown_pairs(r, studies, n, "##", out, err);
+    if (rc != CP_OK)
+        return rc;
     if (plots != NULL) {
         fprintf(out, "\n## Plots\n");
         if (plots->gnuplot_missing)

@@ -4,6 +4,7 @@
 #ifndef CP_REPORT_COMPARE_OUT_H
 #define CP_REPORT_COMPARE_OUT_H
 
+#include <jansson.h>
 #include <stdio.h>
 
 #include "common/err.h"
@@ -15,15 +16,30 @@
 int compare_write_json(const compare_result_t *r, const compare_study_t *studies, size_t n,
                        FILE *out, cp_err_t *err);
 
+/* The object compare_write_json writes, for embedding (history's JSON); the caller owns
+ * the reference (json_decref). NULL when out of memory. */
+json_t *compare_result_json(const compare_result_t *r, const compare_study_t *studies,
+                            size_t n);
+
 /* Writes r as text: per pair a table of thread counts with the ratio, its interval and
  * the call, then the fitted figures and changed verdicts. CP_EIO on failure. */
 int compare_write_text(const compare_result_t *r, const compare_study_t *studies, size_t n,
                        FILE *out, cp_err_t *err);
 
+/* Per pair its title, table, fitted figures and summary as text: compare_write_text
+ * without the header naming the studies. CP_EIO on failure. */
+int compare_write_text_pairs(const compare_result_t *r, const compare_study_t *studies,
+                             size_t n, FILE *out, cp_err_t *err);
+
 /* Writes r as Markdown; with plots (may be NULL) the images and their captions follow
  * the tables. CP_EIO on failure. */
 int compare_write_markdown(const compare_result_t *r, const compare_study_t *studies,
                            size_t n, const plot_set_t *plots, FILE *out, cp_err_t *err);
+
+/* Per pair a Markdown section (heading "##", "###", ...) with the table, the fitted
+ * figures and the summary: the body of compare_write_markdown. CP_EIO on failure. */
+int compare_write_markdown_pairs(const compare_result_t *r, const compare_study_t *studies,
+                                 size_t n, const char *heading, FILE *out, cp_err_t *err);
 
 /* "usb (zstd:3)" or "usb" into buf: how reports name a series. */
 void compare_series_label(const analysis_series_t *s, char *buf, size_t cap);

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <stdio.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "measure/hostinfo.h"
 #include "measure/writeback.h"
@@ -30,6 +31,10 @@ json_t *meta_create(int argc, char **argv)
                              "online_cpus", h.online_cpus, "usable_cpus", h.usable_cpus,
                              "mem_total_bytes", (json_int_t)h.mem_total_bytes, "kernel",
                              h.kernel_release, "machine", h.machine, "os", h.os_name);
+    /* The machine's name: `history` groups studies by it. */
+    char hostname[256] = "";
+    if (gethostname(hostname, sizeof hostname - 1) == 0 && host != NULL && hostname[0])
+        json_object_set_new(host, "hostname", json_string(hostname));
     writeback_settings_t wb = writeback_read();
     if (host != NULL && wb.known)
         json_object_set_new(

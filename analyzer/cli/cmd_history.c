@@ -1,0 +1,294 @@
+/* cmd_history.c - `chokepoint history ROOT`: argument handling and output only; finding
+ * and loading the studies is report/history_load.c, grouping and the comparison
+ * model/history.c (on model/compare.c), the formats report/history_out.c and the plots
+ * report/history_plot.c. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "cli/parse.h"
+#include "common/cleanup.h"
+#include "common/err.h"
+#include "common/log.h"
+#include "model/history.h"
+#include "report/history_load.h"
+#include "report/history_out.h"
+#include "report/history_plot.h"
+#include "report/outfile.h"
+
+typedef enum { FORMAT_TEXT, FORMAT_JSON, FORMAT_MARKDOWN } format_t;
+
+static const char history_usage[] =
+    "usage: chokepoint history ROOT [--format text|json|markdown] [-o FILE [--force]]\n"
+    "                          [--plots DIR [--plot-format png|svg|both]] [--threshold PCT]\n"
+    "                          [--fail-on-regression PCT] [--tolerance X] [--seed N]\n\n"
+    "Every results directory under ROOT (a directory holding meta.json and runs.csv, as\n"
+    "'run' writes it; searched 4 levels down), grouped by the host in meta.json and put in\n"
+    "order of its start time. Per host: the rate of each target, codec and thread count in\n"
+    "every study (a table, and with --plots a plot against time), and the latest study\n"
+    "against the one before it, judged as 'compare' judges: B/A per thread count with a\n"
+    "bootstrap 95% interval over the repetitions and a call (slower, faster, same).\n"
+    "Directories that cannot be read are skipped with a warning that says why.\n\n"
+    "options:\n"
+    "  --format F        text (default), json or markdown\n"
+    "  -o FILE           write there (atomically) instead of stdout\n"
+    "  --force           replace FILE when it exists (otherwise an error)\n"
+    "  --plots DIR       per host DIR/HOST/history_rate.png, its data, and DIR/history.md\n"
+    "  --plot-format F   png (default), svg or both\n"
+    "  --threshold PCT   smaller changes are 'same' (default 2; '2' or '2%')\n"
+    "  --fail-on-regression PCT\n"
+    "                    exit 1 when a point of a latest study is slower than the one\n"
+    "                    before by more than PCT (its interval entirely beyond it)\n"
+    "  --tolerance X     for the verdicts, as in analyze (default 0.10)\n"
+    "  --seed N          of the bootstrap (default 1: the same inputs give the same calls)\n"
+    "  -q, --quiet       no informational messages on stderr\n"
+    "  -h, --help        this help\n\n"
+    "Exit status: 0 success, 1 a regression beyond --fail-on-regression (or a runtime\n"
+    "failure), 2 usage or data error (also: no readable results directory under ROOT).\n";
+
+enum {
+    OPT_THRESHOLD = 256, OPT_FAIL, OPT_FORMAT, OPT_FORCE, OPT_PLOTS, OPT_PLOT_FORMAT,
+    OPT_TOLERANCE, OPT_SEED,
+};
+
+static const struct option history_options[] = {
+    {"threshold", required_argument, NULL, OPT_THRESHOLD},
+    {"fail-on-regression", required_argument, NULL, OPT_FAIL},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"output", required_argument, NULL, 'o'},
+    {"force", no_argument, NULL, OPT_FORCE},
+    {"plots", required_argument, NULL, OPT_PLOTS},
+    {"plot-format", required_argument, NULL, OPT_PLOT_FORMAT},
+    {"tolerance", required_argument, NULL, OPT_TOLERANCE},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+typedef struct settings {
+    const char *root;
+    compare_options_t cmp;
+    analysis_options_t analysis;
+    format_t format;
+    const char *out_path, *plots_dir;
+    plot_format_t plot_format;
+    bool plot_format_given;
+    bool force;
+} settings_t;
+
+static int parse_format(const char *value, format_t *format, cp_err_t *err)
+{
+    if (strcmp(value, "text") == 0)
+        *format = FORMAT_TEXT;
+    else if (strcmp(value, "json") == 0)
+        *format = FORMAT_JSON;
+    else if (strcmp(value, "markdown") == 0 || strcmp(value, "md") == 0)
+        *format = FORMAT_MARKDOWN;
+    else
+        return cp_err_set(err, CP_EUSAGE, "--format '%s': expected text, json or markdown",
+                          value);
+    return CP_OK;
+}
+
+/* Checks that hold once every option is read: one ROOT, no option without its use. */
+static int check_args(int argc, char **argv, settings_t *s, cp_err_t *err)
+{
+    if (optind >= argc)
+        return cp_err_set(err, CP_EUSAGE, "history needs a ROOT directory of results "
+                          "directories; try 'chokepoint history --help'");
+    if (argc - optind > 1)
+        return cp_err_set(err, CP_EUSAGE, "history takes one ROOT ('%s' is a second one)",
+                          argv[optind + 1]);
+    s->root = argv[optind];
+    if (s->root[0] == '\0')
+        return cp_err_set(err, CP_EUSAGE, "history: empty ROOT");
+    if (s->out_path != NULL && s->out_path[0] == '\0')
+        return cp_err_set(err, CP_EUSAGE, "-o: empty file name");
+    if (s->plots_dir != NULL && s->plots_dir[0] == '\0')
+        return cp_err_set(err, CP_EUSAGE, "--plots: empty directory name");
+    if (s->force && s->out_path == NULL)
+        return cp_err_set(err, CP_EUSAGE, "--force replaces an -o FILE; none was given");
+    if (s->plot_format_given && s->plots_dir == NULL)
+        return cp_err_set(err, CP_EUSAGE, "--plot-format is for the --plots DIR images; no "
+                          "--plots was given");
+    if (s->out_path != NULL)
+        return outfile_check(s->out_path, s->force, err);
+    return CP_OK;
+}
+
+/* OPTIONS_PROCEED with s filled, OPTIONS_HELP_REQUESTED, or OPTIONS_FAILED with err set
+ * (or the message already printed by options_error, err->code CP_EUSAGE). */
+static options_outcome_t parse_args(int argc, char **argv, settings_t *s, cp_err_t *err)
+{
+    s->cmp = compare_defaults();
+    s->analysis = analysis_defaults();
+    s->plot_format = PLOT_PNG;
+    int rc = CP_OK, c;
+    uint64_t seed;
+    options_begin();
+    while (rc == CP_OK && (c = getopt_long(argc, argv, ":o:qh", history_options, NULL)) != -1) {
+        switch (c) {
+        case OPT_THRESHOLD: rc = parse_percentage("--threshold", optarg, &s->cmp.threshold, err); break;
+        case OPT_FAIL:
+            rc = parse_percentage("--fail-on-regression", optarg, &s->cmp.fail_threshold, err);
+            break;
+        case OPT_FORMAT: rc = parse_format(optarg, &s->format, err); break;
+        case 'o': s->out_path = optarg; break;
+        case OPT_FORCE: s->force = true; break;
+        case OPT_PLOTS: s->plots_dir = optarg; break;
+        case OPT_PLOT_FORMAT:
+            rc = plot_format_parse(optarg, &s->plot_format, err);
+            s->plot_format_given = true;
+            break;
+        case OPT_TOLERANCE: rc = parse_tolerance(optarg, &s->analysis.tolerance, err); break;
+        case OPT_SEED:
+            rc = options_seed(optarg, &seed, err);
+            s->cmp.seed = seed;
+            break;
+        case 'q': cp_log_set_quiet(true); break;
+        case 'h': fputs(history_usage, stdout); return OPTIONS_HELP_REQUESTED;
+        default:
+            options_error("history", c, argv);
+            err->code = CP_EUSAGE;
+            err->msg[0] = '\0';
+            return OPTIONS_FAILED;
+        }
+    }
+    if (rc == CP_OK)
+        rc = check_args(argc, argv, s, err);
+    return rc == CP_OK ? OPTIONS_PROCEED : OPTIONS_FAILED;
+}
+
+/* What every output needs. */
+typedef struct view {
+    const history_result_t *r;
+    const history_set_t *set;
+    const history_study_t *studies;
+} view_t;
+
+static int write_output(const settings_t *s, const view_t *v, const plot_set_t *plots,
+                        bool markdown, FILE *out, cp_err_t *err)
+{
+    if (markdown || s->format == FORMAT_MARKDOWN)
+        return history_write_markdown(v->r, v->set, v->studies, plots, out, err);
+    if (s->format == FORMAT_JSON)
+        return history_write_json(v->r, v->set, v->studies, out, err);
+    return history_write_text(v->r, v->set, v->studies, out, err);
+}
+
+static int write_to(const char *path, bool force, const settings_t *s, const view_t *v,
+                    const plot_set_t *plots, bool markdown, cp_err_t *err)
+{
+    outfile_t *f = outfile_open(path, force, err);
+    if (f == NULL)
+        return cp_err_code(err, CP_EIO);
+    int rc = write_output(s, v, plots, markdown, outfile_stream(f), err);
+    if (rc == CP_OK)
+        rc = outfile_commit(f, err);
+    outfile_close(f);
+    return rc;
+}
+
+/* One plot per host, then DIR/history.md. */
+static int write_plots(const settings_t *s, const view_t *v, cp_err_t *err)
+{
+    plot_set_t *plots = calloc(v->r->nhosts, sizeof *plots);
+    if (plots == NULL)
+        return cp_err_set(err, CP_ENOMEM, "out of memory");
+    int rc = CP_OK;
+    for (size_t k = 0; k < v->r->nhosts && rc == CP_OK; k++)
+        rc = history_plot_render(s->plots_dir, &v->r->hosts[k], v->studies, s->plot_format,
+                                 &plots[k], err);
+    char md[PATH_MAX];
+    if (rc == CP_OK && (size_t)snprintf(md, sizeof md, "%s/history.md", s->plots_dir) >= sizeof md)
+        rc = cp_err_set(err, CP_EUSAGE, "%s: path too long", s->plots_dir);
+    if (rc == CP_OK)
+        rc = write_to(md, true, s, v, plots, true, err);
+    if (rc == CP_OK) {
+        if (v->r->nhosts > 0 && plots[0].gnuplot_missing)
+            cp_log_warn("%s", plots[0].notice);
+        for (size_t k = 0; k < v->r->nhosts; k++)
+            for (size_t i = 0; i < plots[k].n; i++)
+                for (int f = 0; f < 2; f++)
+                    if (plots[k].plots[i].files[f][0])
+                        cp_log_info("wrote %s", plots[k].plots[i].files[f]);
+        cp_log_info("wrote %s", md);
+    }
+    free(plots);
+    return rc;
+}
+
+/* The set loaded, warned about, and refused when it holds no study. */
+static int load_studies(const settings_t *s, history_set_t **set, history_study_t **studies,
+                        cp_err_t *err)
+{
+    int rc = history_load(s->root, &s->analysis, set, err);
+    if (rc != CP_OK)
+        return rc;
+    for (size_t i = 0; i < (*set)->nskipped; i++)
+        cp_log_warn("history: skipped %s: %s", (*set)->skipped[i].path,
+                    (*set)->skipped[i].reason);
+    if ((*set)->n == 0 && (*set)->nskipped == 0)
+        return cp_err_set(err, CP_EDATA, "%s: no results directories there (a results "
+                          "directory holds meta.json and runs.csv, as 'run' writes)", s->root);
+    if ((*set)->n == 0)
+        return cp_err_set(err, CP_EDATA, "%s: no readable results directory (%zu skipped, "
+                          "see the warnings above)", s->root, (*set)->nskipped);
+    *studies = calloc((*set)->n, sizeof **studies);
+    if (*studies == NULL)
+        return cp_err_set(err, CP_ENOMEM, "out of memory");
+    history_set_studies(*set, *studies);
+    return CP_OK;
+}
+
+int cmd_history(int argc, char **argv)
+{
+    cp_err_t err = {0};
+    settings_t s = {0};
+    options_outcome_t outcome = parse_args(argc, argv, &s, &err);
+    if (outcome != OPTIONS_PROCEED) {
+        if (outcome == OPTIONS_HELP_REQUESTED)
+            return 0;
+        if (err.msg[0])
+            cp_log_error("%s", err.msg);
+        return cp_exit_status(err.code);
+    }
+    history_set_t *set = NULL;
+    history_study_t *studies = NULL;
+    history_result_t *result = NULL;
+    int rc = load_studies(&s, &set, &studies, &err);
+    if (rc == CP_OK)
+        rc = history_build(studies, set->n, &s.cmp, &result, &err);
+    if (rc == CP_OK && cp_interrupted())
+        rc = cp_err_set(&err, CP_EINTR, "interrupted");
+    view_t v = {.r = result, .set = set, .studies = studies};
+    if (rc == CP_OK && s.plots_dir != NULL)
+        rc = write_plots(&s, &v, &err);
+    if (rc == CP_OK) {
+        if (s.out_path != NULL)
+            rc = write_to(s.out_path, s.force, &s, &v, NULL, false, &err);
+        else if ((rc = write_output(&s, &v, NULL, false, stdout, &err)) == CP_OK &&
+                 fflush(stdout) != 0)
+            rc = cp_err_errno(&err, CP_EIO, errno, "cannot write to stdout");
+    }
+    int status = cp_exit_status(rc);
+    if (rc != CP_OK) {
+        cp_log_error("%s", err.msg);
+    } else if (result->regressions > 0) {
+        cp_log_error("history: %zu point%s of the latest studies %s slower than the "
+                     "regression limit of %.3g%%", result->regressions,
+                     result->regressions == 1 ? "" : "s",
+                     result->regressions == 1 ? "is" : "are", s.cmp.fail_threshold * 100.0);
+        status = 1;
+    }
+    history_free(result);
+    free(studies);
+    history_set_free(set);
+    return status;
+}

@@ -1,0 +1,30 @@
+/* history_out.h - the result of `chokepoint history` as JSON (docs/formats.md, "history
+ * JSON"), as text and as Markdown (the history.md of --plots, with each host's plot). Per
+ * host: its studies oldest first, the rate table (target, codec, threads x study), and the
+ * latest study against the one before it as compare reports it (report/compare_out.h). */
+#ifndef CP_REPORT_HISTORY_OUT_H
+#define CP_REPORT_HISTORY_OUT_H
+
+#include <stdio.h>
+
+#include "common/err.h"
+#include "model/history.h"
+#include "report/history_load.h"
+#include "report/plot.h"
+
+/* Writes r (built from set's studies, in set's order) as one JSON object to out, the
+ * skipped directories included. CP_EIO or CP_ENOMEM on failure. */
+int history_write_json(const history_result_t *r, const history_set_t *set,
+                       const history_study_t *studies, FILE *out, cp_err_t *err);
+
+/* Writes r as text. CP_EIO on failure. */
+int history_write_text(const history_result_t *r, const history_set_t *set,
+                       const history_study_t *studies, FILE *out, cp_err_t *err);
+
+/* Writes r as Markdown; plots (NULL, or one set per host of r) adds each host's image and
+ * caption. CP_EIO on failure. */
+int history_write_markdown(const history_result_t *r, const history_set_t *set,
+                           const history_study_t *studies, const plot_set_t *plots,
+                           FILE *out, cp_err_t *err);
+
+#endif

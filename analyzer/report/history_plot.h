@@ -1,0 +1,26 @@
+/* history_plot.h - the plots of `chokepoint history --plots DIR`: per host, the rate of
+ * each (target, codec, threads) against the study's start time. Data files go to
+ * DIR/HOST/history-data/ (rates.dat and vars.gp, docs/formats.md "history-data/"), the
+ * image, drawn by gnuplot from scripts/plots/history_rate.gp, to DIR/HOST/history_rate.png
+ * and/or .svg (HOST with anything but letters, digits, '.', '-' and '_' made '_'). */
+#ifndef CP_REPORT_HISTORY_PLOT_H
+#define CP_REPORT_HISTORY_PLOT_H
+
+#include "common/err.h"
+#include "model/history.h"
+#include "report/plot.h"
+
+#define HISTORY_PLOT_DATA_DIR "history-data"
+
+/* The directory name for host under DIR, into buf. */
+void history_plot_host_dir(const char *host, char *buf, size_t cap);
+
+/* Writes host h's data files and draws its plot under dir (created when missing), with a
+ * caption; studies are those handed to history_build. When gnuplot cannot be run, sets
+ * out->gnuplot_missing and out->notice and still returns CP_OK. CP_EIO naming the file or
+ * template on failure, CP_EINTR when interrupted. *out is always initialised. */
+int history_plot_render(const char *dir, const history_host_t *h,
+                        const history_study_t *studies, plot_format_t fmt, plot_set_t *out,
+                        cp_err_t *err);
+
+#endif
