@@ -140,6 +140,9 @@ int cmd_analyze(int argc, char **argv)
                         "%s'", runs_path, runs_path);
     if (rc == 0 && out_path != NULL && out_path[0] == '\0')
         rc = cp_err_set(&err, CP_EUSAGE, "-o: empty file name");
+    /* No option is silently ignored. */
+    if (rc == 0 && force && out_path == NULL)
+        rc = cp_err_set(&err, CP_EUSAGE, "--force replaces an -o FILE; none was given");
     if (rc != 0) {
         cp_log_error("%s", err.msg);
         return cp_exit_status(rc);

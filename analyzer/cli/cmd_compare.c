@@ -144,6 +144,7 @@ static options_outcome_t parse_args(int argc, char **argv, settings_t *s, cp_err
     s->plot_format = PLOT_PNG;
     int rc = CP_OK, c;
     uint64_t seed;
+    bool plot_format_given = false;
     options_begin();
     while (rc == CP_OK && (c = getopt_long(argc, argv, ":o:qh", compare_options, NULL)) != -1) {
         switch (c) {
@@ -156,7 +157,10 @@ static options_outcome_t parse_args(int argc, char **argv, settings_t *s, cp_err
         case 'o': s->out_path = optarg; break;
         case OPT_FORCE: s->force = true; break;
         case OPT_PLOTS: s->plots_dir = optarg; break;
-        case OPT_PLOT_FORMAT: rc = plot_format_parse(optarg, &s->plot_format, err); break;
+        case OPT_PLOT_FORMAT:
+            rc = plot_format_parse(optarg, &s->plot_format, err);
+            plot_format_given = true;
+            break;
         case OPT_TOLERANCE: rc = parse_tolerance(optarg, &s->analysis.tolerance, err); break;
         case OPT_SEED:
             rc = options_seed(optarg, &seed, err);
@@ -184,6 +188,12 @@ static options_outcome_t parse_args(int argc, char **argv, settings_t *s, cp_err
         rc = cp_err_set(err, CP_EUSAGE, "-o: empty file name");
     if (rc == CP_OK && s->plots_dir != NULL && s->plots_dir[0] == '\0')
         rc = cp_err_set(err, CP_EUSAGE, "--plots: empty directory name");
+    /* No option is silently ignored. */
+    if (rc == CP_OK && s->force && s->out_path == NULL)
+        rc = cp_err_set(err, CP_EUSAGE, "--force replaces an -o FILE; none was given");
+    if (rc == CP_OK && plot_format_given && s->plots_dir == NULL)
+        rc = cp_err_set(err, CP_EUSAGE, "--plot-format is for the --plots DIR images; no "
+                        "--plots was given");
     if (rc == CP_OK && s->out_path != NULL)
         rc = outfile_check(s->out_path, s->force, err);
     return rc == CP_OK ? OPTIONS_PROCEED : OPTIONS_FAILED;

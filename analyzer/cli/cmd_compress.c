@@ -18,7 +18,7 @@ static const char compress_usage[] =
     "Compresses INPUT into OUTPUT once and reports how long it took, from opening the input\n"
     "to the output's fsync and close. OUTPUT is written to a temporary file in the same\n"
     "directory and renamed into place on success; '-o /dev/null' counts the output and\n"
-    "discards it (the pure CPU ceiling).\n"
+    "discards it (the pure CPU ceiling; --verify, --force and --sync are refused there).\n"
     "\n"
     "options:\n"
     "  -i, --input FILE       the file to compress (required)\n"
@@ -113,6 +113,7 @@ int cmd_compress(int argc, char **argv)
     int rc = CP_OK;
     long threads = 1;
     uint64_t max_memory = 0;
+    bool sync_given = false;
 
     options_begin();
     int c;
@@ -127,7 +128,10 @@ int cmd_compress(int argc, char **argv)
         case OPT_BLOCK_SIZE:
             rc = parse_block_size(optarg, "block size", &job.pipeline.block_size, &err);
             break;
-        case OPT_SYNC: rc = sync_mode_parse(optarg, &job.sync, &err); break;
+        case OPT_SYNC:
+            rc = sync_mode_parse(optarg, &job.sync, &err);
+            sync_given = true;
+            break;
         case OPT_WARM: job.pipeline.warm = true; break;
         case OPT_VERIFY: job.verify = true; break;
         case OPT_FORCE: job.force = true; break;
@@ -153,8 +157,16 @@ int cmd_compress(int argc, char **argv)
     job.pipeline.threads = (int)threads;
     if (strcmp(job.output_path, "/dev/null") == 0) {
         job.discard = true;
-        if (job.verify)
-            cp_log_warn("--verify needs a kept output; with -o /dev/null nothing is verified");
+        /* No option is silently ignored: the output is counted, never written. */
+        const char *moot = job.verify  ? "--verify"
+                           : job.force ? "--force"
+                           : sync_given ? "--sync"
+                                        : NULL;
+        if (moot != NULL) {
+            cp_log_error("%s has no effect with -o /dev/null (the output is counted and "
+                         "discarded, never written); drop it or give a file", moot);
+            return 2;
+        }
     }
 
     int t = job.pipeline.threads;

@@ -70,7 +70,7 @@ int cmd_fixture(int argc, char **argv)
     uint64_t size = (uint64_t)1 << 30;
     fixture_kind_t kind = FIXTURE_MIXED;
     uint64_t seed = 1;
-    bool force = false;
+    bool force = false, seed_given = false;
     cp_err_t err = {0};
 
     options_begin();
@@ -89,6 +89,7 @@ int cmd_fixture(int argc, char **argv)
         case OPT_SEED:
             if (options_seed(optarg, &seed, &err) != CP_OK)
                 return usage_error("%s", err.msg);
+            seed_given = true;
             break;
         case OPT_FORCE: force = true; break;
         case 'q': cp_log_set_quiet(true); break;
@@ -100,6 +101,9 @@ int cmd_fixture(int argc, char **argv)
         return usage_error("unexpected argument '%s'", argv[optind]);
     if (output == NULL)
         return usage_error("%s", "missing -o FILE: the fixture's output file");
+    if (seed_given && kind == FIXTURE_ZEROS)
+        return usage_error("%s", "--seed has no effect with --kind zeros (all zero bytes); "
+                           "drop it");
 
     double start = clock_now();
     int rc = fixture_write_file(output, size, kind, seed, force, &err);

@@ -167,7 +167,7 @@ int cmd_probe(int argc, char **argv)
     cp_err_t err = {0};
     const char *out_path = NULL;
     const char *ops_text = NULL;
-    bool force = false, seed_given = false, sizes_given = false;
+    bool force = false, seed_given = false, sizes_given = false, reps_given = false;
     int rc = CP_OK;
 
     options_begin();
@@ -180,6 +180,7 @@ int cmd_probe(int argc, char **argv)
             break;
         case OPT_REPS:
             rc = options_reps(optarg, &p.reps, &err);
+            reps_given = true;
             break;
         case OPT_OPS: ops_text = optarg; break;
         case OPT_SYNC: rc = sync_mode_parse(optarg, &p.sync, &err); break;
@@ -213,6 +214,10 @@ int cmd_probe(int argc, char **argv)
         if (rc == CP_OK && !p.op_write && !p.op_read && sizes_given)
             rc = cp_err_set(&err, CP_EUSAGE, "--sizes given but --ops '%s' measures no sizes "
                             "(only sustained); add write or read to --ops", ops_text);
+        if (rc == CP_OK && !p.op_write && !p.op_read && reps_given)
+            rc = cp_err_set(&err, CP_EUSAGE, "--reps repeats the write and read sizes but "
+                            "--ops '%s' measures none (sustained runs once); drop --reps",
+                            ops_text);
         if (rc == CP_OK && !p.op_write && !p.op_read)
             p.n_sizes = 0; /* sustained only */
     }

@@ -182,6 +182,13 @@ static options_outcome_t parse_args(int argc, char **argv, study_t *s, const cha
                    "nothing is generated (INPUT is never removed)");
         return OPTIONS_FAILED;
     }
+    /* No option is silently ignored: --quick sets the fixture's size and the repetitions. */
+    if (s->quick && (s->input_arg != NULL || s->fixture_size_given) && s->reps_given) {
+        cp_err_set(err, CP_EUSAGE, "--quick has no effect: %s and --reps are given (it sets "
+                   "only the fixture's size and the repetitions)",
+                   s->input_arg != NULL ? "-i INPUT" : "--fixture-size");
+        return OPTIONS_FAILED;
+    }
     s->n_targets = (size_t)(argc - optind);
     if (s->n_targets > RUN_MAX_TARGETS) {
         cp_err_set(err, CP_EUSAGE, "at most %d targets", RUN_MAX_TARGETS);
@@ -191,6 +198,14 @@ static options_outcome_t parse_args(int argc, char **argv, study_t *s, const cha
         rc = parse_target(argv[optind + (int)i], &s->targets[i], err);
     for (size_t i = 0; i < s->n_targets && rc == CP_OK; i++)
         rc = target_check(&s->targets[i], err);
+    if (rc == CP_OK && s->sweep.layout == SWEEP_SAME && s->n_targets > 0) {
+        bool any_disk = false;
+        for (size_t i = 0; i < s->n_targets; i++)
+            any_disk = any_disk || !s->targets[i].is_mem;
+        if (!any_disk)
+            rc = cp_err_set(err, CP_EUSAGE, "--layout same copies the input onto each "
+                            "directory target; only mem was given");
+    }
     if (rc == CP_OK && cmd_name != NULL && cmd_template == NULL)
         rc = cp_err_set(err, CP_EUSAGE, "--cmd-name names a --cmd TEMPLATE; none was given");
     if (rc == CP_OK && cmd_template != NULL) {

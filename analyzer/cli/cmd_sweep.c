@@ -167,6 +167,15 @@ int cmd_sweep(int argc, char **argv)
         for (size_t i = 0; targets != NULL && i < n_targets && rc == CP_OK; i++)
             rc = target_check(&targets[i], &err);
     }
+    /* No option is silently ignored. */
+    if (rc == CP_OK && p.layout == SWEEP_SAME) {
+        bool any_disk = false;
+        for (size_t i = 0; targets != NULL && i < n_targets; i++)
+            any_disk = any_disk || !targets[i].is_mem;
+        if (!any_disk)
+            rc = cp_err_set(&err, CP_EUSAGE, "--layout same copies the input onto each "
+                            "directory target; only mem was given");
+    }
     if (rc == CP_OK && cmd_name != NULL && cmd_template == NULL)
         rc = cp_err_set(&err, CP_EUSAGE, "--cmd-name names a --cmd TEMPLATE; none was given");
     if (rc == CP_OK && cmd_template != NULL) {

@@ -66,6 +66,32 @@ usage_error "no TARGET given; see 'chokepoint probe --help'" probe
 usage_error "compress needs -i INPUT and -o OUTPUT" compress -i "$IN"
 usage_error "unknown command 'frobnicate'; try 'chokepoint --help'" frobnicate
 
+# No option is silently ignored: one given where it can have no effect is a usage error.
+echo "target,threads,seconds,input_bytes" > "$WORK/runs.csv"
+usage_error "--force replaces an -o FILE; none was given" analyze "$WORK/runs.csv" --force
+usage_error "--force replaces an -o FILE; none was given" compare "$WORK/runs.csv" "$WORK/runs.csv" --force
+usage_error "--plot-format is for the --plots DIR images; no --plots was given" compare "$WORK/runs.csv" "$WORK/runs.csv" --plot-format svg
+usage_error "--force replaces an -o FILE; none was given" sweep -i "$IN" --force mem
+usage_error "--force replaces an -o FILE; none was given" probe --force "$T"
+usage_error "--sustained SIZE given but --ops 'write' lacks sustained" probe --ops write --sustained 1M "$T"
+usage_error "--sizes given but --ops 'sustained' measures no sizes" probe --ops sustained --sustained 1M --sizes 1M "$T"
+usage_error "--reps repeats the write and read sizes but --ops 'sustained' measures none" probe --ops sustained --sustained 1M --reps 2 "$T"
+usage_error "--layout same copies the input onto each directory target; only mem was given" sweep -i "$IN" --layout same mem
+usage_error "--layout same copies the input onto each directory target; only mem was given" run -i "$IN" --layout same --out "$T/r" mem
+usage_error "--quick has no effect: -i INPUT and --reps are given" run -i "$IN" --quick --reps 2 --out "$T/r" mem
+usage_error "--quick has no effect: --fixture-size and --reps are given" run --fixture-size 1M --quick --reps 2 --out "$T/r" mem
+usage_error "--keep-input keeps a generated fixture; with -i INPUT nothing is generated" run -i "$IN" --keep-input --out "$T/r" mem
+usage_error "--seed has no effect with --kind zeros" fixture -o "$T/f" --kind zeros --seed 3
+for opt in --verify --force "--sync direct"; do
+    usage_error "^chokepoint: error: ${opt% *} has no effect with -o /dev/null \(the output is counted and discarded" \
+        compress -i "$IN" -o /dev/null $opt
+done
+# ... and where they do take effect they are accepted.
+run "$CP" run -q -i "$IN" --quick --out "$WORK/quick" mem
+expect_status 0 "run -i INPUT --quick (one repetition)"
+run "$CP" fixture -q -o "$WORK/z" --kind zeros --size 4K
+expect_status 0 "fixture --kind zeros without --seed"
+
 # Issue 14, point 8: typos in lists, bare fractions, a missing input, the wrong arguments.
 usage_error "bad codec list 'zstd:1,,xz:1': an empty item" sweep -i "$IN" -c zstd:1,,xz:1 -o "$T/runs.csv" mem
 usage_error "bad size '1\.5': a fraction needs a unit" compress -i "$IN" -o "$T/x" --block-size 1.5
