@@ -24,6 +24,53 @@ signal_after() {
     stop_s=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')
 }
 
+# signal_when CONDITION SIGNAL CMD...: as signal_after, but sends SIGNAL once CONDITION (a
+# shell string, run with $pid set to the command's) holds, at most 30 s; no fixed sleep that
+# a slow or fast machine can miss.
+signal_when() {
+    local cond=$1 sig=$2
+    shift 2
+    "$@" > "$WORK/out" 2> "$WORK/err" &
+    pid=$!
+    signalled=1
+    wait_for 30 eval "$cond || ! kill -0 $pid 2> /dev/null" || true
+    local t0=$EPOCHREALTIME
+    eval "$cond" || signalled=0
+    [ "$signalled" -eq 1 ] && { kill -s "$sig" "$pid" 2> /dev/null || signalled=0; }
+    set +e
+    wait "$pid"
+    status=$?
+    set -e
+    stop_s=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')
+}
+
+# has_temp DIR [BYTES]: DIR holds a chokepoint temporary file (of more than BYTES)
+has_temp() {
+    if [ $# -lt 2 ]; then
+        [ -n "$(find "$1" -name '*chokepoint-tmp*' 2> /dev/null | head -1)" ]
+    else
+        [ -n "$(find "$1" -name '*chokepoint-tmp*' -size +"$2"c 2> /dev/null | head -1)" ]
+    fi
+}
+
+# handled PID SIGNAL: the signal sent to PID is no longer pending, so our handler has taken
+# it (a second one sent now cannot merge with it)
+handled() {
+    local bit
+    bit=$(( 1 << ($(kill -l "$2") - 1) ))
+    local pnd
+    pnd=$(awk '/^ShdPnd:/ { print $2 }' "/proc/$1/status" 2> /dev/null) || return 0
+    [ -z "$pnd" ] && return 0
+    [ $(( 0x$pnd & bit )) -eq 0 ]
+}
+
+# expect_handler DESCRIPTION: stderr shows our handler's message (exit 130 alone is also what
+# the default SIGINT action gives)
+expect_handler() {
+    if grep -q 'interrupted' "$WORK/err"; then ok "$1: our handler's message"; else
+        not_ok "$1: no 'interrupted' on stderr: $(head -c 300 "$WORK/err")"; fi
+}
+
 # after DELAY CMD...: runs CMD (a shell string) in the background after DELAY seconds.
 after() {
     local delay=$1

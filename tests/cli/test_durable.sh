@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Nothing measured is lost: SIGKILL during run's probe and sweep keeps every finished row
-# and meta.json names the stage; run --resume measures only what is missing (no duplicate
+# Nothing measured is lost: SIGKILL during run's probe, sweep and analysis keeps every
+# finished row and meta.json names the stage; run --resume measures only what is missing (no duplicate
 # rows) and completes; leftovers of a dead PID are removed, a live one's kept; sweep -o
 # keeps its rows in FILE.partial; second writers are refused; the memory estimate refuses
 # what does not fit and stays honest; --sustained without sustained in --ops is refused.
@@ -80,6 +80,31 @@ run "$CP" run --resume P
 expect_status 0 "run --resume after SIGKILL in the probe"
 check "no probe row twice" test "$(duplicates P/probe.csv 1,2,3,4)" -eq 0
 check "the probe is complete (2 ops x 1 size x 2 reps)" test "$(($(wc -l < P/probe.csv) - 1))" -eq 4
+
+# ---- SIGKILL in the analysis stage (gnuplot drawing), then --resume: nothing measured again ----
+printf '#!/bin/sh\ntouch "%s"\nsleep 0.3\n' "$WORK/gnuplot-started" > slow-gnuplot
+chmod +x slow-gnuplot
+CHOKEPOINT_GNUPLOT=$WORK/slow-gnuplot "$CP" run -q -i in.bin -c copy --threads 1,2 --reps 1 \
+    --no-probe --seed 7 --out A mem > /dev/null 2>&1 &
+pid=$!
+check "run reaches its analysis stage (gnuplot started)" wait_for 60 test -e gnuplot-started
+kill -KILL $pid
+wait $pid 2> /dev/null || true
+check "after SIGKILL in the analysis meta.json says running in stage analyze" \
+    test "$(json_get A/meta.json 'm["status"] + "/" + m["stage"]')" = running/analyze
+check "no report.md yet" test ! -e A/report.md
+cp A/runs.csv runs.before
+run "$CP" run --resume A
+expect_status 0 "run --resume after SIGKILL in the analysis"
+check "no run measured again: runs.csv as it was" cmp -s runs.before A/runs.csv
+check "the resume says both runs were kept" grep -q "resuming: 2 run(s) kept from before" "$WORK/err"
+check "the resume writes analysis.json and report.md" test -s A/analysis.json -a -s A/report.md
+check "the resume writes the plot data" test -n "$(ls -A A/plot-data 2> /dev/null)"
+if command -v gnuplot > /dev/null; then
+    check "the resume draws the plots" test -n "$(find A -maxdepth 1 -name '*.png')"
+fi
+check "meta.json says complete" test "$(json_get A/meta.json 'm["status"]')" = complete
+check "nothing temporary is left in the results" no_temp_files A
 
 # ---- leftovers: a dead PID's removed, a live one's kept ----
 dead=$(dead_pid)

@@ -21,9 +21,12 @@
 
 static char dir[256];
 
+/* Per test: a fresh directory of its own (mkdtemp: parallel runs cannot collide) and the
+ * interrupt flag cleared, so one failing case cannot cascade into the next. */
 static int setup(void **state)
 {
     (void)state;
+    cp_set_interrupted(false);
     snprintf(dir, sizeof dir, "%s/cp-pipeline-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     return mkdtemp(dir) ? 0 : -1;
 }
@@ -288,14 +291,14 @@ static void test_memory_bounded_by_the_ring(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_memory_bounded_by_the_ring),
-        cmocka_unit_test(test_blocks_engine_orders_output),
-        cmocka_unit_test(test_native_engine_roundtrips),
-        cmocka_unit_test(test_block_count_and_memory_sink),
-        cmocka_unit_test(test_interrupt_leaves_nothing),
-        cmocka_unit_test(test_existing_output_is_refused_and_kept),
-        cmocka_unit_test(test_verify_detects_a_wrong_output),
-        cmocka_unit_test(test_verify_mismatch_fails_and_removes_output),
+        cmocka_unit_test_setup_teardown(test_memory_bounded_by_the_ring, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_blocks_engine_orders_output, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_native_engine_roundtrips, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_block_count_and_memory_sink, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_interrupt_leaves_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_existing_output_is_refused_and_kept, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_verify_detects_a_wrong_output, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_verify_mismatch_fails_and_removes_output, setup, teardown),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -165,14 +165,22 @@ static void test_pagecache_drop_on_disk(void **state)
     assert_int_equal(pagecache_drop(path, &dropped, &err), CP_EIO);
 }
 
+/* Every case starts uninterrupted, whatever a failed one left behind. */
+static int no_interrupt(void **state)
+{
+    (void)state;
+    cp_set_interrupted(false);
+    return 0;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_random_data_is_deterministic_and_varied),
-        cmocka_unit_test(test_volume_of_shm_is_ram),
-        cmocka_unit_test(test_run_rows_and_cleanup),
-        cmocka_unit_test(test_run_refuses_missing_target),
-        cmocka_unit_test(test_pagecache_drop_on_disk),
+        cmocka_unit_test_setup(test_random_data_is_deterministic_and_varied, no_interrupt),
+        cmocka_unit_test_setup(test_volume_of_shm_is_ram, no_interrupt),
+        cmocka_unit_test_setup(test_run_rows_and_cleanup, no_interrupt),
+        cmocka_unit_test_setup(test_run_refuses_missing_target, no_interrupt),
+        cmocka_unit_test_setup(test_pagecache_drop_on_disk, no_interrupt),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
