@@ -53,6 +53,18 @@ check "nothing left in the target" test -z "$(find "$disk" -mindepth 1)"
 run "$CP" analyze "$WORK/z.csv"
 expect_status 0 "analyze reads the command series"
 
+# The other presets, where their programs are installed (setup.sh --with-bench).
+for preset in xz-cli:1 pigz:6; do
+    prog=${preset%%:*}; prog=${prog%-cli}; level=${preset#*:}
+    if ! command -v "$prog" > /dev/null; then echo "skip: $preset: no $prog"; continue; fi
+    threads_opt=-T2; [ "$prog" = pigz ] && threads_opt="-p 2"
+    want=$("$prog" -q -"$level" $threads_opt -c "$in" | wc -c)
+    run "$CP" sweep -i "$in" --codec "$preset" -T 2 --reps 1 --no-warmup -o "$WORK/p.csv" --force mem
+    expect_status 0 "the $preset preset"
+    check "$preset writes what $prog -$level writes" \
+        test "$(col output_bytes "^mem,cmd:$preset," "$WORK/p.csv")" -eq "$want"
+done
+
 # run: the whole study on a command series.
 run "$CP" run -i "$in" --cmd 'zstd -q -T{threads} -3 -c {input} > {output}' -T 1,2 --reps 1 --no-probe \
     --format svg --out "$WORK/study" "disk=$disk" mem
