@@ -139,10 +139,11 @@ void telemetry_cpu_shares(const telemetry_cpu_times_t *start, const telemetry_cp
     if (total == 0) {
         out->have_cpu = false;
         out->cpu_user_share = out->cpu_sys_share = NAN;
-        out->cpu_iowait_share = out->cpu_idle_share = NAN;
+        out->cpu_iowait_share = out->cpu_idle_share = out->cpu_steal_share = NAN;
         return;
     }
     out->have_cpu = true;
+    out->cpu_steal_share = (double)steal / (double)total;
     out->cpu_user_share = (double)user / (double)total;
     out->cpu_sys_share = (double)sys / (double)total;
     out->cpu_iowait_share = (double)iowait / (double)total;
@@ -287,7 +288,7 @@ int telemetry_stop(telemetry_t *t, telemetry_sample_t *out)
     } else {
         out->have_cpu = false;
         out->cpu_user_share = out->cpu_sys_share = NAN;
-        out->cpu_iowait_share = out->cpu_idle_share = NAN;
+        out->cpu_iowait_share = out->cpu_idle_share = out->cpu_steal_share = NAN;
     }
 
     telemetry_disk_counters_t disk_end;

@@ -40,6 +40,7 @@ typedef struct telemetry_sample {
      * irq and softirq; steal counts in the total only. NaN when unknown. */
     bool have_cpu;
     double cpu_user_share, cpu_sys_share, cpu_iowait_share, cpu_idle_share;
+    double cpu_steal_share; /* taken by the hypervisor: the five shares sum to 1 */
     /* The target's block device: bytes written (sectors x 512) and the share of wall time
      * it was busy (io_ticks / wall, capped at 1). Unknown (false, 0, NaN) for the memory
      * target and for directories without a block device; disk_note then says why. */
