@@ -141,17 +141,24 @@ void plot_crossover_label(const analysis_series_t *s, bool multi_codec, char *bu
 }
 
 void plot_crossover_text(const char *name, const char *kind, double limit_bps,
-                         double crossover_threads, bool has_model, char *buf, size_t cap)
+                         double crossover_threads, bool has_model, int lo, int hi, char *buf,
+                         size_t cap)
 {
     char rate[32];
     analysis_format_rate(limit_bps, rate, sizeof rate);
-    if (isfinite(crossover_threads)) {
+    if (isfinite(crossover_threads) && crossover_threads > ANALYSIS_EXTRAPOLATION_REACH * hi) {
+        snprintf(buf, cap, "%s's %s ceiling (%s) is not within reach of the measured range "
+                 "(%d..%d threads)", name, kind, rate, lo, hi);
+    } else if (isfinite(crossover_threads)) {
         /* Thread counts are whole: the first one past the crossing is where it limits,
          * said the way the text report says it. */
         int whole = crossover_threads <= 1.0 ? 1 : (int)ceil(crossover_threads);
         snprintf(buf, cap, "%s's %s ceiling (%s) meets the CPU rate at T = %.2g, so from "
                  "%d thread%s on the volume limits the job", name, kind, rate,
                  crossover_threads, whole, whole == 1 ? "" : "s");
+        if (crossover_threads > hi)
+            strbuf_appendf(buf, cap, " (extrapolated beyond the measured %d..%d threads)", lo,
+                           hi);
     } else if (has_model) {
         snprintf(buf, cap, "%s's %s ceiling (%s) stays above the CPU rate up to %g threads",
                  name, kind, rate, ANALYSIS_CROSSOVER_MAX_THREADS);
@@ -270,8 +277,12 @@ void plot_caption_bottleneck(const analysis_t *a, bool multi_codec, char *buf, s
             limit = s->write_ceiling_bps > 0.0 ? s->write_ceiling_bps : s->read_ceiling_bps;
             kind = s->write_ceiling_bps > 0.0 ? "write" : "read";
         }
+        /* The measured range (unknown: no claim of extrapolation). */
+        int lo = s->npoints > 0 ? s->points[0].threads : 1;
+        int hi = s->npoints > 0 ? s->points[s->npoints - 1].threads
+                                : (int)ANALYSIS_CROSSOVER_MAX_THREADS;
         plot_crossover_text(name, kind, limit, s->crossover_threads, s->crossover_model >= 0,
-                            clause, sizeof clause);
+                            lo, hi, clause, sizeof clause);
         strbuf_appendf(buf, cap, "%s%s", told ? "; " : "", clause);
         told++;
     }

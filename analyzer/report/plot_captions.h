@@ -63,9 +63,12 @@ void plot_crossover_label(const analysis_series_t *s, bool multi_codec, char *bu
  * 3 threads on the volume limits the job", the first whole
  * thread count past the crossing); when crossover_threads is not finite, it "stays
  * above the CPU rate up to 1024 threads" if has_model, else the CPU rate "has no model
- * to meet it". */
+ * to meet it". The thread counts measured were lo..hi: a crossing past hi is said to be
+ * extrapolated, one past ANALYSIS_EXTRAPOLATION_REACH x hi "not within reach of the
+ * measured range", without a thread count. */
 void plot_crossover_text(const char *name, const char *kind, double limit_bps,
-                         double crossover_threads, bool has_model, char *buf, size_t cap);
+                         double crossover_threads, bool has_model, int lo, int hi, char *buf,
+                         size_t cap);
 
 /* ---- captions: one sentence of reading per plot ---- */
 

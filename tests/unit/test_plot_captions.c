@@ -77,18 +77,27 @@ static void test_crossover_text_singular_and_plural_threads(void **state)
 {
     (void)state;
     char buf[512];
-    plot_crossover_text("usb", "write", 200 * MB, 1.5, true, buf, sizeof buf);
+    plot_crossover_text("usb", "write", 200 * MB, 1.5, true, 1, 8, buf, sizeof buf);
     assert_string_equal(buf, "usb's write ceiling (200 MB/s) meets the CPU rate at T = 1.5, "
                              "so from 2 threads on the volume limits the job");
-    plot_crossover_text("usb", "write", 200 * MB, 2.5, true, buf, sizeof buf);
+    plot_crossover_text("usb", "write", 200 * MB, 2.5, true, 1, 8, buf, sizeof buf);
     assert_string_equal(buf, "usb's write ceiling (200 MB/s) meets the CPU rate at T = 2.5, "
                              "so from 3 threads on the volume limits the job");
-    plot_crossover_text("nas", "read", 400 * MB, NAN, true, buf, sizeof buf);
+    plot_crossover_text("nas", "read", 400 * MB, NAN, true, 1, 8, buf, sizeof buf);
     assert_string_equal(buf, "nas's read ceiling (400 MB/s) stays above the CPU rate up to "
                              "1024 threads");
-    plot_crossover_text("nas", "read", 400 * MB, NAN, false, buf, sizeof buf);
+    plot_crossover_text("nas", "read", 400 * MB, NAN, false, 1, 8, buf, sizeof buf);
     assert_string_equal(buf, "nas's read ceiling is 400 MB/s (the CPU rate has no model to "
                              "meet it)");
+    /* Measured at 1..2 threads: a crossing at 5.5 is extrapolated, one at 44.9 (beyond
+     * 4 x 2) is not stated as a thread count. */
+    plot_crossover_text("usb", "write", 200 * MB, 5.5, true, 1, 2, buf, sizeof buf);
+    assert_string_equal(buf, "usb's write ceiling (200 MB/s) meets the CPU rate at T = 5.5, "
+                             "so from 6 threads on the volume limits the job (extrapolated "
+                             "beyond the measured 1..2 threads)");
+    plot_crossover_text("usb", "write", 200 * MB, 44.9, true, 1, 2, buf, sizeof buf);
+    assert_string_equal(buf, "usb's write ceiling (200 MB/s) is not within reach of the "
+                             "measured range (1..2 threads)");
 }
 
 static void test_doubling_text(void **state)
