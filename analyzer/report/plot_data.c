@@ -90,7 +90,8 @@ static double sample_threads(double lo, double hi, int i, int n, bool log_spaced
 static void write_points(const plot_data_t *c, FILE *f)
 {
     fputs("# columns: threads seconds seconds_min seconds_max rate_MBps rate_min_MBps "
-          "rate_max_MBps runs predicted_rate_MBps (the write-back model; NaN when none)\n", f);
+          "rate_max_MBps runs predicted_rate_MBps (the write-back model; NaN when none) "
+          "oversubscribed (1: more threads than CPUs online)\n", f);
     char title[256];
     for (size_t i = 0; i < c->a->nseries; i++) {
         const analysis_series_t *s = &c->a->series[i];
@@ -107,7 +108,7 @@ static void write_points(const plot_data_t *c, FILE *f)
             fprintf(f, " %zu", p->n);
             put_number(f, p->predicted_seconds > 0.0 ? p->input_bytes / p->predicted_seconds / PLOT_MB
                                                      : NAN);
-            fputc('\n', f);
+            fprintf(f, " %d\n", (p->flags & POINT_OVERSUBSCRIBED) ? 1 : 0);
         }
     }
 }
@@ -603,6 +604,11 @@ int plot_data_write(plot_data_t *c, const char *datadir, cp_err_t *err)
     var_string(v, "codec", c->multi_codec ? "" : a->series[0].codec);
     var_number(v, "threads_min", c->tmin);
     var_number(v, "threads_max", c->tmax);
+    size_t oversubscribed = 0;
+    for (size_t i = 0; i < c->a->nseries; i++)
+        for (size_t k = 0; k < c->a->series[i].npoints; k++)
+            oversubscribed += (c->a->series[i].points[k].flags & POINT_OVERSUBSCRIBED) != 0;
+    var_number(v, "n_oversubscribed", (double)oversubscribed);
     var_number(v, "bottleneck_xmax", c->bottleneck_xmax);
     var_number(v, "bottleneck_ymax", c->bottleneck_ymax);
     write_series_vars(c, v);

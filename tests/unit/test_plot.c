@@ -140,14 +140,14 @@ static void test_data_files(void **state)
     const char *points = read_text(datadir, "points.dat");
     assert_non_null(points);
     /* mem's block: T, median seconds, min, max, rate MB/s ..., runs, no prediction. */
-    assert_non_null(strstr(points, "# index 0: mem (CPU only)\n1 8 8 8 100 100 100 1 NaN\n"
-                                   "2 4 4 4 200 200 200 1 NaN\n4 2 2 2 400 400 400 1 NaN\n"));
+    assert_non_null(strstr(points, "# index 0: mem (CPU only)\n1 8 8 8 100 100 100 1 NaN 0\n"
+                                   "2 4 4 4 200 200 200 1 NaN 0\n4 2 2 2 400 400 400 1 NaN 0\n"));
     /* slow's predicted rate: its 100 MB/s cap paces 400 MB of output (4 s) beside mem's
      * 8, 4 and 2 s, the writes overlapping (no write-back thresholds in this table):
      * 800 MB in 8, 4 and 4 s = 100, 200, 200 MB/s. */
     assert_non_null(strstr(points, "\n\n\n# index 1: slow (emulated 100 MB/s)\n"
-                                   "1 8 8 8 100 100 100 1 100\n2 5 5 5 160 160 160 1 200\n"
-                                   "4 5 5 5 160 160 160 1 200\n"));
+                                   "1 8 8 8 100 100 100 1 100 0\n2 5 5 5 160 160 160 1 200 0\n"
+                                   "4 5 5 5 160 160 160 1 200 0\n"));
 
     /* The power law of mem is exact: t = 8 / T, so the curve passes 8 at T=1, 2 at T=4. */
     const char *fit = read_text(datadir, "time_fit.dat");
@@ -236,6 +236,25 @@ static void test_without_probe(void **state)
     destroy(fx);
 }
 
+static void test_oversubscribed_points_marked(void **state)
+{
+    (void)state;
+    /* Two CPUs online: the point at 4 threads is oversubscribed, the others are not. */
+    static const char runs[] = "target,threads,seconds,input_bytes,online_cpus\n"
+                               "mem,1,4,100,2\nmem,2,2,100,2\nmem,4,2,100,2\n";
+    fixture_t *fx = make(runs, false);
+    char datadir[128];
+    snprintf(datadir, sizeof datadir, "%s/plot-data", fx->dir);
+    const char *points = read_text(datadir, "points.dat");
+    assert_non_null(strstr(points, "\n1 4 4 4 "));
+    assert_non_null(strstr(points, " 1 NaN 0\n2 2 2 2 "));
+    assert_non_null(strstr(points, " 1 NaN 0\n4 2 2 2 "));
+    assert_non_null(strstr(points, " 1 NaN 1\n"));
+    const char *vars = read_text(datadir, "vars.gp");
+    assert_non_null(strstr(vars, "n_oversubscribed = 1\n"));
+    destroy(fx);
+}
+
 static void test_quotes_in_names(void **state)
 {
     (void)state;
@@ -288,6 +307,7 @@ int main(void)
         cmocka_unit_test(test_captions),
         cmocka_unit_test(test_key_equations_in_axis_unit),
         cmocka_unit_test(test_without_probe),
+        cmocka_unit_test(test_oversubscribed_points_marked),
         cmocka_unit_test(test_quotes_in_names),
         cmocka_unit_test(test_report_markdown),
     };
