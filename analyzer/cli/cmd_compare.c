@@ -19,7 +19,6 @@
 #include "report/compare_plot.h"
 #include "report/outfile.h"
 
-typedef enum { FORMAT_TEXT, FORMAT_JSON, FORMAT_MARKDOWN } format_t;
 
 static const char compare_usage[] =
     "usage: chokepoint compare A B [C...] [--pair NAME_A:NAME_B ...] [--threshold PCT]\n"
@@ -82,27 +81,11 @@ typedef struct settings {
     size_t nnames;
     compare_options_t cmp;
     analysis_options_t analysis;
-    format_t format;
+    options_format_t format;
     const char *out_path, *plots_dir;
     plot_format_t plot_format;
     bool force;
 } settings_t;
-
-/* A percentage 0 <= PCT < 100, '%' allowed at the end, as a fraction. */
-static int parse_percent(const char *option, const char *text, double *out, cp_err_t *err)
-{
-    char *end = NULL;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (end != text && *end == '%')
-        end++;
-    if (end == text || *end != '\0' || errno != 0 || !isfinite(v) || v < 0.0 || v >= 100.0 ||
-        strspn(text, "0123456789.") == 0)
-        return cp_err_set(err, CP_EUSAGE, "bad %s '%s': expected a percentage from 0 to "
-                          "below 100 (2 or 2%%)", option, text);
-    *out = v / 100.0;
-    return CP_OK;
-}
 
 static int parse_pair(settings_t *s, const char *text, cp_err_t *err)
 {
@@ -121,20 +104,6 @@ static int parse_pair(settings_t *s, const char *text, cp_err_t *err)
     return CP_OK;
 }
 
-static int parse_format(const char *value, format_t *format, cp_err_t *err)
-{
-    if (strcmp(value, "text") == 0)
-        *format = FORMAT_TEXT;
-    else if (strcmp(value, "json") == 0)
-        *format = FORMAT_JSON;
-    else if (strcmp(value, "markdown") == 0 || strcmp(value, "md") == 0)
-        *format = FORMAT_MARKDOWN;
-    else
-        return cp_err_set(err, CP_EUSAGE, "--format '%s': expected text, json or markdown",
-                          value);
-    return CP_OK;
-}
-
 /* OPTIONS_PROCEED with s filled, OPTIONS_HELP_REQUESTED, or OPTIONS_FAILED with err set
  * (or the message already printed by options_error, err->code CP_EUSAGE). */
 static options_outcome_t parse_args(int argc, char **argv, settings_t *s, cp_err_t *err)
@@ -149,11 +118,11 @@ static options_outcome_t parse_args(int argc, char **argv, settings_t *s, cp_err
     while (rc == CP_OK && (c = getopt_long(argc, argv, ":o:qh", compare_options, NULL)) != -1) {
         switch (c) {
         case OPT_PAIR: rc = parse_pair(s, optarg, err); break;
-        case OPT_THRESHOLD: rc = parse_percent("--threshold", optarg, &s->cmp.threshold, err); break;
+        case OPT_THRESHOLD: rc = parse_percentage("--threshold", optarg, &s->cmp.threshold, err); break;
         case OPT_FAIL:
-            rc = parse_percent("--fail-on-regression", optarg, &s->cmp.fail_threshold, err);
+            rc = parse_percentage("--fail-on-regression", optarg, &s->cmp.fail_threshold, err);
             break;
-        case OPT_FORMAT: rc = parse_format(optarg, &s->format, err); break;
+        case OPT_FORMAT: rc = options_format(optarg, &s->format, err); break;
         case 'o': s->out_path = optarg; break;
         case OPT_FORCE: s->force = true; break;
         case OPT_PLOTS: s->plots_dir = optarg; break;
@@ -203,8 +172,8 @@ static int write_output(const settings_t *s, const compare_result_t *r,
                         const compare_study_t *st, FILE *out, cp_err_t *err)
 {
     switch (s->format) {
-    case FORMAT_JSON: return compare_write_json(r, st, s->npaths, out, err);
-    case FORMAT_MARKDOWN: return compare_write_markdown(r, st, s->npaths, NULL, out, err);
+    case OPTIONS_FORMAT_JSON: return compare_write_json(r, st, s->npaths, out, err);
+    case OPTIONS_FORMAT_MARKDOWN: return compare_write_markdown(r, st, s->npaths, NULL, out, err);
     default: return compare_write_text(r, st, s->npaths, out, err);
     }
 }

@@ -21,7 +21,6 @@
 #include "report/history_plot.h"
 #include "report/outfile.h"
 
-typedef enum { FORMAT_TEXT, FORMAT_JSON, FORMAT_MARKDOWN } format_t;
 
 static const char history_usage[] =
     "usage: chokepoint history ROOT [--format text|json|markdown] [-o FILE [--force]]\n"
@@ -75,26 +74,12 @@ typedef struct settings {
     const char *root;
     compare_options_t cmp;
     analysis_options_t analysis;
-    format_t format;
+    options_format_t format;
     const char *out_path, *plots_dir;
     plot_format_t plot_format;
     bool plot_format_given;
     bool force;
 } settings_t;
-
-static int parse_format(const char *value, format_t *format, cp_err_t *err)
-{
-    if (strcmp(value, "text") == 0)
-        *format = FORMAT_TEXT;
-    else if (strcmp(value, "json") == 0)
-        *format = FORMAT_JSON;
-    else if (strcmp(value, "markdown") == 0 || strcmp(value, "md") == 0)
-        *format = FORMAT_MARKDOWN;
-    else
-        return cp_err_set(err, CP_EUSAGE, "--format '%s': expected text, json or markdown",
-                          value);
-    return CP_OK;
-}
 
 /* Checks that hold once every option is read: one ROOT, no option without its use. */
 static int check_args(int argc, char **argv, settings_t *s, cp_err_t *err)
@@ -138,7 +123,7 @@ static options_outcome_t parse_args(int argc, char **argv, settings_t *s, cp_err
         case OPT_FAIL:
             rc = parse_percentage("--fail-on-regression", optarg, &s->cmp.fail_threshold, err);
             break;
-        case OPT_FORMAT: rc = parse_format(optarg, &s->format, err); break;
+        case OPT_FORMAT: rc = options_format(optarg, &s->format, err); break;
         case 'o': s->out_path = optarg; break;
         case OPT_FORCE: s->force = true; break;
         case OPT_PLOTS: s->plots_dir = optarg; break;
@@ -175,9 +160,9 @@ typedef struct view {
 static int write_output(const settings_t *s, const view_t *v, const plot_set_t *plots,
                         bool markdown, FILE *out, cp_err_t *err)
 {
-    if (markdown || s->format == FORMAT_MARKDOWN)
+    if (markdown || s->format == OPTIONS_FORMAT_MARKDOWN)
         return history_write_markdown(v->r, v->set, v->studies, plots, out, err);
-    if (s->format == FORMAT_JSON)
+    if (s->format == OPTIONS_FORMAT_JSON)
         return history_write_json(v->r, v->set, v->studies, out, err);
     return history_write_text(v->r, v->set, v->studies, out, err);
 }

@@ -73,3 +73,17 @@ int options_max_memory(const char *text, uint64_t *out, cp_err_t *err)
         rc = cp_err_set(err, CP_EUSAGE, "bad --max-memory '%s': must be above 0", text);
     return rc;
 }
+
+int options_format(const char *value, options_format_t *out, cp_err_t *err)
+{
+    if (strcmp(value, "text") == 0)
+        *out = OPTIONS_FORMAT_TEXT;
+    else if (strcmp(value, "json") == 0)
+        *out = OPTIONS_FORMAT_JSON;
+    else if (strcmp(value, "markdown") == 0 || strcmp(value, "md") == 0)
+        *out = OPTIONS_FORMAT_MARKDOWN;
+    else
+        return cp_err_set(err, CP_EUSAGE, "--format '%s': expected text, json or markdown",
+                          value);
+    return CP_OK;
+}
