@@ -331,3 +331,23 @@ bool sys_mem_available(uint64_t *bytes)
         *bytes = (uint64_t)kib * 1024;
     return ok;
 }
+
+void sys_advise_sequential(int fd)
+{
+    (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+}
+
+bool sys_executable_dir(char *dir, size_t cap)
+{
+    if (cap < 2)
+        return false;
+    ssize_t len = readlink("/proc/self/exe", dir, cap - 1);
+    if (len <= 0)
+        return false;
+    dir[len] = '\0';
+    char *slash = strrchr(dir, '/');
+    if (slash == NULL)
+        return false;
+    *slash = '\0';
+    return true;
+}

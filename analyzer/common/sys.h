@@ -130,6 +130,14 @@ size_t sys_direct_alignment(int fd);
  * sys_cache_resident_fraction). */
 int sys_cache_evict(int fd, bool *advised);
 
+/* Tells the kernel fd will be read sequentially (larger read-ahead). Advice only: a
+ * refusal changes nothing and is ignored. */
+void sys_advise_sequential(int fd);
+
+/* The directory of the running executable (from /proc/self/exe) into dir (cap bytes).
+ * False when it cannot be told. */
+bool sys_executable_dir(char *dir, size_t cap);
+
 /* The fraction (0..1) of the open file fd that is in the page cache (mincore), or -1 when
  * it cannot be determined (empty file, mmap refused, out of memory). */
 double sys_cache_resident_fraction(int fd);

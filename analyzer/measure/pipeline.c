@@ -12,6 +12,7 @@
 
 #include "common/cleanup.h"
 #include "common/clock.h"
+#include "common/sys.h"
 #include "measure/pagecache.h"
 
 /* The native engine's read size: the library buffers whole jobs itself, so big reads only
@@ -572,7 +573,7 @@ int pipeline_run(const pipeline_params_t *params, sink_t *sink, pipeline_result_
             rc = cp_err_errno(err, CP_EIO, errno, "cannot stat input %s", params->input_path);
     }
     if (rc == CP_OK) {
-        posix_fadvise(p.input_fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+        sys_advise_sequential(p.input_fd);
         pthread_mutex_init(&p.lock, NULL);
         pthread_cond_init(&p.slot_freed, NULL);
         pthread_cond_init(&p.slot_filled, NULL);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/sys.h"
 #include "common/tempfile.h"
 #include "report/plot.h"
 
@@ -89,12 +90,8 @@ int plot_templates_dir(char *buf, size_t cap, cp_err_t *err)
     /* Relative to the executable: build/chokepoint, build/tests/X, or an installed
      * bin/chokepoint with share/chokepoint/plots beside it. */
     char exe[PATH_MAX];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len > 0) {
-        exe[len] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash != NULL)
-            *slash = '\0';
+    bool known = sys_executable_dir(exe, sizeof exe);
+    if (known) {
         static const char *const rel[] = {"/../scripts/plots", "/../../scripts/plots",
                                           "/../share/chokepoint/plots"};
         for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
@@ -109,7 +106,7 @@ int plot_templates_dir(char *buf, size_t cap, cp_err_t *err)
         }
     }
     return cp_err_set(err, CP_EIO, "plot templates (scripts/plots/*.gp) not found near %s; "
-                      "set CHOKEPOINT_PLOTS_DIR", len > 0 ? exe : "the executable");
+                      "set CHOKEPOINT_PLOTS_DIR", known ? exe : "the executable");
 }
 
 /* The last non-blank line of gnuplot's output, for the error message. */
