@@ -2,14 +2,16 @@
 # The verdict and its cause on a real slow volume: a loop-mounted ext4 volume throttled by
 # the block cgroup (scripts/lab-volumes.sh), a 256 MiB mixed fixture, zstd:3, T = 1, 2,
 # with the default timing (buffered writes, fsync at the end) and with O_DIRECT. The cap
-# is set from this machine's own speed: 1.4 x the bytes of output per second that one
+# is set from this machine's own speed: 1.25 x the bytes of output per second that one
 # thread produces into memory (r1), so that
-#   fsync:  the page cache holds the ~134 MB output until the fsync, so the disk works
-#           after the cores (1/1.4 of the compression time again): write-bound by a flush
-#           tail at both thread counts;
+#   fsync:  the page cache holds the ~140 MB output until the fsync, so the disk works
+#           after the cores (1/1.25 of the compression time again): write-bound by a
+#           flush tail at both thread counts;
 #   direct: the writes overlap the compression: at T = 1 the disk keeps up (cpu-bound,
-#           compute); at T = 2 the cores produce more than 1.4 x r1 (about 1.8 x on two
-#           idle cores), so the disk limits: write-bound by write throughput.
+#           compute); at T = 2 the cores produce about 1.8 x r1 on two idle cores, so the
+#           disk, at 1.25 x r1, holds the job near 70% of the CPU rate, well below the
+#           10% tolerance even when the sweep's mem runs are slower than the calibration:
+#           write-bound by write throughput.
 # Skips (77) when two threads do not reach 1.6 x r1 here (one CPU, or a busy machine).
 # Predictions must come within 25% of every measured median. Needs root, loop devices and
 # a block-throttling cgroup; exits 77 (skip) otherwise.
@@ -41,7 +43,7 @@ if ! awk -v a="$r1" -v b="$r2" 'BEGIN { exit !(b >= 1.6 * a) }'; then
     echo "skip: two threads reach only $r2 B/s against $r1 (need 1.6 x): one CPU or a busy machine" >&2
     exit 77
 fi
-cap=$(awk -v a="$r1" 'BEGIN { printf "%d", 1.4 * a / 1e6 }')
+cap=$(awk -v a="$r1" 'BEGIN { printf "%d", 1.25 * a / 1e6 }')
 state=$(mktemp -d /var/tmp/chokepoint-truth.XXXXXX)
 export CHOKEPOINT_LAB_DIR=$state/lab
 export CHOKEPOINT_LAB_VOLUMES="slow:$cap"
