@@ -158,8 +158,15 @@ expect_one_line_error "needs an estimated [0-9.]+ GB .*at most [0-9]+ threads fi
 run "$CP" sweep -i in.bin -c zstd:19 -T 1,8 --max-memory 100M mem
 expect_status 2 "sweep refuses before it starts"
 # Text that fills every slot of the ring and several of zstd's jobs (2 MiB at level 1).
+# Under AddressSanitizer (scripts/ci-sanitize.sh sets ASAN_OPTIONS) every allocation carries
+# redzones and a quarantine, so peak RSS says nothing about the estimate there.
 head -c 6000000 /dev/urandom | base64 -w 100 > text.in
-for job in "zstd:1 blocks" "zstd:1 native" "xz:1 blocks" "xz:1 native"; do
+jobs=("zstd:1 blocks" "zstd:1 native" "xz:1 blocks" "xz:1 native")
+if [ -n "${ASAN_OPTIONS:-}" ]; then
+    echo "note: sanitizer build: peak RSS against the memory estimate not checked"
+    jobs=()
+fi
+for job in "${jobs[@]+"${jobs[@]}"}"; do
     set -- $job
     run "$CP" compress -q -i text.in -o /dev/null -c "$1" -T 2 --engine "$2" --block-size 1M --json
     ratio=$(python3 -c "import json; d=json.load(open('$WORK/out')); print(d['max_rss_bytes'] / d['mem_estimate_bytes'])")
