@@ -405,6 +405,11 @@ static void judge_series(const analysis_t *a, analysis_series_t *s, double toler
         ? verdict_crossover(&ceil->models[s->crossover_model], limit,
                             ANALYSIS_CROSSOVER_MAX_THREADS)
         : NAN;
+    s->crossover_lo = s->crossover_hi = NAN;
+    if (isfinite(s->crossover_threads))
+        verdict_crossover_range(&ceil->models[s->crossover_model], limit,
+                                ANALYSIS_CROSSOVER_MAX_THREADS, &s->crossover_lo,
+                                &s->crossover_hi);
 
     explain_whatif(s, last, tolerance);
 }

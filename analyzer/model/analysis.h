@@ -166,6 +166,9 @@ typedef struct analysis_series {
     /* Smallest real T where the fitted CPU rate reaches the lower of the write and read
      * ceilings; NAN when it does not below ANALYSIS_CROSSOVER_MAX_THREADS or is unknown. */
     double crossover_threads;
+    /* The crossover under the CPU curve one standard error faster and slower
+     * (verdict_crossover_range); NAN when the fit has no standard errors. */
+    double crossover_lo, crossover_hi;
     verdict_kind_t crossover_limit; /* VERDICT_WRITE or VERDICT_READ */
     int crossover_model;            /* the CPU ceiling's model used, -1 when none */
     /* What-if at the largest T, from the write-back model: a disk draining at least

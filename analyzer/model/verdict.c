@@ -1,6 +1,7 @@
 #include "model/verdict.h"
 
 #include <math.h>
+#include <stdbool.h>
 
 const char *verdict_name(verdict_kind_t kind)
 {
@@ -74,4 +75,52 @@ double verdict_crossover(const fit_result_t *model, double limit_bps, double max
         lo = hi;
     }
     return NAN;
+}
+
+/* model with each parameter moved by direction x its standard error towards a faster
+ * (toward = +1) or slower (-1) rate curve; false when the moved curve is not valid. */
+static bool moved_model(const fit_result_t *model, int toward, fit_result_t *out)
+{
+    /* +1: the parameter raises the rate. */
+    static const int raises[FIT_KIND_COUNT][FIT_MAX_PARAMS] = {
+        [FIT_POWER_TIME] = {-1, +1, 0},
+        [FIT_LINEAR_RATE] = {+1, +1, 0},
+        [FIT_AMDAHL] = {-1, -1, 0},
+        [FIT_USL] = {+1, -1, -1},
+    };
+    *out = *model;
+    bool any = false;
+    for (int i = 0; i < model->nparams && i < FIT_MAX_PARAMS; i++) {
+        double se = model->param_se[i];
+        if (!(se > 0.0) || model->param_at_bound[i])
+            continue;
+        out->param[i] += toward * raises[model->kind][i] * se;
+        any = true;
+    }
+    if (!any)
+        return false;
+    switch (model->kind) {
+    case FIT_POWER_TIME: return out->param[0] > 0.0;
+    case FIT_AMDAHL:
+        out->param[1] = fmin(1.0, fmax(0.0, out->param[1]));
+        return out->param[0] > 0.0;
+    case FIT_USL:
+        out->param[1] = fmax(0.0, out->param[1]);
+        out->param[2] = fmax(0.0, out->param[2]);
+        return out->param[0] > 0.0;
+    default: return true;
+    }
+}
+
+void verdict_crossover_range(const fit_result_t *model, double limit_bps, double max_threads,
+                             double *lo, double *hi)
+{
+    *lo = *hi = NAN;
+    if (model == NULL || !model->fitted || model->exact)
+        return;
+    fit_result_t faster, slower;
+    if (!moved_model(model, +1, &faster) || !moved_model(model, -1, &slower))
+        return;
+    *lo = verdict_crossover(&faster, limit_bps, max_threads);
+    *hi = verdict_crossover(&slower, limit_bps, max_threads);
 }

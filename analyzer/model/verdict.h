@@ -38,4 +38,13 @@ double verdict_write_ceiling(double sustained_write_bps, double output_ratio);
 double verdict_crossover(const fit_result_t *cpu_rate_model, double limit_bps,
                          double max_threads);
 
+/* The crossover under a CPU rate curve one standard error faster (*lo) and one slower
+ * (*hi): every parameter with a standard error is moved by it in the direction that
+ * raises (or lowers) the rate (power_time: a down, b up; linear_rate: both up; amdahl:
+ * t1 and s down; usl: lambda up, sigma and kappa down, kept >= 0), correlations ignored.
+ * Both NAN when the model has no standard errors (an exact fit) or a moved curve is not a
+ * valid one; either is NAN when that curve never reaches the limit. */
+void verdict_crossover_range(const fit_result_t *cpu_rate_model, double limit_bps,
+                             double max_threads, double *lo, double *hi);
+
 #endif

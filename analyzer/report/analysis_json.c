@@ -172,6 +172,10 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
     json_object_set_new(o, "verdicts", verdicts);
     json_object_set_new(o, "verdict", json_string(verdict_name(s->verdict)));
     json_object_set_new(o, "crossover_threads", number(s->crossover_threads));
+    json_object_set_new(o, "crossover_range",
+                        isfinite(s->crossover_lo) || isfinite(s->crossover_hi)
+                            ? json_pack("[o, o]", number(s->crossover_lo), number(s->crossover_hi))
+                            : json_null());
     json_object_set_new(o, "crossover_limit", isfinite(s->crossover_threads)
                         ? json_string(s->crossover_limit == VERDICT_READ ? "read" : "write")
                         : json_null());

@@ -187,12 +187,23 @@ static void crossover_words(const analysis_t *a, const analysis_series_t *s, cha
         snprintf(buf, cap, "from 1 thread on %s limits the job (its %s ceiling of %s is below "
                  "the CPU rate; %s model)", whose, kind, rate,
                  fit_kind_name((fit_kind_t)s->crossover_model));
-    else
+    else {
+        char range[96] = "";
+        if (isfinite(s->crossover_lo) || isfinite(s->crossover_hi)) {
+            char a_txt[16] = "-", b_txt[24] = "beyond reach";
+            if (isfinite(s->crossover_lo))
+                snprintf(a_txt, sizeof a_txt, "%.1f", s->crossover_lo);
+            if (isfinite(s->crossover_hi) && s->crossover_hi <= ANALYSIS_EXTRAPOLATION_REACH * hi)
+                snprintf(b_txt, sizeof b_txt, "%.1f", s->crossover_hi);
+            snprintf(range, sizeof range, " (%s..%s within one standard error of the fit)",
+                     a_txt, b_txt);
+        }
         snprintf(buf, cap, "from %d threads on %s limits the job (the fitted CPU rate reaches "
-                 "its %s ceiling of %s at T = %.1f; %s model, %s %d..%d threads)",
-                 (int)ceil(x), whose, kind, rate, x,
+                 "its %s ceiling of %s at T = %.1f%s; %s model, %s %d..%d threads)",
+                 (int)ceil(x), whose, kind, rate, x, range,
                  fit_kind_name((fit_kind_t)s->crossover_model),
                  x > hi ? "extrapolated beyond the measured" : "measured", lo, hi);
+    }
 }
 
 static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *out, bool md)

@@ -38,7 +38,7 @@ expect_in "$WORK/text" "time = [0-9.]+ / T\^0\.[0-9]+ s"
 expect_in "$WORK/text" "rate = [0-9.]+ \+ [0-9.]+ x T GB/s"
 expect_in "$WORK/text" "^usb \(zstd:3\)"
 expect_in "$WORK/text" "verdict at 8 threads: write-bound; runs at 3[0-9]% of mem's speed"
-expect_in "$WORK/text" "from 3 threads on this volume limits the job .* write ceiling of 7[01][0-9] MB/s at T = 2\.[4-6]; usl model, measured 1\.\.8 threads\)"
+expect_in "$WORK/text" "from 3 threads on this volume limits the job .* write ceiling of 7[01][0-9] MB/s at T = 2\.[4-6] \(2\.[3-4]\.\.2\.[5-6] within one standard error of the fit\); usl model, measured 1\.\.8 threads\)"
 # mem at 8 threads: 1073741824 B / 1.91 GB/s = 0.562 s; within 10%: 0.562 / 0.9 = 0.625 s,
 # so the disk must take usb's output (1.0e9 B at ratio ~0.35) in 0.625 s: ~600 MB/s.
 expect_in "$WORK/text" "what-if: this volume writes 2[0-9]{2} MB/s of output \(7[01][0-9] MB/s of input at this job's ratio 0\.3[0-9]\); at 8 threads the job needs 6[0-9]{2} MB/s of writes to run at CPU speed; a disk writing 6[0-9]{2} MB/s would take 0\.62[0-9]* s"
@@ -90,6 +90,9 @@ for _ in range(60):
     else:
         hi = mid
 assert abs(usb["crossover_threads"] - lo) < 0.1, (usb["crossover_threads"], lo)
+# ... and inside the band one standard error of the fit gives it, a band of a few tenths.
+r = usb["crossover_range"]
+assert r[0] <= lo <= r[1] and r[1] - r[0] < 0.5, (r, lo)
 for k in ("power_time", "linear_rate", "amdahl", "usl"):
     m = mem["models"][k]
     assert m["n"] == 8 and m["r2"] > 0.98 and "se" in m and "aicc" in m, k

@@ -68,6 +68,23 @@ static fit_result_t linear_model(double c, double d)
     return m;
 }
 
+static void test_crossover_range(void **state)
+{
+    (void)state;
+    /* rate = 100 + 100 T reaches 450 at T = 3.5; one standard error (10 on each
+     * parameter) faster: 110 + 110 T = 450 at T = 340/110; slower: 90 + 90 T at T = 4. */
+    fit_result_t m = linear_model(100, 100);
+    m.param_se[0] = m.param_se[1] = 10;
+    double lo, hi;
+    verdict_crossover_range(&m, 450, 1024, &lo, &hi);
+    assert_close(lo, 340.0 / 110.0, 1e-6);
+    assert_close(hi, 4.0, 1e-6);
+    /* An exact fit has no standard errors: no range. */
+    m.exact = true;
+    verdict_crossover_range(&m, 450, 1024, &lo, &hi);
+    assert_true(isnan(lo) && isnan(hi));
+}
+
 static void test_crossover(void **state)
 {
     (void)state;
@@ -415,6 +432,7 @@ int main(void)
         cmocka_unit_test(test_analysis_no_usable_runs),
         cmocka_unit_test(test_analysis_stage_verdict),
         cmocka_unit_test(test_whatif_read_ceiling),
+        cmocka_unit_test(test_crossover_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
