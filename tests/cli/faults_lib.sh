@@ -71,11 +71,21 @@ expect_handler() {
         not_ok "$1: no 'interrupted' on stderr: $(head -c 300 "$WORK/err")"; fi
 }
 
-# after DELAY CMD...: runs CMD (a shell string) in the background after DELAY seconds.
-after() {
-    local delay=$1
-    shift
-    (sleep "$delay" && eval "$*") &
+# when_running DIR DELAY CMD...: runs CMD (a shell string) in the background DELAY seconds
+# after DIR first holds a chokepoint temporary file (a run has started there; its output is
+# written at the run's pace), or after 30 s. Anchored on the run, not on the clock of a
+# machine that may be slow to start it.
+when_running() {
+    local dir=$1 delay=$2
+    shift 2
+    (
+        for _ in $(seq 1500); do
+            has_temp "$dir" && break
+            sleep 0.02
+        done
+        sleep "$delay"
+        eval "$*"
+    ) &
 }
 
 # expect_prompt_stop DESCRIPTION: the command was signalled mid-run and exited 130 within

@@ -50,7 +50,7 @@ fi
 
 # ---- the target directory removed mid-sweep (0.8 s runs at 5 MB/s) ----
 mkdir "$WORK/gone"
-after 0.4 "rm -rf '$WORK/gone'"
+when_running "$WORK/gone" 0.2 "rm -rf '$WORK/gone'"
 run "$CP" sweep -q -i "$WORK/rand4m" -c copy -T 1 --reps 2 --no-warmup --seed 5 \
     "gone=$WORK/gone@5MB/s" "ok=$WORK/ok" -o "$WORK/runs.csv"
 wait
@@ -65,7 +65,7 @@ rm -f "$WORK/runs.csv"
 # ---- the target's filesystem unmounted mid-sweep (lazy unmount while a file is open) ----
 # 128 MiB: the 4 MB copy must fit beside the 64 MiB free-space margin (common/sys.h).
 if is_root && mount_tmpfs "$WORK/mnt" 128m; then
-    after 0.4 "umount -l '$WORK/mnt'"
+    when_running "$WORK/mnt" 0.2 "umount -l '$WORK/mnt'"
     run "$CP" sweep -q -i "$WORK/rand4m" -c copy -T 1 --reps 2 --no-warmup --seed 5 \
         "usb=$WORK/mnt@5MB/s" "ok=$WORK/ok" -o "$WORK/runs.csv"
     wait
@@ -83,7 +83,7 @@ fi
 # ---- the input changes during a run ----
 cp "$WORK/rand4m" "$WORK/input"
 mkdir "$WORK/t"
-after 0.3 "echo more >> '$WORK/input'"
+when_running "$WORK/t" 0.2 "echo more >> '$WORK/input'"
 run "$CP" sweep -q -i "$WORK/input" -c copy -T 1 --reps 1 --no-warmup \
     "slow=$WORK/t@5MB/s" -o "$WORK/runs.csv"
 wait
