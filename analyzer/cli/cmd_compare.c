@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/judge_options.h"
 #include "cli/options.h"
 #include "cli/parse.h"
 #include "common/cleanup.h"
@@ -52,22 +53,11 @@ static const char compare_usage[] =
     "Exit status: 0 success, 1 a regression beyond --fail-on-regression (or a runtime\n"
     "failure), 2 usage or data-file error (also: studies with nothing in common).\n";
 
-enum {
-    OPT_PAIR = 256, OPT_THRESHOLD, OPT_FAIL, OPT_FORMAT, OPT_FORCE, OPT_PLOTS, OPT_PLOT_FORMAT,
-    OPT_TOLERANCE, OPT_SEED,
-};
+enum { OPT_PAIR = 256 };
 
 static const struct option compare_options[] = {
     {"pair", required_argument, NULL, OPT_PAIR},
-    {"threshold", required_argument, NULL, OPT_THRESHOLD},
-    {"fail-on-regression", required_argument, NULL, OPT_FAIL},
-    {"format", required_argument, NULL, OPT_FORMAT},
-    {"output", required_argument, NULL, 'o'},
-    {"force", no_argument, NULL, OPT_FORCE},
-    {"plots", required_argument, NULL, OPT_PLOTS},
-    {"plot-format", required_argument, NULL, OPT_PLOT_FORMAT},
-    {"tolerance", required_argument, NULL, OPT_TOLERANCE},
-    {"seed", required_argument, NULL, OPT_SEED},
+    JUDGE_LONG_OPTIONS,
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -79,12 +69,7 @@ typedef struct settings {
     compare_name_pair_t names[COMPARE_MAX_STUDIES];
     char name_buf[COMPARE_MAX_STUDIES][2 * CP_NAME_MAX + 2];
     size_t nnames;
-    compare_options_t cmp;
-    analysis_options_t analysis;
-    options_format_t format;
-    const char *out_path, *plots_dir;
-    plot_format_t plot_format;
-    bool force;
+    judge_options_t judge;
 } settings_t;
 
 static int parse_pair(settings_t *s, const char *text, cp_err_t *err)
@@ -108,33 +93,14 @@ static int parse_pair(settings_t *s, const char *text, cp_err_t *err)
  * (or the message already printed by options_error, err->code CP_EUSAGE). */
 static options_outcome_t parse_args(int argc, char **argv, settings_t *s, cp_err_t *err)
 {
-    s->cmp = compare_defaults();
-    s->analysis = analysis_defaults();
-    s->plot_format = PLOT_PNG;
+    judge_options_init(&s->judge);
     int rc = CP_OK, c;
-    uint64_t seed;
-    bool plot_format_given = false;
     options_begin();
     while (rc == CP_OK && (c = getopt_long(argc, argv, ":o:qh", compare_options, NULL)) != -1) {
+        if (judge_option(c, optarg, &s->judge, &rc, err))
+            continue;
         switch (c) {
         case OPT_PAIR: rc = parse_pair(s, optarg, err); break;
-        case OPT_THRESHOLD: rc = parse_percentage("--threshold", optarg, &s->cmp.threshold, err); break;
-        case OPT_FAIL:
-            rc = parse_percentage("--fail-on-regression", optarg, &s->cmp.fail_threshold, err);
-            break;
-        case OPT_FORMAT: rc = options_format(optarg, &s->format, err); break;
-        case 'o': s->out_path = optarg; break;
-        case OPT_FORCE: s->force = true; break;
-        case OPT_PLOTS: s->plots_dir = optarg; break;
-        case OPT_PLOT_FORMAT:
-            rc = plot_format_parse(optarg, &s->plot_format, err);
-            plot_format_given = true;
-            break;
-        case OPT_TOLERANCE: rc = parse_tolerance(optarg, &s->analysis.tolerance, err); break;
-        case OPT_SEED:
-            rc = options_seed(optarg, &seed, err);
-            s->cmp.seed = seed;
-            break;
         case 'q': cp_log_set_quiet(true); break;
         case 'h': fputs(compare_usage, stdout); return OPTIONS_HELP_REQUESTED;
         default:
@@ -153,25 +119,15 @@ static options_outcome_t parse_args(int argc, char **argv, settings_t *s, cp_err
     if (rc == CP_OK && s->npaths < 2)
         rc = cp_err_set(err, CP_EUSAGE, "compare needs two studies or more (A B [C...]); "
                         "try 'chokepoint compare --help'");
-    if (rc == CP_OK && s->out_path != NULL && s->out_path[0] == '\0')
-        rc = cp_err_set(err, CP_EUSAGE, "-o: empty file name");
-    if (rc == CP_OK && s->plots_dir != NULL && s->plots_dir[0] == '\0')
-        rc = cp_err_set(err, CP_EUSAGE, "--plots: empty directory name");
-    /* No option is silently ignored. */
-    if (rc == CP_OK && s->force && s->out_path == NULL)
-        rc = cp_err_set(err, CP_EUSAGE, "--force replaces an -o FILE; none was given");
-    if (rc == CP_OK && plot_format_given && s->plots_dir == NULL)
-        rc = cp_err_set(err, CP_EUSAGE, "--plot-format is for the --plots DIR images; no "
-                        "--plots was given");
-    if (rc == CP_OK && s->out_path != NULL)
-        rc = outfile_check(s->out_path, s->force, err);
+    if (rc == CP_OK)
+        rc = judge_options_check(&s->judge, err);
     return rc == CP_OK ? OPTIONS_PROCEED : OPTIONS_FAILED;
 }
 
 static int write_output(const settings_t *s, const compare_result_t *r,
                         const compare_study_t *st, FILE *out, cp_err_t *err)
 {
-    switch (s->format) {
+    switch (s->judge.format) {
     case OPTIONS_FORMAT_JSON: return compare_write_json(r, st, s->npaths, out, err);
     case OPTIONS_FORMAT_MARKDOWN: return compare_write_markdown(r, st, s->npaths, NULL, out, err);
     default: return compare_write_text(r, st, s->npaths, out, err);
@@ -201,10 +157,11 @@ static int write_plots(const settings_t *s, const compare_result_t *r,
     plot_set_t *plots = calloc(1, sizeof *plots);
     if (plots == NULL)
         return cp_err_set(err, CP_ENOMEM, "out of memory");
-    int rc = compare_plot_render(s->plots_dir, r, st, s->npaths, s->plot_format, plots, err);
+    const judge_options_t *j = &s->judge;
+    int rc = compare_plot_render(j->plots_dir, r, st, s->npaths, j->plot_format, plots, err);
     char md[PATH_MAX];
-    if (rc == CP_OK && (size_t)snprintf(md, sizeof md, "%s/compare.md", s->plots_dir) >= sizeof md)
-        rc = cp_err_set(err, CP_EUSAGE, "%s: path too long", s->plots_dir);
+    if (rc == CP_OK && (size_t)snprintf(md, sizeof md, "%s/compare.md", j->plots_dir) >= sizeof md)
+        rc = cp_err_set(err, CP_EUSAGE, "%s: path too long", j->plots_dir);
     if (rc == CP_OK)
         rc = write_to(md, true, s, r, st, plots, err);
     if (rc == CP_OK) {
@@ -243,19 +200,19 @@ int cmd_compare(int argc, char **argv)
     compare_result_t *result = NULL;
     int rc = CP_OK;
     for (size_t i = 0; i < s->npaths && rc == CP_OK; i++) {
-        rc = compare_input_load(s->paths[i], &s->analysis, &inputs[i], &err);
+        rc = compare_input_load(s->paths[i], &s->judge.analysis, &inputs[i], &err);
         if (rc == CP_OK)
             studies[i] = compare_input_study(inputs[i]);
     }
     if (rc == CP_OK)
-        rc = compare_run(studies, s->npaths, s->names, s->nnames, &s->cmp, &result, &err);
+        rc = compare_run(studies, s->npaths, s->names, s->nnames, &s->judge.cmp, &result, &err);
     if (rc == CP_OK && cp_interrupted())
         rc = cp_err_set(&err, CP_EINTR, "interrupted");
-    if (rc == CP_OK && s->plots_dir != NULL)
+    if (rc == CP_OK && s->judge.plots_dir != NULL)
         rc = write_plots(s, result, studies, &err);
     if (rc == CP_OK) {
-        if (s->out_path != NULL)
-            rc = write_to(s->out_path, s->force, s, result, studies, NULL, &err);
+        if (s->judge.out_path != NULL)
+            rc = write_to(s->judge.out_path, s->judge.force, s, result, studies, NULL, &err);
         else if ((rc = write_output(s, result, studies, stdout, &err)) == CP_OK &&
                  fflush(stdout) != 0)
             rc = cp_err_errno(&err, CP_EIO, errno, "cannot write to stdout");
@@ -266,7 +223,7 @@ int cmd_compare(int argc, char **argv)
     } else if (result->regressions > 0) {
         cp_log_error("compare: %zu point%s slower than the regression limit of %.3g%%",
                      result->regressions, result->regressions == 1 ? " is" : "s are",
-                     s->cmp.fail_threshold * 100.0);
+                     s->judge.cmp.fail_threshold * 100.0);
         status = 1;
     }
     compare_free(result);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/judge_options.h"
 #include "cli/options.h"
 #include "cli/parse.h"
 #include "common/cleanup.h"
@@ -50,21 +51,8 @@ static const char history_usage[] =
     "Exit status: 0 success, 1 a regression beyond --fail-on-regression (or a runtime\n"
     "failure), 2 usage or data error (also: no readable results directory under ROOT).\n";
 
-enum {
-    OPT_THRESHOLD = 256, OPT_FAIL, OPT_FORMAT, OPT_FORCE, OPT_PLOTS, OPT_PLOT_FORMAT,
-    OPT_TOLERANCE, OPT_SEED,
-};
-
 static const struct option history_options[] = {
-    {"threshold", required_argument, NULL, OPT_THRESHOLD},
-    {"fail-on-regression", required_argument, NULL, OPT_FAIL},
-    {"format", required_argument, NULL, OPT_FORMAT},
-    {"output", required_argument, NULL, 'o'},
-    {"force", no_argument, NULL, OPT_FORCE},
-    {"plots", required_argument, NULL, OPT_PLOTS},
-    {"plot-format", required_argument, NULL, OPT_PLOT_FORMAT},
-    {"tolerance", required_argument, NULL, OPT_TOLERANCE},
-    {"seed", required_argument, NULL, OPT_SEED},
+    JUDGE_LONG_OPTIONS,
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -72,13 +60,7 @@ static const struct option history_options[] = {
 
 typedef struct settings {
     const char *root;
-    compare_options_t cmp;
-    analysis_options_t analysis;
-    options_format_t format;
-    const char *out_path, *plots_dir;
-    plot_format_t plot_format;
-    bool plot_format_given;
-    bool force;
+    judge_options_t judge;
 } settings_t;
 
 /* Checks that hold once every option is read: one ROOT, no option without its use. */
@@ -93,49 +75,20 @@ static int check_args(int argc, char **argv, settings_t *s, cp_err_t *err)
     s->root = argv[optind];
     if (s->root[0] == '\0')
         return cp_err_set(err, CP_EUSAGE, "history: empty ROOT");
-    if (s->out_path != NULL && s->out_path[0] == '\0')
-        return cp_err_set(err, CP_EUSAGE, "-o: empty file name");
-    if (s->plots_dir != NULL && s->plots_dir[0] == '\0')
-        return cp_err_set(err, CP_EUSAGE, "--plots: empty directory name");
-    if (s->force && s->out_path == NULL)
-        return cp_err_set(err, CP_EUSAGE, "--force replaces an -o FILE; none was given");
-    if (s->plot_format_given && s->plots_dir == NULL)
-        return cp_err_set(err, CP_EUSAGE, "--plot-format is for the --plots DIR images; no "
-                          "--plots was given");
-    if (s->out_path != NULL)
-        return outfile_check(s->out_path, s->force, err);
-    return CP_OK;
+    return judge_options_check(&s->judge, err);
 }
 
 /* OPTIONS_PROCEED with s filled, OPTIONS_HELP_REQUESTED, or OPTIONS_FAILED with err set
  * (or the message already printed by options_error, err->code CP_EUSAGE). */
 static options_outcome_t parse_args(int argc, char **argv, settings_t *s, cp_err_t *err)
 {
-    s->cmp = compare_defaults();
-    s->analysis = analysis_defaults();
-    s->plot_format = PLOT_PNG;
+    judge_options_init(&s->judge);
     int rc = CP_OK, c;
-    uint64_t seed;
     options_begin();
     while (rc == CP_OK && (c = getopt_long(argc, argv, ":o:qh", history_options, NULL)) != -1) {
+        if (judge_option(c, optarg, &s->judge, &rc, err))
+            continue;
         switch (c) {
-        case OPT_THRESHOLD: rc = parse_percentage("--threshold", optarg, &s->cmp.threshold, err); break;
-        case OPT_FAIL:
-            rc = parse_percentage("--fail-on-regression", optarg, &s->cmp.fail_threshold, err);
-            break;
-        case OPT_FORMAT: rc = options_format(optarg, &s->format, err); break;
-        case 'o': s->out_path = optarg; break;
-        case OPT_FORCE: s->force = true; break;
-        case OPT_PLOTS: s->plots_dir = optarg; break;
-        case OPT_PLOT_FORMAT:
-            rc = plot_format_parse(optarg, &s->plot_format, err);
-            s->plot_format_given = true;
-            break;
-        case OPT_TOLERANCE: rc = parse_tolerance(optarg, &s->analysis.tolerance, err); break;
-        case OPT_SEED:
-            rc = options_seed(optarg, &seed, err);
-            s->cmp.seed = seed;
-            break;
         case 'q': cp_log_set_quiet(true); break;
         case 'h': fputs(history_usage, stdout); return OPTIONS_HELP_REQUESTED;
         default:
@@ -160,9 +113,9 @@ typedef struct view {
 static int write_output(const settings_t *s, const view_t *v, const plot_set_t *plots,
                         bool markdown, FILE *out, cp_err_t *err)
 {
-    if (markdown || s->format == OPTIONS_FORMAT_MARKDOWN)
+    if (markdown || s->judge.format == OPTIONS_FORMAT_MARKDOWN)
         return history_write_markdown(v->r, v->set, v->studies, plots, out, err);
-    if (s->format == OPTIONS_FORMAT_JSON)
+    if (s->judge.format == OPTIONS_FORMAT_JSON)
         return history_write_json(v->r, v->set, v->studies, out, err);
     return history_write_text(v->r, v->set, v->studies, out, err);
 }
@@ -186,13 +139,14 @@ static int write_plots(const settings_t *s, const view_t *v, cp_err_t *err)
     plot_set_t *plots = calloc(v->r->nhosts, sizeof *plots);
     if (plots == NULL)
         return cp_err_set(err, CP_ENOMEM, "out of memory");
+    const judge_options_t *j = &s->judge;
     int rc = CP_OK;
     for (size_t k = 0; k < v->r->nhosts && rc == CP_OK; k++)
-        rc = history_plot_render(s->plots_dir, &v->r->hosts[k], v->studies, s->plot_format,
+        rc = history_plot_render(j->plots_dir, &v->r->hosts[k], v->studies, j->plot_format,
                                  &plots[k], err);
     char md[PATH_MAX];
-    if (rc == CP_OK && (size_t)snprintf(md, sizeof md, "%s/history.md", s->plots_dir) >= sizeof md)
-        rc = cp_err_set(err, CP_EUSAGE, "%s: path too long", s->plots_dir);
+    if (rc == CP_OK && (size_t)snprintf(md, sizeof md, "%s/history.md", j->plots_dir) >= sizeof md)
+        rc = cp_err_set(err, CP_EUSAGE, "%s: path too long", j->plots_dir);
     if (rc == CP_OK)
         rc = write_to(md, true, s, v, plots, true, err);
     if (rc == CP_OK) {
@@ -213,7 +167,7 @@ static int write_plots(const settings_t *s, const view_t *v, cp_err_t *err)
 static int load_studies(const settings_t *s, history_set_t **set, history_study_t **studies,
                         cp_err_t *err)
 {
-    int rc = history_load(s->root, &s->analysis, set, err);
+    int rc = history_load(s->root, &s->judge.analysis, set, err);
     if (rc != CP_OK)
         return rc;
     for (size_t i = 0; i < (*set)->nskipped; i++)
@@ -249,15 +203,15 @@ int cmd_history(int argc, char **argv)
     history_result_t *result = NULL;
     int rc = load_studies(&s, &set, &studies, &err);
     if (rc == CP_OK)
-        rc = history_build(studies, set->n, &s.cmp, &result, &err);
+        rc = history_build(studies, set->n, &s.judge.cmp, &result, &err);
     if (rc == CP_OK && cp_interrupted())
         rc = cp_err_set(&err, CP_EINTR, "interrupted");
     view_t v = {.r = result, .set = set, .studies = studies};
-    if (rc == CP_OK && s.plots_dir != NULL)
+    if (rc == CP_OK && s.judge.plots_dir != NULL)
         rc = write_plots(&s, &v, &err);
     if (rc == CP_OK) {
-        if (s.out_path != NULL)
-            rc = write_to(s.out_path, s.force, &s, &v, NULL, false, &err);
+        if (s.judge.out_path != NULL)
+            rc = write_to(s.judge.out_path, s.judge.force, &s, &v, NULL, false, &err);
         else if ((rc = write_output(&s, &v, NULL, false, stdout, &err)) == CP_OK &&
                  fflush(stdout) != 0)
             rc = cp_err_errno(&err, CP_EIO, errno, "cannot write to stdout");
@@ -269,7 +223,7 @@ int cmd_history(int argc, char **argv)
         cp_log_error("history: %zu point%s of the latest studies %s slower than the "
                      "regression limit of %.3g%%", result->regressions,
                      result->regressions == 1 ? "" : "s",
-                     result->regressions == 1 ? "is" : "are", s.cmp.fail_threshold * 100.0);
+                     result->regressions == 1 ? "is" : "are", s.judge.cmp.fail_threshold * 100.0);
         status = 1;
     }
     history_free(result);

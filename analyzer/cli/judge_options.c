@@ -1,0 +1,62 @@
+#include "cli/judge_options.h"
+
+#include <stdint.h>
+
+#include "cli/parse.h"
+#include "report/outfile.h"
+
+void judge_options_init(judge_options_t *j)
+{
+    *j = (judge_options_t){
+        .cmp = compare_defaults(),
+        .analysis = analysis_defaults(),
+        .format = OPTIONS_FORMAT_TEXT,
+        .plot_format = PLOT_PNG,
+    };
+}
+
+bool judge_option(int c, const char *arg, judge_options_t *j, int *rc, cp_err_t *err)
+{
+    uint64_t seed;
+    switch (c) {
+    case JUDGE_OPT_THRESHOLD:
+        *rc = parse_percentage("--threshold", arg, &j->cmp.threshold, err);
+        break;
+    case JUDGE_OPT_FAIL:
+        *rc = parse_percentage("--fail-on-regression", arg, &j->cmp.fail_threshold, err);
+        break;
+    case JUDGE_OPT_FORMAT: *rc = options_format(arg, &j->format, err); break;
+    case 'o': j->out_path = arg; *rc = CP_OK; break;
+    case JUDGE_OPT_FORCE: j->force = true; *rc = CP_OK; break;
+    case JUDGE_OPT_PLOTS: j->plots_dir = arg; *rc = CP_OK; break;
+    case JUDGE_OPT_PLOT_FORMAT:
+        *rc = plot_format_parse(arg, &j->plot_format, err);
+        j->plot_format_given = true;
+        break;
+    case JUDGE_OPT_TOLERANCE: *rc = parse_tolerance(arg, &j->analysis.tolerance, err); break;
+    case JUDGE_OPT_SEED:
+        *rc = options_seed(arg, &seed, err);
+        if (*rc == CP_OK)
+            j->cmp.seed = seed;
+        break;
+    default: return false;
+    }
+    return true;
+}
+
+int judge_options_check(const judge_options_t *j, cp_err_t *err)
+{
+    if (j->out_path != NULL && j->out_path[0] == '\0')
+        return cp_err_set(err, CP_EUSAGE, "-o: empty file name");
+    if (j->plots_dir != NULL && j->plots_dir[0] == '\0')
+        return cp_err_set(err, CP_EUSAGE, "--plots: empty directory name");
+    /* No option is silently ignored. */
+    if (j->force && j->out_path == NULL)
+        return cp_err_set(err, CP_EUSAGE, "--force replaces an -o FILE; none was given");
+    if (j->plot_format_given && j->plots_dir == NULL)
+        return cp_err_set(err, CP_EUSAGE, "--plot-format is for the --plots DIR images; no "
+                          "--plots was given");
+    if (j->out_path != NULL)
+        return outfile_check(j->out_path, j->force, err);
+    return CP_OK;
+}
