@@ -3,10 +3,7 @@
 #include <errno.h>
 #include <math.h>
 
-static json_t *number(double x)
-{
-    return isfinite(x) ? json_real(x) : json_null();
-}
+#include "report/json_number.h"
 
 static json_t *model_json(const fit_result_t *m)
 {
@@ -18,29 +15,29 @@ static json_t *model_json(const fit_result_t *m)
     json_t *se = json_object(), *bound = json_array();
     for (int i = 0; i < m->nparams; i++) {
         const char *name = fit_param_name(m->kind, i);
-        json_object_set_new(o, name, number(m->param[i]));
-        json_object_set_new(se, name, number(m->param_se[i]));
+        json_object_set_new(o, name, json_number_or_null(m->param[i]));
+        json_object_set_new(se, name, json_number_or_null(m->param_se[i]));
         if (m->param_at_bound[i])
             json_array_append_new(bound, json_string(name));
     }
     json_object_set_new(o, "se", se);
     json_object_set_new(o, "at_bound", bound);
     json_object_set_new(o, "exact", json_boolean(m->exact));
-    json_object_set_new(o, "r2", number(m->r2));
-    json_object_set_new(o, "rmse", number(m->rmse));
-    json_object_set_new(o, "aicc", number(m->aicc));
+    json_object_set_new(o, "r2", json_number_or_null(m->r2));
+    json_object_set_new(o, "rmse", json_number_or_null(m->rmse));
+    json_object_set_new(o, "aicc", json_number_or_null(m->aicc));
     json_object_set_new(o, "n", json_integer((json_int_t)m->n));
     json_object_set_new(o, "space", json_string(fit_kind_is_time(m->kind) ? "seconds" : "bytes_per_s"));
-    json_object_set_new(o, "rate_rmse", number(m->rate_rmse));
-    json_object_set_new(o, "rate_aicc", number(m->rate_aicc));
+    json_object_set_new(o, "rate_rmse", json_number_or_null(m->rate_rmse));
+    json_object_set_new(o, "rate_aicc", json_number_or_null(m->rate_aicc));
     if (m->kind == FIT_USL)
-        json_object_set_new(o, "peak_threads", number(m->peak_threads));
+        json_object_set_new(o, "peak_threads", json_number_or_null(m->peak_threads));
     if (isfinite(m->holdout_error)) {
         json_t *h = json_object();
-        json_object_set_new(h, "threads", number(m->holdout_threads));
-        json_object_set_new(h, "predicted", number(m->holdout_predicted));
-        json_object_set_new(h, "measured", number(m->holdout_measured));
-        json_object_set_new(h, "relative_error", number(m->holdout_error));
+        json_object_set_new(h, "threads", json_number_or_null(m->holdout_threads));
+        json_object_set_new(h, "predicted", json_number_or_null(m->holdout_predicted));
+        json_object_set_new(h, "measured", json_number_or_null(m->holdout_measured));
+        json_object_set_new(h, "relative_error", json_number_or_null(m->holdout_error));
         json_object_set_new(o, "predict_largest", h);
     } else {
         json_object_set_new(o, "predict_largest", json_null());
@@ -66,15 +63,15 @@ static json_t *evidence_json(const analysis_verdict_t *v)
 {
     const cause_evidence_t *e = &v->evidence;
     json_t *o = json_object();
-    json_object_set_new(o, "seconds", number(e->seconds));
-    json_object_set_new(o, "cpu_seconds", number(e->cpu_seconds));
-    json_object_set_new(o, "gap_s", number(v->gap_s));
-    json_object_set_new(o, "flush_s", number(e->flush_s));
-    json_object_set_new(o, "flush_share_of_gap", number(v->flush_share));
-    json_object_set_new(o, "cpu_idle_share", number(e->cpu_idle_share));
-    json_object_set_new(o, "cpu_sys_share", number(e->cpu_sys_share));
-    json_object_set_new(o, "dev_busy_share", number(e->dev_busy_share));
-    json_object_set_new(o, "busy_growth", number(e->busy_growth));
+    json_object_set_new(o, "seconds", json_number_or_null(e->seconds));
+    json_object_set_new(o, "cpu_seconds", json_number_or_null(e->cpu_seconds));
+    json_object_set_new(o, "gap_s", json_number_or_null(v->gap_s));
+    json_object_set_new(o, "flush_s", json_number_or_null(e->flush_s));
+    json_object_set_new(o, "flush_share_of_gap", json_number_or_null(v->flush_share));
+    json_object_set_new(o, "cpu_idle_share", json_number_or_null(e->cpu_idle_share));
+    json_object_set_new(o, "cpu_sys_share", json_number_or_null(e->cpu_sys_share));
+    json_object_set_new(o, "dev_busy_share", json_number_or_null(e->dev_busy_share));
+    json_object_set_new(o, "busy_growth", json_number_or_null(e->busy_growth));
     return o;
 }
 
@@ -90,14 +87,14 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
         const analysis_point_t *p = &s->points[i];
         json_t *j = json_object();
         json_object_set_new(j, "threads", json_integer(p->threads));
-        json_object_set_new(j, "seconds", number(p->seconds));
-        json_object_set_new(j, "seconds_min", number(p->seconds_min));
-        json_object_set_new(j, "seconds_max", number(p->seconds_max));
-        json_object_set_new(j, "bytes_per_s", number(p->bytes_per_s));
-        json_object_set_new(j, "input_bytes", number(p->input_bytes));
-        json_object_set_new(j, "output_bytes", number(p->output_bytes));
-        json_object_set_new(j, "cpu_user_s", number(p->cpu_user_s));
-        json_object_set_new(j, "cpu_sys_s", number(p->cpu_sys_s));
+        json_object_set_new(j, "seconds", json_number_or_null(p->seconds));
+        json_object_set_new(j, "seconds_min", json_number_or_null(p->seconds_min));
+        json_object_set_new(j, "seconds_max", json_number_or_null(p->seconds_max));
+        json_object_set_new(j, "bytes_per_s", json_number_or_null(p->bytes_per_s));
+        json_object_set_new(j, "input_bytes", json_number_or_null(p->input_bytes));
+        json_object_set_new(j, "output_bytes", json_number_or_null(p->output_bytes));
+        json_object_set_new(j, "cpu_user_s", json_number_or_null(p->cpu_user_s));
+        json_object_set_new(j, "cpu_sys_s", json_number_or_null(p->cpu_sys_s));
         json_object_set_new(j, "n", json_integer((json_int_t)p->n));
         json_object_set_new(j, "noisy", json_boolean(p->noisy));
         json_t *flags = json_array();
@@ -111,17 +108,17 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
             if (p->flags & names[f].flag)
                 json_array_append_new(flags, json_string(names[f].name));
         json_object_set_new(j, "flags", flags);
-        json_object_set_new(j, "pipeline_s", number(p->pipeline_s));
-        json_object_set_new(j, "flush_s", number(p->flush_s));
-        json_object_set_new(j, "predicted_seconds", number(p->predicted_seconds));
-        json_object_set_new(j, "predicted_flush_s", number(p->predicted_tail_s));
+        json_object_set_new(j, "pipeline_s", json_number_or_null(p->pipeline_s));
+        json_object_set_new(j, "flush_s", json_number_or_null(p->flush_s));
+        json_object_set_new(j, "predicted_seconds", json_number_or_null(p->predicted_seconds));
+        json_object_set_new(j, "predicted_flush_s", json_number_or_null(p->predicted_tail_s));
         json_object_set_new(j, "predicted_regime", p->predicted_regime == PREDICT_UNKNOWN
                             ? json_null() : json_string(predict_regime_name(p->predicted_regime)));
         if (!isnan(p->compress_busy)) {
             json_t *st = json_object();
-            json_object_set_new(st, "reader", number(p->reader_busy));
-            json_object_set_new(st, "compress", number(p->compress_busy));
-            json_object_set_new(st, "writer", number(p->writer_busy));
+            json_object_set_new(st, "reader", json_number_or_null(p->reader_busy));
+            json_object_set_new(st, "compress", json_number_or_null(p->compress_busy));
+            json_object_set_new(st, "writer", json_number_or_null(p->writer_busy));
             json_object_set_new(j, "stage_busy", st);
         }
         json_array_append_new(points, j);
@@ -129,20 +126,20 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
     json_object_set_new(o, "points", points);
     json_object_set_new(o, "models", models_json(s->models));
     json_object_set_new(o, "best_rate_model", best_name(s->best_rate_model));
-    json_object_set_new(o, "output_ratio", number(s->output_ratio));
-    json_object_set_new(o, "sustained_write_bytes_per_s", number(s->write_bps));
-    json_object_set_new(o, "sustained_read_bytes_per_s", number(s->read_bps));
+    json_object_set_new(o, "output_ratio", json_number_or_null(s->output_ratio));
+    json_object_set_new(o, "sustained_write_bytes_per_s", json_number_or_null(s->write_bps));
+    json_object_set_new(o, "sustained_read_bytes_per_s", json_number_or_null(s->read_bps));
     json_object_set_new(o, "dir", s->dir[0] ? json_string(s->dir) : json_null());
     json_object_set_new(o, "probe_target",
                         s->probe_target[0] ? json_string(s->probe_target) : json_null());
     json_object_set_new(o, "read_from", s->read_from[0] ? json_string(s->read_from) : json_null());
-    json_object_set_new(o, "drain_bytes_per_s", number(s->drain_bps));
+    json_object_set_new(o, "drain_bytes_per_s", json_number_or_null(s->drain_bps));
     json_object_set_new(o, "drain_source", json_string(s->drain_source));
-    json_object_set_new(o, "write_speed_bytes_per_s", number(s->write_speed_bps));
-    json_object_set_new(o, "write_ceiling_bytes_per_s", number(s->write_ceiling_bps));
-    json_object_set_new(o, "read_ceiling_bytes_per_s", number(s->read_ceiling_bps));
-    json_object_set_new(o, "prediction_error_median", number(s->prediction_error_median));
-    json_object_set_new(o, "prediction_error_max", number(s->prediction_error_max));
+    json_object_set_new(o, "write_speed_bytes_per_s", json_number_or_null(s->write_speed_bps));
+    json_object_set_new(o, "write_ceiling_bytes_per_s", json_number_or_null(s->write_ceiling_bps));
+    json_object_set_new(o, "read_ceiling_bytes_per_s", json_number_or_null(s->read_ceiling_bps));
+    json_object_set_new(o, "prediction_error_median", json_number_or_null(s->prediction_error_median));
+    json_object_set_new(o, "prediction_error_max", json_number_or_null(s->prediction_error_max));
     json_object_set_new(o, "noisy_points", json_integer((json_int_t)s->noisy_points));
     json_object_set_new(o, "cpu_ceiling_estimated", json_boolean(a->ceilings[s->ceiling].estimated));
 
@@ -152,14 +149,14 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
         json_t *j = json_object();
         json_object_set_new(j, "threads", json_integer(v->threads));
         json_object_set_new(j, "verdict", json_string(verdict_name(v->verdict)));
-        json_object_set_new(j, "bytes_per_s", number(v->bytes_per_s));
-        json_object_set_new(j, "cpu_ceiling_bytes_per_s", number(v->cpu_ceiling_bps));
+        json_object_set_new(j, "bytes_per_s", json_number_or_null(v->bytes_per_s));
+        json_object_set_new(j, "cpu_ceiling_bytes_per_s", json_number_or_null(v->cpu_ceiling_bps));
         json_object_set_new(j, "cpu_ceiling_source",
                             json_string(analysis_ceiling_source_name(v->cpu_ceiling_source)));
-        json_object_set_new(j, "write_ceiling_bytes_per_s", number(v->write_ceiling_bps));
-        json_object_set_new(j, "read_ceiling_bytes_per_s", number(v->read_ceiling_bps));
-        json_object_set_new(j, "efficiency", number(v->efficiency));
-        json_object_set_new(j, "relative_speed", number(v->relative_speed));
+        json_object_set_new(j, "write_ceiling_bytes_per_s", json_number_or_null(v->write_ceiling_bps));
+        json_object_set_new(j, "read_ceiling_bytes_per_s", json_number_or_null(v->read_ceiling_bps));
+        json_object_set_new(j, "efficiency", json_number_or_null(v->efficiency));
+        json_object_set_new(j, "relative_speed", json_number_or_null(v->relative_speed));
         json_object_set_new(j, "fastest", json_string(v->fastest));
         json_object_set_new(j, "stage_verdict", v->has_stage_verdict
                             ? json_string(verdict_name(v->stage_verdict)) : json_null());
@@ -171,10 +168,10 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
     }
     json_object_set_new(o, "verdicts", verdicts);
     json_object_set_new(o, "verdict", json_string(verdict_name(s->verdict)));
-    json_object_set_new(o, "crossover_threads", number(s->crossover_threads));
+    json_object_set_new(o, "crossover_threads", json_number_or_null(s->crossover_threads));
     json_object_set_new(o, "crossover_range",
                         isfinite(s->crossover_lo) || isfinite(s->crossover_hi)
-                            ? json_pack("[o, o]", number(s->crossover_lo), number(s->crossover_hi))
+                            ? json_pack("[o, o]", json_number_or_null(s->crossover_lo), json_number_or_null(s->crossover_hi))
                             : json_null());
     json_object_set_new(o, "crossover_limit", isfinite(s->crossover_threads)
                         ? json_string(s->crossover_limit == VERDICT_READ ? "read" : "write")
@@ -183,8 +180,8 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
     if (s->whatif_threads > 0 && isfinite(s->whatif_seconds)) {
         json_t *w = json_object();
         json_object_set_new(w, "threads", json_integer(s->whatif_threads));
-        json_object_set_new(w, "write_bytes_per_s", number(s->whatif_write_bps));
-        json_object_set_new(w, "seconds", number(s->whatif_seconds));
+        json_object_set_new(w, "write_bytes_per_s", json_number_or_null(s->whatif_write_bps));
+        json_object_set_new(w, "seconds", json_number_or_null(s->whatif_seconds));
         json_object_set_new(o, "what_if", w);
     } else {
         json_object_set_new(o, "what_if", json_null());
@@ -223,7 +220,7 @@ json_t *analysis_to_json(const analysis_t *a)
         for (size_t k = 0; k < c->npoints; k++) {
             json_t *p = json_object();
             json_object_set_new(p, "threads", json_integer(c->threads[k]));
-            json_object_set_new(p, "bytes_per_s", number(c->bytes_per_s[k]));
+            json_object_set_new(p, "bytes_per_s", json_number_or_null(c->bytes_per_s[k]));
             json_array_append_new(pts, p);
         }
         json_object_set_new(j, "points", pts);

@@ -6,6 +6,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "report/json_number.h"
+
 void compare_series_label(const analysis_series_t *s, char *buf, size_t cap)
 {
     if (s->codec[0])
@@ -31,11 +33,6 @@ void compare_pair_summary(const compare_result_t *r, const compare_pair_t *p, ch
 
 /* ---- JSON --------------------------------------------------------------------------- */
 
-static json_t *number(double x)
-{
-    return isfinite(x) ? json_real(x) : json_null();
-}
-
 static json_t *side_json(const compare_study_t *study, const analysis_series_t *s)
 {
     json_t *o = json_object();
@@ -54,26 +51,26 @@ static json_t *pair_json(const compare_pair_t *p, const compare_study_t *studies
         const compare_point_t *c = &p->points[i];
         json_t *j = json_object();
         json_object_set_new(j, "threads", json_integer(c->threads));
-        json_object_set_new(j, "rate_a", number(c->rate_a));
-        json_object_set_new(j, "rate_b", number(c->rate_b));
+        json_object_set_new(j, "rate_a", json_number_or_null(c->rate_a));
+        json_object_set_new(j, "rate_b", json_number_or_null(c->rate_b));
         json_object_set_new(j, "n_a", json_integer((json_int_t)c->n_a));
         json_object_set_new(j, "n_b", json_integer((json_int_t)c->n_b));
-        json_object_set_new(j, "rate_ratio", number(c->rate_ratio));
-        json_object_set_new(j, "ci_low", number(c->ci_low));
-        json_object_set_new(j, "ci_high", number(c->ci_high));
+        json_object_set_new(j, "rate_ratio", json_number_or_null(c->rate_ratio));
+        json_object_set_new(j, "ci_low", json_number_or_null(c->ci_low));
+        json_object_set_new(j, "ci_high", json_number_or_null(c->ci_high));
         json_object_set_new(j, "change", json_string(compare_change_name(c->change)));
         json_object_set_new(j, "basis", json_string(compare_basis_name(c->basis)));
         json_object_set_new(j, "regression", json_boolean(c->regression));
         json_array_append_new(pts, j);
     }
     json_object_set_new(o, "points", pts);
-    json_object_set_new(o, "slope_a", number(p->slope_a));
-    json_object_set_new(o, "slope_b", number(p->slope_b));
-    json_object_set_new(o, "slope_ratio", number(p->slope_ratio));
-    json_object_set_new(o, "exponent_a", number(p->exponent_a));
-    json_object_set_new(o, "exponent_b", number(p->exponent_b));
-    json_object_set_new(o, "crossover_a", number(p->crossover_a));
-    json_object_set_new(o, "crossover_b", number(p->crossover_b));
+    json_object_set_new(o, "slope_a", json_number_or_null(p->slope_a));
+    json_object_set_new(o, "slope_b", json_number_or_null(p->slope_b));
+    json_object_set_new(o, "slope_ratio", json_number_or_null(p->slope_ratio));
+    json_object_set_new(o, "exponent_a", json_number_or_null(p->exponent_a));
+    json_object_set_new(o, "exponent_b", json_number_or_null(p->exponent_b));
+    json_object_set_new(o, "crossover_a", json_number_or_null(p->crossover_a));
+    json_object_set_new(o, "crossover_b", json_number_or_null(p->crossover_b));
     for (size_t i = 0; i < p->nverdict_changes; i++) {
         json_t *j = json_object();
         json_object_set_new(j, "threads", json_integer(p->verdict_changes[i].threads));
@@ -102,9 +99,9 @@ json_t *compare_result_json(const compare_result_t *r, const compare_study_t *st
     for (size_t i = 0; i < n; i++)
         json_array_append_new(st, json_string(studies[i].label));
     json_object_set_new(root, "studies", st);
-    json_object_set_new(root, "threshold", number(r->options.threshold));
-    json_object_set_new(root, "fail_on_regression", number(r->options.fail_threshold));
-    json_object_set_new(root, "confidence", number(r->options.confidence));
+    json_object_set_new(root, "threshold", json_number_or_null(r->options.threshold));
+    json_object_set_new(root, "fail_on_regression", json_number_or_null(r->options.fail_threshold));
+    json_object_set_new(root, "confidence", json_number_or_null(r->options.confidence));
     json_object_set_new(root, "resamples", json_integer(r->options.resamples));
     json_object_set_new(root, "seed", json_integer((json_int_t)r->options.seed));
     json_object_set_new(root, "regressions", json_integer((json_int_t)r->regressions));

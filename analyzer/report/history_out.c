@@ -8,11 +8,7 @@
 
 #include "report/compare_out.h"
 #include "report/history_plot.h"
-
-static json_t *number(double x)
-{
-    return isfinite(x) ? json_real(x) : json_null();
-}
+#include "report/json_number.h"
 
 /* The status recorded in meta.json of the study at index i of the set. */
 static const char *study_status(const history_set_t *set, size_t i)
@@ -46,9 +42,9 @@ static json_t *host_json(const history_host_t *h, const history_set_t *set,
             json_t *po = json_object();
             json_object_set_new(po, "study", json_string(studies[p->study].label));
             json_object_set_new(po, "started", json_string(studies[p->study].started_text));
-            json_object_set_new(po, "rate_bytes_per_s", number(p->rate));
-            json_object_set_new(po, "rate_min_bytes_per_s", number(p->rate_min));
-            json_object_set_new(po, "rate_max_bytes_per_s", number(p->rate_max));
+            json_object_set_new(po, "rate_bytes_per_s", json_number_or_null(p->rate));
+            json_object_set_new(po, "rate_min_bytes_per_s", json_number_or_null(p->rate_min));
+            json_object_set_new(po, "rate_max_bytes_per_s", json_number_or_null(p->rate_max));
             json_object_set_new(po, "runs", json_integer((json_int_t)p->n));
             json_array_append_new(pts, po);
         }
@@ -78,8 +74,8 @@ int history_write_json(const history_result_t *r, const history_set_t *set,
         json_array_append_new(skipped, json_pack("{s:s, s:s}", "path", set->skipped[i].path,
                                                  "reason", set->skipped[i].reason));
     json_object_set_new(root, "skipped", skipped);
-    json_object_set_new(root, "threshold", number(r->options.threshold));
-    json_object_set_new(root, "fail_on_regression", number(r->options.fail_threshold));
+    json_object_set_new(root, "threshold", json_number_or_null(r->options.threshold));
+    json_object_set_new(root, "fail_on_regression", json_number_or_null(r->options.fail_threshold));
     json_object_set_new(root, "regressions", json_integer((json_int_t)r->regressions));
     for (size_t i = 0; i < r->nhosts; i++)
         json_array_append_new(hosts, host_json(&r->hosts[i], set, studies));
