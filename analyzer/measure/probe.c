@@ -245,24 +245,24 @@ static int write_file(probe_ctx_t *pc, target_state_t *ts, uint64_t size, uint64
     int rc = CP_OK;
     while (written < size && rc == CP_OK)
         rc = write_next_chunk(pc, s, size, salt, &written, err);
-    telemetry_t *flush = telemetry_start(ts->spec->dir, NULL);
+    /* The device's bytes so far: one read of /proc/diskstats between the phases. */
+    uint64_t before_flush = 0;
+    bool have_before = telemetry_disk_written(whole, &before_flush);
     double t_flush = clock_now();
     if (rc == CP_OK)
         rc = sink_finish(s, err);
     double t_end = clock_now();
-    telemetry_sample_t whole_sample, flush_sample;
+    telemetry_sample_t whole_sample;
     memset(&whole_sample, 0, sizeof whole_sample);
-    memset(&flush_sample, 0, sizeof flush_sample);
-    if (flush != NULL)
-        telemetry_stop(flush, &flush_sample);
     if (whole != NULL)
         telemetry_stop(whole, &whole_sample);
-    telemetry_free(flush);
     telemetry_free(whole);
     timing->seconds = t_end - t0;
     timing->flush_s = t_end - t_flush;
-    timing->flush_device_bytes = flush_sample.have_disk ? (double)flush_sample.dev_written_bytes
-                                                        : NAN;
+    timing->flush_device_bytes =
+        have_before && whole_sample.have_disk && whole_sample.dev_written_bytes >= before_flush
+            ? (double)(whole_sample.dev_written_bytes - before_flush)
+            : NAN;
     timing->io_cpu_s = sample_system_seconds(&whole_sample);
     if (rc != CP_OK) {
         sink_close(s);

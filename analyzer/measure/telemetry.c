@@ -307,3 +307,13 @@ void telemetry_free(telemetry_t *t)
 {
     free(t);
 }
+
+bool telemetry_disk_written(const telemetry_t *t, uint64_t *bytes)
+{
+    telemetry_disk_counters_t now;
+    if (t == NULL || !t->have_disk || !read_disk(&t->device, &now) ||
+        now.sectors_written < t->disk.sectors_written)
+        return false;
+    *bytes = (now.sectors_written - t->disk.sectors_written) * 512u;
+    return true;
+}

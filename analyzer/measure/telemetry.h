@@ -72,6 +72,11 @@ telemetry_t *telemetry_start(const char *target_dir, cp_err_t *err);
  * May be called more than once (each call measures from the same start). Returns 0. */
 int telemetry_stop(telemetry_t *t, telemetry_sample_t *out);
 
+/* Bytes the target's device has written since telemetry_start, from one read of
+ * /proc/diskstats (cheap enough to take between a run's phases). False when the device is
+ * unknown or its counter cannot be read or went backwards. */
+bool telemetry_disk_written(const telemetry_t *t, uint64_t *bytes);
+
 /* Frees a handle; NULL is fine. */
 void telemetry_free(telemetry_t *t);
 

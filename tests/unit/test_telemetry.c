@@ -376,8 +376,13 @@ static void test_live_write_shows_on_device(void **state)
     for (int i = 0; i < CHUNKS; i++)
         assert_int_equal(write(fd, buf, CHUNK), CHUNK);
     assert_int_equal(fsync(fd), 0);
+    /* The mid-run reading counts the fsync'd bytes, and never more than the stop does. */
+    uint64_t so_far = 0;
+    assert_true(telemetry_disk_written(t, &so_far));
+    assert_true(so_far >= (uint64_t)CHUNKS * CHUNK);
     telemetry_sample_t s;
     assert_int_equal(telemetry_stop(t, &s), 0);
+    assert_true(s.dev_written_bytes >= so_far);
     telemetry_free(t);
     close(fd);
     unlink(path);
