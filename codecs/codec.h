@@ -57,6 +57,17 @@ struct codec_ops {
     int (*compress_block)(void *ctx, const void *in, size_t in_size, void *out, size_t out_cap,
                           size_t *out_size, cp_err_t *err);
 
+    /* A per-thread block decoder context (decompression's blocks engine); NULL with err
+     * set on failure. */
+    void *(*block_dctx_create)(cp_err_t *err);
+    void (*block_dctx_free)(void *ctx);
+    /* Restores one frame (or stream) made by compress_block, in[0..in_size), into out
+     * (capacity out_cap, at least the block's original size); sets *out_size. CP_ECODEC
+     * with the library's text when the data is corrupt, truncated, holds more than one
+     * frame or does not fit. */
+    int (*decompress_block)(void *ctx, const void *in, size_t in_size, void *out,
+                            size_t out_cap, size_t *out_size, cp_err_t *err);
+
     /* A streaming encoder with `threads` workers of the library's own (native engine). */
     codec_stream_t *(*encoder_create)(const codec_spec_t *spec, int threads, cp_err_t *err);
     /* A streaming decoder accepting concatenated frames/streams. */

@@ -42,6 +42,19 @@ static int copy_compress_block(void *ctx, const void *in, size_t in_size, void *
     return CP_OK;
 }
 
+static void *copy_block_dctx_create(cp_err_t *err)
+{
+    (void)err;
+    return &copy_ctx_token;
+}
+
+/* Restoring a copy is copying it back. */
+static int copy_decompress_block(void *ctx, const void *in, size_t in_size, void *out,
+                                 size_t out_cap, size_t *out_size, cp_err_t *err)
+{
+    return copy_compress_block(ctx, in, in_size, out, out_cap, out_size, err);
+}
+
 static int copy_process(codec_stream_t *s, const void *in, size_t in_size, bool finish,
                         codec_out_fn emit, void *ctx, cp_err_t *err)
 {
@@ -101,6 +114,9 @@ const codec_ops_t codec_copy = {
     .block_ctx_create = copy_block_ctx_create,
     .block_ctx_free = copy_block_ctx_free,
     .compress_block = copy_compress_block,
+    .block_dctx_create = copy_block_dctx_create,
+    .block_dctx_free = copy_block_ctx_free,
+    .decompress_block = copy_decompress_block,
     .encoder_create = copy_encoder_create,
     .decoder_create = copy_stream_create,
 };

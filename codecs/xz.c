@@ -118,6 +118,35 @@ static int xz_compress_block(void *ctx, const void *in, size_t in_size, void *ou
     return CP_OK;
 }
 
+/* The decoder keeps nothing between blocks worth reusing for a single-call decode. */
+static char xz_dctx_token;
+
+static void *xz_block_dctx_create(cp_err_t *err)
+{
+    (void)err;
+    return &xz_dctx_token;
+}
+
+static void xz_block_dctx_free(void *ctx) { (void)ctx; }
+
+static int xz_decompress_block(void *ctx, const void *in, size_t in_size, void *out,
+                               size_t out_cap, size_t *out_size, cp_err_t *err)
+{
+    (void)ctx;
+    uint64_t memlimit = UINT64_MAX;
+    size_t in_pos = 0, out_pos = 0;
+    /* One .xz stream exactly: without LZMA_CONCATENATED, bytes after it are an error. */
+    lzma_ret ret = lzma_stream_buffer_decode(&memlimit, 0, NULL, in, &in_pos, in_size, out,
+                                             &out_pos, out_cap);
+    if (ret != LZMA_OK)
+        return xz_error(err, "decompressing a block", ret);
+    if (in_pos != in_size)
+        return cp_err_set(err, CP_ECODEC, "xz: a block holds %zu bytes after its stream",
+                          in_size - in_pos);
+    *out_size = out_pos;
+    return CP_OK;
+}
+
 /* ---- streams ---- */
 
 typedef struct xz_stream {
@@ -227,6 +256,9 @@ const codec_ops_t codec_xz = {
     .block_ctx_create = xz_block_ctx_create,
     .block_ctx_free = xz_block_ctx_free,
     .compress_block = xz_compress_block,
+    .block_dctx_create = xz_block_dctx_create,
+    .block_dctx_free = xz_block_dctx_free,
+    .decompress_block = xz_decompress_block,
     .encoder_create = xz_encoder_create,
     .decoder_create = xz_decoder_create,
 };

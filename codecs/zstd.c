@@ -96,6 +96,33 @@ static int zstd_compress_block(void *ctx, const void *in, size_t in_size, void *
     return CP_OK;
 }
 
+static void *zstd_block_dctx_create(cp_err_t *err)
+{
+    ZSTD_DCtx *dctx = ZSTD_createDCtx();
+    if (dctx == NULL)
+        cp_err_set(err, CP_ENOMEM, "zstd: out of memory for a decompression context");
+    return dctx;
+}
+
+static void zstd_block_dctx_free(void *ctx) { ZSTD_freeDCtx(ctx); }
+
+static int zstd_decompress_block(void *ctx, const void *in, size_t in_size, void *out,
+                                 size_t out_cap, size_t *out_size, cp_err_t *err)
+{
+    /* One frame exactly: ZSTD_decompressDCtx would decode concatenated frames too. */
+    size_t frame = ZSTD_findFrameCompressedSize(in, in_size);
+    if (ZSTD_isError(frame))
+        return zstd_error(err, "finding a frame", frame);
+    if (frame != in_size)
+        return cp_err_set(err, CP_ECODEC, "zstd: a block holds %zu bytes after its frame",
+                          in_size - frame);
+    size_t rc = ZSTD_decompressDCtx(ctx, out, out_cap, in, in_size);
+    if (ZSTD_isError(rc))
+        return zstd_error(err, "decompressing a block", rc);
+    *out_size = rc;
+    return CP_OK;
+}
+
 /* ---- streams ---- */
 
 typedef struct zstd_stream {
@@ -237,6 +264,9 @@ const codec_ops_t codec_zstd = {
     .block_ctx_create = zstd_block_ctx_create,
     .block_ctx_free = zstd_block_ctx_free,
     .compress_block = zstd_compress_block,
+    .block_dctx_create = zstd_block_dctx_create,
+    .block_dctx_free = zstd_block_dctx_free,
+    .decompress_block = zstd_decompress_block,
     .encoder_create = zstd_encoder_create,
     .decoder_create = zstd_decoder_create,
 };

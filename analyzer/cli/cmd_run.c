@@ -46,6 +46,8 @@ static const char run_usage[] =
     "                          --quick); auto: 3, then more runs until each median's 95%\n"
     "                          interval is within +-3% (at most 10)\n"
     "      --layout L          split (default) or same; see 'chokepoint sweep --help'\n"
+    "      --decompress        time decompression instead (the input compressed once per\n"
+    "                          target, each run restores it); see 'chokepoint sweep --help'\n"
     "      --seed N            seed of the run and probe orders, 0 to 2147483647 (default:\n"
     "                          random, recorded); the generated fixture always uses seed 1\n"
     "      --no-probe          skip the probe (no write or read ceilings then)\n"
@@ -70,7 +72,7 @@ static const char run_usage[] =
 
 enum { OPT_FIXTURE_SIZE = 256, OPT_ENGINE, OPT_REPS, OPT_LAYOUT, OPT_SEED, OPT_NO_PROBE,
        OPT_FORMAT, OPT_OUT, OPT_KEEP_INPUT, OPT_QUICK, OPT_RESUME,
-       OPT_MAX_MEMORY, OPT_CMD, OPT_CMD_NAME };
+       OPT_MAX_MEMORY, OPT_CMD, OPT_CMD_NAME, OPT_DECOMPRESS };
 
 static const struct option run_options[] = {
     {"input", required_argument, NULL, 'i'},
@@ -90,6 +92,7 @@ static const struct option run_options[] = {
     {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
     {"cmd", required_argument, NULL, OPT_CMD},
     {"cmd-name", required_argument, NULL, OPT_CMD_NAME},
+    {"decompress", no_argument, NULL, OPT_DECOMPRESS},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -155,6 +158,7 @@ static options_outcome_t parse_args(int argc, char **argv, study_t *s, const cha
             break;
         case OPT_CMD: cmd_template = optarg; break;
         case OPT_CMD_NAME: cmd_name = optarg; break;
+        case OPT_DECOMPRESS: s->sweep.decompress = true; break;
         case 'q': cp_log_set_quiet(true); given--; break;
         case 'h': fputs(run_usage, stdout); return OPTIONS_HELP_REQUESTED;
         default:
@@ -215,6 +219,8 @@ static options_outcome_t parse_args(int argc, char **argv, study_t *s, const cha
             rc = cmd_series_append(&s->codecs, &cmds, &s->sweep.n_codecs, &series, err);
         s->sweep.cmds = cmds;
     }
+    if (rc == CP_OK)
+        rc = options_check_decompress(&s->sweep, cmds, s->sweep.n_codecs, false, err);
     if (rc == CP_OK && s->codecs == NULL)
         rc = codec_parse_list("zstd:3", &s->codecs, &s->sweep.n_codecs, err);
     if (rc == CP_OK && s->threads == NULL)

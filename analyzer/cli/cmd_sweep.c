@@ -47,6 +47,12 @@ static const char sweep_usage[] =
     "      --no-warmup        skip the discarded warm-up runs\n"
     "      --layout L         split: read INPUT where it is (default); same: copy INPUT to\n"
     "                         each target first and read it from there\n"
+    "      --decompress       time decompression instead: INPUT is compressed once per\n"
+    "                         target and codec (not timed, checked byte for byte), and each\n"
+    "                         run reads that archive from the target (cache dropped) and\n"
+    "                         restores it with T decoder threads, to memory (default) or,\n"
+    "                         with --layout same, onto the target; rates are restored bytes\n"
+    "                         per second; mem keeps its archive in RAM (the CPU ceiling)\n"
     "      --sync MODE        fsync (default), direct or none\n"
     "      --seed N           shuffles the run order, 0 to 2147483647 (default: random,\n"
     "                         printed)\n"
@@ -63,7 +69,7 @@ static const char sweep_usage[] =
     "2 usage error, 130 interrupted (rows measured so far are kept).\n";
 
 enum { OPT_ENGINE = 256, OPT_BLOCK_SIZE, OPT_REPS, OPT_NO_WARMUP, OPT_LAYOUT, OPT_SYNC, OPT_SEED,
-       OPT_FORCE, OPT_MAX_MEMORY, OPT_CMD, OPT_CMD_NAME };
+       OPT_FORCE, OPT_MAX_MEMORY, OPT_CMD, OPT_CMD_NAME, OPT_DECOMPRESS };
 
 static const struct option sweep_options[] = {
     {"input", required_argument, NULL, 'i'},
@@ -81,6 +87,7 @@ static const struct option sweep_options[] = {
     {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
     {"cmd", required_argument, NULL, OPT_CMD},
     {"cmd-name", required_argument, NULL, OPT_CMD_NAME},
+    {"decompress", no_argument, NULL, OPT_DECOMPRESS},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -95,7 +102,7 @@ int cmd_sweep(int argc, char **argv)
     int *threads = NULL;
     target_spec_t *targets = NULL;
     const char *out_path = NULL;
-    bool force = false, seed_given = false;
+    bool force = false, seed_given = false, sync_given = false;
     uint64_t max_memory = 0;
     cmd_series_t *cmds = NULL;
     const char *cmd_template = NULL, *cmd_name = NULL;
@@ -125,7 +132,10 @@ int cmd_sweep(int argc, char **argv)
             break;
         case OPT_NO_WARMUP: p.warmup = false; break;
         case OPT_LAYOUT: rc = sweep_layout_parse(optarg, &p.layout, &err); break;
-        case OPT_SYNC: rc = sync_mode_parse(optarg, &p.sync, &err); break;
+        case OPT_SYNC:
+            sync_given = true;
+            rc = sync_mode_parse(optarg, &p.sync, &err);
+            break;
         case OPT_SEED:
             rc = options_seed(optarg, &p.seed, &err);
             seed_given = true;
@@ -135,6 +145,7 @@ int cmd_sweep(int argc, char **argv)
         case OPT_MAX_MEMORY: rc = options_max_memory(optarg, &max_memory, &err); break;
         case OPT_CMD: cmd_template = optarg; break;
         case OPT_CMD_NAME: cmd_name = optarg; break;
+        case OPT_DECOMPRESS: p.decompress = true; break;
         case 'q': cp_log_set_quiet(true); break;
         case 'h':
             fputs(sweep_usage, stdout);
@@ -184,6 +195,8 @@ int cmd_sweep(int argc, char **argv)
         if (rc == CP_OK)
             rc = cmd_series_append(&codecs, &cmds, &p.n_codecs, &series, &err);
     }
+    if (rc == CP_OK)
+        rc = options_check_decompress(&p, cmds, p.n_codecs, sync_given, &err);
     if (rc == CP_OK && codecs == NULL)
         rc = codec_parse_list("zstd:3", &codecs, &p.n_codecs, &err);
     if (rc == CP_OK && threads == NULL)
@@ -201,12 +214,16 @@ int cmd_sweep(int argc, char **argv)
     if (rc == CP_OK) {
         if (!seed_given)
             p.seed = prng_fresh_seed();
+        const char *end = p.sync == SYNC_NONE     ? "close (no fsync)"
+                          : p.sync == SYNC_DIRECT ? "O_DIRECT writes, fsync and close"
+                                                  : "fsync and close";
         cp_log_info("sweep: %zu target(s) x %zu codec(s) x %zu thread count(s) x %d rep(s), "
-                    "seed %llu; each run timed from opening the input to the output's %s",
+                    "seed %llu; each run timed from opening the %s to the %s%s",
                     n_targets, p.n_codecs, p.n_threads, p.reps, (unsigned long long)p.seed,
-                    p.sync == SYNC_NONE     ? "close (no fsync)"
-                    : p.sync == SYNC_DIRECT ? "O_DIRECT writes, fsync and close"
-                                            : "fsync and close");
+                    p.decompress ? "archive" : "input",
+                    p.decompress && p.layout != SWEEP_SAME ? "last byte restored to memory"
+                                                           : "output's ",
+                    p.decompress && p.layout != SWEEP_SAME ? "" : end);
         p.targets = targets;
         p.n_targets = n_targets;
         p.codecs = codecs;

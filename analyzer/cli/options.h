@@ -20,6 +20,7 @@
 
 #include "common/bounds.h"
 #include "common/err.h"
+#include "measure/sweep.h"
 
 /* What parsing a subcommand's command line came to (like curl's ParameterError): an
  * outcome with a name, kept apart from the CP_E* error codes. */
@@ -65,5 +66,12 @@ typedef enum options_format {
 
 /* --format text|json|markdown (md too). CP_OK with *out set, or CP_EUSAGE naming the value. */
 int options_format(const char *value, options_format_t *out, cp_err_t *err);
+
+/* --decompress's companions in sweep and run: no --cmd or command preset (time a
+ * program's own decompression with --cmd), the blocks engine, and --sync only when the
+ * restored bytes are written (--layout same). CP_OK when p does not decompress;
+ * CP_EUSAGE naming the option otherwise. */
+int options_check_decompress(const sweep_params_t *p, const cmd_series_t *cmds, size_t n,
+                             bool sync_given, cp_err_t *err);
 
 #endif

@@ -54,21 +54,21 @@ static int check_output_path(const compress_job_t *job, char *dir, char *base, c
     return rc == CP_OK ? tempfile_split_path(job->output_path, dir, base, err) : rc;
 }
 
-/* Warns when the output may not fit (sys_space_fits: free space less the margin); copy
- * (output = input) that cannot fit is refused. */
+/* Warns when the output may not fit (sys_space_fits: free space less the margin); an
+ * output of known size (a copy, a restore) that cannot fit is refused. */
 static int check_free_space(const char *dir, const char *label, uint64_t input_size,
-                            const codec_spec_t *codec, cp_err_t *err)
+                            const codec_spec_t *codec, bool restore, cp_err_t *err)
 {
     sys_space_t space;
     if (sys_space_read(dir, &space, NULL) != CP_OK || space.total_bytes == 0)
         return CP_OK; /* unknown (ramfs, some FUSE): the write itself will tell */
     if (sys_space_fits(&space, input_size))
         return CP_OK;
-    if (codec->ops->max_level == 0)
+    if (codec->ops->max_level == 0 || restore)
         return cp_err_set(err, CP_ENOSPC,
-                          "volume '%s' has %.1f MB free, the copy needs %.1f MB (keeping a "
-                          "%.1f MB margin)",
-                          label, (double)space.free_bytes / 1e6, (double)input_size / 1e6,
+                          "volume '%s' has %.1f MB free, the %s needs %.1f MB (keeping a "
+                          "%.1f MB margin)", label, (double)space.free_bytes / 1e6,
+                          restore ? "restored file" : "copy", (double)input_size / 1e6,
                           (double)space.margin_bytes / 1e6);
     cp_log_warn("volume '%s' has %.1f MB free, less than the %.1f MB input and a %.1f MB "
                 "margin; the output may not fit",
@@ -86,7 +86,9 @@ static int open_sink(const compress_job_t *job, const char *dir, const char *bas
     } else {
         const char *label = job->volume_label ? job->volume_label : dir;
         opts.volume_label = label;
-        int rc = check_free_space(dir, label, input_size, &job->pipeline.codec, err);
+        const pipeline_frames_t *frames = job->pipeline.frames;
+        int rc = check_free_space(dir, label, frames ? frames->unpacked_total : input_size,
+                                  &job->pipeline.codec, frames != NULL, err);
         if (rc != CP_OK)
             return rc;
         *sink = sink_open_file(dir, base, &opts, err);
@@ -105,6 +107,10 @@ int compress_job_run(const compress_job_t *job, compress_record_t *rec, cp_err_t
     rec->discarded = job->discard;
     rec->verified = -1;
     rec->sync = job->sync;
+    rec->decompress = job->pipeline.frames != NULL;
+    if (rec->decompress && job->verify)
+        return cp_err_set(err, CP_EUSAGE, "a decompression is checked when its archive is "
+                          "made (measure/archive.h), not verified after each run");
 
     uint64_t input_size;
     int rc = compress_check_input(job->pipeline.input_path, &input_size, err);
@@ -135,10 +141,17 @@ int compress_job_run(const compress_job_t *job, compress_record_t *rec, cp_err_t
     rec->cpu_user_s = cpu1.user_s - cpu0.user_s;
     rec->cpu_sys_s = cpu1.sys_s - cpu0.sys_s;
     rec->max_rss_bytes = cpu1.max_rss_bytes;
+    /* A decompression's ring (frames in, blocks out) and decoders are smaller than the
+     * compression's that made its archive: that estimate bounds it. */
     rec->mem_estimate_bytes = memest_compute(&job->pipeline.codec, job->pipeline.engine,
                                              job->pipeline.threads, job->pipeline.block_size)
                                   .total_bytes;
-    rec->throttle_s = sink_throttle_seconds(sink);
+    rec->throttle_s = sink_throttle_seconds(sink) + rec->run.read_pace_s;
+    if (rec->decompress) { /* count on the uncompressed side: restored bytes are the work */
+        uint64_t archive_bytes = rec->run.input_bytes;
+        rec->run.input_bytes = rec->run.output_bytes;
+        rec->run.output_bytes = archive_bytes;
+    }
     if (rec->run.seconds > 0)
         rec->bytes_per_s = (double)rec->run.input_bytes / rec->run.seconds;
 

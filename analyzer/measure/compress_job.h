@@ -1,6 +1,7 @@
 /* compress_job.h - one measured compression run from an input file to a sink: what
  * `chokepoint compress` does once and `sweep` does for every target x codec x threads x
- * repetition. Owns the output's life cycle: temporary file, timing, optional
+ * repetition; or, with pipeline.frames set, one measured decompression of an archive
+ * (measure/archive.h) to a sink. Owns the output's life cycle: temporary file, timing, optional
  * verification, then rename into place (compress) or removal (sweep). */
 #ifndef CP_COMPRESS_JOB_H
 #define CP_COMPRESS_JOB_H
@@ -24,12 +25,17 @@ typedef struct compress_job {
     double rate_cap_bps;      /* emulated write cap, 0 = none */
     pipeline_params_t pipeline;
     sync_mode_t sync;
-    bool verify;              /* decompress and compare hashes after timing (file outputs) */
+    bool verify;              /* decompress and compare hashes after timing (file outputs;
+                                 compression only) */
     bool force;               /* replace an existing output_path */
 } compress_job_t;
 
+/* Bytes are counted on the uncompressed side whichever way the run went: run.input_bytes
+ * is the input compressed or the bytes restored, run.output_bytes the compressed output or
+ * the archive read, and bytes_per_s is uncompressed bytes per second. */
 typedef struct compress_record {
     char codec[32];           /* "zstd:3" */
+    bool decompress;          /* a decompression: the archive restored */
     pipeline_engine_t engine;
     int threads;
     sync_mode_t sync;         /* as used (fsync after a refused direct) */
@@ -38,11 +44,11 @@ typedef struct compress_record {
     bool discarded;           /* output went to memory */
     double rate_cap_bps;
     pipeline_result_t run;    /* bytes, seconds, block size, stage accounting */
-    double bytes_per_s;       /* input bytes per second */
+    double bytes_per_s;       /* uncompressed bytes per second */
     double cpu_user_s, cpu_sys_s;
     uint64_t max_rss_bytes;   /* peak RSS of the process so far */
     uint64_t mem_estimate_bytes; /* what measure/memest.h expected the run to need */
-    double throttle_s;        /* seconds spent in the emulated cap */
+    double throttle_s;        /* seconds spent in the emulated caps (writes and reads) */
     int verified;             /* 1 match, 0 mismatch, -1 not checked */
 } compress_record_t;
 

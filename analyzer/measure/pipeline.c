@@ -14,6 +14,7 @@
 #include "common/clock.h"
 #include "common/sys.h"
 #include "measure/pagecache.h"
+#include "measure/throttle.h"
 
 /* The native engine's read size: the library buffers whole jobs itself, so big reads only
  * add memory. */
@@ -57,7 +58,44 @@ typedef struct pipe {
     uint64_t output_bytes;
     unsigned blocks;
     stage_time_t reader, compress, writer;
+    throttle_t read_pace;      /* the emulated read cap (disabled when none) */
+    double read_pace_s;
 } pipe_t;
+
+int pipeline_frames_add(pipeline_frames_t *f, uint64_t packed, uint64_t unpacked)
+{
+    if (f->n == f->cap) {
+        size_t cap = f->cap ? 2 * f->cap : 256;
+        uint64_t *a = realloc(f->packed, cap * sizeof *a);
+        if (a == NULL)
+            return CP_ENOMEM;
+        f->packed = a;
+        uint64_t *b = realloc(f->unpacked, cap * sizeof *b);
+        if (b == NULL)
+            return CP_ENOMEM;
+        f->unpacked = b;
+        f->cap = cap;
+    }
+    f->packed[f->n] = packed;
+    f->unpacked[f->n] = unpacked;
+    f->n++;
+    if (packed > f->max_packed)
+        f->max_packed = packed;
+    if (unpacked > f->max_unpacked)
+        f->max_unpacked = unpacked;
+    f->packed_total += packed;
+    f->unpacked_total += unpacked;
+    return CP_OK;
+}
+
+void pipeline_frames_free(pipeline_frames_t *f)
+{
+    if (f == NULL)
+        return;
+    free(f->packed);
+    free(f->unpacked);
+    memset(f, 0, sizeof *f);
+}
 
 const char *pipeline_engine_name(pipeline_engine_t engine)
 {
@@ -236,6 +274,7 @@ static ssize_t read_full(int fd, unsigned char *buf, size_t len)
 
 static void reader_role(pipe_t *p)
 {
+    const pipeline_frames_t *frames = p->params->frames;
     uint64_t seq = 0;
     for (;;) {
         if (interrupted_check(p))
@@ -245,19 +284,28 @@ static void reader_role(pipe_t *p)
         if (slot == NULL)
             return;
 
+        /* Decompression reads one whole frame per slot; compression one block. */
+        size_t want = frames ? (size_t)frames->packed[seq] : p->block_size;
         double t0 = clock_now();
-        ssize_t n = read_full(p->input_fd, slot->in, p->block_size);
-        p->reader.busy_s += clock_now() - t0;
-        if (n < 0) {
+        ssize_t n = read_full(p->input_fd, slot->in, want);
+        double pace_s = n > 0 ? throttle_wait(&p->read_pace, (size_t)n) : 0.0;
+        p->reader.busy_s += clock_now() - t0 - pace_s;
+        p->reader.wait_s += pace_s;
+        p->read_pace_s += pace_s;
+        if (n < 0 || (frames && (size_t)n != want)) {
             cp_err_t e = {0};
-            cp_err_errno(&e, CP_EIO, errno, "reading input %s", p->params->input_path);
+            if (n < 0)
+                cp_err_errno(&e, CP_EIO, errno, "reading input %s", p->params->input_path);
+            else
+                cp_err_set(&e, CP_EINVALID, "archive %s ends inside frame %llu",
+                           p->params->input_path, (unsigned long long)seq + 1);
             pipe_fail(p, &e);
             return;
         }
         pthread_mutex_lock(&p->lock);
         slot->in_len = (size_t)n;
         slot->seq = seq++;
-        slot->last = (size_t)n < p->block_size;
+        slot->last = frames ? seq == frames->n : (size_t)n < p->block_size;
         slot->out_len = 0;
         slot->state = SLOT_READ;
         p->input_bytes += (uint64_t)n;
@@ -276,6 +324,7 @@ static void reader_role(pipe_t *p)
 static void block_compressor_role(pipe_t *p, void *codec_ctx)
 {
     const codec_ops_t *ops = p->params->codec.ops;
+    const pipeline_frames_t *frames = p->params->frames;
     for (;;) {
         slot_t *slot = claim_slot(p, pick_oldest_read, 0, true, true, &p->slot_filled,
                                   &p->compress.wait_s);
@@ -287,9 +336,17 @@ static void block_compressor_role(pipe_t *p, void *codec_ctx)
         double t0 = clock_now();
         /* An empty last block after full ones adds nothing; an empty input still gets one
          * (empty) frame so the output is a valid compressed file. */
-        if (slot->in_len > 0 || slot->seq == 0)
+        if (frames != NULL) {
+            rc = ops->decompress_block(codec_ctx, slot->in, slot->in_len, slot->out,
+                                       slot->out_cap, &slot->out_len, &e);
+            if (rc == CP_OK && slot->out_len != frames->unpacked[slot->seq])
+                rc = cp_err_set(&e, CP_EVERIFY, "frame %llu restored %zu bytes, not %llu",
+                                (unsigned long long)slot->seq + 1, slot->out_len,
+                                (unsigned long long)frames->unpacked[slot->seq]);
+        } else if (slot->in_len > 0 || slot->seq == 0) {
             rc = ops->compress_block(codec_ctx, slot->in, slot->in_len, slot->out, slot->out_cap,
                                      &slot->out_len, &e);
+        }
         double busy = clock_now() - t0;
 
         pthread_mutex_lock(&p->lock);
@@ -433,6 +490,13 @@ static void writer_role(pipe_t *p)
             slot->out = fresh;
             slot->out_cap = p->out_cap;
         }
+        if (p->params->record_frames != NULL && slot->out_len > 0 &&
+            pipeline_frames_add(p->params->record_frames, slot->out_len, slot->in_len) != CP_OK) {
+            cp_err_t oom = {0};
+            cp_err_set(&oom, CP_ENOMEM, "out of memory for the frame table");
+            pipe_fail(p, &oom);
+            return;
+        }
         pthread_mutex_lock(&p->lock);
         p->output_bytes += slot->out_len;
         bool last = slot->last;
@@ -452,9 +516,13 @@ static int slots_alloc(pipe_t *p, cp_err_t *err)
     const codec_spec_t *codec = &p->params->codec;
     /* Native output arrives in uneven bursts and the slot grows to fit (append_to_slot);
      * blocks output is bounded by the codec. */
-    size_t out_cap = p->params->engine == PIPELINE_NATIVE
+    const pipeline_frames_t *frames = p->params->frames;
+    size_t out_cap = frames != NULL ? (size_t)frames->max_unpacked
+                     : p->params->engine == PIPELINE_NATIVE
                          ? (size_t)1 << 16
                          : codec->ops->block_bound(codec, p->block_size);
+    if (out_cap == 0)
+        out_cap = 1;
     p->out_cap = out_cap;
     p->slots = calloc(p->nslots, sizeof *p->slots);
     if (p->slots == NULL)
@@ -519,13 +587,18 @@ static void run_team(pipe_t *p)
         } else if (stream != NULL) {
             native_encoder_role(p, stream);
         } else {
+            const codec_ops_t *ops = params->codec.ops;
             cp_err_t e = {0};
-            void *ctx = params->codec.ops->block_ctx_create(&params->codec, &e);
+            void *ctx = params->frames ? ops->block_dctx_create(&e)
+                                       : ops->block_ctx_create(&params->codec, &e);
             if (ctx == NULL)
                 pipe_fail(p, &e);
             else
                 block_compressor_role(p, ctx);
-            params->codec.ops->block_ctx_free(ctx);
+            if (params->frames)
+                ops->block_dctx_free(ctx);
+            else
+                ops->block_ctx_free(ctx);
         }
     }
     codec_stream_free(stream);
@@ -543,6 +616,9 @@ int pipeline_run(const pipeline_params_t *params, sink_t *sink, pipeline_result_
     memset(out, 0, sizeof *out);
     if (params->threads < 1)
         return cp_err_set(err, CP_EUSAGE, "threads must be at least 1");
+    if (params->frames != NULL && (params->engine != PIPELINE_BLOCKS || params->frames->n == 0))
+        return cp_err_set(err, CP_EUSAGE, "decompression needs the blocks engine and a frame "
+                          "table");
     pipe_t p;
     memset(&p, 0, sizeof p);
     p.params = params;
@@ -550,7 +626,12 @@ int pipeline_run(const pipeline_params_t *params, sink_t *sink, pipeline_result_
     p.input_fd = -1;
     p.block_size = pipeline_block_size(params);
     p.nslots = 2 * (size_t)params->threads + 2;
+    p.read_pace = throttle_make(params->read_cap_bps);
     out->block_size = p.block_size;
+    if (params->frames != NULL) { /* slots hold whole frames in and restored blocks out */
+        p.block_size = params->frames->max_packed > 0 ? (size_t)params->frames->max_packed : 1;
+        out->block_size = (size_t)params->frames->max_unpacked;
+    }
     int rc = slots_alloc(&p, err);
 
     if (rc == CP_OK && !params->warm) {
@@ -613,5 +694,6 @@ int pipeline_run(const pipeline_params_t *params, sink_t *sink, pipeline_result_
     out->reader = p.reader;
     out->compress = p.compress;
     out->writer = p.writer;
+    out->read_pace_s = p.read_pace_s;
     return rc;
 }

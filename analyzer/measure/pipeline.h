@@ -8,7 +8,14 @@
  * Engines:
  * - PIPELINE_BLOCKS: T OpenMP compressor threads, each block an independent frame/stream.
  * - PIPELINE_NATIVE: one encoder thread driving the codec's own T workers
- *   (ZSTD_c_nbWorkers, lzma_stream_encoder_mt); reader and writer as above. */
+ *   (ZSTD_c_nbWorkers, lzma_stream_encoder_mt); reader and writer as above.
+ *
+ * Decompression runs the same team backwards: given the frame table of an archive the
+ * blocks engine made (pipeline_frames_t), the reader reads one frame per slot, T decoder
+ * threads restore frames in parallel and the writer hands the restored blocks to the sink
+ * in order. Knowing where frames start is what lets a decoder work in parallel (xz's
+ * threaded decoder reads it from block headers, pzstd from skippable frames); the table
+ * is recorded while the archive is made. */
 #ifndef CP_PIPELINE_H
 #define CP_PIPELINE_H
 
@@ -27,6 +34,21 @@ const char *pipeline_engine_name(pipeline_engine_t engine);
 /* Parses "blocks|native"; CP_EUSAGE naming the text otherwise. */
 int pipeline_engine_parse(const char *text, pipeline_engine_t *out, cp_err_t *err);
 
+/* Where an archive's frames are: frame i holds packed[i] bytes that restore to
+ * unpacked[i]. Grown by pipeline_frames_add; freed by pipeline_frames_free. */
+typedef struct pipeline_frames {
+    uint64_t *packed;
+    uint64_t *unpacked;
+    size_t n, cap;
+    uint64_t max_packed, max_unpacked;
+    uint64_t packed_total, unpacked_total;
+} pipeline_frames_t;
+
+/* Appends one frame; CP_ENOMEM (the table unchanged) when it cannot grow. */
+int pipeline_frames_add(pipeline_frames_t *f, uint64_t packed, uint64_t unpacked);
+/* Frees the table's arrays and zeroes it; NULL is fine. */
+void pipeline_frames_free(pipeline_frames_t *f);
+
 typedef struct pipeline_params {
     const char *input_path;
     codec_spec_t codec;
@@ -34,6 +56,13 @@ typedef struct pipeline_params {
     pipeline_engine_t engine;
     size_t block_size;         /* 0: the codec's default (blocks) or 1 MiB reads (native) */
     bool warm;                 /* keep the input's page cache (default: drop it first) */
+    double read_cap_bps;       /* emulated read cap pacing the reader; 0 = none */
+    /* Decompression: input_path is an archive made by the blocks engine of `codec`, whose
+     * frames these are; the run restores it (blocks engine only). NULL: compression. */
+    const pipeline_frames_t *frames;
+    /* Compression with the blocks engine: when not NULL, every frame written is added
+     * here (the caller frees it), so the output can later be decompressed in parallel. */
+    pipeline_frames_t *record_frames;
 } pipeline_params_t;
 
 /* zstd:3, 1 thread, blocks engine, default block size, cold cache; input_path NULL. */
@@ -45,8 +74,8 @@ typedef struct stage_time {
 } stage_time_t;
 
 typedef struct pipeline_result {
-    uint64_t input_bytes;
-    uint64_t output_bytes;
+    uint64_t input_bytes;  /* bytes read (the archive's, when decompressing) */
+    uint64_t output_bytes; /* bytes handed to the sink (restored ones, when decompressing) */
     double seconds;        /* open input .. sink_finish (fsync + close): pipeline_s + flush_s */
     double pipeline_s;     /* open input .. the last output byte handed to the sink */
     double flush_s;        /* sink_finish: the sink's last staged bytes, fsync and close */
@@ -55,6 +84,7 @@ typedef struct pipeline_result {
     stage_time_t reader;
     stage_time_t compress; /* summed over compressor threads */
     stage_time_t writer;
+    double read_pace_s;    /* the reader's seconds in the emulated read cap (in reader.wait_s) */
     bool cache_dropped;    /* the input's page cache was dropped before the run and,
                             * checked with mincore, at most 1% of it stayed resident */
 } pipeline_result_t;
@@ -62,7 +92,7 @@ typedef struct pipeline_result {
 /* The block size the pipeline will use for params (resolving 0 to the default). */
 size_t pipeline_block_size(const pipeline_params_t *params);
 
-/* Runs the job: reads params->input_path, writes to sink and calls sink_finish, whose
+/* Runs the job (a decompression when params->frames is set): reads params->input_path, writes to sink and calls sink_finish, whose
  * fsync and close end the timed region. The sink stays owned by the caller (commit or
  * close it). On failure returns CP_EIO/CP_ENOSPC/CP_ECODEC/CP_ENOMEM/CP_EINTR (interrupted)
  * or CP_EINVALID (the input changed size or mtime during the run), with err set; *out is

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/mman.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include "common/cleanup.h"
 #include "common/log.h"
@@ -36,6 +38,7 @@ struct sink {
     unsigned char *stage; /* aligned staging buffer for O_DIRECT */
     size_t stage_len;
     size_t align;
+    XXH3_state_t *hash;   /* memory sinks with opts.hash */
 };
 
 const char *sync_mode_name(sync_mode_t mode)
@@ -86,6 +89,8 @@ static int mem_write(sink_t *s, const void *buf, size_t len, cp_err_t *err)
     int rc = pace(s, len, err);
     if (rc == CP_OK)
         s->bytes += len;
+    if (rc == CP_OK && s->hash != NULL)
+        XXH3_64bits_update(s->hash, buf, len);
     return rc;
 }
 
@@ -96,7 +101,7 @@ static int mem_finish(sink_t *s, cp_err_t *err)
     return CP_OK;
 }
 
-static void mem_close(sink_t *s) { (void)s; }
+static void mem_close(sink_t *s) { XXH3_freeState(s->hash); }
 
 static const sink_ops_t mem_ops = {mem_write, mem_finish, mem_close};
 
@@ -184,6 +189,34 @@ static void file_close(sink_t *s)
 
 static const sink_ops_t file_ops = {file_write, file_finish, file_close};
 
+/* ---- RAM file sink (memfd) ---- */
+
+static int ram_write(sink_t *s, const void *buf, size_t len, cp_err_t *err)
+{
+    int rc = pace(s, len, err);
+    if (rc == CP_OK)
+        rc = write_all(s, buf, len, err);
+    if (rc == CP_OK)
+        s->bytes += len;
+    return rc;
+}
+
+static int ram_finish(sink_t *s, cp_err_t *err)
+{
+    (void)s;
+    (void)err;
+    return CP_OK; /* the file stays open: it is the only thing that keeps the bytes */
+}
+
+static void ram_close(sink_t *s)
+{
+    if (s->tf.fd >= 0)
+        close(s->tf.fd);
+    s->tf.fd = -1;
+}
+
+static const sink_ops_t ram_ops = {ram_write, ram_finish, ram_close};
+
 static sink_t *sink_new(const sink_options_t *opts, cp_err_t *err)
 {
     sink_t *s = calloc(1, sizeof *s);
@@ -204,6 +237,43 @@ sink_t *sink_open_mem(const sink_options_t *opts, cp_err_t *err)
     if (s != NULL)
         s->ops = &mem_ops;
     return s;
+}
+
+sink_t *sink_open_mem_hashing(const sink_options_t *opts, cp_err_t *err)
+{
+    sink_t *s = sink_open_mem(opts, err);
+    if (s == NULL)
+        return NULL;
+    s->hash = XXH3_createState();
+    if (s->hash == NULL) {
+        free(s);
+        cp_err_set(err, CP_ENOMEM, "out of memory opening an output");
+        return NULL;
+    }
+    XXH3_64bits_reset(s->hash);
+    return s;
+}
+
+sink_t *sink_open_ram(const char *name, const sink_options_t *opts, cp_err_t *err)
+{
+    sink_t *s = sink_new(opts, err);
+    if (s == NULL)
+        return NULL;
+    s->ops = &ram_ops;
+    s->effective_sync = SYNC_NONE;
+    s->tf.fd = memfd_create(name, MFD_CLOEXEC);
+    if (s->tf.fd < 0) {
+        cp_err_errno(err, CP_EIO, errno, "cannot create a file in memory for %s", name);
+        free(s);
+        return NULL;
+    }
+    snprintf(s->tf.path, sizeof s->tf.path, "/proc/self/fd/%d", s->tf.fd);
+    return s;
+}
+
+uint64_t sink_hash(const sink_t *s)
+{
+    return s->hash != NULL ? XXH3_64bits_digest(s->hash) : 0;
 }
 
 /* O_DIRECT alignment for fd: what the kernel reports (sys_direct_alignment), otherwise
@@ -288,7 +358,7 @@ void sink_close(sink_t *s)
 
 const char *sink_temp_path(const sink_t *s)
 {
-    return s->ops == &file_ops ? s->tf.path : NULL;
+    return s->ops == &file_ops || s->ops == &ram_ops ? s->tf.path : NULL;
 }
 
 uint64_t sink_bytes(const sink_t *s) { return s->bytes; }

@@ -45,6 +45,19 @@ sink_t *sink_open_file(const char *dir, const char *prefix, const sink_options_t
  * for memory (NULL, err set). */
 sink_t *sink_open_mem(const sink_options_t *opts, cp_err_t *err);
 
+/* Opens a sink on an anonymous file in RAM (memfd): the bytes are kept, readable at
+ * sink_temp_path ("/proc/self/fd/N") until sink_close frees them. Nothing is synced. Holds
+ * what a memory target must keep (a decompression's archive). NULL with err set on
+ * failure. */
+sink_t *sink_open_ram(const char *name, const sink_options_t *opts, cp_err_t *err);
+
+/* A memory sink that also keeps an XXH3-64 of the bytes (sink_hash): checks what a
+ * decoder restores. NULL with err set when out of memory. */
+sink_t *sink_open_mem_hashing(const sink_options_t *opts, cp_err_t *err);
+
+/* A hashing memory sink's XXH3-64 of every byte written so far; 0 for other sinks. */
+uint64_t sink_hash(const sink_t *s);
+
 /* Writes all len bytes (pacing first when capped). CP_ENOSPC/CP_EIO with a message naming
  * the volume on failure, CP_EINTR when an interrupt arrived while waiting in the rate cap;
  * the sink is then only good for sink_close. */

@@ -14,6 +14,7 @@
 #include "common/prng.h"
 #include "common/clock.h"
 #include "common/sys.h"
+#include "measure/verify.h"
 
 typedef struct planned_run {
     size_t target, codec, thread;
@@ -24,6 +25,7 @@ typedef struct planned_run {
 typedef struct target_state {
     volume_info_t volume;
     sink_t *input_copy;     /* same layout: the input copied onto this target */
+    archive_t *archives;    /* decompression: one per codec, on this target (or in RAM) */
     const char *input_path; /* what runs on this target read */
     const char *input_target;
     bool failed;            /* an earlier run failed: skip the rest */
@@ -130,6 +132,34 @@ static const char *target_holding(const char *path, const sweep_params_t *p,
     return uncapped ? uncapped : first;
 }
 
+/* Decompression: every (target, codec) gets its archive, compressed with the most threads
+ * of the list (untimed) and checked against the input's hash. */
+static int make_archives(const sweep_params_t *p, uint64_t input_size, target_state_t *st,
+                         cp_err_t *err)
+{
+    uint64_t hash, bytes;
+    int rc = verify_hash_file(p->input_path, &hash, &bytes, err);
+    if (rc == CP_OK && bytes != input_size)
+        rc = cp_err_set(err, CP_EINVALID, "input %s changed while it was read", p->input_path);
+    int threads = p->threads[p->n_threads - 1];
+    for (size_t i = 0; i < p->n_targets && rc == CP_OK; i++) {
+        const target_spec_t *t = &p->targets[i];
+        st[i].input_target = t->is_mem ? NULL : t->name; /* the archive is read from it */
+        st[i].archives = calloc(p->n_codecs, sizeof *st[i].archives);
+        if (st[i].archives == NULL)
+            return cp_err_set(err, CP_ENOMEM, "out of memory for archives");
+        for (size_t c = 0; c < p->n_codecs && rc == CP_OK; c++) {
+            char name[32];
+            codec_format(&p->codecs[c], name, sizeof name);
+            cp_log_info("compressing the input with %s into %s (--decompress; not timed)", name,
+                        t->is_mem ? "memory" : t->name);
+            rc = archive_make(p->input_path, input_size, hash, &p->codecs[c], threads,
+                              p->block_size, t, &st[i].archives[c], err);
+        }
+    }
+    return rc;
+}
+
 static int prepare_targets(const sweep_params_t *p, uint64_t input_size, target_state_t *st,
                            cp_err_t *err)
 {
@@ -145,6 +175,8 @@ static int prepare_targets(const sweep_params_t *p, uint64_t input_size, target_
         if (rc != CP_OK)
             return rc;
     }
+    if (p->decompress)
+        return make_archives(p, input_size, st, err);
     for (size_t i = 0; i < p->n_targets; i++) {
         st[i].input_path = p->input_path;
         if (p->layout == SWEEP_SAME && !p->targets[i].is_mem) {
@@ -166,7 +198,28 @@ static void fill_job(const sweep_params_t *p, const target_state_t *st, size_t t
 {
     const target_spec_t *target = &p->targets[t];
     *job = compress_job_defaults();
+    if (p->decompress) {
+        /* Read the archive from the target (paced by its read cap); restore to memory, or
+         * onto the target itself with the same layout. */
+        job->pipeline.input_path = st[t].archives[c].path;
+        job->pipeline.frames = &st[t].archives[c].frames;
+        job->pipeline.read_cap_bps = target->read_cap_bps;
+        job->pipeline.codec = p->codecs[c];
+        job->pipeline.threads = threads;
+        job->sync = p->sync;
+        job->rate_cap_bps = target->rate_cap_bps;
+        job->volume_label = target->name;
+        if (target->is_mem || p->layout != SWEEP_SAME)
+            job->discard = true;
+        else
+            job->scratch_dir = target->dir;
+        if (job->discard)
+            job->rate_cap_bps = 0.0; /* nothing is written to the volume */
+        return;
+    }
     job->pipeline.input_path = st[t].input_path;
+    if (st[t].input_copy != NULL) /* the input is read from this target */
+        job->pipeline.read_cap_bps = target->read_cap_bps;
     job->pipeline.codec = p->codecs[c];
     job->pipeline.threads = threads;
     job->pipeline.engine = p->engine;
@@ -243,6 +296,7 @@ static void row_init(const sweep_params_t *p, const target_state_t *st, const pl
     row->order = order;
     row->seed = p->seed;
     row->layout = target->is_mem ? SWEEP_SPLIT : p->layout;
+    row->record.decompress = p->decompress;
     row->input_target = st[r->target].input_target;
 }
 
@@ -469,6 +523,13 @@ int sweep_run(const sweep_params_t *p, sweep_row_cb cb, void *ctx, cp_err_t *err
 {
     if (p->n_targets == 0 || p->n_codecs == 0 || p->n_threads == 0 || p->reps < 1)
         return cp_err_set(err, CP_EUSAGE, "nothing to sweep: give at least one TARGET");
+    for (size_t c = 0; p->decompress && c < p->n_codecs; c++)
+        if (series_is_cmd(p, c))
+            return cp_err_set(err, CP_EUSAGE, "--decompress restores the built-in codecs' "
+                              "archives; time a command's own decompression with --cmd");
+    if (p->decompress && p->engine != PIPELINE_BLOCKS)
+        return cp_err_set(err, CP_EUSAGE, "--decompress uses the blocks engine (frames "
+                          "restored in parallel); drop --engine native");
     uint64_t input_size;
     int rc = compress_check_input(p->input_path, &input_size, err);
     if (rc != CP_OK)
@@ -504,8 +565,12 @@ int sweep_run(const sweep_params_t *p, sweep_row_cb cb, void *ctx, cp_err_t *err
     if (rc == CP_OK && p->reps_auto)
         rc = run_until_settled(p, st, plan, total, &pc, times, &some_failed, cb, ctx, &g, err);
     cp_log_progress_done();
-    for (size_t t = 0; t < p->n_targets; t++)
+    for (size_t t = 0; t < p->n_targets; t++) {
         sink_close(st[t].input_copy);
+        for (size_t c = 0; st[t].archives != NULL && c < p->n_codecs; c++)
+            archive_close(&st[t].archives[c]);
+        free(st[t].archives);
+    }
     free(st);
     free(plan);
     free(times);

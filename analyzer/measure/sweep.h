@@ -12,15 +12,20 @@
 #include "measure/target.h"
 #include "codecs/codec.h"
 #include "common/err.h"
+#include "measure/archive.h"
 #include "measure/cmd_job.h"
 #include "measure/compress_job.h"
 #include "measure/telemetry.h"
 #include "measure/volume.h"
 #include "measure/writeback.h"
 
+/* Where a run reads and writes. A compression reads INPUT (split: where it is; same: a
+ * copy on the target) and writes to the target. A decompression reads its archive from
+ * the target and restores it to memory (split) or to the same target (same). */
 typedef enum sweep_layout {
-    SWEEP_SPLIT, /* read INPUT where it is */
-    SWEEP_SAME,  /* copy INPUT to each target first and read it from there */
+    SWEEP_SPLIT, /* read INPUT where it is; decompression: restore to memory */
+    SWEEP_SAME,  /* copy INPUT to each target first and read it from there; decompression:
+                    restore onto the target the archive is read from */
 } sweep_layout_t;
 
 /* "split" or "same". */
@@ -48,6 +53,10 @@ typedef struct sweep_params {
     sweep_layout_t layout;
     sync_mode_t sync;
     uint64_t seed;          /* shuffles the run order */
+    /* Time decompression instead: the input is compressed once per (target, codec),
+     * untimed and checked (measure/archive.h), and every run restores that archive with
+     * T decoder threads (blocks engine, built-in codecs only). */
+    bool decompress;
     /* A resumed study: true when the run (target, codec, threads, rep) was measured before
      * (*seconds its time); such runs are skipped, and their times count for --reps auto.
      * NULL: nothing was. */

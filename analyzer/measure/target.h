@@ -16,7 +16,8 @@
 typedef struct target_spec {
     char name[CP_TARGET_NAME_MAX];
     char dir[PATH_MAX];
-    double rate_cap_bps; /* 0 = no emulated cap */
+    double rate_cap_bps; /* emulated write cap; 0 = none */
+    double read_cap_bps; /* emulated read cap; 0 = none */
     bool is_mem;
 } target_spec_t;
 

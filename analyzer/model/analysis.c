@@ -55,6 +55,8 @@ static int compare_rows(const void *a, const void *b)
     if (c == 0)
         c = strcmp(x->codec, y->codec);
     if (c == 0)
+        c = (int)x->decompress - (int)y->decompress;
+    if (c == 0)
         c = (x->threads > y->threads) - (x->threads < y->threads);
     if (c == 0)
         c = (x > y) - (x < y);
@@ -63,7 +65,8 @@ static int compare_rows(const void *a, const void *b)
 
 static bool same_key(const run_row_t *x, const run_row_t *y)
 {
-    return strcmp(x->target, y->target) == 0 && strcmp(x->codec, y->codec) == 0;
+    return strcmp(x->target, y->target) == 0 && strcmp(x->codec, y->codec) == 0 &&
+           x->decompress == y->decompress;
 }
 
 typedef double (*row_value_fn)(const run_row_t *r);
@@ -195,6 +198,32 @@ static void series_labels(const run_row_t *const *rows, size_t n, analysis_serie
     s->rate_cap_bps = ncaps > 0 ? stats_median(scratch, ncaps) : NAN;
     if (ncaps > 0 && s->emulated < 0)
         s->emulated = 1;
+    ncaps = 0;
+    for (size_t i = 0; i < n; i++)
+        if (rows[i]->read_cap_bps > 0.0)
+            scratch[ncaps++] = rows[i]->read_cap_bps;
+    s->read_cap_bps = ncaps > 0 ? stats_median(scratch, ncaps) : NAN;
+    if (ncaps > 0 && s->emulated < 0)
+        s->emulated = 1;
+}
+
+/* A decompression series reads its archive from its own volume and writes only when it
+ * restores onto it: its ceilings in restored bytes per second. */
+static void decompression_ceilings(analysis_series_t *s)
+{
+    if (s->read_cap_bps > 0.0)
+        s->read_bps = s->read_bps > 0.0 ? fmin(s->read_bps, s->read_cap_bps) : s->read_cap_bps;
+    double fraction = s->output_ratio > 0.0 ? s->output_ratio : 1.0;
+    s->read_ceiling_bps = s->read_bps > 0.0 ? s->read_bps / fraction : NAN;
+    if (s->restores_to_volume) {
+        s->write_ceiling_bps = verdict_write_ceiling(s->write_speed_bps, 1.0);
+        return;
+    }
+    s->drain_bps = s->is_mem ? NAN : INFINITY; /* nothing is written to the volume */
+    s->drain_source = "nothing written";
+    s->rate_cap_bps = NAN;
+    s->write_speed_bps = NAN;
+    s->write_ceiling_bps = NAN;
 }
 
 bool analysis_model_describes(const fit_result_t *m)
@@ -477,6 +506,11 @@ int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
         memcpy(s->name, r->target, sizeof s->name);
         memcpy(s->codec, r->codec, sizeof s->codec);
         s->is_mem = strcmp(r->target, ANALYSIS_MEM_TARGET) == 0;
+        s->decompress = r->decompress;
+        s->restores_to_volume = r->decompress && !s->is_mem && r->layout == RUN_LAYOUT_SAME;
+        if (r->decompress)
+            snprintf(s->codec, sizeof s->codec, "%.*s decompression",
+                     (int)sizeof s->codec - 16, r->codec);
         match_series_probe(s, r, runs, probe);
         s->write_bps = s->probe_target[0]
                            ? probe_table_speed(probe, s->probe_target, PROBE_OP_WRITE) : NAN;
@@ -491,6 +525,8 @@ int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
         s->write_speed_bps = explain_write_speed(s);
         s->write_ceiling_bps = verdict_write_ceiling(s->write_speed_bps, s->output_ratio);
         s->read_ceiling_bps = s->read_bps;
+        if (s->decompress)
+            decompression_ceilings(s);
         fit_series_points(s->points, s->npoints, s->models, &s->best_rate_model,
                           &s->rejected_rate_model);
     }

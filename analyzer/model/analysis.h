@@ -177,6 +177,14 @@ typedef struct analysis_series {
      * disk can (or the model lacks inputs). */
     int whatif_threads;
     double whatif_write_bps, whatif_seconds;
+    /* A decompression series (runs.csv op): its archive is read from this target (the
+     * read ceiling is read_bps / output_ratio, in restored bytes per second), restored to
+     * memory (no write ceiling) or, with restores_to_volume, onto the target (write ceiling
+     * at ratio 1). Its codec is labelled "<codec> decompression". whatif_read_bps: the read
+     * speed that brings it within the tolerance of the CPU ceiling; NAN otherwise. */
+    bool decompress, restores_to_volume;
+    double read_cap_bps;    /* emulated read cap of its runs; NAN: none */
+    double whatif_read_bps;
 } analysis_series_t;
 
 /* How runs targets were matched with probe targets, for stderr and the report's notes. */

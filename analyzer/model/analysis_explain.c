@@ -60,6 +60,12 @@ static predict_inputs_t point_inputs(const analysis_series_t *s, const analysis_
         .io_cpu_per_byte = s->io_cpu_per_byte,
         .cpus = p->online_cpus,
     };
+    if (s->decompress) {
+        /* Read the archive from this volume; write the restored bytes only onto it. */
+        in.input_bytes = p->output_bytes;
+        in.output_bytes = s->restores_to_volume ? p->input_bytes : 0.0;
+        in.read_bps = s->read_bps;
+    }
     return in;
 }
 
@@ -128,9 +134,17 @@ void explain_whatif(analysis_series_t *s, const analysis_verdict_t *last, double
 {
     const analysis_point_t *top = &s->points[s->npoints - 1];
     s->whatif_threads = 0;
-    s->whatif_write_bps = s->whatif_seconds = NAN;
+    s->whatif_write_bps = s->whatif_seconds = s->whatif_read_bps = NAN;
     if (s->is_mem || !(last->cpu_ceiling_bps > 0.0))
         return;
+    if (s->decompress && !s->restores_to_volume) {
+        /* Only the read of the archive stands between the job and its CPU time. */
+        double goal = top->input_bytes / last->cpu_ceiling_bps / (1.0 - tolerance);
+        s->whatif_threads = top->threads;
+        s->whatif_read_bps = top->output_bytes / goal;
+        s->whatif_seconds = goal;
+        return;
+    }
     double run_rate = last->cpu_ceiling_bps;
     if (s->read_ceiling_bps < run_rate)
         run_rate = s->read_ceiling_bps;

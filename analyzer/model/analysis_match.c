@@ -29,6 +29,11 @@ void match_series_probe(analysis_series_t *s, const run_row_t *first, const runs
     /* The input was read from this target's own copy (same), or from where it lives:
      * the runs target named in input_target (split). */
     const char *input = NULL, *input_dir = "";
+    if (first->decompress) {
+        /* A decompression reads its archive from the target itself. */
+        copy_name(s->read_from, s->probe_target);
+        return;
+    }
     if (first->layout == RUN_LAYOUT_SAME) {
         if (!s->is_mem) {
             input = s->name;

@@ -16,6 +16,7 @@ const char *predict_regime_name(predict_regime_t regime)
 {
     switch (regime) {
     case PREDICT_CPU_ONLY: return "cpu-only";
+    case PREDICT_READ: return "read";
     case PREDICT_OVERLAPPED: return "overlapped";
     case PREDICT_SERIAL: return "serial";
     case PREDICT_MIXED: return "mixed";
@@ -57,7 +58,10 @@ prediction_t predict_run(const predict_inputs_t *in)
         compute = fmax(compute, out / in->pace_bps);
     p.compute_s = compute;
     if (isinf(in->drain_bps)) {
-        p.regime = PREDICT_CPU_ONLY;
+        p.regime = compute > in->cpu_s * (1.0 + 1e-9) && in->read_bps > 0.0 &&
+                           in->input_bytes / in->read_bps >= compute * (1.0 - 1e-9)
+                       ? PREDICT_READ
+                       : PREDICT_CPU_ONLY;
         p.seconds = compute;
         p.tail_s = 0.0;
         p.cached_bytes = 0.0;

@@ -33,12 +33,14 @@ predict_sync_t predict_sync_from_name(const char *name);
 typedef enum predict_regime {
     PREDICT_UNKNOWN,    /* a required input was unknown: no prediction */
     PREDICT_CPU_ONLY,   /* nothing to write (memory target, or a RAM volume) */
+    PREDICT_READ,       /* nothing to write, and reading the input takes longer than the
+                           CPU work (a decompression restoring to memory) */
     PREDICT_OVERLAPPED,
     PREDICT_SERIAL,
     PREDICT_MIXED,
 } predict_regime_t;
 
-/* "unknown", "cpu-only", "overlapped", "serial", "mixed". */
+/* "unknown", "cpu-only", "read", "overlapped", "serial", "mixed". */
 const char *predict_regime_name(predict_regime_t regime);
 
 typedef struct predict_inputs {

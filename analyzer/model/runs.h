@@ -40,6 +40,11 @@ typedef struct run_row {
     char sync[16];                 /* "fsync", "direct", "none"; "" when not given */
     int ram, emulated;             /* 1 yes, 0 no, -1 not given */
     double rate_cap_bps;           /* emulated write-rate cap; NAN when not given */
+    double read_cap_bps;           /* emulated read-rate cap; NAN when not given */
+    /* A decompression: the archive (output_bytes) read from the target, restored
+     * (input_bytes, the uncompressed side, as for a compression) to memory or, with the
+     * same layout, onto the target. */
+    bool decompress;
     /* The run's phases and telemetry (NAN when not given): the evidence for a cause. */
     double pipeline_s, flush_s;    /* seconds = pipeline_s + flush_s */
     double cpu_idle_share, cpu_sys_share, dev_busy_share;

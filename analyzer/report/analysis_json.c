@@ -80,6 +80,9 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
     json_t *o = json_object();
     json_object_set_new(o, "name", json_string(s->name));
     json_object_set_new(o, "codec", s->codec[0] ? json_string(s->codec) : json_null());
+    json_object_set_new(o, "operation", json_string(s->decompress ? "decompress" : "compress"));
+    json_object_set_new(o, "restores_to", s->decompress
+                        ? json_string(s->restores_to_volume ? "volume" : "memory") : json_null());
     json_object_set_new(o, "is_mem", json_boolean(s->is_mem));
 
     json_t *points = json_array();
@@ -181,6 +184,7 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
         json_t *w = json_object();
         json_object_set_new(w, "threads", json_integer(s->whatif_threads));
         json_object_set_new(w, "write_bytes_per_s", json_number_or_null(s->whatif_write_bps));
+        json_object_set_new(w, "read_bytes_per_s", json_number_or_null(s->whatif_read_bps));
         json_object_set_new(w, "seconds", json_number_or_null(s->whatif_seconds));
         json_object_set_new(o, "what_if", w);
     } else {

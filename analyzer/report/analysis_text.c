@@ -111,7 +111,10 @@ static void series_method(const analysis_series_t *s, char *buf, size_t cap)
         snprintf(reps, sizeof reps, "%zu run%s", lo, lo == 1 ? "" : "s");
     else
         snprintf(reps, sizeof reps, "%zu to %zu runs", lo, hi);
-    const char *sync = s->is_mem                         ? "output counted in memory"
+    const char *sync = s->decompress && s->is_mem ? "archive in RAM, restored to memory"
+                       : s->decompress && !s->restores_to_volume
+                           ? "archive read from the volume (cache dropped), restored to memory"
+                       : s->is_mem                         ? "output counted in memory"
                        : strcmp(s->sync, "fsync") == 0  ? "timed to fsync + close"
                        : strcmp(s->sync, "direct") == 0 ? "O_DIRECT writes, timed to fsync + close"
                        : strcmp(s->sync, "none") == 0   ? "no fsync (page cache included)"
@@ -250,7 +253,8 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *
     if (isfinite(s->prediction_error_median))
         fprintf(out, "%spredicted from the memory target's times, the volume's %s speed and %s "
                 "(docs/method.md): median error %.0f%%, worst %.0f%%%s", md ? "\n" : "  ",
-                strcmp(s->drain_source, "probe-drain") == 0 ? "drain"
+                s->decompress && !s->restores_to_volume   ? "probed cold read"
+                : strcmp(s->drain_source, "probe-drain") == 0 ? "drain"
                 : strcmp(s->drain_source, "ram") == 0       ? "RAM"
                                                             : "probed (fsync'd) write",
                 isnan(s->points[s->npoints - 1].dirty_background_bytes)
@@ -295,10 +299,10 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *
                      "efficiency | vs fastest | verdict |\n"
                      "|---:|---:|---:|---:|---:|---:|---:|---:|---|\n", source);
     else
-        fprintf(out, "  verdicts (CPU ceiling: %s; input bytes per second except 'volume "
+        fprintf(out, "  verdicts (CPU ceiling: %s; %s bytes per second except 'volume "
                 "writes', the volume's speed in output bytes):\n"
                 "  %7s %11s %11s %13s %13s %12s %10s %11s  %s\n",
-                source, "threads", "rate", "CPU ceiling", "volume writes", "write ceiling",
+                source, s->decompress ? "restored" : "input", "threads", "rate", "CPU ceiling", "volume writes", "write ceiling",
                 "read ceiling", "efficiency", "vs fastest", "verdict");
     for (size_t i = 0; i < s->npoints; i++) {
         const analysis_verdict_t *v = &s->verdicts[i];
@@ -338,12 +342,14 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *
     if (buf[0])
         fprintf(out, "%sat %d threads: %s%s", indent, top->threads, buf, md ? "  \n" : "\n");
     if (last->has_stage_verdict)
-        fprintf(out, "%spipeline at %d threads: reader busy %.0f%%, compressors %.0f%%, writer "
+        fprintf(out, "%spipeline at %d threads: reader busy %.0f%%, %s %.0f%%, writer "
                      "%.0f%% of the run (busiest: %s)%s",
-                indent, top->threads, 100.0 * top->reader_busy, 100.0 * top->compress_busy,
+                indent, top->threads, 100.0 * top->reader_busy,
+                s->decompress ? "decoders" : "compressors", 100.0 * top->compress_busy,
                 100.0 * top->writer_busy,
                 last->stage_verdict == VERDICT_WRITE  ? "writer"
                 : last->stage_verdict == VERDICT_READ ? "reader"
+                : s->decompress                       ? "decoders"
                                                       : "compressors",
                 md ? "  \n" : "\n");
     crossover_words(a, s, buf, sizeof buf);
@@ -434,8 +440,12 @@ int analysis_write_summary(const analysis_t *a, FILE *out, cp_err_t *err)
                 analysis_format_rate(v->write_ceiling_bps, wr, sizeof wr),
                 analysis_format_rate(v->read_ceiling_bps, rd, sizeof rd), 100.0 * v->efficiency);
     }
-    fputs("(rates and ceilings in input bytes per second; 'volume writes' is the volume's own "
-          "speed in output bytes)\n\n", out);
+    bool any_decompress = false;
+    for (size_t j = 0; j < a->nseries; j++)
+        any_decompress = any_decompress || a->series[j].decompress;
+    fprintf(out, "(rates and ceilings in %s bytes per second; 'volume writes' is the volume's "
+            "own speed in output bytes)\n\n",
+            any_decompress ? "uncompressed (restored, for a decompression)" : "input");
     for (size_t j = 0; j < a->nseries; j++) {
         const analysis_series_t *s = &a->series[order[j]];
         fprintf(out, "%s\n", answer_sentence(a, s, words, sizeof words));

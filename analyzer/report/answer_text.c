@@ -92,15 +92,16 @@ const char *answer_sentence(const analysis_t *a, const analysis_series_t *s, cha
 {
     const analysis_point_t *p = &s->points[s->npoints - 1];
     const analysis_verdict_t *v = &s->verdicts[s->npoints - 1];
-    char name[300], reach[96], slower[48], r1[32];
+    char name[300], reach[96], slower[48], r1[32], restored[32];
     buf[0] = '\0';
     label(s, name, sizeof name);
     double cpu_s = cpu_seconds(p, v);
     slower_words(p->seconds, cpu_s, slower, sizeof slower);
     const char *against = a->ceilings[s->ceiling].estimated ? "the fastest target" : "memory";
     if (s->is_mem) {
-        strbuf_appendf(buf, cap, "%s: the CPU ceiling: %.3g s at %d threads (%s of input)", name,
-               p->seconds, p->threads, analysis_format_rate(p->bytes_per_s, r1, sizeof r1));
+        strbuf_appendf(buf, cap, "%s: the CPU ceiling: %.3g s at %d threads (%s of %s)", name,
+               p->seconds, p->threads, analysis_format_rate(p->bytes_per_s, r1, sizeof r1),
+               s->decompress ? "restored data" : "input");
         if (p->flags & POINT_OVERSUBSCRIBED)
             strbuf_appendf(buf, cap, "; %d threads is more than the %.0f CPUs online (oversubscribed)",
                    p->threads, p->online_cpus);
@@ -120,7 +121,7 @@ const char *answer_sentence(const analysis_t *a, const analysis_series_t *s, cha
                p->seconds, p->threads, slower, against, cpu_s);
         break;
     case CAUSE_CPU_CONTENTION:
-        strbuf_appendf(buf, cap, "the compressors needed more CPU time than in memory (contended "
+        strbuf_appendf(buf, cap, "the worker threads needed more CPU time than in memory (contended "
                "cores): %.3g s at %d threads, %s %s (%.3g s)", p->seconds, p->threads, slower,
                against, cpu_s);
         break;
@@ -135,10 +136,18 @@ const char *answer_sentence(const analysis_t *a, const analysis_series_t *s, cha
                p->seconds, p->threads, slower, cpu_s);
         break;
     case CAUSE_READ_THROUGHPUT:
-        strbuf_appendf(buf, cap, "reading the input from %s at %s, the job takes %.3g s at %d threads, "
-               "%s the CPU's %.3g s", s->read_from[0] ? s->read_from : "its volume",
-               analysis_format_rate(v->read_ceiling_bps, r1, sizeof r1), p->seconds,
-               p->threads, slower, cpu_s);
+        if (s->decompress)
+            strbuf_appendf(buf, cap, "the volume reads the %.0f%%-sized archive at %s, %s of "
+                   "restored data, so the decompression takes %.3g s at %d threads, %s the CPU's "
+                   "%.3g s", 100.0 * s->output_ratio,
+                   analysis_format_rate(s->read_bps, r1, sizeof r1),
+                   analysis_format_rate(v->read_ceiling_bps, restored, sizeof restored), p->seconds,
+                   p->threads, slower, cpu_s);
+        else
+            strbuf_appendf(buf, cap, "reading the input from %s at %s, the job takes %.3g s at %d "
+                   "threads, %s the CPU's %.3g s", s->read_from[0] ? s->read_from : "its volume",
+                   analysis_format_rate(v->read_ceiling_bps, r1, sizeof r1), p->seconds,
+                   p->threads, slower, cpu_s);
         break;
     default:
         strbuf_appendf(buf, cap, "%.3g s at %d threads, %s %s (%.3g s), and no recorded figure "
@@ -158,6 +167,9 @@ const char *answer_sentence(const analysis_t *a, const analysis_series_t *s, cha
             strbuf_appendf(buf, cap, "; with this timing no faster disk brings it within %.0f%% of "
                    "the CPU", 100.0 * a->tolerance);
     }
+    if (v->verdict == VERDICT_READ && isfinite(s->whatif_read_bps))
+        strbuf_appendf(buf, cap, "; a disk that reads %s would bring it down to %.3g s",
+               analysis_format_rate(s->whatif_read_bps, r1, sizeof r1), s->whatif_seconds);
     if (p->flags & POINT_OVERSUBSCRIBED)
         strbuf_appendf(buf, cap, " (%d threads on %.0f CPUs: oversubscribed)", p->threads,
                p->online_cpus);

@@ -31,7 +31,7 @@ const char *cause_words(const analysis_series_t *s, const analysis_point_t *p,
                100.0 * e->cpu_idle_share, 100.0 * e->cpu_sys_share, 100.0 * (1.0 - share));
         break;
     case CAUSE_CPU_CONTENTION:
-        strbuf_appendf(buf, cap, "the compressors needed %.0f%% more busy time than in memory "
+        strbuf_appendf(buf, cap, "the worker threads needed %.0f%% more busy time than in memory "
                "(contended cores), which explains the %.0f%% gap",
                100.0 * e->busy_growth, 100.0 * (1.0 - share));
         break;

@@ -104,6 +104,29 @@ static int load_row(const csv_table_t *t, size_t row, const int *col, run_row_t 
     return 0;
 }
 
+/* The run's direction and read cap: "compress" (or absent: a table from elsewhere) or
+ * "decompress"; anything else is CP_EDATA naming file:line. */
+static int load_direction(const csv_table_t *t, size_t row, int col_op, int col_read_cap,
+                          run_row_t *r, cp_err_t *err)
+{
+    const char *op = csv_table_cell(t, row, col_op);
+    if (op[0] == '\0' || strcmp(op, "compress") == 0) {
+        r->decompress = false;
+    } else if (strcmp(op, "decompress") == 0) {
+        r->decompress = true;
+    } else {
+        char shown[48];
+        csv_table_printable(op, shown, sizeof shown);
+        return cp_err_set(err, CP_EDATA,
+                          "%s:%ld: column 'op': '%s' is not compress or decompress",
+                          csv_table_name(t), r->line, shown);
+    }
+    if (csv_table_number(t, row, col_read_cap, &r->read_cap_bps, NULL) != 0 ||
+        !(r->read_cap_bps > 0.0))
+        r->read_cap_bps = NAN;
+    return 0;
+}
+
 static int runs_from_table(const csv_table_t *t, runs_table_t **out, cp_err_t *err)
 {
     static const char *const names[] = {
@@ -129,6 +152,7 @@ static int runs_from_table(const csv_table_t *t, runs_table_t **out, cp_err_t *e
         return rc;
     int col_error = csv_table_find(t, "error"), col_valid = csv_table_find(t, "valid");
     int col_dir = csv_table_find(t, "dir");
+    int col_op = csv_table_find(t, "op"), col_read_cap = csv_table_find(t, "read_cap_bps");
 
     runs_table_t *runs = calloc(1, sizeof *runs);
     size_t n = csv_table_rows(t);
@@ -143,6 +167,8 @@ static int runs_from_table(const csv_table_t *t, runs_table_t **out, cp_err_t *e
             continue;
         }
         rc = load_row(t, i, col, &runs->rows[runs->nrows], err);
+        if (rc == 0)
+            rc = load_direction(t, i, col_op, col_read_cap, &runs->rows[runs->nrows], err);
         if (rc != 0) {
             runs_table_free(runs);
             return rc;

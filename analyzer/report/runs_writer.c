@@ -14,7 +14,8 @@ static const char runs_header[] =
     "reader_busy_s,reader_wait_s,compress_busy_s,compress_wait_s,writer_busy_s,writer_wait_s,"
     "throttle_s,fs_type,ram,emulated,rate_cap_bps,cpu_user_share,cpu_sys_share,"
     "cpu_iowait_share,cpu_idle_share,device,dev_written_bytes,dev_busy_share,"
-    "dirty_background_bytes,dirty_bytes,dirty_expire_s,dirty_writeback_s,online_cpus,dir,valid,error\n";
+    "dirty_background_bytes,dirty_bytes,dirty_expire_s,dirty_writeback_s,online_cpus,op,"
+    "read_cap_bps,dir,valid,error\n";
 
 int runs_csv_header(FILE *out, cp_err_t *err)
 {
@@ -49,8 +50,9 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
     else
         fputs(",,,,,,,,,,,,,,,,,", out);
     csv_out_text(out, row->target->is_mem ? "mem" : row->volume ? row->volume->fs_type : NULL);
+    bool emulated = row->target->rate_cap_bps > 0 || row->target->read_cap_bps > 0;
     fprintf(out, ",%d,%d,", row->target->is_mem || (row->volume && row->volume->is_ram),
-            row->target->rate_cap_bps > 0);
+            emulated);
     csv_out_num(out, 0, row->target->rate_cap_bps > 0 ? row->target->rate_cap_bps : nan);
     fputc(',', out);
     bool cpu = measured && tel->have_cpu;
@@ -63,7 +65,7 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
     csv_out_num(out, 4, cpu ? tel->cpu_idle_share : nan);
     fputc(',', out);
     /* A device's counters mean nothing for RAM or an emulated cap: report them unknown. */
-    bool disk = measured && tel->have_disk && row->target->rate_cap_bps <= 0;
+    bool disk = measured && tel->have_disk && !emulated;
     csv_out_text(out, disk ? tel->device : NULL);
     fputc(',', out);
     csv_out_num(out, 0, disk ? (double)tel->dev_written_bytes : nan);
@@ -81,6 +83,8 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
     csv_out_num(out, 2, wb ? row->writeback.dirty_writeback_s : nan);
     fputc(',', out);
     csv_out_num(out, 0, measured && tel->online_cpus > 0 ? (double)tel->online_cpus : nan);
+    fprintf(out, ",%s,", row->record.decompress ? "decompress" : "compress");
+    csv_out_num(out, 0, row->target->read_cap_bps > 0 ? row->target->read_cap_bps : nan);
     fputc(',', out);
     /* The directory resolved, as probe.csv records it, so the two match by directory when
      * they name the target differently. */

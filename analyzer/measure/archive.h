@@ -1,0 +1,40 @@
+/* archive.h - what a decompression study restores: the input compressed once, untimed,
+ * onto a target (a temporary file in its directory) or into memory (the mem target: a
+ * RAM file, so restoring it costs the CPU alone), with the table of its frames that lets
+ * T decoder threads work in parallel (measure/pipeline.h). Each archive is checked once,
+ * restored through the same decoding path the timed runs use, byte for byte against the
+ * input (XXH3-64 and length) before anything is timed. */
+#ifndef CP_ARCHIVE_H
+#define CP_ARCHIVE_H
+
+#include <stdint.h>
+
+#include "codecs/codec.h"
+#include "common/err.h"
+#include "measure/pipeline.h"
+#include "measure/sink.h"
+#include "measure/target.h"
+
+typedef struct archive {
+    codec_spec_t codec;
+    pipeline_frames_t frames; /* packed_total = the archive's size */
+    sink_t *file;             /* holds the archive (a temporary file, or a RAM file) */
+    const char *path;         /* where to read it: valid until archive_close */
+} archive_t;
+
+/* Compresses input_path (input_bytes long, XXH3-64 input_hash) with codec, blocks engine,
+ * `threads` compressor threads and block_size (0: the codec's default), into a temporary
+ * file on target t (fsynced, no rate cap: not timed) or into memory when t is the mem
+ * target; then restores it once through the decompression pipeline into a hashing memory
+ * sink. CP_EVERIFY naming the target when the restored bytes differ; CP_ENOSPC when the
+ * target's free space (sys_space_fits) cannot hold an archive the input's size; CP_EINTR
+ * when interrupted; CP_EIO/CP_ECODEC/CP_ENOMEM otherwise. On failure nothing is left on
+ * the target and *out is empty; on success the caller owns *out (archive_close). */
+int archive_make(const char *input_path, uint64_t input_bytes, uint64_t input_hash,
+                 const codec_spec_t *codec, int threads, size_t block_size,
+                 const target_spec_t *t, archive_t *out, cp_err_t *err);
+
+/* Removes the archive's file and frees its table; an empty or NULL archive is fine. */
+void archive_close(archive_t *a);
+
+#endif
