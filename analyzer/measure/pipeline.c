@@ -490,7 +490,8 @@ static void writer_role(pipe_t *p)
             slot->out = fresh;
             slot->out_cap = p->out_cap;
         }
-        if (p->params->record_frames != NULL && slot->out_len > 0 &&
+        /* Every non-empty frame, and the one frame an empty input gets (empty for copy). */
+        if (p->params->record_frames != NULL && (slot->out_len > 0 || slot->seq == 0) &&
             pipeline_frames_add(p->params->record_frames, slot->out_len, slot->in_len) != CP_OK) {
             cp_err_t oom = {0};
             cp_err_set(&oom, CP_ENOMEM, "out of memory for the frame table");
