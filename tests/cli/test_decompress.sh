@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# sweep/run --decompress: the archive each target restores is the one compression writes
+# (same size), every restore gives back the input's size, nothing is left on the target,
+# a restore onto the target (--layout same) is fsynced, options that cannot apply are
+# refused, and a target whose reads are capped comes out read-bound while memory is
+# cpu-bound.
+source "$(dirname "$0")/lib.sh"
+set -e
+
+in="$WORK/in"
+"$CP" fixture -o "$in" --size 6M --kind mixed --seed 3 -q
+size=$(stat -c %s "$in")
+disk="$WORK/disk"
+mkdir -p "$disk"
+
+# col NAME ROW_REGEX FILE: the NAME column of the first row matching ROW_REGEX
+col() {
+    local i
+    i=$(csv_col "$3" "$1")
+    awk -F, -v i="$i" -v re="$2" 'NR > 1 && $0 ~ re { print $i; exit }' "$3"
+}
+
+run "$CP" sweep -i "$in" -c zstd:3,xz:1 -T 1,2 --reps 1 --seed 1 -o "$WORK/c.csv" "d=$disk" mem
+expect_status 0 "the compression sweep"
+run "$CP" sweep -i "$in" --decompress -c zstd:3,xz:1 -T 1,2 --reps 2 --seed 1 \
+    -o "$WORK/d.csv" "d=$disk" mem
+expect_status 0 "the decompression sweep on a directory and mem"
+check "2 codecs x 2 targets x 2 thread counts x 2 reps" test "$(data_rows "$WORK/d.csv")" -eq 16
+check "every row is valid" test "$(awk -F, 'NR > 1 && $0 !~ /,1,$/' "$WORK/d.csv" | wc -l)" -eq 0
+opcol=$(csv_col "$WORK/d.csv" op)
+check "every row says decompress" \
+    test "$(awk -F, -v i="$opcol" 'NR > 1 && $i != "decompress"' "$WORK/d.csv" | wc -l)" -eq 0
+check "the compression rows say compress" \
+    test "$(awk -F, -v i="$opcol" 'NR > 1 && $i != "compress"' "$WORK/c.csv" | wc -l)" -eq 0
+for t in d mem; do
+    for c in zstd:3 xz:1; do
+        check "$t $c restores the input's $size bytes" \
+            test "$(col input_bytes "^$t,$c,.*,2,1," "$WORK/d.csv")" -eq "$size"
+        check "$t $c reads an archive the size compression writes" \
+            test "$(col output_bytes "^$t,$c,.*,2,1," "$WORK/d.csv")" \
+                -eq "$(col output_bytes "^$t,$c,.*,2,1," "$WORK/c.csv")"
+    done
+done
+check "the directory's runs read their archive from it" \
+    test "$(col input_target '^d,zstd:3,' "$WORK/d.csv")" = d
+check "nothing left in the target" test -z "$(find "$disk" -mindepth 1)"
+
+run "$CP" analyze --format json "$WORK/d.csv"
+expect_status 0 "analyze reads the decompression rows"
+check "the series say decompression" \
+    test "$(jq -r '[.targets[] | select(.operation == "decompress")] | length' "$WORK/out")" -eq 4
+check "and are labelled so" \
+    test "$(jq -r '.targets[] | select(.name == "d") | .codec' "$WORK/out" | sort | tr '\n' ' ')" \
+        = "xz:1 decompression zstd:3 decompression "
+run "$CP" analyze "$WORK/d.csv"
+check "the text says restored data" grep -q "of restored data" "$WORK/out"
+
+# Restored onto the target itself, fsynced.
+run "$CP" sweep -i "$in" --decompress --layout same -c zstd:1 -T 2 --reps 1 --no-warmup \
+    -o "$WORK/s.csv" "d=$disk"
+expect_status 0 "restoring onto the target (--layout same)"
+check "the restore has a flush phase" \
+    awk -v f="$(col flush_s '^d,' "$WORK/s.csv")" 'BEGIN { exit !(f > 0) }'
+check "it wrote the input's size" test "$(col input_bytes '^d,' "$WORK/s.csv")" -eq "$size"
+check "nothing left in the target" test -z "$(find "$disk" -mindepth 1)"
+
+# Options that cannot apply.
+run "$CP" sweep -i "$in" --decompress --cmd 'cat {input} > {output}' -o "$WORK/x.csv" mem
+expect_status 2 "--decompress with --cmd"
+expect_one_line_error "--decompress restores the built-in codecs" "it says why"
+run "$CP" sweep -i "$in" --decompress -c zstd-cli:3 -o "$WORK/x.csv" mem
+expect_status 2 "--decompress with a command preset"
+run "$CP" sweep -i "$in" --decompress --engine native -o "$WORK/x.csv" mem
+expect_status 2 "--decompress with --engine native"
+expect_one_line_error "blocks engine" "it names the engine"
+run "$CP" sweep -i "$in" --decompress --sync direct -o "$WORK/x.csv" "d=$disk"
+expect_status 2 "--sync when restoring to memory"
+expect_one_line_error "--sync has no effect" "it says --sync does nothing there"
+check "no rows file from refused sweeps" test ! -e "$WORK/x.csv" -a ! -e "$WORK/x.csv.partial"
+
+# A target whose reads are capped (emulated) at 30 MB/s: the archive (about 4 MB) takes
+# over 0.1 s to read where memory restores it in a few ms: read-bound, memory cpu-bound.
+run "$CP" sweep -i "$in" --decompress -c zstd:3 -T 1,2 --reps 2 --seed 4 -o "$WORK/r.csv" \
+    "slow=$disk@read=30M" mem
+expect_status 0 "decompression from a read-capped target"
+check "its rows carry the read cap" test "$(col read_cap_bps '^slow,' "$WORK/r.csv")" = 30000000
+check "and are labelled emulated" test "$(col emulated '^slow,' "$WORK/r.csv")" = 1
+run "$CP" analyze --format json "$WORK/r.csv"
+check "the capped target is read-bound at every T" \
+    test "$(jq -r '[.targets[] | select(.name == "slow") | .verdicts[].verdict] | unique | join(",")' "$WORK/out")" = read-bound
+check "memory is cpu-bound" \
+    test "$(jq -r '.targets[] | select(.name == "mem") | .verdict' "$WORK/out")" = cpu-bound
+check "its read ceiling is the cap over the compressed fraction" \
+    jq -e --argjson in "$size" --argjson arc "$(col output_bytes '^slow,' "$WORK/r.csv")" \
+        '.targets[] | select(.name == "slow") | .verdicts[-1].read_ceiling_bytes_per_s as $r
+         | ($r / (30e6 * $in / $arc) - 1) | fabs < 0.01' "$WORK/out"
+finish

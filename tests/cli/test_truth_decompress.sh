@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Decompression's verdict on a real slow volume: a loop-mounted ext4 volume whose block
+# device reads (and writes) at 60 MB/s, throttled by the block cgroup
+# (scripts/lab-volumes.sh). A 96 MiB mixed fixture compressed with zstd:3 is about 60%
+# of its size, so restoring it needs about 1 s of reading at 60 MB/s but a tenth of that
+# of CPU: read-bound, cause read-throughput, at one and two threads, while the same
+# archive restored from memory is cpu-bound. The prediction (the archive over the
+# probed read speed) must come within 25% of every median. Needs root, loop devices and
+# a block-throttling cgroup; exits 77 (skip) otherwise.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+if [ "$(id -u)" -ne 0 ] || [ ! -e /dev/loop-control ] || ! losetup --find >/dev/null 2>&1; then
+    echo "skip: needs root and a free loop device" >&2
+    exit 77
+fi
+command -v jq >/dev/null || { echo "FAILED: jq is needed (scripts/setup.sh --with-tests)"; exit 1; }
+
+LAB=$SRC_DIR/scripts/lab-volumes.sh
+run "$CP" fixture -o "$WORK/in.bin" --size 96M -q
+expect_status 0 "a 96 MiB mixed fixture"
+state=$(mktemp -d /var/tmp/chokepoint-truth.XXXXXX)
+export CHOKEPOINT_LAB_DIR=$state/lab
+export CHOKEPOINT_LAB_VOLUMES="slow:60"
+export CHOKEPOINT_LAB_SIZE=512M
+export CHOKEPOINT_LAB_CGROUP=chokepoint-truth-dec-$$
+CLEANUP_HOOKS+=("bash '$LAB' down >/dev/null 2>&1; rm -rf '$state'")
+rc=0
+bash "$LAB" up >/dev/null || rc=$?
+if [ "$rc" -eq 77 ]; then
+    echo "skip: lab-volumes.sh could not throttle a loop device here" >&2
+    exit 77
+fi
+[ "$rc" -eq 0 ] || { echo "FAILED: lab-volumes.sh up exited $rc"; exit 1; }
+slow=$(bash "$LAB" targets)
+lab() { bash "$LAB" exec -- "$@"; }
+
+run lab "$CP" probe --sizes 64M --reps 3 -q -o "$WORK/probe.csv" "$slow"
+expect_status 0 "probe of the 60 MB/s volume"
+read_bps=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                    $c["op"] == "read" { print $c["bytes_per_s"] }' "$WORK/probe.csv" |
+           sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+check "the probe reads at the 60 MB/s cap within 10% ($read_bps B/s)" \
+    awk -v r="${read_bps:-0}" 'BEGIN { exit !(r >= 54e6 && r <= 66e6) }'
+
+run lab "$CP" sweep -i "$WORK/in.bin" --decompress --threads 1,2 --reps 3 -q \
+    -o "$WORK/runs.csv" mem "$slow"
+expect_status 0 "the decompression sweep"
+run "$CP" analyze "$WORK/runs.csv" --probe "$WORK/probe.csv" --format json \
+    -o "$WORK/analysis.json"
+expect_status 0 "analyze"
+
+# at TARGET T: "verdict cause" at T threads
+at() {
+    jq -r --arg n "$1" --argjson t "$2" '.targets[] | select(.name == $n) | .verdicts[]
+        | select(.threads == $t) | "\(.verdict) \(.cause)"' "$WORK/analysis.json"
+}
+for t in 1 2; do
+    check "slow, T=$t: read-bound by read throughput (got: $(at slow $t))" \
+        test "$(at slow $t)" = "read-bound read-throughput"
+    check "mem, T=$t: cpu-bound (got: $(at mem $t))" test "$(at mem $t)" = "cpu-bound compute"
+done
+worst=$(jq -r '.targets[] | select(.name == "slow") | .prediction_error_max' "$WORK/analysis.json")
+check "every prediction within 25% (worst $worst)" \
+    awk -v e="$worst" 'BEGIN { exit !(e != "null" && e <= 0.25) }'
+regimes=$(jq -r '[.targets[] | select(.name == "slow") | .points[].predicted_regime] | unique | join(",")' \
+    "$WORK/analysis.json")
+check "the runs are predicted read-limited (got: $regimes)" test "$regimes" = read
+check "the read ceiling comes from the volume's own probe" \
+    test "$(jq -r '.targets[] | select(.name == "slow") | .read_from' "$WORK/analysis.json")" = slow
+run "$CP" analyze "$WORK/runs.csv" --probe "$WORK/probe.csv"
+check "the text says what a faster disk would do" grep -q "a disk that reads" "$WORK/out"
+check "nothing left on the volume" test -z "$(find "${slow#slow=}" -name '*chokepoint*')"
+finish
