@@ -24,7 +24,9 @@ static inline double plot_crossover_limit_bps(const analysis_series_t *s)
 /* The rate-against-write-speed plot: a series whose volume write speed is known. */
 static inline bool plot_on_rate_vs_write(const analysis_series_t *s)
 {
-    return !s->is_mem && s->write_bps > 0.0;
+    /* A decompression restoring to memory writes nothing: its volume's write speed
+     * says nothing about its rate. */
+    return !s->is_mem && s->write_bps > 0.0 && (!s->decompress || s->restores_to_volume);
 }
 
 /* qsort order for doubles, ascending. */
