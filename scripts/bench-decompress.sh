@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Compares chokepoint's decompression (`sweep --decompress`) with the zstd and xz CLIs
+# restoring the same archive, all timed by chokepoint itself: the CLI through `--cmd` with
+# the archive as its input (so its page cache is dropped before every run, as chokepoint's
+# archive is), chokepoint with its own archive (the same frames: `compress` writes what
+# `--decompress` restores). Two cases on one directory:
+#   to memory: the archive read from the directory, the restored bytes discarded
+#              (chokepoint's default; the CLI writes into the FIFO of the mem target);
+#   onto disk: the restored bytes written back to the directory and fsynced
+#              (chokepoint --layout same; the CLI's disk target).
+# Prints per case the median restored MB/s of both, the ratio chokepoint/CLI (the CLIs
+# decode one frame at a time; chokepoint at each T of THREADS), and the mean user and
+# system CPU seconds.
+#   scripts/bench-decompress.sh [DIR] [SIZE] [REPS]   (defaults: build/bench, 1G, 5)
+# Environment: CODECS (default "zstd:3"; xz:1 is a quick xz case), THREADS ("1 2").
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=${1:-build/bench}
+size=${2:-1G}
+reps=${3:-5}
+cp=build/chokepoint
+[ -x "$cp" ] || scripts/setup.sh --with-bench
+command -v zstd > /dev/null && command -v xz > /dev/null || scripts/setup.sh --with-bench
+mkdir -p "$dir/out"
+threads=$(echo ${THREADS:-1 2} | tr ' ' ,)
+
+# medians CSV: "target threads median_restored_MBps mean_user mean_sys" per target x threads;
+# restored bytes are input_bytes for chokepoint's rows and output_bytes for the CLI's.
+medians() {
+    awk -F, -v cli="$2" '
+        NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $c["valid"] == 1 {
+            key = $c["target"] " " $c["threads"]
+            bytes = cli ? $c["output_bytes"] : $c["input_bytes"]
+            n[key]++; v[key, n[key]] = bytes / $c["seconds"] / 1e6
+            user[key] += $c["cpu_user_s"]; sys[key] += $c["cpu_sys_s"]
+        }
+        END {
+            for (key in n) {
+                m = n[key]
+                for (i = 1; i <= m; i++) a[i] = v[key, i]
+                for (i = 2; i <= m; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+                med = m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+                printf "%s %.1f %.2f %.2f\n", key, med, user[key] / m, sys[key] / m
+            }
+        }' "$1" | sort -k1,1 -k2,2n
+}
+
+input="$dir/mixed-$size.bin"
+[ -f "$input" ] || "$cp" fixture -o "$input" --size "$size" --kind mixed --seed 1 -q
+printf '%s mixed fixture, %s reps, median restored MB/s; CPU = mean user/sys seconds\n' "$size" "$reps"
+printf '%-8s %-10s %-3s %10s %9s %7s %11s %11s\n' codec case T chokepoint cli ratio cp_cpu cli_cpu
+for codec in ${CODECS:-zstd:3}; do
+    prog=${codec%%:*}
+    ext=.zst; [ "$prog" = xz ] && ext=.xz
+    archive="$dir/out/archive$ext"
+    "$cp" compress -i "$input" -o "$archive" --codec "$codec" -T 2 --force -q
+    # The CLI: mem = to memory (a FIFO), disk = onto the directory.
+    "$cp" sweep -i "$archive" --cmd "$prog -q -d -c {input} > {output}" --cmd-name "$prog-d" \
+        -T 1 --reps "$reps" --seed 1 -q -o "$dir/bench-d-cli.csv" --force disk="$dir/out" mem
+    rm -f "$archive"
+    "$cp" sweep -i "$input" --decompress --codec "$codec" -T "$threads" --reps "$reps" --seed 1 \
+        -q -o "$dir/bench-d-split.csv" --force disk="$dir/out"
+    "$cp" sweep -i "$input" --decompress --layout same --codec "$codec" -T "$threads" \
+        --reps "$reps" --seed 1 -q -o "$dir/bench-d-same.csv" --force disk="$dir/out"
+    read -r _ _ cli_mem cli_mem_u cli_mem_s < <(medians "$dir/bench-d-cli.csv" 1 | grep '^mem ')
+    read -r _ _ cli_disk cli_disk_u cli_disk_s < <(medians "$dir/bench-d-cli.csv" 1 | grep '^disk ')
+    for case in memory disk; do
+        csv=$dir/bench-d-split.csv; base=$cli_mem; bu=$cli_mem_u; bs=$cli_mem_s
+        [ "$case" = disk ] && { csv=$dir/bench-d-same.csv; base=$cli_disk; bu=$cli_disk_u; bs=$cli_disk_s; }
+        medians "$csv" 0 | while read -r _ t rate u s; do
+            printf '%-8s %-10s %-3s %10.1f %9.1f %7.3f %5.2f/%-5.2f %5.2f/%-5.2f\n' "$codec" \
+                "to-$case" "$t" "$rate" "$base" "$(echo "$rate / $base" | bc -l)" "$u" "$s" "$bu" "$bs"
+        done
+    done
+done
