@@ -243,9 +243,58 @@ int thread_list_all_cpus(int **out, size_t *count, cp_err_t *err)
     return parse_thread_list(all, out, count, err);
 }
 
+/* The keyed cap form after a TARGET's '@' begins with a letter ("write=", "read="); the
+ * plain form, a RATE, always begins with a digit. */
+static bool cap_is_keyed(const char *cap)
+{
+    return isalpha((unsigned char)cap[0]);
+}
+
+/* Parses the keyed cap list "write=RATE", "read=RATE" or both, comma-separated in either
+ * order, into t. text is the whole TARGET, for the message. */
+static int parse_cap_list(const char *text, char *caps, target_spec_t *t, cp_err_t *err)
+{
+    static const char form[] = "expected @RATE, @write=RATE, @read=RATE or "
+                               "@write=RATE,read=RATE, e.g. @read=60MB/s";
+    bool seen_write = false, seen_read = false;
+    char *item = caps;
+    for (;;) {
+        char *comma = strchr(item, ',');
+        if (comma != NULL)
+            *comma = '\0';
+        if (item[0] == '\0')
+            return cp_err_set(err, CP_EUSAGE, "bad target '%s': an empty cap (a stray comma); %s",
+                              text, form);
+        char *eq = strchr(item, '=');
+        if (eq != NULL)
+            *eq = '\0';
+        bool is_write = strcmp(item, "write") == 0, is_read = strcmp(item, "read") == 0;
+        if (!is_write && !is_read)
+            return cp_err_set(err, CP_EUSAGE, "bad target '%s': unknown cap '%s'; %s", text,
+                              item, form);
+        if (eq == NULL || eq[1] == '\0')
+            return cp_err_set(err, CP_EUSAGE, "bad target '%s': '%s=' needs a RATE; %s", text,
+                              item, form);
+        bool *seen = is_write ? &seen_write : &seen_read;
+        if (*seen)
+            return cp_err_set(err, CP_EUSAGE, "bad target '%s': '%s=' given twice", text,
+                              item);
+        *seen = true;
+        cp_err_t rate_err = {0};
+        double *cap = is_write ? &t->rate_cap_bps : &t->read_cap_bps;
+        if (parse_rate(eq + 1, cap, &rate_err) != CP_OK)
+            return cp_err_set(err, CP_EUSAGE, "bad target '%s': %s cap: %s", text, item,
+                              rate_err.msg);
+        if (comma == NULL)
+            return CP_OK;
+        item = comma + 1;
+    }
+}
+
 int parse_target(const char *text, target_spec_t *out, cp_err_t *err)
 {
-    static const char form[] = "expected [NAME=]DIR[@RATE], e.g. ssd=/mnt/ssd@400MB/s, or mem";
+    static const char form[] = "expected [NAME=]DIR[@RATE] or [NAME=]DIR@write=RATE,read=RATE, "
+                               "e.g. ssd=/mnt/ssd@400MB/s, or mem";
     if (text == NULL || *text == '\0')
         return cp_err_set(err, CP_EUSAGE, "empty target: %s", form);
     target_spec_t t;
@@ -260,6 +309,18 @@ int parse_target(const char *text, target_spec_t *out, cp_err_t *err)
         return cp_err_set(err, CP_EUSAGE, "target too long: %.64s...", text);
     char buf[PATH_MAX];
     strcpy(buf, text);
+
+    /* A keyed cap is cut off first: its '=' must not be taken for NAME='s when DIR has no
+     * '/' (out@read=60MB/s). The plain @RATE is found after NAME=, as it always was. */
+    char *keyed = strrchr(buf, '@');
+    if (keyed != NULL && cap_is_keyed(keyed + 1)) {
+        *keyed = '\0';
+        int rc = parse_cap_list(text, keyed + 1, &t, err);
+        if (rc != CP_OK)
+            return rc;
+    } else {
+        keyed = NULL;
+    }
 
     char *dir = buf;
     char *eq = strchr(buf, '=');
@@ -281,7 +342,7 @@ int parse_target(const char *text, target_spec_t *out, cp_err_t *err)
         strcpy(t.name, buf);
         dir = eq + 1;
     }
-    char *at = strrchr(dir, '@');
+    char *at = keyed == NULL ? strrchr(dir, '@') : NULL;
     if (at != NULL) {
         *at = '\0';
         cp_err_t rate_err = {0};

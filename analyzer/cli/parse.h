@@ -51,9 +51,12 @@ int parse_percentage(const char *option, const char *text, double *out, cp_err_t
  * option in the message. */
 int parse_positive_int(const char *text, const char *what, long max, long *out, cp_err_t *err);
 
-/* Parses a TARGET "[NAME=]DIR[@RATE]". The bare word "mem" is the memory target (output counted
- * and discarded); "mem" is reserved and may not name a directory target. The name defaults
- * to DIR. Only the syntax is checked here; target_check() looks at the filesystem. */
+/* Parses a TARGET "[NAME=]DIR[@CAP]". CAP is a RATE (an emulated write cap, as ever) or
+ * keyed: "write=RATE", "read=RATE" or both, comma-separated in either order, into
+ * rate_cap_bps and read_cap_bps (each key at most once; RATE as parse_rate). The bare word
+ * "mem" is the memory target (output counted and discarded); "mem" is reserved and may not
+ * name a directory target. The name defaults to DIR. Only the syntax is checked here;
+ * target_check() looks at the filesystem. CP_EUSAGE quoting the whole TARGET otherwise. */
 int parse_target(const char *text, target_spec_t *out, cp_err_t *err);
 
 #endif

@@ -18,6 +18,7 @@
 #include "common/sys.h"
 #include "measure/pagecache.h"
 #include "measure/telemetry.h"
+#include "measure/throttle.h"
 
 #define PAGE_STAMP_BYTES 4096u
 #define DIRECT_ALIGN_MIN 4096u
@@ -123,7 +124,8 @@ static probe_row_t row_for(const probe_ctx_t *pc, const target_state_t *ts, prob
     r.sync = ts->sync;
     snprintf(r.fs_type, sizeof r.fs_type, "%s", ts->volume.fs_type);
     r.is_ram = ts->volume.is_ram;
-    r.rate_cap_bps = ts->spec->rate_cap_bps;
+    /* The cap that paces this row: reads have their own. */
+    r.rate_cap_bps = op == PROBE_READ ? ts->spec->read_cap_bps : ts->spec->rate_cap_bps;
     r.rotational = ts->volume.rotational;
     r.dev_major = ts->volume.dev_major;
     r.dev_minor = ts->volume.dev_minor;
@@ -285,7 +287,8 @@ static size_t read_alignment(int fd, const volume_info_t *v)
     return align;
 }
 
-/* Drops the file's cache, then times open..read to EOF..close in block-size chunks. */
+/* Drops the file's cache, then times open..read to EOF..close in block-size chunks, each
+ * read paced by the target's emulated read cap when it has one. */
 static int read_file(probe_ctx_t *pc, target_state_t *ts, const char *path, uint64_t size,
                      double *seconds, bool *dropped, cp_err_t *err)
 {
@@ -327,13 +330,14 @@ static int read_file(probe_ctx_t *pc, target_state_t *ts, const char *path, uint
         free(buf);
         return rc;
     }
+    throttle_t read_cap = throttle_make(ts->spec->read_cap_bps);
     uint64_t got = 0;
     for (;;) {
         if (cp_interrupted()) {
             rc = cp_err_set(err, CP_EINTR, "interrupted");
             break;
         }
-        ssize_t n = read(fd, buf, len);
+        ssize_t n = throttle_read(&read_cap, fd, buf, len, NULL);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {

@@ -4,8 +4,10 @@
  * probe writes a file of incompressible pseudo-random bytes through a file sink (timed from
  * open to fsync and close), then drops that file's page cache and reads it back (timed from
  * open to close), then removes it. An optional sustained run writes one long file and
- * reports the rate every interval. Each measurement is handed to a callback as a row;
- * collecting, printing and summarising rows is the caller's business. */
+ * reports the rate every interval. A target's emulated caps pace its rows: the write cap
+ * the writes (through the sink), the read cap the reads (throttle_read). Each measurement
+ * is handed to a callback as a row; collecting, printing and summarising rows is the
+ * caller's business. */
 #ifndef CP_PROBE_H
 #define CP_PROBE_H
 
@@ -56,7 +58,8 @@ typedef struct probe_row {
     sync_mode_t sync;      /* as actually used */
     char fs_type[VOLUME_FS_NAME_MAX];
     bool is_ram;
-    double rate_cap_bps;   /* > 0: emulated volume with this write cap */
+    double rate_cap_bps;   /* > 0: the emulated cap that paced this row: the target's read
+                              cap on read rows, its write cap on the others; 0: none */
     int rotational;        /* 1, 0, -1 unknown */
     unsigned dev_major, dev_minor;
     int cache_dropped;     /* read rows: 1 dropped before reading, 0 not; -1 other rows */

@@ -1,6 +1,6 @@
 /* target.h - a volume to measure: a directory on it (or the memory target), a name for
- * reports and an optional emulated write-rate cap. The command line parses the text
- * form (cli/parse.h); the engine checks and uses the parsed value. */
+ * reports and optional emulated write- and read-rate caps. The command line parses the
+ * text form (cli/parse.h); the engine checks and uses the parsed value. */
 #ifndef CP_MEASURE_TARGET_H
 #define CP_MEASURE_TARGET_H
 
@@ -16,8 +16,11 @@
 typedef struct target_spec {
     char name[CP_TARGET_NAME_MAX];
     char dir[PATH_MAX];
-    double rate_cap_bps; /* emulated write cap; 0 = none */
-    double read_cap_bps; /* emulated read cap; 0 = none */
+    double rate_cap_bps; /* emulated write cap (@RATE, @write=RATE); 0 = none */
+    /* Emulated read cap (@read=RATE); 0 = none. Readers of the target pace each read(2)
+     * with a throttle_make(read_cap_bps) bucket (throttle_read), and every figure so paced
+     * is labelled emulated with this cap, as the write cap's are. */
+    double read_cap_bps;
     bool is_mem;
 } target_spec_t;
 

@@ -1,5 +1,7 @@
 #include "measure/throttle.h"
 
+#include <unistd.h>
+
 #include "common/cleanup.h"
 #include "common/clock.h"
 
@@ -32,4 +34,17 @@ double throttle_wait(throttle_t *t, size_t bytes)
     for (double left = wait; left > 0 && !cp_interrupted(); left = until - clock_now())
         clock_sleep(left < THROTTLE_SLICE_S ? left : THROTTLE_SLICE_S);
     return clock_now() - now;
+}
+
+ssize_t throttle_read(throttle_t *t, int fd, void *buf, size_t len, double *waited_s)
+{
+    ssize_t n = read(fd, buf, len);
+    if (n <= 0)
+        return n;
+    /* Charged after the read, for the bytes that came: a short read or the end of the file
+     * costs only what it delivered. */
+    double slept = throttle_wait(t, (size_t)n);
+    if (waited_s != NULL)
+        *waited_s += slept;
+    return n;
 }

@@ -1,4 +1,5 @@
-/* throttle.h - a token bucket that paces writes to an emulated rate (TARGET@RATE).
+/* throttle.h - a token bucket that paces writes or reads to an emulated rate
+ * (TARGET@RATE, TARGET@write=RATE,read=RATE).
  *
  * The bucket lets through `rate_bps` bytes per second on average, with at most `burst_s`
  * seconds of saved-up credit, so a momentary stall of the real disk is not repaid with an
@@ -7,6 +8,7 @@
 #define CP_THROTTLE_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 typedef struct throttle {
     double rate_bps;   /* bytes per second; <= 0 disables pacing */
@@ -22,5 +24,14 @@ throttle_t throttle_make(double rate_bps);
  * seconds slept. A disabled bucket returns 0 at once. The wait is slept in slices of at
  * most 100 ms and cut short once cp_interrupted() is true (the caller checks it). */
 double throttle_wait(throttle_t *t, size_t bytes);
+
+/* One read(2) of up to len bytes from fd into buf, paced: the bytes it returns are then
+ * charged to the bucket (throttle_wait), so a read returns no sooner than a volume of the
+ * bucket's speed would have delivered them. Returns what read(2) returned, with its errno
+ * on -1 (EINTR included: the caller retries); 0 at end of file, nothing charged. The
+ * seconds slept are added to *waited_s when it is not NULL. A disabled bucket is a plain
+ * read. The wait is cut short once cp_interrupted() is true: the caller checks it after
+ * the call, and the bytes read are still valid. */
+ssize_t throttle_read(throttle_t *t, int fd, void *buf, size_t len, double *waited_s);
 
 #endif

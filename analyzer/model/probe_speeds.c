@@ -59,6 +59,38 @@ double probe_table_speed(const probe_table_t *t, const char *target, probe_speed
     return m;
 }
 
+bool probe_table_emulated(const probe_table_t *t, const char *target, probe_speed_op_t op,
+                          double *cap_bps)
+{
+    if (t == NULL || op > PROBE_OP_SUSTAINED)
+        return false;
+    bool emulated = false;
+    size_t ncaps = 0;
+    for (size_t i = 0; i < t->nrows; i++) {
+        const probe_speed_row_t *r = &t->rows[i];
+        if (r->op != op || strcmp(r->target, target) != 0)
+            continue;
+        emulated = emulated || r->emulated == 1 || r->rate_cap_bps > 0.0;
+        ncaps += r->rate_cap_bps > 0.0;
+    }
+    if (!emulated || cap_bps == NULL)
+        return emulated;
+    double *caps = malloc((ncaps ? ncaps : 1) * sizeof *caps);
+    if (caps == NULL) {
+        *cap_bps = NAN;
+        return true;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < t->nrows; i++) {
+        const probe_speed_row_t *r = &t->rows[i];
+        if (r->op == op && r->rate_cap_bps > 0.0 && strcmp(r->target, target) == 0)
+            caps[n++] = r->rate_cap_bps;
+    }
+    *cap_bps = n > 0 ? stats_median(caps, n) : NAN;
+    free(caps);
+    return true;
+}
+
 const char *probe_table_match(const probe_table_t *t, const char *name, const char *dir)
 {
     if (t == NULL)

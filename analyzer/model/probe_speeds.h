@@ -3,6 +3,7 @@
 #ifndef CP_MODEL_PROBE_SPEEDS_H
 #define CP_MODEL_PROBE_SPEEDS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "model/runs.h"
@@ -28,6 +29,8 @@ typedef struct probe_speed_row {
                           (O_DIRECT, or the fsync of a file the cache held); NAN unknown */
     double io_cpu_s;   /* write rows: the machine's system CPU seconds during the write */
     int ram, emulated; /* 1 yes, 0 no, -1 not given */
+    double rate_cap_bps; /* the emulated cap that paced the row (a read row's read cap,
+                            a write row's write cap); NAN when none or not given */
 } probe_speed_row_t;
 
 typedef struct probe_table {
@@ -45,6 +48,13 @@ void probe_table_free(probe_table_t *table);
  * one; for PROBE_OP_IO_COST the median of io_cpu_s / size_bytes likewise. NAN when the
  * table is NULL or has no such rows. */
 double probe_table_speed(const probe_table_t *table, const char *target, probe_speed_op_t op);
+
+/* Whether a target's rows of op (write, read or sustained) were paced by an emulated cap:
+ * true when any of them says so (emulated 1 or a cap). Then *cap_bps, when cap_bps is not
+ * NULL, is the median of their caps, NAN when the file does not give one. False, *cap_bps
+ * untouched, when the table is NULL or none of them is emulated. */
+bool probe_table_emulated(const probe_table_t *table, const char *target, probe_speed_op_t op,
+                          double *cap_bps);
 
 /* The probe target that gives a runs target its speeds: the one of the same name, else the
  * one probed on the same directory (dir non-empty). NULL when the table is NULL, nothing

@@ -69,6 +69,8 @@ void meta_add_target(json_t *meta, const target_spec_t *t, const volume_info_t *
     }
     json_object_set_new(o, "emulated_cap_bytes_per_s",
                         t->rate_cap_bps > 0 ? json_real(t->rate_cap_bps) : json_null());
+    json_object_set_new(o, "emulated_read_cap_bytes_per_s",
+                        t->read_cap_bps > 0 ? json_real(t->read_cap_bps) : json_null());
     json_array_append_new(json_object_get(meta, "targets"), o);
 }
 
@@ -155,12 +157,18 @@ void meta_write_markdown(const json_t *meta, FILE *out)
     json_array_foreach(json_object_get(meta, "targets"), i, t)
     {
         double cap = json_number_value(json_object_get(t, "emulated_cap_bytes_per_s"));
-        char kind[96];
+        double read_cap =
+            json_number_value(json_object_get(t, "emulated_read_cap_bytes_per_s"));
+        const char *under = json_is_true(json_object_get(t, "ram")) ? "RAM" : "this volume";
+        char kind[128];
         if (json_is_true(json_object_get(t, "memory")))
             snprintf(kind, sizeof kind, "memory: output counted and discarded (CPU ceiling)");
-        else if (cap > 0)
-            snprintf(kind, sizeof kind, "emulated %.0f MB/s write cap on %s", cap / 1e6,
-                     json_is_true(json_object_get(t, "ram")) ? "RAM" : "this volume");
+        else if (cap > 0 && read_cap > 0)
+            snprintf(kind, sizeof kind, "emulated %.0f MB/s write cap and %.0f MB/s read cap "
+                     "on %s", cap / 1e6, read_cap / 1e6, under);
+        else if (cap > 0 || read_cap > 0)
+            snprintf(kind, sizeof kind, "emulated %.0f MB/s %s cap on %s",
+                     (cap > 0 ? cap : read_cap) / 1e6, cap > 0 ? "write" : "read", under);
         else if (json_is_true(json_object_get(t, "ram")))
             snprintf(kind, sizeof kind, "RAM (tmpfs): measures memory, not a disk");
         else if (json_is_true(json_object_get(t, "rotational")))

@@ -19,7 +19,8 @@
 json_t *meta_create(int argc, char **argv);
 
 /* Adds a target: name, directory, filesystem type, RAM flag, device, mount source,
- * rotational flag, free bytes and emulated cap (volume NULL for the memory target). */
+ * rotational flag, free bytes and emulated write and read caps (volume NULL for the memory
+ * target). */
 void meta_add_target(json_t *meta, const target_spec_t *target, const volume_info_t *volume);
 
 /* Sets meta["status"] ("running", "complete", "interrupted", "failed") and, for anything but
@@ -28,7 +29,7 @@ void meta_add_target(json_t *meta, const target_spec_t *target, const volume_inf
 void meta_set_status(json_t *meta, const char *status, const char *stage);
 
 /* Writes a "How this was measured" Markdown section from meta: host, input, targets
- * (filesystem, device, RAM, emulated cap), repetitions, sync mode and seed. */
+ * (filesystem, device, RAM, emulated write or read cap), repetitions, sync mode and seed. */
 void meta_write_markdown(const json_t *meta, FILE *out);
 
 /* Writes meta to DIR/meta.json (replacing the previous version atomically). */

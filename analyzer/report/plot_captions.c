@@ -114,14 +114,33 @@ void plot_cpu_title(const analysis_ceiling_t *ce, bool multi_codec, char *buf, s
              ce->estimated ? "estimated: fastest target" : "mem target");
 }
 
+/* Appends " (emulated 20.0 MB/s read cap)" (" (emulated read cap)" when the cap is not
+ * given) when the target's rows of op were paced by an emulated cap; nothing otherwise.
+ * inner: without the parentheses, after ", ". */
+static void append_emulated(const probe_table_t *p, const char *target, probe_speed_op_t op,
+                            bool inner, char *buf, size_t cap)
+{
+    double cap_bps;
+    if (!probe_table_emulated(p, target, op, &cap_bps))
+        return;
+    char rate[32];
+    strbuf_appendf(buf, cap, "%semulated %s%s%s cap%s", inner ? ", " : " (",
+                   cap_bps > 0.0 ? analysis_format_rate(cap_bps, rate, sizeof rate) : "",
+                   cap_bps > 0.0 ? " " : "", op == PROBE_OP_READ ? "read" : "write",
+                   inner ? "" : ")");
+}
+
 void plot_ceiling_title(const analysis_series_t *s, bool multi_codec, bool read, double bps,
-                        bool above, char *buf, size_t cap)
+                        bool above, const probe_table_t *probe, char *buf, size_t cap)
 {
     char name[256], rate[32];
     plot_series_name(s, multi_codec, name, sizeof name);
-    if (read)
-        snprintf(buf, cap, "read ceiling %s (from %s)",
+    if (read) {
+        snprintf(buf, cap, "read ceiling %s (from %s",
                  analysis_format_rate(bps, rate, sizeof rate), s->read_from);
+        append_emulated(probe, s->read_from, PROBE_OP_READ, true, buf, cap);
+        strbuf_appendf(buf, cap, ")");
+    }
     else if (s->output_ratio > 0.0)
         snprintf(buf, cap, "%s write ceiling %s (ratio %.2f)", name,
                  analysis_format_rate(bps, rate, sizeof rate), s->output_ratio);
@@ -304,12 +323,16 @@ void plot_caption_probe(const probe_table_t *p, const char *const *targets, size
         if (!isfinite(wb) && !isfinite(rb))
             continue;
         strbuf_appendf(buf, cap, "%s%s ", told ? "; " : "", targets[k]);
-        if (isfinite(wb))
+        if (isfinite(wb)) {
             strbuf_appendf(buf, cap, "writes %s", analysis_format_rate(wb, w, sizeof w));
+            append_emulated(p, targets[k], PROBE_OP_WRITE, false, buf, cap);
+        }
         if (isfinite(wb) && isfinite(rb))
             strbuf_appendf(buf, cap, " and ");
-        if (isfinite(rb))
+        if (isfinite(rb)) {
             strbuf_appendf(buf, cap, "reads %s", analysis_format_rate(rb, r, sizeof r));
+            append_emulated(p, targets[k], PROBE_OP_READ, false, buf, cap);
+        }
         told++;
     }
     strbuf_appendf(buf, cap, "%s.", n > told ? " (more in the plot)" : "");

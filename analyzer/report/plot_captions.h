@@ -48,11 +48,12 @@ void plot_usl_label(const fit_result_t *usl, char *buf, size_t cap);
  * target)", with the codec after "CPU rate" when multi_codec. */
 void plot_cpu_title(const analysis_ceiling_t *ce, bool multi_codec, char *buf, size_t cap);
 
-/* A volume ceiling's key title: "read ceiling 400 MB/s (from ssd)" when read, else
- * "usb write ceiling 710 MB/s (ratio 0.35)" (no ratio when unknown); ", above the plot"
- * appended when above. bps is the ceiling drawn. */
+/* A volume ceiling's key title: "read ceiling 400 MB/s (from ssd)" when read ("(from ssd,
+ * emulated 60.0 MB/s read cap)" when probe, which may be NULL, has ssd's reads paced by
+ * an emulated cap), else "usb write ceiling 710 MB/s (ratio 0.35)" (no ratio when
+ * unknown); ", above the plot" appended when above. bps is the ceiling drawn. */
 void plot_ceiling_title(const analysis_series_t *s, bool multi_codec, bool read, double bps,
-                        bool above, char *buf, size_t cap);
+                        bool above, const probe_table_t *probe, char *buf, size_t cap);
 
 /* A crossover point's label: "usb: T = 2.5". */
 void plot_crossover_label(const analysis_series_t *s, bool multi_codec, char *buf,
@@ -83,7 +84,8 @@ void plot_caption_rate(const analysis_t *a, bool multi_codec, char *buf, size_t 
 void plot_caption_bottleneck(const analysis_t *a, bool multi_codec, char *buf, size_t cap);
 
 /* probe: write and read speeds at the largest file size of up to four of the n targets
- * (names as in p). */
+ * (names as in p), each followed by " (emulated 60.0 MB/s read cap)" (or write cap) when
+ * the rows behind it were paced by an emulated cap. */
 void plot_caption_probe(const probe_table_t *p, const char *const *targets, size_t n,
                         char *buf, size_t cap);
 

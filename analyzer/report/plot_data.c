@@ -280,7 +280,8 @@ static size_t write_ceilings(const plot_data_t *c, FILE *f, FILE *vars)
                 }
                 if (pass == 1) {
                     plot_ceiling_title(s, c->multi_codec, read, bps,
-                                       bps / PLOT_MB > c->bottleneck_ymax, title, sizeof title);
+                                       bps / PLOT_MB > c->bottleneck_ymax, c->probe, title,
+                                       sizeof title);
                     block_start(f, n, title);
                     fprintf(f, "1 %.6g\n%.6g %.6g\n", bps / PLOT_MB, c->bottleneck_xmax,
                             bps / PLOT_MB);

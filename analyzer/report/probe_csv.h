@@ -1,9 +1,9 @@
 /* probe_csv.h - probe.csv loaded for analysis: sustained write and read speeds per target.
  *
- * Required columns: target, op, bytes_per_s. Optional: size_bytes, seconds, ram, emulated
- * (for plots and labels), dir (the target's directory, to match runs targets named
- * otherwise; files written before it existed load without it); the rest of probe's
- * columns are ignored. op is write, read or sustained; sustained rows (samples of one long
+ * Required columns: target, op, bytes_per_s. Optional: size_bytes, seconds, ram, emulated,
+ * rate_cap_bps (for plots and labels: the cap that paced the row, a read row's read cap),
+ * dir (the target's directory, to match runs targets named otherwise; files written before
+ * it existed load without it); the rest of probe's columns are ignored. op is write, read or sustained; sustained rows (samples of one long
  * write over time) are kept but do not set the sustained speed. A row with a
  * non-empty `error` column is skipped. */
 #ifndef CP_REPORT_PROBE_CSV_H

@@ -1,6 +1,7 @@
 #include "report/probe_writer.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,7 +91,19 @@ static size_stats_t stats_for(const probe_row_t *rows, size_t n, const char *tar
     return s;
 }
 
-static void print_target_heading(FILE *out, const probe_row_t *r)
+/* The emulated cap of the target's rows of one kind (read rows, or the writes and the
+ * sustained run); 0 when none. */
+static double target_cap(const probe_row_t *rows, size_t n, const char *target, bool read)
+{
+    for (size_t i = 0; i < n; i++)
+        if ((rows[i].op == PROBE_READ) == read && rows[i].rate_cap_bps > 0 &&
+            strcmp(rows[i].target, target) == 0)
+            return rows[i].rate_cap_bps;
+    return 0;
+}
+
+static void print_target_heading(FILE *out, const probe_row_t *rows, size_t n,
+                                 const probe_row_t *r)
 {
     fprintf(out, "target %s: %s", r->target, r->fs_type);
     if (r->is_ram)
@@ -100,8 +113,14 @@ static void print_target_heading(FILE *out, const probe_row_t *r)
     else if (r->rotational == 0)
         fputs(", solid state", out);
     fprintf(out, ", device %u:%u, sync %s", r->dev_major, r->dev_minor, sync_mode_name(r->sync));
-    if (r->rate_cap_bps > 0)
-        fprintf(out, ", emulated %.4g MB/s cap", r->rate_cap_bps / 1e6);
+    double write_cap = target_cap(rows, n, r->target, false);
+    double read_cap = target_cap(rows, n, r->target, true);
+    if (write_cap > 0 && read_cap > 0)
+        fprintf(out, ", emulated %.4g MB/s write cap and %.4g MB/s read cap", write_cap / 1e6,
+                read_cap / 1e6);
+    else if (write_cap > 0 || read_cap > 0)
+        fprintf(out, ", emulated %.4g MB/s %s cap", fmax(write_cap, read_cap) / 1e6,
+                write_cap > 0 ? "write" : "read");
     fputc('\n', out);
 }
 
@@ -181,7 +200,7 @@ void probe_summary_print(FILE *out, const probe_row_t *rows, size_t n)
             first = strcmp(rows[j].target, rows[i].target) != 0;
         if (!first)
             continue;
-        print_target_heading(out, &rows[i]);
+        print_target_heading(out, rows, n, &rows[i]);
         fprintf(out, "  %-6s %9s %10s %10s %10s %3s\n", "op", "size", "median", "min", "max",
                 "n");
         print_sized_op(out, rows, n, rows[i].target, PROBE_WRITE, sizes, scratch);

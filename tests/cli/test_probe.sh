@@ -86,7 +86,7 @@ check_target_clean "throttled run"
 awk -F, 'NR > 1 && $2 != "sustained" { bad = 1 } NR > 1 { n++; last = $3 }
          END { exit bad || n < 2 || last != 20000000 }' "$work/sus.csv" ||
     fail "sustained rows wrong: $(cat "$work/sus.csv")"
-grep -q 'emulated 20 MB/s cap' "$work/err" || fail "summary does not label the emulated cap"
+grep -q 'emulated 20 MB/s write cap' "$work/err" || fail "summary does not label the emulated cap"
 check_target_clean "sustained run"
 
 # --- usage errors: exit 2 naming the culprit ---

@@ -107,6 +107,7 @@ static void fuzz_target(const char *text)
     REQUIRE(memchr(t.dir, '\0', sizeof t.dir) != NULL);
     REQUIRE(t.name[0] != '\0');
     REQUIRE(t.rate_cap_bps == 0 || (isfinite(t.rate_cap_bps) && t.rate_cap_bps > 0));
+    REQUIRE(t.read_cap_bps == 0 || (isfinite(t.read_cap_bps) && t.read_cap_bps > 0));
     if (t.is_mem) {
         REQUIRE(strcmp(t.name, "mem") == 0);
     } else {

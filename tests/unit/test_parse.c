@@ -310,6 +310,85 @@ static void test_targets(void **state)
     target_bad(long_name);
 }
 
+/* A malformed cap: CP_EUSAGE, one line that quotes the whole TARGET and says what is
+ * wrong (want), the output untouched. */
+static void cap_bad(const char *text, const char *want)
+{
+    target_spec_t t;
+    memset(&t, 0x5a, sizeof t);
+    cp_err_t err = {0};
+    if (parse_target(text, &t, &err) != CP_EUSAGE)
+        fail_msg("parse_target(\"%s\") accepted", text);
+    char quoted[PATH_MAX + 16];
+    snprintf(quoted, sizeof quoted, "bad target '%s'", text);
+    if (strstr(err.msg, quoted) == NULL || strstr(err.msg, want) == NULL ||
+        strchr(err.msg, '\n') != NULL)
+        fail_msg("parse_target(\"%s\"): message '%s' should quote the target and say '%s'",
+                 text, err.msg, want);
+    assert_true(((unsigned char *)&t)[0] == 0x5a);
+}
+
+static void test_target_caps(void **state)
+{
+    (void)state;
+    /* @RATE is the write cap, as it always was; no read cap. */
+    target_spec_t t = target_ok("/mnt/ssd@400MB/s");
+    assert_true(t.rate_cap_bps == 400e6);
+    assert_true(t.read_cap_bps == 0);
+    t = target_ok("/mnt/ssd");
+    assert_true(t.rate_cap_bps == 0 && t.read_cap_bps == 0);
+
+    t = target_ok("ssd=/mnt/ssd@write=60MB/s");
+    assert_string_equal(t.name, "ssd");
+    assert_string_equal(t.dir, "/mnt/ssd");
+    assert_true(t.rate_cap_bps == 60e6);
+    assert_true(t.read_cap_bps == 0);
+
+    t = target_ok("/mnt/ssd@read=1.5GB/s");
+    assert_string_equal(t.name, "/mnt/ssd");
+    assert_string_equal(t.dir, "/mnt/ssd");
+    assert_true(t.rate_cap_bps == 0);
+    assert_true(t.read_cap_bps == 1.5e9);
+
+    t = target_ok("ssd=/mnt/ssd@write=400MB/s,read=200MiB/s");
+    assert_true(t.rate_cap_bps == 400e6);
+    assert_true(t.read_cap_bps == 200.0 * 1048576.0);
+    t = target_ok("ssd=/mnt/ssd@read=200MiB/s,write=400MB/s"); /* either order */
+    assert_true(t.rate_cap_bps == 400e6);
+    assert_true(t.read_cap_bps == 200.0 * 1048576.0);
+
+    /* Without a '/' in DIR the keyed cap's '=' is not a NAME='s. */
+    t = target_ok("out@read=20MB/s");
+    assert_string_equal(t.name, "out");
+    assert_string_equal(t.dir, "out");
+    assert_true(t.read_cap_bps == 20e6);
+    t = target_ok("slow=out@read=20MB/s");
+    assert_string_equal(t.name, "slow");
+    assert_string_equal(t.dir, "out");
+    /* An '@' earlier in the directory stays in it. */
+    t = target_ok("/mnt/a@b@read=20MB/s");
+    assert_string_equal(t.dir, "/mnt/a@b");
+    assert_true(t.read_cap_bps == 20e6);
+
+    cap_bad("/mnt/ssd@speed=20MB/s", "unknown cap 'speed'");
+    cap_bad("/mnt/ssd@Read=20MB/s", "unknown cap 'Read'");
+    cap_bad("/mnt/ssd@read", "'read=' needs a RATE");
+    cap_bad("/mnt/ssd@read=", "'read=' needs a RATE");
+    cap_bad("/mnt/ssd@write=20MB/s,read=", "'read=' needs a RATE");
+    cap_bad("/mnt/ssd@read=20MB/s,read=30MB/s", "'read=' given twice");
+    cap_bad("/mnt/ssd@write=20MB/s,read=1MB/s,write=30MB/s", "'write=' given twice");
+    cap_bad("/mnt/ssd@read=fast", "read cap: bad rate 'fast'");
+    cap_bad("/mnt/ssd@read=20MB", "read cap: bad rate '20MB'");
+    cap_bad("/mnt/ssd@write=0MB/s", "write cap: bad rate '0MB/s'");
+    cap_bad("/mnt/ssd@read=20MB/s,", "an empty cap");
+    cap_bad("/mnt/ssd@read=20MB/s,,write=1MB/s", "an empty cap");
+    cap_bad("/mnt/ssd@fast", "unknown cap 'fast'");
+    cap_bad("/mnt/ssd@400MB/s,read=20MB/s", "bad rate");
+    cap_bad("ssd=@read=20MB/s", "empty DIR");
+    cap_bad("@read=20MB/s", "empty DIR");
+    cap_bad("mem@read=20MB/s", "reserved");
+}
+
 static void test_target_check(void **state)
 {
     (void)state;
@@ -356,6 +435,7 @@ int main(void)
         cmocka_unit_test(test_positive_ints),
         cmocka_unit_test(test_option_families),
         cmocka_unit_test(test_targets),
+        cmocka_unit_test(test_target_caps),
         cmocka_unit_test(test_target_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

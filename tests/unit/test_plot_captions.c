@@ -138,12 +138,12 @@ static void test_short_labels(void **state)
     analysis_series_t s = series("slow", "zstd:3");
     s.output_ratio = 0.5;
     snprintf(s.read_from, sizeof s.read_from, "ssd");
-    plot_ceiling_title(&s, false, false, 200 * MB, true, buf, sizeof buf);
+    plot_ceiling_title(&s, false, false, 200 * MB, true, NULL, buf, sizeof buf);
     assert_string_equal(buf, "slow write ceiling 200 MB/s (ratio 0.50), above the plot");
-    plot_ceiling_title(&s, false, true, 400 * MB, false, buf, sizeof buf);
+    plot_ceiling_title(&s, false, true, 400 * MB, false, NULL, buf, sizeof buf);
     assert_string_equal(buf, "read ceiling 400 MB/s (from ssd)");
     s.output_ratio = NAN;
-    plot_ceiling_title(&s, false, false, 200 * MB, false, buf, sizeof buf);
+    plot_ceiling_title(&s, false, false, 200 * MB, false, NULL, buf, sizeof buf);
     assert_string_equal(buf, "slow write ceiling 200 MB/s");
 
     s.crossover_threads = 2.5;
@@ -284,6 +284,55 @@ static void test_probe_captions(void **state)
     probe_table_free(p);
 }
 
+static void test_emulated_read_cap_labels(void **state)
+{
+    (void)state;
+    /* probe TARGET@write=...,read=...: each op's rows carry the cap that paced them. A
+     * read cap is named as one; an old file's emulated flag without a cap still says so. */
+    static const char csv[] =
+        "target,op,size_bytes,bytes_per_s,emulated,rate_cap_bps\n"
+        "ssd,write,50000000,900000000,0,\n"
+        "ssd,read,50000000,19800000,1,20000000\n"
+        "usb,write,50000000,39000000,1,40000000\n"
+        "usb,read,50000000,59000000,1,60000000\n"
+        "old,write,50000000,80000000,0,\n"
+        "old,read,50000000,30000000,1,\n";
+    probe_table_t *p = NULL;
+    cp_err_t err = {0};
+    assert_int_equal(probe_table_load_buffer("probe.csv", csv, strlen(csv), &p, &err), CP_OK);
+    const char *targets[] = {"ssd", "usb", "old"};
+    char buf[512];
+    plot_caption_probe(p, targets, 3, buf, sizeof buf);
+    assert_string_equal(buf, "At the largest file size, ssd writes 900 MB/s and reads 19.8 MB/s "
+                             "(emulated 20.0 MB/s read cap); usb writes 39.0 MB/s (emulated "
+                             "40.0 MB/s write cap) and reads 59.0 MB/s (emulated 60.0 MB/s "
+                             "read cap); old writes 80.0 MB/s and reads 30.0 MB/s (emulated "
+                             "read cap).");
+
+    analysis_series_t s = series("fast", "zstd:3");
+    snprintf(s.read_from, sizeof s.read_from, "ssd");
+    plot_ceiling_title(&s, false, true, 19.8 * MB, false, p, buf, sizeof buf);
+    assert_string_equal(buf, "read ceiling 19.8 MB/s (from ssd, emulated 20.0 MB/s read cap)");
+    plot_ceiling_title(&s, false, true, 19.8 * MB, true, p, buf, sizeof buf);
+    assert_string_equal(buf, "read ceiling 19.8 MB/s (from ssd, emulated 20.0 MB/s read "
+                             "cap), above the plot");
+    /* A write cap is not a read cap: usb's writes do not label a read ceiling of "old". */
+    snprintf(s.read_from, sizeof s.read_from, "old");
+    plot_ceiling_title(&s, false, true, 30 * MB, false, p, buf, sizeof buf);
+    assert_string_equal(buf, "read ceiling 30.0 MB/s (from old, emulated read cap)");
+
+    double cap = -1;
+    assert_true(probe_table_emulated(p, "usb", PROBE_OP_WRITE, &cap) && cap == 40e6);
+    assert_true(probe_table_emulated(p, "usb", PROBE_OP_READ, &cap) && cap == 60e6);
+    assert_true(probe_table_emulated(p, "old", PROBE_OP_READ, &cap) && isnan(cap));
+    cap = -1;
+    assert_false(probe_table_emulated(p, "ssd", PROBE_OP_WRITE, &cap));
+    assert_false(probe_table_emulated(p, "old", PROBE_OP_WRITE, NULL));
+    assert_false(probe_table_emulated(NULL, "ssd", PROBE_OP_READ, &cap));
+    assert_true(cap == -1);
+    probe_table_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -298,6 +347,7 @@ int main(void)
         cmocka_unit_test(test_bottleneck_caption_tells_three_and_counts_the_rest),
         cmocka_unit_test(test_time_caption),
         cmocka_unit_test(test_probe_captions),
+        cmocka_unit_test(test_emulated_read_cap_labels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

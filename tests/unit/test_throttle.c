@@ -1,9 +1,14 @@
-/* test_throttle.c - the token bucket that emulates a slower volume (TARGET@RATE). */
+/* test_throttle.c - the token bucket that emulates a slower volume (TARGET@RATE), for
+ * writes and for reads (throttle_read). */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -100,6 +105,74 @@ static void test_capped_memory_sink(void **state)
     sink_close(s);
 }
 
+/* A temporary file of `size` bytes (each byte its offset mod 251), open for reading at
+ * its start and already unlinked, so the test leaves nothing behind. */
+static int temp_file_of(size_t size)
+{
+    char path[] = "/tmp/cp-test-throttle.XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    unlink(path);
+    static unsigned char block[1u << 16];
+    for (size_t done = 0; done < size;) {
+        size_t chunk = size - done < sizeof block ? size - done : sizeof block;
+        for (size_t i = 0; i < chunk; i++)
+            block[i] = (unsigned char)((done + i) % 251);
+        assert_int_equal(write(fd, block, chunk), (ssize_t)chunk);
+        done += chunk;
+    }
+    assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+    return fd;
+}
+
+static void test_paced_read(void **state)
+{
+    (void)state;
+    /* 30 MB read back at 100 MB/s in 1 MiB reads: 0.3 s, every byte delivered, the wait
+     * counted; the end of the file is 0 and costs nothing. */
+    size_t size = 30000000;
+    int fd = temp_file_of(size);
+    throttle_t t = throttle_make(100 * MB);
+    static unsigned char buf[1u << 20];
+    double waited = 0.0, t0 = clock_now();
+    size_t got = 0;
+    ssize_t n;
+    while ((n = throttle_read(&t, fd, buf, sizeof buf, &waited)) > 0) {
+        assert_int_equal(buf[0], (unsigned char)(got % 251));
+        got += (size_t)n;
+    }
+    double seconds = clock_now() - t0;
+    assert_int_equal(n, 0);
+    assert_int_equal(got, size);
+    assert_within((double)size / seconds, 100 * MB, 0.05);
+    if (!(waited > 0.25 && waited <= seconds))
+        fail_msg("waited %.3f s of %.3f s; expected most of it", waited, seconds);
+    double before = waited;
+    assert_int_equal(throttle_read(&t, fd, buf, sizeof buf, &waited), 0);
+    assert_true(waited == before);
+    close(fd);
+}
+
+static void test_unpaced_read_and_errors(void **state)
+{
+    (void)state;
+    /* A disabled bucket is a plain read (NULL waited_s is fine); a failed read is -1
+     * with read's errno and charges nothing. */
+    int fd = temp_file_of(1000);
+    throttle_t t = throttle_make(0);
+    unsigned char buf[4096];
+    assert_int_equal(throttle_read(&t, fd, buf, sizeof buf, NULL), 1000);
+    assert_int_equal(buf[999], 999 % 251);
+    close(fd);
+    throttle_t capped = throttle_make(MB);
+    double waited = 0.0;
+    errno = 0;
+    assert_int_equal(throttle_read(&capped, -1, buf, sizeof buf, &waited), -1);
+    assert_int_equal(errno, EBADF);
+    assert_true(waited == 0.0);
+    assert_int_equal(capped.started, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -109,6 +182,8 @@ int main(void)
         cmocka_unit_test(test_idle_credit_is_capped),
         cmocka_unit_test(test_disabled_bucket_never_waits),
         cmocka_unit_test(test_capped_memory_sink),
+        cmocka_unit_test(test_paced_read),
+        cmocka_unit_test(test_unpaced_read_and_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
