@@ -106,11 +106,10 @@ static int copy_input(const char *input, const target_spec_t *t, uint64_t size, 
     return CP_OK;
 }
 
-/* The name of the target whose volume holds path, or NULL. */
 /* The target whose volume holds path, for the read ceiling: the target `self` itself when
  * it is on that volume (two targets on one directory keep their own figures), else the
- * first one without an emulated cap (a cap paces writes, not the reads of its volume),
- * else the first one; NULL when none is. */
+ * first one without an emulated cap (a cap paces that target's own files, not the input
+ * read where it lives), else the first one; NULL when none is. */
 static const char *target_holding(const char *path, const sweep_params_t *p,
                                   const target_state_t *st, size_t self)
 {
@@ -126,7 +125,8 @@ static const char *target_holding(const char *path, const sweep_params_t *p,
             return p->targets[i].name;
         if (first == NULL)
             first = p->targets[i].name;
-        if (uncapped == NULL && !(p->targets[i].rate_cap_bps > 0.0))
+        if (uncapped == NULL && !(p->targets[i].rate_cap_bps > 0.0) &&
+            !(p->targets[i].read_cap_bps > 0.0))
             uncapped = p->targets[i].name;
     }
     return uncapped ? uncapped : first;

@@ -137,10 +137,11 @@ const char *answer_sentence(const analysis_t *a, const analysis_series_t *s, cha
         break;
     case CAUSE_READ_THROUGHPUT:
         if (s->decompress)
-            strbuf_appendf(buf, cap, "the volume reads the %.0f%%-sized archive at %s, %s of "
+            strbuf_appendf(buf, cap, "the volume reads the %.0f%%-sized archive at %s%s, %s of "
                    "restored data, so the decompression takes %.3g s at %d threads, %s the CPU's "
                    "%.3g s", 100.0 * s->output_ratio,
                    analysis_format_rate(s->read_bps, r1, sizeof r1),
+                   s->read_cap_bps > 0.0 ? " (an emulated read cap)" : "",
                    analysis_format_rate(v->read_ceiling_bps, restored, sizeof restored), p->seconds,
                    p->threads, slower, cpu_s);
         else

@@ -81,7 +81,7 @@ check "no rows file from refused sweeps" test ! -e "$WORK/x.csv" -a ! -e "$WORK/
 # A target whose reads are capped (emulated) at 30 MB/s: the archive (about 4 MB) takes
 # over 0.1 s to read where memory restores it in a few ms: read-bound, memory cpu-bound.
 run "$CP" sweep -i "$in" --decompress -c zstd:3 -T 1,2 --reps 2 --seed 4 -o "$WORK/r.csv" \
-    "slow=$disk@read=30M" mem
+    "slow=$disk@read=30MB/s" mem
 expect_status 0 "decompression from a read-capped target"
 check "its rows carry the read cap" test "$(col read_cap_bps '^slow,' "$WORK/r.csv")" = 30000000
 check "and are labelled emulated" test "$(col emulated '^slow,' "$WORK/r.csv")" = 1
