@@ -8,7 +8,8 @@
 # seconds of both; then checks that chokepoint's peak RSS does not grow with the input.
 #   scripts/bench-compress.sh [DIR] [SIZE] [REPS]     (defaults: build/bench, 1G, 3)
 # Environment: CODECS (default "zstd:3 xz:6"), THREADS ("1 2"), SYNCS ("fsync none"),
-# ENGINES ("blocks native"), BENCH_LARGE=0 skips the 4 x SIZE memory check. xz -6 runs at a
+# ENGINES ("blocks native"), BENCH_LARGE=0 skips the 4 x SIZE memory check, BENCH_WARM=0
+# the warm-input whole-process comparison (WARM_RUNS, default 8). xz -6 runs at a
 # few MB/s per core, so a full 1 GiB xz:6 matrix takes hours on a small machine:
 # CODECS="zstd:3 xz:1" is quicker. The runs tables stay in DIR/bench-*.csv.
 set -euo pipefail
@@ -72,6 +73,30 @@ for sync in ${SYNCS:-fsync none}; do
         summarize "$csv" "$engine" "$sync"
     done
 done
+
+# Whole processes with a warm input and no fsync (the case where the CLI does least work
+# beside compressing): `chokepoint compress` against `zstd -3 -T2`, alternating, onto the
+# directory; median wall seconds of WARM_RUNS (default 8) each.
+if [ "${BENCH_WARM:-1}" = 1 ]; then
+    cat "$input" > /dev/null
+    wall() { local t0 t1; t0=$(date +%s.%N); "$@" > /dev/null 2>&1; t1=$(date +%s.%N); echo "$t1 - $t0" | bc -l; }
+    median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+    : > "$dir/warm-cli"; : > "$dir/warm-blocks"; : > "$dir/warm-native"
+    for _ in $(seq "${WARM_RUNS:-8}"); do
+        wall sh -c "zstd -q -3 -T2 -c '$input' > '$dir/out/cli.zst'" >> "$dir/warm-cli"
+        for engine in blocks native; do
+            wall "$cp" compress -i "$input" -o "$dir/out/cp.zst" --codec zstd:3 -T 2 --engine "$engine" \
+                --warm --sync none --force -q >> "$dir/warm-$engine"
+        done
+    done
+    cli=$(median < "$dir/warm-cli")
+    for engine in blocks native; do
+        t=$(median < "$dir/warm-$engine")
+        printf 'warm input, no fsync, zstd:3 T2, whole processes: %s %.3f s, zstd CLI %.3f s, throughput ratio %.3f\n' \
+            "$engine" "$t" "$cli" "$(echo "$cli / $t" | bc -l)"
+    done
+    rm -f "$dir/out/cli.zst" "$dir/out/cp.zst"
+fi
 
 if [ "${BENCH_LARGE:-1}" = 1 ]; then
     command -v /usr/bin/time > /dev/null || scripts/setup.sh --with-bench
