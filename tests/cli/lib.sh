@@ -79,6 +79,26 @@ mount_tmpfs() {
     CLEANUP_HOOKS+=("umount '$1'")
 }
 
+# lab_slow_volume MBPS SIZE: one loop-mounted volume named "slow" whose device reads and
+# writes at MBPS MB/s (scripts/lab-volumes.sh, block cgroup), taken down at exit. Sets
+# $slow to its TARGET argument; lab CMD... runs a command inside the throttling cgroup.
+# Skips (77) where no loop device can be throttled; fails when the set-up breaks.
+lab_slow_volume() {
+    LAB=$SRC_DIR/scripts/lab-volumes.sh
+    local state rc=0
+    state=$(mktemp -d /var/tmp/chokepoint-truth.XXXXXX)
+    export CHOKEPOINT_LAB_DIR=$state/lab
+    export CHOKEPOINT_LAB_VOLUMES="slow:$1"
+    export CHOKEPOINT_LAB_SIZE=$2
+    export CHOKEPOINT_LAB_CGROUP=chokepoint-truth-$$
+    CLEANUP_HOOKS+=("bash '$LAB' down >/dev/null 2>&1; rm -rf '$state'")
+    bash "$LAB" up >/dev/null || rc=$?
+    [ "$rc" -ne 77 ] || skip "lab-volumes.sh could not throttle a loop device here"
+    [ "$rc" -eq 0 ] || { echo "FAILED: lab-volumes.sh up exited $rc"; exit 1; }
+    slow=$(bash "$LAB" targets)
+}
+lab() { bash "$LAB" exec -- "$@"; }
+
 # need_python3: python3 reads the JSON the tests check; scripts/setup.sh --with-tests
 # installs it. Its absence is a failure (the checks would otherwise never run).
 need_python3() {

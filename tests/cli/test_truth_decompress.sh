@@ -16,24 +16,9 @@ if [ "$(id -u)" -ne 0 ] || [ ! -e /dev/loop-control ] || ! losetup --find >/dev/
 fi
 command -v jq >/dev/null || { echo "FAILED: jq is needed (scripts/setup.sh --with-tests)"; exit 1; }
 
-LAB=$SRC_DIR/scripts/lab-volumes.sh
 run "$CP" fixture -o "$WORK/in.bin" --size 96M -q
 expect_status 0 "a 96 MiB mixed fixture"
-state=$(mktemp -d /var/tmp/chokepoint-truth.XXXXXX)
-export CHOKEPOINT_LAB_DIR=$state/lab
-export CHOKEPOINT_LAB_VOLUMES="slow:60"
-export CHOKEPOINT_LAB_SIZE=512M
-export CHOKEPOINT_LAB_CGROUP=chokepoint-truth-dec-$$
-CLEANUP_HOOKS+=("bash '$LAB' down >/dev/null 2>&1; rm -rf '$state'")
-rc=0
-bash "$LAB" up >/dev/null || rc=$?
-if [ "$rc" -eq 77 ]; then
-    echo "skip: lab-volumes.sh could not throttle a loop device here" >&2
-    exit 77
-fi
-[ "$rc" -eq 0 ] || { echo "FAILED: lab-volumes.sh up exited $rc"; exit 1; }
-slow=$(bash "$LAB" targets)
-lab() { bash "$LAB" exec -- "$@"; }
+lab_slow_volume 60 512M
 
 run lab "$CP" probe --sizes 64M --reps 3 -q -o "$WORK/probe.csv" "$slow"
 expect_status 0 "probe of the 60 MB/s volume"

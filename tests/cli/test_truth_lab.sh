@@ -24,7 +24,6 @@ if [ "$(id -u)" -ne 0 ] || [ ! -e /dev/loop-control ] || ! losetup --find >/dev/
 fi
 command -v jq >/dev/null || { echo "FAILED: jq is needed (scripts/setup.sh --with-tests)"; exit 1; }
 
-LAB=$SRC_DIR/scripts/lab-volumes.sh
 run "$CP" fixture -o "$WORK/in.bin" --size 256M -q
 expect_status 0 "a 256 MiB mixed fixture"
 # out_rate T: output bytes per second into memory at T threads, the best of three runs
@@ -44,21 +43,7 @@ if ! awk -v a="$r1" -v b="$r2" 'BEGIN { exit !(b >= 1.6 * a) }'; then
     exit 77
 fi
 cap=$(awk -v a="$r1" 'BEGIN { printf "%d", 1.25 * a / 1e6 }')
-state=$(mktemp -d /var/tmp/chokepoint-truth.XXXXXX)
-export CHOKEPOINT_LAB_DIR=$state/lab
-export CHOKEPOINT_LAB_VOLUMES="slow:$cap"
-export CHOKEPOINT_LAB_SIZE=1G
-export CHOKEPOINT_LAB_CGROUP=chokepoint-truth-$$
-CLEANUP_HOOKS+=("bash '$LAB' down >/dev/null 2>&1; rm -rf '$state'")
-rc=0
-bash "$LAB" up >/dev/null || rc=$?
-if [ "$rc" -eq 77 ]; then
-    echo "skip: lab-volumes.sh could not throttle a loop device here" >&2
-    exit 77
-fi
-[ "$rc" -eq 0 ] || { echo "FAILED: lab-volumes.sh up exited $rc"; exit 1; }
-slow=$(bash "$LAB" targets)
-lab() { bash "$LAB" exec -- "$@"; }
+lab_slow_volume "$cap" 1G
 
 run lab "$CP" probe --sizes 256M --reps 3 -q -o "$WORK/probe.csv" "$slow"
 expect_status 0 "probe of the $cap MB/s volume"
