@@ -38,6 +38,8 @@ int archive_make(const char *input_path, uint64_t input_bytes, uint64_t input_ha
 {
     memset(out, 0, sizeof *out);
     out->codec = *codec;
+    char codec_name[32];
+    codec_format(codec, codec_name, sizeof codec_name);
     if (!t->is_mem) {
         sys_space_t space;
         if (sys_space_read(t->dir, &space, NULL) == CP_OK && space.total_bytes > 0 &&
@@ -48,8 +50,12 @@ int archive_make(const char *input_path, uint64_t input_bytes, uint64_t input_ha
                               t->name, (double)space.free_bytes / 1e6,
                               (double)input_bytes / 1e6, (double)space.margin_bytes / 1e6);
     }
+    /* The mem target's archive lives in RAM beside the runs: at most half of what the
+     * machine has available now (unknown: no limit). */
+    uint64_t available = 0;
+    uint64_t ram_limit = t->is_mem && sys_mem_available(&available) ? available / 2 : 0;
     sink_options_t opts = {SYNC_FSYNC, 0, t->name};
-    out->file = t->is_mem ? sink_open_ram("chokepoint-archive", &opts, err)
+    out->file = t->is_mem ? sink_open_ram("chokepoint-archive", &opts, ram_limit, err)
                           : sink_open_file(t->dir, "chokepoint-archive", &opts, err);
     if (out->file == NULL)
         return err->code;
@@ -64,6 +70,12 @@ int archive_make(const char *input_path, uint64_t input_bytes, uint64_t input_ha
     params.record_frames = &out->frames;
     pipeline_result_t run;
     int rc = pipeline_run(&params, out->file, &run, err);
+    if (rc == CP_ENOMEM && ram_limit > 0)
+        rc = cp_err_set(err, CP_ENOMEM,
+                        "the mem target keeps its archive in RAM, and the %s archive of this "
+                        "input passes %.1f MB, half the memory available; leave out mem or use "
+                        "a smaller input (--decompress)",
+                        codec_name, (double)ram_limit / 1e6);
     if (rc == CP_OK && run.input_bytes != input_bytes)
         rc = cp_err_set(err, CP_EINVALID, "input %s changed while it was compressed",
                         input_path);

@@ -27,7 +27,8 @@ typedef struct archive {
  * file on target t (fsynced, no rate cap: not timed) or into memory when t is the mem
  * target; then restores it once through the decompression pipeline into a hashing memory
  * sink. CP_EVERIFY naming the target when the restored bytes differ; CP_ENOSPC when the
- * target's free space (sys_space_fits) cannot hold an archive the input's size; CP_EINTR
+ * target's free space (sys_space_fits) cannot hold an archive the input's size; CP_ENOMEM
+ * when the mem target's archive would pass half the memory available; CP_EINTR
  * when interrupted; CP_EIO/CP_ECODEC/CP_ENOMEM otherwise. On failure nothing is left on
  * the target and *out is empty; on success the caller owns *out (archive_close). */
 int archive_make(const char *input_path, uint64_t input_bytes, uint64_t input_hash,

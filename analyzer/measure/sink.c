@@ -38,7 +38,8 @@ struct sink {
     unsigned char *stage; /* aligned staging buffer for O_DIRECT */
     size_t stage_len;
     size_t align;
-    XXH3_state_t *hash;   /* memory sinks with opts.hash */
+    XXH3_state_t *hash;   /* hashing memory sinks */
+    uint64_t limit;       /* RAM file sinks: at most this many bytes (0: no limit) */
 };
 
 const char *sync_mode_name(sync_mode_t mode)
@@ -193,6 +194,9 @@ static const sink_ops_t file_ops = {file_write, file_finish, file_close};
 
 static int ram_write(sink_t *s, const void *buf, size_t len, cp_err_t *err)
 {
+    if (s->limit > 0 && s->bytes + len > s->limit)
+        return cp_err_set(err, CP_ENOMEM, "the file kept in memory would pass its %.1f MB limit",
+                          (double)s->limit / 1e6);
     int rc = pace(s, len, err);
     if (rc == CP_OK)
         rc = write_all(s, buf, len, err);
@@ -254,12 +258,14 @@ sink_t *sink_open_mem_hashing(const sink_options_t *opts, cp_err_t *err)
     return s;
 }
 
-sink_t *sink_open_ram(const char *name, const sink_options_t *opts, cp_err_t *err)
+sink_t *sink_open_ram(const char *name, const sink_options_t *opts, uint64_t limit_bytes,
+                      cp_err_t *err)
 {
     sink_t *s = sink_new(opts, err);
     if (s == NULL)
         return NULL;
     s->ops = &ram_ops;
+    s->limit = limit_bytes;
     s->effective_sync = SYNC_NONE;
     s->tf.fd = memfd_create(name, MFD_CLOEXEC);
     if (s->tf.fd < 0) {

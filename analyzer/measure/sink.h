@@ -47,9 +47,11 @@ sink_t *sink_open_mem(const sink_options_t *opts, cp_err_t *err);
 
 /* Opens a sink on an anonymous file in RAM (memfd): the bytes are kept, readable at
  * sink_temp_path ("/proc/self/fd/N") until sink_close frees them. Nothing is synced. Holds
- * what a memory target must keep (a decompression's archive). NULL with err set on
- * failure. */
-sink_t *sink_open_ram(const char *name, const sink_options_t *opts, cp_err_t *err);
+ * what a memory target must keep (a decompression's archive). A write that would take it
+ * past limit_bytes (0: no limit) fails with CP_ENOMEM instead of exhausting the machine.
+ * NULL with err set on failure. */
+sink_t *sink_open_ram(const char *name, const sink_options_t *opts, uint64_t limit_bytes,
+                      cp_err_t *err);
 
 /* A memory sink that also keeps an XXH3-64 of the bytes (sink_hash): checks what a
  * decoder restores. NULL with err set when out of memory. */

@@ -468,11 +468,33 @@ static void test_archive_on_target_and_in_memory(void **state)
     assert_int_equal(left, 0);
 }
 
+/* The RAM file keeps what was written, readable by path, and refuses to pass its limit. */
+static void test_ram_file_sink(void **state)
+{
+    (void)state;
+    sink_options_t opts = {SYNC_FSYNC, 0, "mem"};
+    cp_err_t err = {0};
+    sink_t *s = sink_open_ram("test", &opts, 10, &err);
+    assert_non_null(s);
+    assert_int_equal(sink_write(s, "0123456", 7, &err), CP_OK);
+    assert_int_equal(sink_write(s, "789", 3, &err), CP_OK);
+    assert_int_equal(sink_write(s, "X", 1, &err), CP_ENOMEM);
+    assert_int_equal(sink_finish(s, &err), CP_OK);
+    FILE *f = fopen(sink_temp_path(s), "rb");
+    assert_non_null(f);
+    char buf[16] = {0};
+    assert_int_equal(fread(buf, 1, sizeof buf, f), 10);
+    fclose(f);
+    assert_string_equal(buf, "0123456789");
+    sink_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_memory_bounded_by_the_ring, setup, teardown),
         cmocka_unit_test_setup_teardown(test_restores_byte_for_byte, setup, teardown),
+        cmocka_unit_test(test_ram_file_sink),
         cmocka_unit_test_setup_teardown(test_truncated_archive_or_wrong_table_fails, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_archive_on_target_and_in_memory, setup, teardown),
