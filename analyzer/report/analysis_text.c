@@ -289,20 +289,22 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *
     if (md)
         fputs("\n</details>\n", out);
 
+    const char *unit = s->decompress ? "restored" : "input";
     const char *source = s->is_mem ? "this series" : ceil->estimated
         ? "estimated: the fastest target at each T (no mem runs)" : "the mem target";
     if (md)
-        fprintf(out, "\nVerdicts (CPU ceiling: %s; rates and ceilings in input bytes per "
+        fprintf(out, "\nVerdicts (CPU ceiling: %s; rates and ceilings in %s bytes per "
                      "second, the volume's own write speed in output bytes):\n\n"
-                     "| threads | rate (input) | CPU ceiling (input) | volume writes (output) | "
-                     "write ceiling (input) | read ceiling (input) | "
+                     "| threads | rate (%s) | CPU ceiling (%s) | volume writes (output) | "
+                     "write ceiling (%s) | read ceiling (%s) | "
                      "efficiency | vs fastest | verdict |\n"
-                     "|---:|---:|---:|---:|---:|---:|---:|---:|---|\n", source);
+                     "|---:|---:|---:|---:|---:|---:|---:|---:|---|\n", source, unit, unit,
+                unit, unit, unit);
     else
         fprintf(out, "  verdicts (CPU ceiling: %s; %s bytes per second except 'volume "
                 "writes', the volume's speed in output bytes):\n"
                 "  %7s %11s %11s %13s %13s %12s %10s %11s  %s\n",
-                source, s->decompress ? "restored" : "input", "threads", "rate", "CPU ceiling", "volume writes", "write ceiling",
+                source, unit, "threads", "rate", "CPU ceiling", "volume writes", "write ceiling",
                 "read ceiling", "efficiency", "vs fastest", "verdict");
     for (size_t i = 0; i < s->npoints; i++) {
         const analysis_verdict_t *v = &s->verdicts[i];

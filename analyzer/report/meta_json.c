@@ -141,13 +141,24 @@ void meta_write_markdown(const json_t *meta, FILE *out)
     else
         snprintf(reps, sizeof reps, "%lld measured repetition(s) per point",
                  (long long)json_integer_value(json_object_get(meta, "reps")));
-    fprintf(out, "- Runs: engine %s, %s after one discarded "
-                 "warm-up per target, in an order shuffled with seed %lld; each timed from "
-                 "opening the input to the output's %s and close, input page cache dropped "
-                 "first. Points are medians; min and max are kept.\n",
-            str_or(meta, "engine", "?"), reps,
-            (long long)json_integer_value(json_object_get(meta, "seed")),
-            strcmp(str_or(meta, "sync", "fsync"), "none") == 0 ? "close (no fsync)" : "fsync");
+    const char *end = strcmp(str_or(meta, "sync", "fsync"), "none") == 0
+                          ? "output's close (no fsync)" : "output's fsync and close";
+    if (strcmp(str_or(meta, "operation", "compress"), "decompress") == 0)
+        fprintf(out, "- Runs: decompression: the input compressed once per target (not timed, "
+                     "restored once and checked byte for byte), then %s after one discarded "
+                     "warm-up per target, in an order shuffled with seed %lld; each timed from "
+                     "opening the archive, its page cache dropped first (the mem target's is in "
+                     "RAM), to the %s. Points are medians; min and max are kept.\n",
+                reps, (long long)json_integer_value(json_object_get(meta, "seed")),
+                strcmp(str_or(meta, "layout", "split"), "same") == 0
+                    ? end : "last byte restored to memory");
+    else
+        fprintf(out, "- Runs: engine %s, %s after one discarded "
+                     "warm-up per target, in an order shuffled with seed %lld; each timed from "
+                     "opening the input to the %s, input page cache dropped "
+                     "first. Points are medians; min and max are kept.\n",
+                str_or(meta, "engine", "?"), reps,
+                (long long)json_integer_value(json_object_get(meta, "seed")), end);
     fprintf(out, "- Probe: incompressible data, each file written through fsync and read back "
                  "after its page cache was dropped; a volume's speed is the median at its "
                  "largest file size.\n\n");

@@ -283,8 +283,11 @@ static int stage_sweep(study_t *s, cp_err_t *err)
     s->sweep.codecs = s->codecs;
     s->sweep.threads = s->threads;
     cp_log_info("sweeping %zu target(s) x %zu thread count(s) x %d rep(s) after a warm-up "
-                "each; runs timed from opening the input to the output's fsync and close",
-                s->n_targets, s->sweep.n_threads, s->sweep.reps);
+                "each; runs timed from opening the %s to the %s",
+                s->n_targets, s->sweep.n_threads, s->sweep.reps,
+                s->sweep.decompress ? "archive" : "input",
+                s->sweep.decompress && s->sweep.layout != SWEEP_SAME
+                    ? "last byte restored to memory" : "output's fsync and close");
     if (rc == CP_OK)
         rc = sweep_run(&s->sweep, runs_csv_write, &out, err);
     if (rc == CP_EIO && out.rows > 0) {
@@ -433,6 +436,9 @@ int study_execute(study_t *s, int argc, char **argv, cp_err_t *err)
                                                                : json_integer(s->sweep.reps));
         json_object_set_new(s->meta, "sync", json_string(sync_mode_name(s->sweep.sync)));
         json_object_set_new(s->meta, "engine", json_string(pipeline_engine_name(s->sweep.engine)));
+        json_object_set_new(s->meta, "operation",
+                            json_string(s->sweep.decompress ? "decompress" : "compress"));
+        json_object_set_new(s->meta, "layout", json_string(sweep_layout_name(s->sweep.layout)));
         for (size_t i = 0; i < s->n_targets && rc == CP_OK; i++) {
             if (!s->targets[i].is_mem)
                 rc = volume_inspect(s->targets[i].dir, &s->volumes[i], err);
