@@ -242,8 +242,13 @@ int cmd_probe(int argc, char **argv)
                 rc = cp_err_set(&err, CP_EUSAGE, "two targets are named '%s'; give each a "
                                 "NAME=", targets[i].name);
     }
+    /* Refused before anything is written when another command measures a target. */
+    target_locks_t locks = TARGET_LOCKS_INIT;
+    if (rc == CP_OK)
+        rc = target_lock_all(targets, n_targets, &locks, &err);
     if (rc != CP_OK) {
         cp_log_error("%s", err.msg);
+        target_unlock_all(&locks);
         free(targets);
         return cp_exit_status(rc);
     }
@@ -255,6 +260,7 @@ int cmd_probe(int argc, char **argv)
         out.file = rows_file_open(out_path, ROWS_BESIDE, force, probe_csv_header_text(), &err);
         if (out.file == NULL) {
             cp_log_error("%s", err.msg);
+            target_unlock_all(&locks);
             free(targets);
             return cp_exit_status(cp_err_code(&err, CP_EIO));
         }
@@ -286,6 +292,7 @@ int cmd_probe(int argc, char **argv)
     if (out_rc != CP_OK)
         cp_log_error("%s", out_err.msg);
     free(out.rows);
+    target_unlock_all(&locks);
     free(targets);
     if (rc == CP_OK)
         rc = out_rc;

@@ -195,6 +195,10 @@ int cmd_sweep(int argc, char **argv)
                           max_memory, &err);
     if (rc == CP_OK && force && out_path == NULL)
         rc = cp_err_set(&err, CP_EUSAGE, "--force replaces an -o FILE; none was given");
+    /* Refused before anything is written when another command measures a target. */
+    target_locks_t locks = TARGET_LOCKS_INIT;
+    if (rc == CP_OK)
+        rc = target_lock_all(targets, n_targets, &locks, &err);
     runs_csv_file_t out = {NULL, 0};
     if (rc == CP_OK)
         rc = runs_csv_open(&out, out_path, ROWS_BESIDE, force, &err);
@@ -223,6 +227,7 @@ int cmd_sweep(int argc, char **argv)
             cp_log_error("%s", commit_err.msg);
         rc = rc == CP_OK ? commit_err.code : rc;
     }
+    target_unlock_all(&locks);
     if (rc != CP_OK)
         cp_log_error("%s", err.msg);
     free(codecs);
