@@ -88,6 +88,7 @@ int tempfile_clean_stale(const char *dir)
     int removed = 0, dirs = 0;
     double bytes = 0;
     long last_pid = 0;
+    bool other_pids = false;
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         long pid = tempfile_name_pid(e->d_name);
@@ -96,16 +97,18 @@ int tempfile_clean_stale(const char *dir)
             fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
             !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
             continue; /* a live process's file, a planted symlink, or not ours */
+        int files = 0;
+        bool gone = false;
         if (S_ISDIR(st.st_mode)) {
-            int files = 0;
-            if (remove_stale_dir(dirfd(d), e->d_name, &files, &bytes)) {
-                dirs++;
-                last_pid = pid;
-            }
-            removed += files;
+            gone = remove_stale_dir(dirfd(d), e->d_name, &files, &bytes);
+            dirs += gone;
         } else if (unlinkat(dirfd(d), e->d_name, 0) == 0) {
-            removed++;
+            files = 1;
             bytes += (double)st.st_size;
+        }
+        removed += files;
+        if (files > 0 || gone) {
+            other_pids = other_pids || (last_pid != 0 && pid != last_pid);
             last_pid = pid;
         }
     }
@@ -117,7 +120,7 @@ int tempfile_clean_stale(const char *dir)
         cp_log_warn("removed %d leftover temporary file%s (%.1f MB)%s of a chokepoint process "
                     "that died (pid %ld%s) from %s",
                     removed, removed == 1 ? "" : "s", bytes / 1e6, and_dirs, last_pid,
-                    removed + dirs > 1 ? " and others" : "", dir);
+                    other_pids ? " and others" : "", dir);
     return removed + dirs;
 }
 
