@@ -257,6 +257,7 @@ static void study_init(study_t *s)
     s->probe = true;
     s->format = PLOT_PNG;
     s->lock = (dirlock_t)DIRLOCK_INIT;
+    s->target_locks = (target_locks_t)TARGET_LOCKS_INIT;
 }
 
 int cmd_run(int argc, char **argv)
