@@ -28,6 +28,9 @@ static const char usage_text[] =
     "incompressible data, writes timed through fsync and reads after dropping the cache.\n"
     "TARGET is [NAME=]DIR[@RATE]: a directory on the volume, an optional report name, and\n"
     "an optional emulated write-rate cap such as @400MB/s (reported as emulated).\n"
+    "Each target directory is locked while the probe runs (DIR/.chokepoint-target.lock,\n"
+    "removed at the end): a second chokepoint command that would measure the same\n"
+    "directory is refused (exit 2) before it writes anything.\n"
     "\n"
     "options:\n"
     "  --sizes LIST      file sizes, comma-separated (default\n"
@@ -55,8 +58,9 @@ static const char usage_text[] =
     "Output: CSV, one row per measurement (docs/formats.md, probe.csv); a summary on\n"
     "stderr. Every file written is unique and removed afterwards, also on error and\n"
     "Ctrl-C. Exit status: 0 success, 1 runtime failure (no size fits, I/O error),\n"
-    "2 usage error (including a TARGET that is not a writable directory), 130\n"
-    "interrupted (rows measured so far are still written).\n";
+    "2 usage error (including a TARGET that is not a writable directory or is in use by\n"
+    "another chokepoint process), 130 interrupted (rows measured so far are still\n"
+    "written).\n";
 
 typedef struct probe_output {
     FILE *csv;           /* stdout, or the rows file's stream for -o */

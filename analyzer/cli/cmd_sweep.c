@@ -21,7 +21,9 @@ static const char sweep_usage[] =
     "order, after one discarded warm-up per (target, codec), and writes one CSV row per run:\n"
     "time from opening the input to the output's fsync and close, bytes, CPU, pipeline stage\n"
     "accounting and system telemetry. Outputs are temporary files in each target, removed\n"
-    "after every run.\n"
+    "after every run. Each target directory is locked while the sweep runs\n"
+    "(DIR/.chokepoint-target.lock, removed at the end): a second chokepoint command that\n"
+    "would measure the same directory is refused (exit 2) before it writes anything.\n"
     "\n"
     "TARGET is [NAME=]DIR[@RATE]: a directory on the volume to test, an optional name, and an\n"
     "optional emulated write-rate cap (e.g. usb=/media/usb@400MB/s). 'mem' counts the output\n"
@@ -60,7 +62,8 @@ static const char sweep_usage[] =
     "  -h, --help             this text\n"
     "\n"
     "Exit status: 0 all runs succeeded, 1 some runs failed (their rows carry the error),\n"
-    "2 usage error, 130 interrupted (rows measured so far are kept).\n";
+    "2 usage error (including a target in use by another chokepoint process), 130\n"
+    "interrupted (rows measured so far are kept).\n";
 
 enum { OPT_ENGINE = 256, OPT_BLOCK_SIZE, OPT_REPS, OPT_NO_WARMUP, OPT_LAYOUT, OPT_SYNC, OPT_SEED,
        OPT_FORCE, OPT_MAX_MEMORY, OPT_CMD, OPT_CMD_NAME };
