@@ -24,6 +24,9 @@ refused_by() {
         "$2: the refusal names the target, its directory and the other process"
 }
 
+# has_temp_file DIR: a temporary file is in DIR
+has_temp_file() { [ -n "$(find "$1" -name '*.chokepoint-tmp')" ]; }
+
 # only_files_of PID DIR: DIR holds nothing but PID's temporary files and its lock
 only_files_of() { [ -z "$(find "$2" -mindepth 1 ! -name "*.$1-*" ! -name "$LOCK")" ]; }
 
@@ -53,6 +56,7 @@ run "$CP" sweep -q -i in.bin -c copy -T 1 --reps 1 --no-warmup a=u "b=u/@50MB/s"
 expect_status 0 "two targets of one sweep on one directory (one lock)"
 check "u is left as found" test -z "$(find u -mindepth 1)"
 
+check "the sweep is writing its output in t" wait_for 15 has_temp_file t
 kill -KILL $pid
 wait $pid 2> /dev/null || true
 check "the killed sweep's lock file stays in t" test -e "t/$LOCK"
@@ -71,8 +75,10 @@ CLEANUP_HOOKS+=("kill -KILL $pid 2> /dev/null")
 check "the run holds t's lock" wait_for 15 holds_lock t $pid
 run "$CP" sweep -i in.bin -c copy -T 1 --reps 1 --no-warmup "t=$WORK/t"
 refused_by $pid "a sweep"
+set +e
 wait $pid
 status=$?
+set -e
 expect_status 0 "the run holding t completes"
 check "t is left as found after the run" test -z "$(find t -mindepth 1)"
 
