@@ -29,6 +29,9 @@ static const char usage_text[] =
     "TARGET is [NAME=]DIR[@CAP]: a directory on the volume, an optional report name, and\n"
     "optional emulated rate caps: @400MB/s or @write=400MB/s paces the writes, @read=60MB/s\n"
     "the reads, @write=400MB/s,read=60MB/s both (rows so paced are reported as emulated).\n"
+    "Each target directory is locked while the probe runs (DIR/.chokepoint-target.lock,\n"
+    "removed at the end): a second chokepoint command that would measure the same\n"
+    "directory is refused (exit 2) before it writes anything.\n"
     "\n"
     "options:\n"
     "  --sizes LIST      file sizes, comma-separated (default\n"
@@ -56,8 +59,9 @@ static const char usage_text[] =
     "Output: CSV, one row per measurement (docs/formats.md, probe.csv); a summary on\n"
     "stderr. Every file written is unique and removed afterwards, also on error and\n"
     "Ctrl-C. Exit status: 0 success, 1 runtime failure (no size fits, I/O error),\n"
-    "2 usage error (including a TARGET that is not a writable directory), 130\n"
-    "interrupted (rows measured so far are still written).\n";
+    "2 usage error (including a TARGET that is not a writable directory or is in use by\n"
+    "another chokepoint process), 130 interrupted (rows measured so far are still\n"
+    "written).\n";
 
 typedef struct probe_output {
     FILE *csv;           /* stdout, or the rows file's stream for -o */
@@ -243,8 +247,13 @@ int cmd_probe(int argc, char **argv)
                 rc = cp_err_set(&err, CP_EUSAGE, "two targets are named '%s'; give each a "
                                 "NAME=", targets[i].name);
     }
+    /* Refused before anything is written when another command measures a target. */
+    target_locks_t locks = TARGET_LOCKS_INIT;
+    if (rc == CP_OK)
+        rc = target_lock_all(targets, n_targets, &locks, &err);
     if (rc != CP_OK) {
         cp_log_error("%s", err.msg);
+        target_unlock_all(&locks);
         free(targets);
         return cp_exit_status(rc);
     }
@@ -256,6 +265,7 @@ int cmd_probe(int argc, char **argv)
         out.file = rows_file_open(out_path, ROWS_BESIDE, force, probe_csv_header_text(), &err);
         if (out.file == NULL) {
             cp_log_error("%s", err.msg);
+            target_unlock_all(&locks);
             free(targets);
             return cp_exit_status(cp_err_code(&err, CP_EIO));
         }
@@ -287,6 +297,7 @@ int cmd_probe(int argc, char **argv)
     if (out_rc != CP_OK)
         cp_log_error("%s", out_err.msg);
     free(out.rows);
+    target_unlock_all(&locks);
     free(targets);
     if (rc == CP_OK)
         rc = out_rc;

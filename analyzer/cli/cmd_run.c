@@ -27,10 +27,15 @@ static const char run_usage[] =
     "probe.csv, analysis.json, report.md, the plots and meta.json, and prints the verdict\n"
     "per target.\n"
     "\n"
-    "With no TARGET: the volume holding the results directory ('local'), /dev/shm when it is\n"
-    "a writable tmpfs ('shm', RAM), and 'mem' (output discarded: the CPU ceiling).\n"
-    "TARGET is [NAME=]DIR[@CAP] as in 'chokepoint sweep --help' (CAP: RATE, write=RATE,\n"
-    "read=RATE or write=RATE,read=RATE).\n"
+    "With no TARGET: the results directory itself ('local', its volume), /dev/shm when it is\n"
+    "a writable tmpfs ('shm', RAM: measured in a directory of the study's own there,\n"
+    "/dev/shm/chokepoint-study.<pid>-<n>.chokepoint-tmp, removed at the end), and 'mem'\n"
+    "(output discarded: the CPU ceiling). TARGET is [NAME=]DIR[@CAP] as in 'chokepoint\n"
+    "sweep --help' (CAP: RATE, write=RATE, read=RATE or write=RATE,read=RATE).\n"
+    "Every target directory is locked for the whole study\n"
+    "(DIR/.chokepoint-target.lock, removed at the end): a TARGET that another chokepoint\n"
+    "command is measuring is refused (exit 2) before anything is written; studies with\n"
+    "the default targets measure directories of their own and never refuse each other.\n"
     "\n"
     "options:\n"
     "  -i, --input FILE        compress this file instead of a generated fixture\n"
@@ -68,8 +73,9 @@ static const char run_usage[] =
     "  -q, --quiet             no progress or log lines on stderr\n"
     "  -h, --help              this text\n"
     "\n"
-    "Exit status: 0 success, 1 some runs failed (the rest is still analysed), 2 usage error,\n"
-    "130 interrupted (what was measured is kept and meta.json says where it stopped).\n";
+    "Exit status: 0 success, 1 some runs failed (the rest is still analysed), 2 usage error\n"
+    "(including a results directory or target in use by another chokepoint process), 130\n"
+    "interrupted (what was measured is kept and meta.json says where it stopped).\n";
 
 enum { OPT_FIXTURE_SIZE = 256, OPT_ENGINE, OPT_REPS, OPT_LAYOUT, OPT_SEED, OPT_NO_PROBE,
        OPT_FORMAT, OPT_OUT, OPT_KEEP_INPUT, OPT_QUICK, OPT_RESUME,
@@ -264,6 +270,7 @@ static void study_init(study_t *s)
     s->probe = true;
     s->format = PLOT_PNG;
     s->lock = (dirlock_t)DIRLOCK_INIT;
+    s->target_locks = (target_locks_t)TARGET_LOCKS_INIT;
 }
 
 int cmd_run(int argc, char **argv)

@@ -21,7 +21,9 @@ static const char sweep_usage[] =
     "order, after one discarded warm-up per (target, codec), and writes one CSV row per run:\n"
     "time from opening the input to the output's fsync and close, bytes, CPU, pipeline stage\n"
     "accounting and system telemetry. Outputs are temporary files in each target, removed\n"
-    "after every run.\n"
+    "after every run. Each target directory is locked while the sweep runs\n"
+    "(DIR/.chokepoint-target.lock, removed at the end): a second chokepoint command that\n"
+    "would measure the same directory is refused (exit 2) before it writes anything.\n"
     "\n"
     "TARGET is [NAME=]DIR[@CAP]: a directory on the volume to test, an optional name, and\n"
     "optional emulated rate caps: @400MB/s or @write=400MB/s caps the writes (e.g.\n"
@@ -68,7 +70,8 @@ static const char sweep_usage[] =
     "  -h, --help             this text\n"
     "\n"
     "Exit status: 0 all runs succeeded, 1 some runs failed (their rows carry the error),\n"
-    "2 usage error, 130 interrupted (rows measured so far are kept).\n";
+    "2 usage error (including a target in use by another chokepoint process), 130\n"
+    "interrupted (rows measured so far are kept).\n";
 
 enum { OPT_ENGINE = 256, OPT_BLOCK_SIZE, OPT_REPS, OPT_NO_WARMUP, OPT_LAYOUT, OPT_SYNC, OPT_SEED,
        OPT_FORCE, OPT_MAX_MEMORY, OPT_CMD, OPT_CMD_NAME, OPT_DECOMPRESS };
@@ -210,6 +213,10 @@ int cmd_sweep(int argc, char **argv)
                           max_memory, &err);
     if (rc == CP_OK && force && out_path == NULL)
         rc = cp_err_set(&err, CP_EUSAGE, "--force replaces an -o FILE; none was given");
+    /* Refused before anything is written when another command measures a target. */
+    target_locks_t locks = TARGET_LOCKS_INIT;
+    if (rc == CP_OK)
+        rc = target_lock_all(targets, n_targets, &locks, &err);
     runs_csv_file_t out = {NULL, 0};
     if (rc == CP_OK)
         rc = runs_csv_open(&out, out_path, ROWS_BESIDE, force, &err);
@@ -242,6 +249,7 @@ int cmd_sweep(int argc, char **argv)
             cp_log_error("%s", commit_err.msg);
         rc = rc == CP_OK ? commit_err.code : rc;
     }
+    target_unlock_all(&locks);
     if (rc != CP_OK)
         cp_log_error("%s", err.msg);
     free(codecs);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/dirlock.h"
 #include "common/log.h"
 
 #include <dirent.h>
@@ -52,34 +53,75 @@ static bool process_gone(long pid)
     return pid > 0 && pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
 }
 
+/* A dead process's temporary directory: the regular files in it that are chokepoint's
+ * (temporary files and a target lock), then the directory itself, which stays (with
+ * whatever else it holds) when anything else is in it. */
+static bool remove_stale_dir(int parent, const char *name, int *files, double *bytes)
+{
+    int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (d == NULL) {
+        if (fd >= 0)
+            close(fd);
+        return false;
+    }
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        struct stat st;
+        if ((tempfile_name_pid(e->d_name) <= 0 && strcmp(e->d_name, DIRLOCK_TARGET_NAME) != 0) ||
+            fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        if (unlinkat(dirfd(d), e->d_name, 0) == 0) {
+            (*files)++;
+            *bytes += (double)st.st_size;
+        }
+    }
+    closedir(d);
+    return unlinkat(parent, name, AT_REMOVEDIR) == 0;
+}
+
 int tempfile_clean_stale(const char *dir)
 {
     DIR *d = opendir(dir);
     if (d == NULL)
         return 0;
-    int removed = 0;
+    int removed = 0, dirs = 0;
     double bytes = 0;
     long last_pid = 0;
+    bool other_pids = false;
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         long pid = tempfile_name_pid(e->d_name);
         struct stat st;
         if (pid <= 0 || !process_gone(pid) ||
-            fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+            fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+            !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
             continue; /* a live process's file, a planted symlink, or not ours */
-        if (unlinkat(dirfd(d), e->d_name, 0) == 0) {
-            removed++;
+        int files = 0;
+        bool gone = false;
+        if (S_ISDIR(st.st_mode)) {
+            gone = remove_stale_dir(dirfd(d), e->d_name, &files, &bytes);
+            dirs += gone;
+        } else if (unlinkat(dirfd(d), e->d_name, 0) == 0) {
+            files = 1;
             bytes += (double)st.st_size;
+        }
+        removed += files;
+        if (files > 0 || gone) {
+            other_pids = other_pids || (last_pid != 0 && pid != last_pid);
             last_pid = pid;
         }
     }
     closedir(d);
-    if (removed > 0)
-        cp_log_warn("removed %d leftover temporary file%s (%.1f MB) of a chokepoint process that "
-                    "died (pid %ld%s) from %s",
-                    removed, removed == 1 ? "" : "s", bytes / 1e6, last_pid,
-                    removed > 1 ? " and others" : "", dir);
-    return removed;
+    char and_dirs[48] = "";
+    if (dirs > 0)
+        snprintf(and_dirs, sizeof and_dirs, " and %d director%s", dirs, dirs == 1 ? "y" : "ies");
+    if (removed + dirs > 0)
+        cp_log_warn("removed %d leftover temporary file%s (%.1f MB)%s of a chokepoint process "
+                    "that died (pid %ld%s) from %s",
+                    removed, removed == 1 ? "" : "s", bytes / 1e6, and_dirs, last_pid,
+                    other_pids ? " and others" : "", dir);
+    return removed + dirs;
 }
 
 /* Cleans each directory once per process, the first time a temporary file goes there. */
@@ -135,6 +177,38 @@ int tempfile_open(tempfile_t *t, const char *dir, const char *prefix, int extra_
     }
     t->path[0] = '\0';
     return cp_err_set(err, CP_EIO, "cannot find a free temporary file name in %s", dir);
+}
+
+int tempfile_mkdir(const char *dir, const char *prefix, char *path, cp_err_t *err)
+{
+    static atomic_uint counter;
+    path[0] = '\0';
+    clean_stale_once(dir);
+    for (int attempt = 0; attempt < 100; attempt++) {
+        unsigned n = atomic_fetch_add(&counter, 1);
+        int len = snprintf(path, PATH_MAX, "%s/%s.%ld-%u.chokepoint-tmp", dir, prefix,
+                           (long)getpid(), n);
+        if (len < 0 || len >= PATH_MAX) {
+            path[0] = '\0';
+            return cp_err_set(err, CP_EUSAGE, "directory path too long: %s", dir);
+        }
+        if (mkdir(path, 0700) == 0)
+            return CP_OK;
+        if (errno != EEXIST) {
+            int saved = errno;
+            path[0] = '\0';
+            return cp_err_errno(err, CP_EIO, saved, "cannot create a directory in '%s'", dir);
+        }
+    }
+    path[0] = '\0';
+    return cp_err_set(err, CP_EIO, "cannot find a free temporary directory name in %s", dir);
+}
+
+void tempfile_rmdir(char *path)
+{
+    if (path[0] != '\0' && rmdir(path) != 0 && errno != ENOENT)
+        cp_log_warn("cannot remove the temporary directory %s: %s", path, strerror(errno));
+    path[0] = '\0';
 }
 
 int tempfile_move_no_replace(const char *from, const char *to)

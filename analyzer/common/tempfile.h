@@ -72,11 +72,28 @@ int tempfile_move_no_replace(const char *from, const char *to);
  * is not one. Pure. */
 long tempfile_name_pid(const char *name);
 
-/* Removes from dir the temporary files of chokepoint processes that no longer exist (the
- * PID in the name names no process): regular files only, never a live process's (this
- * one's included) nor a symlink. Logs one line when it removed any. Returns how many.
- * tempfile_open calls it the first time it creates a file in a directory. */
+/* Removes from dir the temporary files and directories of chokepoint processes that no
+ * longer exist (the PID in the name names no process): regular files, and directories
+ * made by tempfile_mkdir with the regular files chokepoint left in them (temporary files,
+ * a target lock; a directory holding anything else stays); never a live process's (this
+ * one's included) nor a symlink. Logs one line when it removed any. Returns how many
+ * files and directories. tempfile_open and tempfile_mkdir call it the first time they
+ * create something in a directory. */
 int tempfile_clean_stale(const char *dir);
+
+/* ---- temporary directories ---- */
+
+/* Creates a new directory (mode 0700) in dir named "<prefix>.<pid>-<n>.chokepoint-tmp",
+ * its path into path (PATH_MAX bytes), after removing the leftovers of dead processes
+ * from dir (tempfile_clean_stale, once per directory). It is not registered for removal
+ * on interrupt: its owner empties it and calls tempfile_rmdir; after a kill the next
+ * command creating something in dir removes it. CP_EUSAGE when the path would be too
+ * long, CP_EIO when mkdir fails; path is "" then. */
+int tempfile_mkdir(const char *dir, const char *prefix, char *path, cp_err_t *err);
+
+/* Removes the (empty) directory path made by tempfile_mkdir, warning when it cannot, and
+ * sets path to "". No-op on "". */
+void tempfile_rmdir(char *path);
 
 /* ---- output paths ---- */
 

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -40,4 +41,74 @@ int target_init_dir(target_spec_t *out, const char *name, const char *dir, cp_er
     strcpy(out->name, name);
     strcpy(out->dir, dir);
     return CP_OK;
+}
+
+/* ---- one command per target directory ---- */
+
+struct target_lock {
+    dirlock_t lock;
+    dev_t dev; /* the directory's identity, so two spellings of it are one */
+    ino_t ino;
+};
+
+static bool already_locked(const target_locks_t *locks, const struct stat *st)
+{
+    for (size_t j = 0; j < locks->n; j++)
+        if (locks->held[j].dev == st->st_dev && locks->held[j].ino == st->st_ino)
+            return true;
+    return false;
+}
+
+static int lock_one(const target_spec_t *t, target_locks_t *locks, cp_err_t *err)
+{
+    int rc = target_check(t, err);
+    struct stat st;
+    if (rc == CP_OK && stat(t->dir, &st) != 0)
+        rc = cp_err_errno(err, CP_EUSAGE, errno, "target '%s': cannot use directory '%s'",
+                          t->name, t->dir);
+    if (rc != CP_OK || already_locked(locks, &st))
+        return rc;
+    struct target_lock *grown = realloc(locks->held, (locks->n + 1) * sizeof *grown);
+    if (grown == NULL)
+        return cp_err_set(err, CP_ENOMEM, "out of memory");
+    locks->held = grown;
+    cp_err_t mine = {0};
+    long pid = 0;
+    rc = dirlock_take(t->dir, DIRLOCK_TARGET_NAME, true, &grown[locks->n].lock, &pid, &mine);
+    if (rc == CP_EUSAGE) {
+        char who[32] = "";
+        if (pid > 0)
+            snprintf(who, sizeof who, " (pid %ld)", pid);
+        return cp_err_set(err, rc,
+                          "target '%s' (%s) is in use by another chokepoint process%s; wait "
+                          "for it or choose another directory",
+                          t->name, t->dir, who);
+    }
+    if (rc != CP_OK)
+        return cp_err_set(err, rc, "target '%s': %s", t->name, mine.msg);
+    grown[locks->n].dev = st.st_dev;
+    grown[locks->n].ino = st.st_ino;
+    locks->n++;
+    return CP_OK;
+}
+
+int target_lock_all(const target_spec_t *targets, size_t n, target_locks_t *locks,
+                    cp_err_t *err)
+{
+    size_t before = locks->n;
+    int rc = CP_OK;
+    for (size_t i = 0; i < n && rc == CP_OK; i++)
+        if (!targets[i].is_mem)
+            rc = lock_one(&targets[i], locks, err);
+    while (rc != CP_OK && locks->n > before)
+        dirlock_release(&locks->held[--locks->n].lock);
+    return rc;
+}
+
+void target_unlock_all(target_locks_t *locks)
+{
+    while (locks->n > 0)
+        dirlock_release(&locks->held[--locks->n].lock);
+    free(locks->held);
+    locks->held = NULL;
 }

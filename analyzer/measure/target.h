@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "common/bounds.h"
+#include "common/dirlock.h"
 #include "common/err.h"
 
 #define CP_TARGET_NAME_MAX CP_NAME_MAX
@@ -34,5 +35,30 @@ void target_init_mem(target_spec_t *out);
 /* A directory target named name on dir, without a rate cap (the filesystem is not looked
  * at: see target_check). CP_EUSAGE when name or dir does not fit. */
 int target_init_dir(target_spec_t *out, const char *name, const char *dir, cp_err_t *err);
+
+/* ---- one command per target directory ---- */
+
+/* The locks a command holds on the directories it measures (target_lock_all). */
+typedef struct target_locks {
+    struct target_lock *held; /* malloc'd, one per distinct directory */
+    size_t n;
+} target_locks_t;
+
+#define TARGET_LOCKS_INIT {NULL, 0}
+
+/* Checks each directory target (target_check) and takes its directory's lock
+ * (DIRLOCK_TARGET_NAME, removed again on release) for as long as the command measures, so
+ * two chokepoint processes never time one directory at once. A directory is locked once,
+ * however many targets name it (by device and inode: two spellings of it are one) and
+ * whatever locks already holds from an earlier call; mem needs none. When another process
+ * holds one: CP_EUSAGE "target 'NAME' (DIR) is in use by another chokepoint process
+ * (pid N); wait for it or choose another directory", and the locks this call took are
+ * released (the earlier ones stay). Call it before anything is written or measured. */
+int target_lock_all(const target_spec_t *targets, size_t n, target_locks_t *locks,
+                    cp_err_t *err);
+
+/* Releases every lock held in locks (their files removed) and frees them. Safe on
+ * TARGET_LOCKS_INIT and twice. */
+void target_unlock_all(target_locks_t *locks);
 
 #endif

@@ -1,6 +1,7 @@
 /* study.c - the study engine behind `chokepoint run`. */
 #include "study/study.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,21 @@ static void study_file(const study_t *s, const char *name, char *buf)
     snprintf(buf, STUDY_PATH_MAX, "%s/%s", s->dir, name);
 }
 
+/* True when dir holds nothing but a target lock file: an empty --out also given as a
+ * TARGET, which the study locked before making its results directory. */
+static bool holds_only_target_lock(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return false;
+    bool only = true;
+    for (struct dirent *e; only && (e = readdir(d)) != NULL;)
+        only = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+               strcmp(e->d_name, DIRLOCK_TARGET_NAME) == 0;
+    closedir(d);
+    return only;
+}
+
 /* Creates the results directory: --out DIR (new, or an existing empty directory), or
  * results/<stamp>-<host>/ under the current directory. */
 static int make_results_dir(study_t *s, cp_err_t *err)
@@ -51,10 +67,13 @@ static int make_results_dir(study_t *s, cp_err_t *err)
             if (lstat(s->dir, &st) != 0 || !S_ISDIR(st.st_mode))
                 return cp_err_set(err, CP_EUSAGE, "--out '%s' exists and is not a directory",
                                   s->dir);
-            if (rmdir(s->dir) != 0) /* only an empty directory goes; recreate it */
+            if (rmdir(s->dir) != 0) { /* only an empty directory goes; recreate it */
+                if (holds_only_target_lock(s->dir))
+                    return CP_OK; /* also one of its TARGETs, locked: used as it is */
                 return cp_err_set(err, CP_EUSAGE,
                                   "--out '%s' is not empty; give a new or empty directory",
                                   s->dir);
+            }
             if (mkdir(s->dir, 0755) != 0)
                 return cp_err_errno(err, CP_EUSAGE, errno, "cannot create --out '%s'", s->dir);
         }
@@ -84,7 +103,10 @@ static int make_results_dir(study_t *s, cp_err_t *err)
     return cp_err_set(err, CP_EIO, "cannot find a free results directory name for %s", stamp);
 }
 
-/* With no TARGET: the results volume, /dev/shm when it is a writable tmpfs, and mem. */
+/* With no TARGET: the results directory ('local'), a directory of the study's own in
+ * /dev/shm when that is a writable tmpfs ('shm'), and mem. Both directories are the
+ * study's, so studies run with the defaults at the same time never refuse each other's
+ * target locks, while a directory a user names is locked as given. */
 static void default_targets(study_t *s)
 {
     target_init_mem(&s->targets[s->n_targets++]);
@@ -92,9 +114,14 @@ static void default_targets(study_t *s)
         s->n_targets++;
     volume_info_t v;
     target_spec_t shm;
-    if (target_init_dir(&shm, "shm", "/dev/shm", NULL) == CP_OK && target_check(&shm, NULL) == CP_OK &&
-        volume_inspect("/dev/shm", &v, NULL) == CP_OK && v.is_ram)
-        s->targets[s->n_targets++] = shm;
+    cp_err_t err = {0};
+    if (target_init_dir(&shm, "shm", "/dev/shm", NULL) != CP_OK || target_check(&shm, NULL) != CP_OK ||
+        volume_inspect("/dev/shm", &v, NULL) != CP_OK || !v.is_ram)
+        return;
+    if (tempfile_mkdir("/dev/shm", "chokepoint-study", s->shm_dir, &err) != CP_OK)
+        cp_log_warn("no 'shm' target: %s", err.msg);
+    else if (target_init_dir(&s->targets[s->n_targets], "shm", s->shm_dir, NULL) == CP_OK)
+        s->n_targets++;
 }
 
 /* The input, checked: size and XXH3 hash go into meta.json, and a resumed study's input
@@ -391,6 +418,11 @@ int study_execute(study_t *s, int argc, char **argv, cp_err_t *err)
     if (rc == CP_OK)
         rc = memest_check(s->codecs, s->sweep.n_codecs, s->sweep.engine, s->threads,
                           s->sweep.n_threads, s->sweep.block_size, s->max_memory, err);
+    /* The targets given are refused before the results directory is made when another
+     * command measures one; the default ones are made and locked below. */
+    bool defaults = s->n_targets == 0;
+    if (rc == CP_OK)
+        rc = target_lock_all(s->targets, s->n_targets, &s->target_locks, err);
     if (rc == CP_OK && s->resume)
         snprintf(s->dir, sizeof s->dir, "%s", s->out_arg);
     else if (rc == CP_OK)
@@ -399,9 +431,11 @@ int study_execute(study_t *s, int argc, char **argv, cp_err_t *err)
         rc = dirlock_acquire(s->dir, &s->lock, err);
     if (rc == CP_OK)
         tempfile_clean_stale(s->dir);
+    if (rc == CP_OK && defaults) {
+        default_targets(s);
+        rc = target_lock_all(s->targets, s->n_targets, &s->target_locks, err);
+    }
     if (rc == CP_OK && s->resume) {
-        if (s->n_targets == 0)
-            default_targets(s);
         if (!s->seed_given)
             s->sweep.seed = (uint64_t)json_integer_value(json_object_get(s->meta, "seed"));
         json_t *resumes = json_object_get(s->meta, "resumes");
@@ -422,8 +456,6 @@ int study_execute(study_t *s, int argc, char **argv, cp_err_t *err)
                                                      ?: ""));
         json_object_del(s->meta, "finished");
     } else if (rc == CP_OK) {
-        if (s->n_targets == 0)
-            default_targets(s);
         host_warn_oversubscribed(s->threads, s->sweep.n_threads);
         if (!s->seed_given)
             s->sweep.seed = prng_fresh_seed();
@@ -453,6 +485,8 @@ int study_execute(study_t *s, int argc, char **argv, cp_err_t *err)
     }
     study_done_free(s->done);
     s->done = NULL;
+    target_unlock_all(&s->target_locks);
+    tempfile_rmdir(s->shm_dir);
     dirlock_release(&s->lock);
     return rc;
 }

@@ -50,11 +50,16 @@ typedef struct study {
     bool resume;              /* run --resume: s->meta is the recorded one, out_arg the dir */
     uint64_t max_memory;      /* --max-memory; 0: the memory available when it starts */
     dirlock_t lock;           /* held on dir while the study writes it */
+    target_locks_t target_locks; /* held on every directory target while the study runs */
+    char shm_dir[PATH_MAX];   /* the default 'shm' target's directory of the study's own in
+                                 /dev/shm, removed at the end; "" when none */
     struct study_done *done;  /* resume: runs measured before (study_resume.h) */
 } study_t;
 
-/* Checks the input, creates the results directory, fills in the default targets and seed,
- * records meta.json and runs every stage. CP_OK when the study completed (runs that
+/* Checks the input, locks the given targets (target_lock_all: refused, CP_EUSAGE, before
+ * anything is written when another command measures one), creates the results directory,
+ * fills in the default targets (directories of the study's own) and seed, records
+ * meta.json and runs every stage. CP_OK when the study completed (runs that
  * failed are recorded and set some_failed); otherwise the first error, with meta.json
  * saying which stage stopped. The generated fixture is removed unless keep_input. */
 int study_execute(study_t *s, int argc, char **argv, cp_err_t *err);

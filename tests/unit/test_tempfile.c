@@ -11,8 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/dirlock.h"
 #include "common/tempfile.h"
 
 static char dir[] = "test-tempfile-XXXXXX";
@@ -146,6 +148,65 @@ static void test_check_destination(void **state)
     assert_non_null(strstr(err.msg, "does not exist"));
 }
 
+/* A PID that named a process which has exited. */
+static long dead_pid(void)
+{
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(0);
+    assert_true(pid > 0);
+    assert_int_equal(waitpid(pid, NULL, 0), pid);
+    return (long)pid;
+}
+
+static void put_file(const char *dir_path, const char *name)
+{
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/%s", dir_path, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("x", f);
+    fclose(f);
+}
+
+static void test_temporary_directories(void **state)
+{
+    (void)state;
+    char made[PATH_MAX], name[PATH_MAX];
+    cp_err_t err = {0};
+    assert_int_equal(tempfile_mkdir(dir, "study", made, &err), CP_OK);
+    snprintf(name, sizeof name, "%s/study.%ld-", dir, (long)getpid());
+    assert_memory_equal(made, name, strlen(name));
+    assert_int_equal(tempfile_name_pid(strrchr(made, '/') + 1), (long)getpid());
+    struct stat st;
+    assert_int_equal(stat(made, &st), 0);
+    assert_true(S_ISDIR(st.st_mode));
+    tempfile_rmdir(made);
+    assert_string_equal(made, "");
+    assert_int_not_equal(access(name, F_OK), 0);
+
+    /* A dead process's directory goes with the files it left; one holding something of
+     * the user's stays, as does a live process's. */
+    long dead = dead_pid();
+    char stale[PATH_MAX], kept[PATH_MAX], live[PATH_MAX], tmp_name[64];
+    snprintf(stale, sizeof stale, "%s/study.%ld-1.chokepoint-tmp", dir, dead);
+    snprintf(kept, sizeof kept, "%s/study.%ld-2.chokepoint-tmp", dir, dead);
+    snprintf(live, sizeof live, "%s/study.%ld-3.chokepoint-tmp", dir, (long)getppid());
+    assert_int_equal(mkdir(stale, 0700) | mkdir(kept, 0700) | mkdir(live, 0700), 0);
+    snprintf(tmp_name, sizeof tmp_name, ".run.%ld-7.chokepoint-tmp", dead);
+    put_file(stale, tmp_name);
+    put_file(stale, DIRLOCK_TARGET_NAME);
+    put_file(kept, "mine.txt");
+    put_file(live, tmp_name);
+    assert_int_equal(tempfile_clean_stale(dir), 3); /* two files and a directory */
+    assert_int_not_equal(access(stale, F_OK), 0);
+    assert_int_equal(access(kept, F_OK), 0);
+    assert_int_equal(access(live, F_OK), 0);
+    char cmd[PATH_MAX * 2 + 16];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", kept, live);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -154,6 +215,7 @@ int main(void)
         cmocka_unit_test(test_open_in_a_missing_directory),
         cmocka_unit_test(test_split_path),
         cmocka_unit_test(test_check_destination),
+        cmocka_unit_test(test_temporary_directories),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

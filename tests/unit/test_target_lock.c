@@ -1,0 +1,213 @@
+/* test_target_lock.c - one command per target directory (measure/target.h, target_lock_all,
+ * on common/dirlock): a second holder is refused naming the target and the PID, a directory
+ * is locked once however it is spelled, a stale lock file does not block, a failed call
+ * keeps nothing, release leaves the directory as found, and a results directory's lock and
+ * a target lock on one directory do not refuse each other. flock locks an open file
+ * description, so a second lock taken by this same process is refused like another
+ * process's would be. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/dirlock.h"
+#include "measure/target.h"
+
+static char root[] = "test-target-lock-XXXXXX";
+static char dir_a[PATH_MAX], dir_b[PATH_MAX];
+
+static int setup(void **state)
+{
+    (void)state;
+    if (mkdtemp(root) == NULL)
+        return -1;
+    snprintf(dir_a, sizeof dir_a, "%s/a", root);
+    snprintf(dir_b, sizeof dir_b, "%s/b", root);
+    return mkdir(dir_a, 0755) == 0 && mkdir(dir_b, 0755) == 0 ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static target_spec_t dir_target(const char *name, const char *dir)
+{
+    target_spec_t t;
+    cp_err_t err = {0};
+    assert_int_equal(target_init_dir(&t, name, dir, &err), CP_OK);
+    return t;
+}
+
+static bool lock_file_exists(const char *dir)
+{
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/%s", dir, DIRLOCK_TARGET_NAME);
+    return access(path, F_OK) == 0;
+}
+
+static size_t entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    size_t n = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return n;
+}
+
+static void test_second_holder_refused_with_name_and_pid(void **state)
+{
+    (void)state;
+    target_spec_t first = dir_target("ssd", dir_a), second = dir_target("again", dir_a);
+    target_locks_t held = TARGET_LOCKS_INIT, other = TARGET_LOCKS_INIT;
+    cp_err_t err = {0};
+    assert_int_equal(target_lock_all(&first, 1, &held, &err), CP_OK);
+    assert_int_equal(held.n, 1);
+    assert_true(lock_file_exists(dir_a));
+
+    assert_int_equal(target_lock_all(&second, 1, &other, &err), CP_EUSAGE);
+    char want[PATH_MAX + 200];
+    snprintf(want, sizeof want,
+             "target 'again' (%s) is in use by another chokepoint process (pid %ld); wait for "
+             "it or choose another directory",
+             dir_a, (long)getpid());
+    assert_string_equal(err.msg, want);
+    assert_int_equal(other.n, 0);
+    target_unlock_all(&other);
+
+    target_unlock_all(&held);
+    assert_int_equal(held.n, 0);
+    assert_null(held.held);
+    assert_int_equal(entries(dir_a), 0); /* the directory as found */
+    cp_err_clear(&err);
+    assert_int_equal(target_lock_all(&second, 1, &other, &err), CP_OK);
+    target_unlock_all(&other);
+    target_unlock_all(&other); /* twice is safe */
+}
+
+static void test_one_lock_per_directory_however_spelled(void **state)
+{
+    (void)state;
+    char dotted[PATH_MAX + 8];
+    snprintf(dotted, sizeof dotted, "%s/./", dir_a);
+    target_spec_t ts[4];
+    target_init_mem(&ts[0]);
+    ts[1] = dir_target("plain", dir_a);
+    ts[2] = dir_target("capped", dotted);
+    ts[3] = dir_target("other", dir_b);
+    target_locks_t held = TARGET_LOCKS_INIT;
+    cp_err_t err = {0};
+    assert_int_equal(target_lock_all(ts, 4, &held, &err), CP_OK);
+    assert_int_equal(held.n, 2);
+    /* A later call for a directory already held takes nothing more. */
+    assert_int_equal(target_lock_all(&ts[2], 1, &held, &err), CP_OK);
+    assert_int_equal(held.n, 2);
+    target_unlock_all(&held);
+    assert_false(lock_file_exists(dir_a));
+    assert_false(lock_file_exists(dir_b));
+}
+
+static void test_mem_needs_no_lock(void **state)
+{
+    (void)state;
+    target_spec_t mem;
+    target_init_mem(&mem);
+    target_locks_t held = TARGET_LOCKS_INIT;
+    cp_err_t err = {0};
+    assert_int_equal(target_lock_all(&mem, 1, &held, &err), CP_OK);
+    assert_int_equal(held.n, 0);
+    target_unlock_all(&held);
+}
+
+static void test_stale_lock_file_does_not_block(void **state)
+{
+    (void)state;
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/%s", dir_a, DIRLOCK_TARGET_NAME);
+    FILE *f = fopen(path, "w"); /* left by a killed process: nobody holds it */
+    assert_non_null(f);
+    fputs("999999999\n", f);
+    fclose(f);
+    target_spec_t t = dir_target("ssd", dir_a);
+    target_locks_t held = TARGET_LOCKS_INIT;
+    cp_err_t err = {0};
+    assert_int_equal(target_lock_all(&t, 1, &held, &err), CP_OK);
+    char text[32] = "";
+    f = fopen(path, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(text, sizeof text, f));
+    fclose(f);
+    assert_int_equal(strtol(text, NULL, 10), (long)getpid());
+    target_unlock_all(&held);
+    assert_false(lock_file_exists(dir_a));
+}
+
+static void test_failed_call_keeps_nothing(void **state)
+{
+    (void)state;
+    target_spec_t busy = dir_target("busy", dir_b);
+    target_locks_t other = TARGET_LOCKS_INIT, held = TARGET_LOCKS_INIT;
+    cp_err_t err = {0};
+    assert_int_equal(target_lock_all(&busy, 1, &other, &err), CP_OK);
+    target_spec_t ts[2] = {dir_target("free", dir_a), dir_target("busy", dir_b)};
+    assert_int_equal(target_lock_all(ts, 2, &held, &err), CP_EUSAGE);
+    assert_int_equal(held.n, 0);
+    assert_false(lock_file_exists(dir_a));
+    target_unlock_all(&held);
+    target_unlock_all(&other);
+
+    char missing[PATH_MAX + 16];
+    snprintf(missing, sizeof missing, "%s/missing", root);
+    target_spec_t gone = dir_target("gone", missing);
+    cp_err_clear(&err);
+    assert_int_equal(target_lock_all(&gone, 1, &held, &err), CP_EUSAGE);
+    assert_non_null(strstr(err.msg, "target 'gone': cannot use directory"));
+    assert_int_equal(held.n, 0);
+}
+
+static void test_results_lock_and_target_lock_on_one_directory(void **state)
+{
+    (void)state;
+    dirlock_t results = DIRLOCK_INIT;
+    cp_err_t err = {0};
+    assert_int_equal(dirlock_acquire(dir_a, &results, &err), CP_OK);
+    target_spec_t local = dir_target("local", dir_a);
+    target_locks_t held = TARGET_LOCKS_INIT;
+    assert_int_equal(target_lock_all(&local, 1, &held, &err), CP_OK);
+    assert_true(dirlock_held(dir_a, NULL));
+    target_unlock_all(&held);
+    assert_true(dirlock_held(dir_a, NULL)); /* the results lock is its own */
+    dirlock_release(&results);
+    assert_false(dirlock_held(dir_a, NULL));
+    /* A results directory's lock file stays (abandoned studies are told by it). */
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/%s", dir_a, DIRLOCK_NAME);
+    assert_int_equal(unlink(path), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_second_holder_refused_with_name_and_pid),
+        cmocka_unit_test(test_one_lock_per_directory_however_spelled),
+        cmocka_unit_test(test_mem_needs_no_lock),
+        cmocka_unit_test(test_stale_lock_file_does_not_block),
+        cmocka_unit_test(test_failed_call_keeps_nothing),
+        cmocka_unit_test(test_results_lock_and_target_lock_on_one_directory),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
