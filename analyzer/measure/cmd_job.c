@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -254,8 +255,46 @@ static int fifo_make(char *path, size_t cap, int *cleanup_id, cp_err_t *err)
     return cp_err_set(err, CP_EIO, "cannot create a FIFO in '%s': names taken", dir);
 }
 
+/* The guardian's answer to chokepoint's death (PR_SET_PDEATHSIG): end the whole process
+ * group, itself included. Async-signal-safe. */
+static void parent_died(int sig)
+{
+    (void)sig;
+    kill(0, SIGKILL);
+}
+
+/* The child chokepoint forks is a guardian, leader of the command's process group: it runs
+ * the shell as its own child and exits as the shell did (code or signal), so wait4 on it
+ * gives the command's status and, summed over everything it waited for, its rusage. Its
+ * purpose: if chokepoint is killed outright (SIGKILL, the OOM killer), the kernel tells the
+ * guardian (parent-death signal) and it kills the group, so no program of the command
+ * writes on into a target the next study cleans. An interrupt's SIGTERM to the group ends
+ * the guardian and the command alike. */
+static void guardian(const char *command, pid_t parent)
+{
+    signal(SIGUSR1, parent_died);
+    prctl(PR_SET_PDEATHSIG, SIGUSR1);
+    if (getppid() != parent) /* chokepoint died before the call */
+        parent_died(SIGUSR1);
+    pid_t shell = fork();
+    if (shell == 0) {
+        signal(SIGUSR1, SIG_DFL);
+        execl("/bin/sh", "sh", "-c", command, (char *)NULL);
+        _exit(127);
+    }
+    int status = 0;
+    while (shell > 0 && waitpid(shell, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (shell < 0 || !WIFSIGNALED(status))
+        _exit(shell < 0 ? 127 : WEXITSTATUS(status));
+    signal(WTERMSIG(status), SIG_DFL);
+    raise(WTERMSIG(status));
+    _exit(128 + WTERMSIG(status));
+}
+
 static pid_t spawn(const char *command, int stderr_fd)
 {
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid != 0)
         return pid;
@@ -269,7 +308,7 @@ static pid_t spawn(const char *command, int stderr_fd)
         dup2(devnull, STDOUT_FILENO);
     }
     dup2(stderr_fd, STDERR_FILENO);
-    execl("/bin/sh", "sh", "-c", command, (char *)NULL);
+    guardian(command, parent);
     _exit(127);
 }
 

@@ -117,4 +117,20 @@ else
     not_ok "the command did not start"
 fi
 
+# chokepoint killed outright (SIGKILL: no handler runs): the program the command runs dies
+# with it rather than writing on into the target.
+"$CP" sweep -i "$in" --cmd "sleep 41.5 < {input} > {output}" -T 1 --reps 1 --no-warmup \
+    -o "$WORK/k.csv" "disk=$disk" > /dev/null 2>&1 &
+pid=$!
+if wait_for 10 pgrep -f "^sleep 41.5" > /dev/null; then
+    kill -KILL "$pid"
+    wait "$pid" 2> /dev/null || true
+    check "SIGKILL: the command's program is gone too" \
+        wait_for 2 bash -c '! pgrep -f "^sleep 41.5" > /dev/null'
+else
+    kill "$pid" 2> /dev/null || true
+    not_ok "the command did not start"
+fi
+pkill -f "^sleep 41.5" 2> /dev/null || true
+
 finish
