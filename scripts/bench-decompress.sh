@@ -5,7 +5,8 @@
 # archive is), chokepoint with its own archive (the same frames: `compress` writes what
 # `--decompress` restores). Two cases on one directory:
 #   to memory: the archive read from the directory, the restored bytes discarded
-#              (chokepoint's default; the CLI writes into the FIFO of the mem target);
+#              (chokepoint's default; the CLI writes to /dev/null, then a one-line
+#              {output} so the run counts as done);
 #   onto disk: the restored bytes written back to the directory and fsynced
 #              (chokepoint --layout same; the CLI's disk target).
 # Prints per case the median restored MB/s of both, the ratio chokepoint/CLI (the CLIs
@@ -24,14 +25,15 @@ command -v zstd > /dev/null && command -v xz > /dev/null || scripts/setup.sh --w
 mkdir -p "$dir/out"
 threads=$(echo ${THREADS:-1 2} | tr ' ' ,)
 
-# medians CSV: "target threads median_restored_MBps mean_user mean_sys" per target x threads;
-# restored bytes are input_bytes for chokepoint's rows and output_bytes for the CLI's.
+# medians CSV [BYTES]: "target threads median_restored_MBps mean_user mean_sys" per target x
+# threads; restored bytes are BYTES when given (the CLI into /dev/null), else input_bytes
+# (chokepoint's rows, restored bytes) or, for command rows, output_bytes.
 medians() {
-    awk -F, -v cli="$2" '
+    awk -F, -v known="${2:-0}" '
         NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         $c["valid"] == 1 {
             key = $c["target"] " " $c["threads"]
-            bytes = cli ? $c["output_bytes"] : $c["input_bytes"]
+            bytes = known > 0 ? known : $c["codec"] ~ /^cmd:/ ? $c["output_bytes"] : $c["input_bytes"]
             n[key]++; v[key, n[key]] = bytes / $c["seconds"] / 1e6
             user[key] += $c["cpu_user_s"]; sys[key] += $c["cpu_sys_s"]
         }
@@ -55,20 +57,23 @@ for codec in ${CODECS:-zstd:3}; do
     ext=.zst; [ "$prog" = xz ] && ext=.xz
     archive="$dir/out/archive$ext"
     "$cp" compress -i "$input" -o "$archive" --codec "$codec" -T 2 --force -q
-    # The CLI: mem = to memory (a FIFO), disk = onto the directory.
+    # The CLI, reading the archive from the directory: to /dev/null, and onto the directory.
+    "$cp" sweep -i "$archive" --cmd "$prog -q -d -c {input} > /dev/null && echo restored > {output}" \
+        --cmd-name "$prog-d-null" -T 1 --reps "$reps" --seed 1 -q -o "$dir/bench-d-cli-mem.csv" \
+        --force disk="$dir/out"
     "$cp" sweep -i "$archive" --cmd "$prog -q -d -c {input} > {output}" --cmd-name "$prog-d" \
-        -T 1 --reps "$reps" --seed 1 -q -o "$dir/bench-d-cli.csv" --force disk="$dir/out" mem
+        -T 1 --reps "$reps" --seed 1 -q -o "$dir/bench-d-cli-disk.csv" --force disk="$dir/out"
     rm -f "$archive"
     "$cp" sweep -i "$input" --decompress --codec "$codec" -T "$threads" --reps "$reps" --seed 1 \
         -q -o "$dir/bench-d-split.csv" --force disk="$dir/out"
     "$cp" sweep -i "$input" --decompress --layout same --codec "$codec" -T "$threads" \
         --reps "$reps" --seed 1 -q -o "$dir/bench-d-same.csv" --force disk="$dir/out"
-    read -r _ _ cli_mem cli_mem_u cli_mem_s < <(medians "$dir/bench-d-cli.csv" 1 | grep '^mem ')
-    read -r _ _ cli_disk cli_disk_u cli_disk_s < <(medians "$dir/bench-d-cli.csv" 1 | grep '^disk ')
+    read -r _ _ cli_mem cli_mem_u cli_mem_s < <(medians "$dir/bench-d-cli-mem.csv" "$(stat -c %s "$input")")
+    read -r _ _ cli_disk cli_disk_u cli_disk_s < <(medians "$dir/bench-d-cli-disk.csv")
     for case in memory disk; do
         csv=$dir/bench-d-split.csv; base=$cli_mem; bu=$cli_mem_u; bs=$cli_mem_s
         [ "$case" = disk ] && { csv=$dir/bench-d-same.csv; base=$cli_disk; bu=$cli_disk_u; bs=$cli_disk_s; }
-        medians "$csv" 0 | while read -r _ t rate u s; do
+        medians "$csv" | while read -r _ t rate u s; do
             printf '%-8s %-10s %-3s %10.1f %9.1f %7.3f %5.2f/%-5.2f %5.2f/%-5.2f\n' "$codec" \
                 "to-$case" "$t" "$rate" "$base" "$(echo "$rate / $base" | bc -l)" "$u" "$s" "$bu" "$bs"
         done

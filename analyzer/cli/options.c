@@ -91,19 +91,12 @@ int options_format(const char *value, options_format_t *out, cp_err_t *err)
 int options_check_decompress(const sweep_params_t *p, const cmd_series_t *cmds, size_t n,
                              bool sync_given, cp_err_t *err)
 {
-    if (!p->decompress)
-        return CP_OK;
-    bool has_cmd = false;
-    for (size_t i = 0; cmds != NULL && i < n; i++)
-        has_cmd = has_cmd || cmds[i].series[0] != '\0';
-    if (has_cmd)
-        return cp_err_set(err, CP_EUSAGE, "--decompress restores the built-in codecs' "
-                          "archives; a command (--cmd or a preset) times its own work");
-    if (p->engine != PIPELINE_BLOCKS)
-        return cp_err_set(err, CP_EUSAGE, "--decompress uses the blocks engine (frames "
-                          "restored in parallel); drop --engine native");
-    if (sync_given && p->layout != SWEEP_SAME)
-        return cp_err_set(err, CP_EUSAGE, "--sync has no effect when --decompress restores "
-                          "to memory; add --layout same to restore onto the target");
-    return CP_OK;
+    sweep_params_t listed = *p; /* the lists as parsed so far */
+    listed.cmds = cmds;
+    listed.n_codecs = n;
+    int rc = sweep_check_decompress(&listed, err);
+    if (rc == CP_OK && p->decompress && sync_given && p->layout != SWEEP_SAME)
+        rc = cp_err_set(err, CP_EUSAGE, "--sync has no effect when --decompress restores "
+                        "to memory; add --layout same to restore onto the target");
+    return rc;
 }

@@ -519,19 +519,27 @@ static int run_until_settled(const sweep_params_t *p, target_state_t *st, planne
     return rc;
 }
 
+int sweep_check_decompress(const sweep_params_t *p, cp_err_t *err)
+{
+    for (size_t c = 0; p->decompress && c < p->n_codecs; c++)
+        if (series_is_cmd(p, c))
+            return cp_err_set(err, CP_EUSAGE, "--decompress restores the built-in codecs' "
+                              "archives; a command (--cmd or a preset) times its own work");
+    if (p->decompress && p->engine != PIPELINE_BLOCKS)
+        return cp_err_set(err, CP_EUSAGE, "--decompress uses the blocks engine (frames "
+                          "restored in parallel); drop --engine native");
+    return CP_OK;
+}
+
 int sweep_run(const sweep_params_t *p, sweep_row_cb cb, void *ctx, cp_err_t *err)
 {
     if (p->n_targets == 0 || p->n_codecs == 0 || p->n_threads == 0 || p->reps < 1)
         return cp_err_set(err, CP_EUSAGE, "nothing to sweep: give at least one TARGET");
-    for (size_t c = 0; p->decompress && c < p->n_codecs; c++)
-        if (series_is_cmd(p, c))
-            return cp_err_set(err, CP_EUSAGE, "--decompress restores the built-in codecs' "
-                              "archives; time a command's own decompression with --cmd");
-    if (p->decompress && p->engine != PIPELINE_BLOCKS)
-        return cp_err_set(err, CP_EUSAGE, "--decompress uses the blocks engine (frames "
-                          "restored in parallel); drop --engine native");
+    int rc = sweep_check_decompress(p, err);
+    if (rc != CP_OK)
+        return rc;
     uint64_t input_size;
-    int rc = compress_check_input(p->input_path, &input_size, err);
+    rc = compress_check_input(p->input_path, &input_size, err);
     if (rc != CP_OK)
         return rc;
     target_state_t *st = calloc(p->n_targets, sizeof *st);
