@@ -132,6 +132,7 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
     json_object_set_new(o, "output_ratio", json_number_or_null(s->output_ratio));
     json_object_set_new(o, "sustained_write_bytes_per_s", json_number_or_null(s->write_bps));
     json_object_set_new(o, "sustained_read_bytes_per_s", json_number_or_null(s->read_bps));
+    json_object_set_new(o, "emulated_read_cap_bytes_per_s", json_number_or_null(s->read_cap_bps));
     json_object_set_new(o, "dir", s->dir[0] ? json_string(s->dir) : json_null());
     json_object_set_new(o, "probe_target",
                         s->probe_target[0] ? json_string(s->probe_target) : json_null());

@@ -82,9 +82,15 @@ const char *analysis_format_model_in(const fit_result_t *m, double rate_scale,
 /* "name (codec)", with the volume's nature when the runs say it: RAM, or an emulated cap. */
 static const char *series_label(const analysis_series_t *s, char *buf, size_t cap)
 {
-    char nature[64] = "";
-    if (s->emulated == 1 && isfinite(s->rate_cap_bps))
+    char nature[96] = "";
+    bool write_cap = isfinite(s->rate_cap_bps), read_cap = isfinite(s->read_cap_bps);
+    if (s->emulated == 1 && write_cap && read_cap)
+        snprintf(nature, sizeof nature, "emulated %.0f MB/s write cap, %.0f MB/s read cap",
+                 s->rate_cap_bps / 1e6, s->read_cap_bps / 1e6);
+    else if (s->emulated == 1 && write_cap)
         snprintf(nature, sizeof nature, "emulated %.0f MB/s cap", s->rate_cap_bps / 1e6);
+    else if (s->emulated == 1 && read_cap)
+        snprintf(nature, sizeof nature, "emulated %.0f MB/s read cap", s->read_cap_bps / 1e6);
     else if (s->emulated == 1)
         snprintf(nature, sizeof nature, "emulated cap");
     else if (s->ram == 1 && !s->is_mem)
@@ -378,9 +384,13 @@ static int write_report(const analysis_t *a, FILE *out, bool md, cp_err_t *err)
         fprintf(out, "; %zu failed run%s skipped (error or valid = 0)", a->runs_skipped,
                 a->runs_skipped == 1 ? "" : "s");
     fprintf(out, ".%s\n", md ? "\n" : "\n");
+    bool capped = false; /* an emulated cap stands in for a probed speed */
+    for (size_t i = 0; i < a->nseries; i++)
+        capped = capped || a->series[i].emulated == 1;
     if (!a->probe_path)
-        fprintf(out, "%sno probe data: write and read ceilings are unknown.%s\n",
-                md ? "" : "", md ? "\n" : "");
+        fprintf(out, "%sno probe data: write and read ceilings are unknown%s.%s\n",
+                md ? "" : "", capped ? " except where an emulated cap sets them" : "",
+                md ? "\n" : "");
     answer_write(a, out, md);
     fputs(md ? "## Details: points, verdicts and models per target\n\n"
              : "details per target:\n\n", out);
