@@ -56,7 +56,7 @@ for codec in ${CODECS:-zstd:3}; do
     prog=${codec%%:*}
     ext=.zst; [ "$prog" = xz ] && ext=.xz
     archive="$dir/out/archive$ext"
-    "$cp" compress -i "$input" -o "$archive" --codec "$codec" -T 2 --force -q
+    "$cp" compress -i "$input" -o "$archive" --codec "$codec" -T 2 --force -q > /dev/null
     # The CLI, reading the archive from the directory: to /dev/null, and onto the directory.
     "$cp" sweep -i "$archive" --cmd "$prog -q -d -c {input} > /dev/null && echo restored > {output}" \
         --cmd-name "$prog-d-null" -T 1 --reps "$reps" --seed 1 -q -o "$dir/bench-d-cli-mem.csv" \
