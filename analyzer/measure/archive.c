@@ -70,7 +70,7 @@ int archive_make(const char *input_path, uint64_t input_bytes, uint64_t input_ha
     params.record_frames = &out->frames;
     pipeline_result_t run;
     int rc = pipeline_run(&params, out->file, &run, err);
-    if (rc == CP_ENOMEM && ram_limit > 0)
+    if (rc == CP_ENOMEM && sink_limit_reached(out->file))
         rc = cp_err_set(err, CP_ENOMEM,
                         "the mem target keeps its archive in RAM, and the %s archive of this "
                         "input passes %.1f MB, half the memory available; leave out mem or use "

@@ -283,10 +283,16 @@ static void guardian(const char *command, pid_t parent)
         _exit(127);
     }
     int status = 0;
-    while (shell > 0 && waitpid(shell, &status, 0) < 0 && errno == EINTR)
+    pid_t got = -1;
+    while (shell > 0 && (got = waitpid(shell, &status, 0)) < 0 && errno == EINTR)
         ;
-    if (shell < 0 || !WIFSIGNALED(status))
-        _exit(shell < 0 ? 127 : WEXITSTATUS(status));
+    if (got != shell)
+        _exit(127); /* no shell, or its status is lost: a failure, never a success */
+    if (!WIFSIGNALED(status))
+        _exit(WEXITSTATUS(status));
+    /* Die of the shell's signal, without a core of this copy of chokepoint. */
+    struct rlimit no_core = {0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);
     signal(WTERMSIG(status), SIG_DFL);
     raise(WTERMSIG(status));
     _exit(128 + WTERMSIG(status));
@@ -302,6 +308,7 @@ static pid_t spawn(const char *command, int stderr_fd)
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
+    signal(SIGCHLD, SIG_DFL); /* the guardian waits for the shell */
     int devnull = open("/dev/null", O_RDWR);
     if (devnull >= 0) {
         dup2(devnull, STDIN_FILENO);

@@ -288,10 +288,9 @@ static void reader_role(pipe_t *p)
         size_t want = frames ? (size_t)frames->packed[seq] : p->block_size;
         double t0 = clock_now();
         ssize_t n = read_full(p->input_fd, slot->in, want);
-        double pace_s = n > 0 ? throttle_wait(&p->read_pace, (size_t)n) : 0.0;
-        p->reader.busy_s += clock_now() - t0 - pace_s;
-        p->reader.wait_s += pace_s;
-        p->read_pace_s += pace_s;
+        /* An emulated read cap makes the read itself slow: busy, as a capped write is. */
+        p->read_pace_s += n > 0 ? throttle_wait(&p->read_pace, (size_t)n) : 0.0;
+        p->reader.busy_s += clock_now() - t0;
         if (n < 0 || (frames && (size_t)n != want)) {
             cp_err_t e = {0};
             if (n < 0)
@@ -617,6 +616,8 @@ int pipeline_run(const pipeline_params_t *params, sink_t *sink, pipeline_result_
     memset(out, 0, sizeof *out);
     if (params->threads < 1)
         return cp_err_set(err, CP_EUSAGE, "threads must be at least 1");
+    if (params->record_frames != NULL && params->engine != PIPELINE_BLOCKS)
+        return cp_err_set(err, CP_EUSAGE, "only the blocks engine writes a frame table");
     if (params->frames != NULL && (params->engine != PIPELINE_BLOCKS || params->frames->n == 0))
         return cp_err_set(err, CP_EUSAGE, "decompression needs the blocks engine and a frame "
                           "table");

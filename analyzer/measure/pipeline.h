@@ -84,7 +84,7 @@ typedef struct pipeline_result {
     stage_time_t reader;
     stage_time_t compress; /* summed over compressor threads */
     stage_time_t writer;
-    double read_pace_s;    /* the reader's seconds in the emulated read cap (in reader.wait_s) */
+    double read_pace_s;    /* the reader's seconds in the emulated read cap (in reader.busy_s) */
     bool cache_dropped;    /* the input's page cache was dropped before the run and,
                             * checked with mincore, at most 1% of it stayed resident */
 } pipeline_result_t;

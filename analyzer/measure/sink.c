@@ -40,6 +40,7 @@ struct sink {
     size_t align;
     XXH3_state_t *hash;   /* hashing memory sinks */
     uint64_t limit;       /* RAM file sinks: at most this many bytes (0: no limit) */
+    bool limit_reached;   /* a write was refused for passing it */
 };
 
 const char *sync_mode_name(sync_mode_t mode)
@@ -194,9 +195,11 @@ static const sink_ops_t file_ops = {file_write, file_finish, file_close};
 
 static int ram_write(sink_t *s, const void *buf, size_t len, cp_err_t *err)
 {
-    if (s->limit > 0 && s->bytes + len > s->limit)
+    if (s->limit > 0 && s->bytes + len > s->limit) {
+        s->limit_reached = true;
         return cp_err_set(err, CP_ENOMEM, "the file kept in memory would pass its %.1f MB limit",
                           (double)s->limit / 1e6);
+    }
     int rc = pace(s, len, err);
     if (rc == CP_OK)
         rc = write_all(s, buf, len, err);
@@ -276,6 +279,8 @@ sink_t *sink_open_ram(const char *name, const sink_options_t *opts, uint64_t lim
     snprintf(s->tf.path, sizeof s->tf.path, "/proc/self/fd/%d", s->tf.fd);
     return s;
 }
+
+bool sink_limit_reached(const sink_t *s) { return s->limit_reached; }
 
 uint64_t sink_hash(const sink_t *s)
 {

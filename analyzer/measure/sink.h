@@ -53,6 +53,9 @@ sink_t *sink_open_mem(const sink_options_t *opts, cp_err_t *err);
 sink_t *sink_open_ram(const char *name, const sink_options_t *opts, uint64_t limit_bytes,
                       cp_err_t *err);
 
+/* True when a RAM file sink refused a write for passing its limit. */
+bool sink_limit_reached(const sink_t *s);
+
 /* A memory sink that also keeps an XXH3-64 of the bytes (sink_hash): checks what a
  * decoder restores. NULL with err set when out of memory. */
 sink_t *sink_open_mem_hashing(const sink_options_t *opts, cp_err_t *err);

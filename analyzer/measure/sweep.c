@@ -132,6 +132,15 @@ static const char *target_holding(const char *path, const sweep_params_t *p,
     return uncapped ? uncapped : first;
 }
 
+/* The largest thread count of the list (which need not be sorted). */
+static int largest_threads(const sweep_params_t *p)
+{
+    int most = 1;
+    for (size_t k = 0; k < p->n_threads; k++)
+        most = p->threads[k] > most ? p->threads[k] : most;
+    return most;
+}
+
 /* Decompression: every (target, codec) gets its archive, compressed with the most threads
  * of the list (untimed) and checked against the input's hash. */
 static int make_archives(const sweep_params_t *p, uint64_t input_size, target_state_t *st,
@@ -141,7 +150,7 @@ static int make_archives(const sweep_params_t *p, uint64_t input_size, target_st
     int rc = verify_hash_file(p->input_path, &hash, &bytes, err);
     if (rc == CP_OK && bytes != input_size)
         rc = cp_err_set(err, CP_EINVALID, "input %s changed while it was read", p->input_path);
-    int threads = p->threads[p->n_threads - 1];
+    int threads = largest_threads(p);
     for (size_t i = 0; i < p->n_targets && rc == CP_OK; i++) {
         const target_spec_t *t = &p->targets[i];
         st[i].input_target = t->is_mem ? NULL : t->name; /* the archive is read from it */
@@ -206,6 +215,7 @@ static void fill_job(const sweep_params_t *p, const target_state_t *st, size_t t
         job->pipeline.read_cap_bps = target->read_cap_bps;
         job->pipeline.codec = p->codecs[c];
         job->pipeline.threads = threads;
+        job->pipeline.block_size = p->block_size; /* the archive's: for the memory estimate */
         job->sync = p->sync;
         job->rate_cap_bps = target->rate_cap_bps;
         job->volume_label = target->name;
@@ -371,7 +381,7 @@ static bool case_done(const sweep_params_t *p, size_t t, size_t c)
 
 static int warm_up(const sweep_params_t *p, target_state_t *st, cp_err_t *err)
 {
-    int max_threads = p->threads[p->n_threads - 1];
+    int max_threads = largest_threads(p);
     for (size_t t = 0; t < p->n_targets; t++)
         for (size_t c = 0; c < p->n_codecs && !st[t].failed; c++) {
             if (case_done(p, t, c))

@@ -505,6 +505,7 @@ int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
         analysis_series_t *s = &a->series[a->nseries++];
         memcpy(s->name, r->target, sizeof s->name);
         memcpy(s->codec, r->codec, sizeof s->codec);
+        memcpy(s->run_codec, r->codec, sizeof s->run_codec);
         s->is_mem = strcmp(r->target, ANALYSIS_MEM_TARGET) == 0;
         s->decompress = r->decompress;
         s->restores_to_volume = r->decompress && !s->is_mem && r->layout == RUN_LAYOUT_SAME;

@@ -183,6 +183,7 @@ typedef struct analysis_series {
      * at ratio 1). Its codec is labelled "<codec> decompression". whatif_read_bps: the read
      * speed that brings it within the tolerance of the CPU ceiling; NAN otherwise. */
     bool decompress, restores_to_volume;
+    char run_codec[RUNS_NAME_MAX]; /* the codec as runs.csv names it ("zstd:3") */
     double read_cap_bps;    /* emulated read cap of its runs; NAN: none */
     double whatif_read_bps;
 } analysis_series_t;

@@ -65,6 +65,8 @@ static predict_inputs_t point_inputs(const analysis_series_t *s, const analysis_
         in.input_bytes = p->output_bytes;
         in.output_bytes = s->restores_to_volume ? p->input_bytes : 0.0;
         in.read_bps = s->read_bps;
+        if (!s->restores_to_volume)
+            in.io_cpu_per_byte = NAN; /* the probe's figure is per byte written: none is */
     }
     return in;
 }

@@ -203,13 +203,23 @@ static int pair_auto(pair_list_t *list, const compare_study_t *studies, size_t i
     bool any = false;
     for (size_t i = 0; i < list->n; i++)
         any |= list->items[i].study_b == ib;
+    /* One series each: paired whatever their names, but never a compression with a
+     * decompression. */
     if (!any && list->n == before && A->nseries == 1 && B->nseries == 1 &&
+        A->series[0].decompress == B->series[0].decompress &&
         pair_add(list, ib, &A->series[0], &B->series[0]) == NULL)
         return cp_err_set(err, CP_ENOMEM, "out of memory");
     return CP_OK;
 }
 
 /* ---- points ------------------------------------------------------------------------- */
+
+/* True when run r is a repetition of series s at T. */
+static bool run_of_series(const run_row_t *r, const analysis_series_t *s, int threads)
+{
+    return r->threads == threads && strcmp(r->target, s->name) == 0 &&
+           strcmp(r->codec, s->run_codec) == 0 && r->decompress == s->decompress;
+}
 
 /* The rates of the repetitions of series s at T from runs, into a new array (*n of them);
  * NULL with *n = 0 when runs gives none (or out of memory: *oom set). */
@@ -220,11 +230,8 @@ static double *rep_rates(const runs_table_t *runs, const analysis_series_t *s, i
     if (runs == NULL)
         return NULL;
     size_t count = 0;
-    for (size_t i = 0; i < runs->nrows; i++) {
-        const run_row_t *r = &runs->rows[i];
-        count += r->threads == threads && strcmp(r->target, s->name) == 0 &&
-                 strcmp(r->codec, s->codec) == 0;
-    }
+    for (size_t i = 0; i < runs->nrows; i++)
+        count += run_of_series(&runs->rows[i], s, threads);
     if (count == 0)
         return NULL;
     double *rates = malloc(count * sizeof *rates);
@@ -232,12 +239,9 @@ static double *rep_rates(const runs_table_t *runs, const analysis_series_t *s, i
         *oom = true;
         return NULL;
     }
-    for (size_t i = 0; i < runs->nrows; i++) {
-        const run_row_t *r = &runs->rows[i];
-        if (r->threads == threads && strcmp(r->target, s->name) == 0 &&
-            strcmp(r->codec, s->codec) == 0)
-            rates[(*n)++] = r->input_bytes / r->seconds;
-    }
+    for (size_t i = 0; i < runs->nrows; i++)
+        if (run_of_series(&runs->rows[i], s, threads))
+            rates[(*n)++] = runs->rows[i].input_bytes / runs->rows[i].seconds;
     return rates;
 }
 

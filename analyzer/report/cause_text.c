@@ -48,10 +48,16 @@ const char *cause_words(const analysis_series_t *s, const analysis_point_t *p,
                analysis_format_rate(v->cpu_ceiling_bps, r3, sizeof r3));
         break;
     case CAUSE_READ_THROUGHPUT:
-        strbuf_appendf(buf, cap, "reading the input from %s at %s is below the CPU's %s",
-               s->read_from[0] ? s->read_from : "its volume",
-               analysis_format_rate(v->read_ceiling_bps, r1, sizeof r1),
-               analysis_format_rate(v->cpu_ceiling_bps, r2, sizeof r2));
+        if (s->decompress)
+            strbuf_appendf(buf, cap, "the volume reads the archive at %s, %s of restored data, "
+                   "below the CPU's %s", analysis_format_rate(s->read_bps, r1, sizeof r1),
+                   analysis_format_rate(v->read_ceiling_bps, r2, sizeof r2),
+                   analysis_format_rate(v->cpu_ceiling_bps, r3, sizeof r3));
+        else
+            strbuf_appendf(buf, cap, "reading the input from %s at %s is below the CPU's %s",
+                   s->read_from[0] ? s->read_from : "its volume",
+                   analysis_format_rate(v->read_ceiling_bps, r1, sizeof r1),
+                   analysis_format_rate(v->cpu_ceiling_bps, r2, sizeof r2));
         break;
     default:
         strbuf_appendf(buf, cap, "at %.0f%% of the CPU ceiling, and neither the volume's ceilings, a "

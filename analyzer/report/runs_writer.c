@@ -24,6 +24,15 @@ int runs_csv_header(FILE *out, cp_err_t *err)
     return CP_OK;
 }
 
+/* The emulated caps that paced this run (0: none): the write cap when it wrote to the
+ * target, the read cap when it read from it (an archive, or the input's copy). */
+static void row_caps(const sweep_row_t *row, double *write_cap, double *read_cap)
+{
+    bool decompress = row->record.decompress, same = row->layout == SWEEP_SAME;
+    *write_cap = !decompress || same ? row->target->rate_cap_bps : 0.0;
+    *read_cap = decompress || same ? row->target->read_cap_bps : 0.0;
+}
+
 int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
 {
     const compress_record_t *r = &row->record;
@@ -50,10 +59,12 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
     else
         fputs(",,,,,,,,,,,,,,,,,", out);
     csv_out_text(out, row->target->is_mem ? "mem" : row->volume ? row->volume->fs_type : NULL);
-    bool emulated = row->target->rate_cap_bps > 0 || row->target->read_cap_bps > 0;
+    double write_cap, read_cap;
+    row_caps(row, &write_cap, &read_cap);
+    bool emulated = write_cap > 0 || read_cap > 0;
     fprintf(out, ",%d,%d,", row->target->is_mem || (row->volume && row->volume->is_ram),
             emulated);
-    csv_out_num(out, 0, row->target->rate_cap_bps > 0 ? row->target->rate_cap_bps : nan);
+    csv_out_num(out, 0, write_cap > 0 ? write_cap : nan);
     fputc(',', out);
     bool cpu = measured && tel->have_cpu;
     csv_out_num(out, 4, cpu ? tel->cpu_user_share : nan);
@@ -84,7 +95,7 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
     fputc(',', out);
     csv_out_num(out, 0, measured && tel->online_cpus > 0 ? (double)tel->online_cpus : nan);
     fprintf(out, ",%s,", row->record.decompress ? "decompress" : "compress");
-    csv_out_num(out, 0, row->target->read_cap_bps > 0 ? row->target->read_cap_bps : nan);
+    csv_out_num(out, 0, read_cap > 0 ? read_cap : nan);
     fputc(',', out);
     /* The directory resolved, as probe.csv records it, so the two match by directory when
      * they name the target differently. */

@@ -94,4 +94,17 @@ check "its read ceiling is the cap over the compressed fraction" \
     jq -e --argjson in "$size" --argjson arc "$(col output_bytes '^slow,' "$WORK/r.csv")" \
         '.targets[] | select(.name == "slow") | .verdicts[-1].read_ceiling_bytes_per_s as $r
          | ($r / (30e6 * $in / $arc) - 1) | fabs < 0.01' "$WORK/out"
+# compare: decompressions pair with decompressions, their repetitions give the interval,
+# and a compression study never pairs with a decompression one.
+for k in 1 2; do
+    run "$CP" sweep -i "$in" --decompress -c zstd:1 -T 1 --reps 3 --no-warmup -q \
+        -o "$WORK/m$k.csv" mem
+done
+run "$CP" compare --format json "$WORK/m1.csv" "$WORK/m2.csv"
+expect_status 0 "compare two decompression studies"
+check "judged on the repetitions' interval" \
+    test "$(jq -r '.pairs[0].points[0].basis' "$WORK/out")" = ci
+run "$CP" sweep -i "$in" -c zstd:1 -T 1 --reps 1 --no-warmup -q -o "$WORK/m0.csv" mem
+run "$CP" compare "$WORK/m0.csv" "$WORK/m1.csv"
+expect_status 2 "a compression and a decompression have nothing in common"
 finish

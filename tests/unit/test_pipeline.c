@@ -478,7 +478,9 @@ static void test_ram_file_sink(void **state)
     assert_non_null(s);
     assert_int_equal(sink_write(s, "0123456", 7, &err), CP_OK);
     assert_int_equal(sink_write(s, "789", 3, &err), CP_OK);
+    assert_false(sink_limit_reached(s));
     assert_int_equal(sink_write(s, "X", 1, &err), CP_ENOMEM);
+    assert_true(sink_limit_reached(s));
     assert_int_equal(sink_finish(s, &err), CP_OK);
     FILE *f = fopen(sink_temp_path(s), "rb");
     assert_non_null(f);
