@@ -79,6 +79,15 @@ mount_tmpfs() {
     CLEANUP_HOOKS+=("umount '$1'")
 }
 
+# need_lab: what the lab-volume tests need: root and a free loop device (else skip, 77),
+# and jq to read the analysis (its absence fails: scripts/setup.sh --with-tests has it).
+need_lab() {
+    if [ "$(id -u)" -ne 0 ] || [ ! -e /dev/loop-control ] || ! losetup --find >/dev/null 2>&1; then
+        skip "needs root and a free loop device"
+    fi
+    command -v jq >/dev/null || { echo "FAILED: jq is needed (scripts/setup.sh --with-tests)"; exit 1; }
+}
+
 # lab_slow_volume MBPS SIZE: one loop-mounted volume named "slow" whose device reads and
 # writes at MBPS MB/s (scripts/lab-volumes.sh, block cgroup), taken down at exit. Sets
 # $slow to its TARGET argument; lab CMD... runs a command inside the throttling cgroup.

@@ -18,11 +18,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-if [ "$(id -u)" -ne 0 ] || [ ! -e /dev/loop-control ] || ! losetup --find >/dev/null 2>&1; then
-    echo "skip: needs root and a free loop device" >&2
-    exit 77
-fi
-command -v jq >/dev/null || { echo "FAILED: jq is needed (scripts/setup.sh --with-tests)"; exit 1; }
+need_lab
 
 run "$CP" fixture -o "$WORK/in.bin" --size 256M -q
 expect_status 0 "a 256 MiB mixed fixture"
