@@ -208,39 +208,30 @@ static void fill_job(const sweep_params_t *p, const target_state_t *st, size_t t
     const target_spec_t *target = &p->targets[t];
     *job = compress_job_defaults();
     if (p->decompress) {
-        /* Read the archive from the target (paced by its read cap); restore to memory, or
-         * onto the target itself with the same layout. */
+        /* Read the archive from the target, paced by its read cap. */
         job->pipeline.input_path = st[t].archives[c].path;
         job->pipeline.frames = &st[t].archives[c].frames;
         job->pipeline.read_cap_bps = target->read_cap_bps;
-        job->pipeline.codec = p->codecs[c];
-        job->pipeline.threads = threads;
-        job->pipeline.block_size = p->block_size; /* the archive's: for the memory estimate */
-        job->sync = p->sync;
-        job->rate_cap_bps = target->rate_cap_bps;
-        job->volume_label = target->name;
-        if (target->is_mem || p->layout != SWEEP_SAME)
-            job->discard = true;
-        else
-            job->scratch_dir = target->dir;
-        if (job->discard)
-            job->rate_cap_bps = 0.0; /* nothing is written to the volume */
-        return;
+    } else {
+        job->pipeline.input_path = st[t].input_path;
+        if (st[t].input_copy != NULL) /* the input is read from this target */
+            job->pipeline.read_cap_bps = target->read_cap_bps;
     }
-    job->pipeline.input_path = st[t].input_path;
-    if (st[t].input_copy != NULL) /* the input is read from this target */
-        job->pipeline.read_cap_bps = target->read_cap_bps;
     job->pipeline.codec = p->codecs[c];
     job->pipeline.threads = threads;
-    job->pipeline.engine = p->engine;
-    job->pipeline.block_size = p->block_size;
+    job->pipeline.engine = p->engine; /* blocks for a decompression (sweep_check_decompress) */
+    job->pipeline.block_size = p->block_size; /* a decompression's: the archive's, for the
+                                                 memory estimate */
     job->sync = p->sync;
-    job->rate_cap_bps = target->rate_cap_bps;
     job->volume_label = target->name;
-    if (target->is_mem)
-        job->discard = true;
-    else
+    /* Written to the target, paced by its write cap; or to memory: a compression on mem, a
+     * decompression unless it restores onto the target (the same layout). */
+    if (!target->is_mem && (!p->decompress || p->layout == SWEEP_SAME)) {
         job->scratch_dir = target->dir;
+        job->rate_cap_bps = target->rate_cap_bps;
+    } else {
+        job->discard = true;
+    }
 }
 
 static bool series_is_cmd(const sweep_params_t *p, size_t c)
