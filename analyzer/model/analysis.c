@@ -177,17 +177,25 @@ static int merge_flag(int so_far, int row)
     return so_far == 1 || row == 1 ? 1 : (so_far == 0 || row == 0 ? 0 : -1);
 }
 
-/* The label columns of a series' runs: RAM, emulated cap, sync mode. */
+/* A row's emulated caps; NAN when it has none. */
+static double row_write_cap(const run_row_t *r)
+{
+    return r->rate_cap_bps > 0.0 ? r->rate_cap_bps : NAN;
+}
+
+static double row_read_cap(const run_row_t *r)
+{
+    return r->read_cap_bps > 0.0 ? r->read_cap_bps : NAN;
+}
+
+/* The label columns of a series' runs: RAM, emulated caps, sync mode. */
 static void series_labels(const run_row_t *const *rows, size_t n, analysis_series_t *s,
                           double *scratch)
 {
     s->ram = s->emulated = -1;
-    size_t ncaps = 0;
     for (size_t i = 0; i < n; i++) {
         s->ram = merge_flag(s->ram, rows[i]->ram);
         s->emulated = merge_flag(s->emulated, rows[i]->emulated);
-        if (rows[i]->rate_cap_bps > 0.0)
-            scratch[ncaps++] = rows[i]->rate_cap_bps;
         if (rows[i]->sync[0] != '\0') {
             if (s->sync[0] == '\0')
                 memcpy(s->sync, rows[i]->sync, sizeof s->sync);
@@ -195,15 +203,9 @@ static void series_labels(const run_row_t *const *rows, size_t n, analysis_serie
                 snprintf(s->sync, sizeof s->sync, "mixed");
         }
     }
-    s->rate_cap_bps = ncaps > 0 ? stats_median(scratch, ncaps) : NAN;
-    if (ncaps > 0 && s->emulated < 0)
-        s->emulated = 1;
-    ncaps = 0;
-    for (size_t i = 0; i < n; i++)
-        if (rows[i]->read_cap_bps > 0.0)
-            scratch[ncaps++] = rows[i]->read_cap_bps;
-    s->read_cap_bps = ncaps > 0 ? stats_median(scratch, ncaps) : NAN;
-    if (ncaps > 0 && s->emulated < 0)
+    s->rate_cap_bps = rows_median(rows, n, row_write_cap, scratch, NULL, NULL);
+    s->read_cap_bps = rows_median(rows, n, row_read_cap, scratch, NULL, NULL);
+    if ((isfinite(s->rate_cap_bps) || isfinite(s->read_cap_bps)) && s->emulated < 0)
         s->emulated = 1;
 }
 
