@@ -202,21 +202,38 @@ static int prepare_targets(const sweep_params_t *p, uint64_t input_size, target_
     return CP_OK;
 }
 
+/* True when runs on target t write to it: a compression, unless on mem; a decompression
+ * only when it restores onto the target (the same layout). Otherwise they write to memory. */
+static bool writes_target(const sweep_params_t *p, size_t t)
+{
+    return !p->targets[t].is_mem && (!p->decompress || p->layout == SWEEP_SAME);
+}
+
+/* The emulated caps of target t that pace its runs: the write cap when they write to it,
+ * the read cap when they read from it (a decompression's archive, or the input's copy).
+ * 0 when none does. */
+static void paced_caps(const sweep_params_t *p, const target_state_t *st, size_t t,
+                       double *write_cap, double *read_cap)
+{
+    const target_spec_t *target = &p->targets[t];
+    bool writes = writes_target(p, t);
+    bool reads = p->decompress ? !target->is_mem : st[t].input_copy != NULL;
+    *write_cap = writes ? target->rate_cap_bps : 0.0;
+    *read_cap = reads ? target->read_cap_bps : 0.0;
+}
+
 static void fill_job(const sweep_params_t *p, const target_state_t *st, size_t t, size_t c,
                      int threads, compress_job_t *job)
 {
     const target_spec_t *target = &p->targets[t];
     *job = compress_job_defaults();
-    if (p->decompress) {
-        /* Read the archive from the target, paced by its read cap. */
+    if (p->decompress) { /* the archive on the target */
         job->pipeline.input_path = st[t].archives[c].path;
         job->pipeline.frames = &st[t].archives[c].frames;
-        job->pipeline.read_cap_bps = target->read_cap_bps;
     } else {
         job->pipeline.input_path = st[t].input_path;
-        if (st[t].input_copy != NULL) /* the input is read from this target */
-            job->pipeline.read_cap_bps = target->read_cap_bps;
     }
+    paced_caps(p, st, t, &job->rate_cap_bps, &job->pipeline.read_cap_bps);
     job->pipeline.codec = p->codecs[c];
     job->pipeline.threads = threads;
     job->pipeline.engine = p->engine; /* blocks for a decompression (sweep_check_decompress) */
@@ -224,14 +241,10 @@ static void fill_job(const sweep_params_t *p, const target_state_t *st, size_t t
                                                  memory estimate */
     job->sync = p->sync;
     job->volume_label = target->name;
-    /* Written to the target, paced by its write cap; or to memory: a compression on mem, a
-     * decompression unless it restores onto the target (the same layout). */
-    if (!target->is_mem && (!p->decompress || p->layout == SWEEP_SAME)) {
+    if (writes_target(p, t))
         job->scratch_dir = target->dir;
-        job->rate_cap_bps = target->rate_cap_bps;
-    } else {
+    else
         job->discard = true;
-    }
 }
 
 static bool series_is_cmd(const sweep_params_t *p, size_t c)
@@ -298,6 +311,7 @@ static void row_init(const sweep_params_t *p, const target_state_t *st, const pl
     row->seed = p->seed;
     row->layout = target->is_mem ? SWEEP_SPLIT : p->layout;
     row->record.decompress = p->decompress;
+    paced_caps(p, st, r->target, &row->write_cap_bps, &row->read_cap_bps);
     row->input_target = st[r->target].input_target;
 }
 

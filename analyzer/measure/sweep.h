@@ -96,6 +96,9 @@ typedef struct sweep_row {
     compress_record_t record;
     telemetry_sample_t telemetry;
     writeback_settings_t writeback; /* the kernel's thresholds just before the run */
+    double write_cap_bps, read_cap_bps; /* the target's emulated caps that pace this run:
+                                           its writes to the target, its reads from it; 0
+                                           when none does */
     bool valid;                    /* false: the run failed or its input changed */
     char error[CP_ERR_MSG_MAX];    /* why, when not valid */
 } sweep_row_t;

@@ -24,15 +24,6 @@ int runs_csv_header(FILE *out, cp_err_t *err)
     return CP_OK;
 }
 
-/* The emulated caps that paced this run (0: none): the write cap when it wrote to the
- * target, the read cap when it read from it (an archive, or the input's copy). */
-static void row_caps(const sweep_row_t *row, double *write_cap, double *read_cap)
-{
-    bool decompress = row->record.decompress, same = row->layout == SWEEP_SAME;
-    *write_cap = !decompress || same ? row->target->rate_cap_bps : 0.0;
-    *read_cap = decompress || same ? row->target->read_cap_bps : 0.0;
-}
-
 int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
 {
     const compress_record_t *r = &row->record;
@@ -59,8 +50,7 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
     else
         fputs(",,,,,,,,,,,,,,,,,", out);
     csv_out_text(out, row->target->is_mem ? "mem" : row->volume ? row->volume->fs_type : NULL);
-    double write_cap, read_cap;
-    row_caps(row, &write_cap, &read_cap);
+    double write_cap = row->write_cap_bps, read_cap = row->read_cap_bps;
     bool emulated = write_cap > 0 || read_cap > 0;
     fprintf(out, ",%d,%d,", row->target->is_mem || (row->volume && row->volume->is_ram),
             emulated);
