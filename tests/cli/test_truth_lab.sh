@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The verdict and its cause on a real slow volume: a loop-mounted ext4 volume throttled by
-# the block cgroup (scripts/lab-volumes.sh), a 256 MiB mixed fixture, zstd:3, T = 1, 2,
+# the block cgroup (scripts/lab-volumes.sh), a 512 MiB mixed fixture, zstd:3, T = 1, 2,
 # with the default timing (buffered writes, fsync at the end) and with O_DIRECT. The cap
 # is set from this machine's own speed: 1.25 x the bytes of output per second that one
 # thread produces into memory (r1), so that
-#   fsync:  the page cache holds the ~140 MB output until the fsync, so the disk works
+#   fsync:  the page cache holds the ~280 MB output until the fsync, so the disk works
 #           after the cores (1/1.25 of the compression time again): write-bound by a
 #           flush tail at both thread counts;
 #   direct: the writes overlap the compression: at T = 1 the disk keeps up (cpu-bound,
@@ -12,6 +12,9 @@
 #           disk, at 1.25 x r1, holds the job near 70% of the CPU rate, well below the
 #           10% tolerance even when the sweep's mem runs are slower than the calibration:
 #           write-bound by write throughput.
+# The fixture is large enough that the throttle's head start (after an idle spell it lets
+# up to one throttle slice, 100 ms of the cap, through at once: a 140 MB direct write at
+# 188 MB/s took 0.65-0.78 s) stays a few percent of the run; at 256 MiB it reached 23%.
 # Skips (77) when two threads do not reach 1.6 x r1 here (one CPU, or a busy machine).
 # Predictions must come within 25% of every measured median. Needs root, loop devices and
 # a block-throttling cgroup; exits 77 (skip) otherwise.
@@ -20,8 +23,8 @@ set -euo pipefail
 
 need_lab
 
-run "$CP" fixture -o "$WORK/in.bin" --size 256M -q
-expect_status 0 "a 256 MiB mixed fixture"
+run "$CP" fixture -o "$WORK/in.bin" --size 512M -q
+expect_status 0 "a 512 MiB mixed fixture"
 # out_rate T: output bytes per second into memory at T threads, the best of three runs
 # (the machine's speed, not a moment's noise).
 out_rate() {
@@ -56,6 +59,10 @@ for sync in fsync direct; do
     run "$CP" analyze "$WORK/runs-$sync.csv" --probe "$WORK/probe.csv" --format json \
         -o "$WORK/analysis-$sync.json"
     expect_status 0 "analyze the $sync runs"
+    # The evidence, for whoever reads a failure: each point's measured and predicted time.
+    jq -r --arg s "$sync" '.targets[] | select(.name == "slow") | .points[]
+        | "\($s) T=\(.threads): measured \(.seconds) s (min \(.seconds_min), max \(.seconds_max)), predicted \(.predicted_seconds) s (\(.predicted_regime)), flush \(.flush_s) s"' \
+        "$WORK/analysis-$sync.json" || true
 done
 
 # One thread on an otherwise idle machine leaves a core free: idle or waiting on the
