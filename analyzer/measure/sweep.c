@@ -209,13 +209,23 @@ static bool writes_target(const sweep_params_t *p, size_t t)
     return !p->targets[t].is_mem && (!p->decompress || p->layout == SWEEP_SAME);
 }
 
-/* The emulated caps of target t that pace its runs: the write cap when they write to it,
- * the read cap when they read from it (a decompression's archive, or the input's copy).
- * 0 when none does. */
-static void paced_caps(const sweep_params_t *p, const target_state_t *st, size_t t,
+static bool series_is_cmd(const sweep_params_t *p, size_t c)
+{
+    return p->cmds != NULL && p->cmds[c].series[0] != '\0';
+}
+
+/* The emulated caps of target t that pace the runs of series c: the write cap when they
+ * write to it, the read cap when they read from it (a decompression's archive, or the
+ * input's copy). 0 when none does, and always for a command: its own reads and writes
+ * cannot be paced, so its runs measure the volume as it is. */
+static void paced_caps(const sweep_params_t *p, const target_state_t *st, size_t t, size_t c,
                        double *write_cap, double *read_cap)
 {
     const target_spec_t *target = &p->targets[t];
+    if (series_is_cmd(p, c)) {
+        *write_cap = *read_cap = 0.0;
+        return;
+    }
     bool writes = writes_target(p, t);
     bool reads = p->decompress ? !target->is_mem : st[t].input_copy != NULL;
     *write_cap = writes ? target->rate_cap_bps : 0.0;
@@ -233,7 +243,7 @@ static void fill_job(const sweep_params_t *p, const target_state_t *st, size_t t
     } else {
         job->pipeline.input_path = st[t].input_path;
     }
-    paced_caps(p, st, t, &job->rate_cap_bps, &job->pipeline.read_cap_bps);
+    paced_caps(p, st, t, c, &job->rate_cap_bps, &job->pipeline.read_cap_bps);
     job->pipeline.codec = p->codecs[c];
     job->pipeline.threads = threads;
     job->pipeline.engine = p->engine; /* blocks for a decompression (sweep_check_decompress) */
@@ -245,11 +255,6 @@ static void fill_job(const sweep_params_t *p, const target_state_t *st, size_t t
         job->scratch_dir = target->dir;
     else
         job->discard = true;
-}
-
-static bool series_is_cmd(const sweep_params_t *p, size_t c)
-{
-    return p->cmds != NULL && p->cmds[c].series[0] != '\0';
 }
 
 /* The series' name in rows: "zstd:3", or "cmd:NAME" for the user's command. */
@@ -311,7 +316,7 @@ static void row_init(const sweep_params_t *p, const target_state_t *st, const pl
     row->seed = p->seed;
     row->layout = target->is_mem ? SWEEP_SPLIT : p->layout;
     row->record.decompress = p->decompress;
-    paced_caps(p, st, r->target, &row->write_cap_bps, &row->read_cap_bps);
+    paced_caps(p, st, r->target, r->codec, &row->write_cap_bps, &row->read_cap_bps);
     row->input_target = st[r->target].input_target;
 }
 
@@ -546,6 +551,20 @@ int sweep_check_decompress(const sweep_params_t *p, cp_err_t *err)
     return CP_OK;
 }
 
+/* One warning per target whose emulated cap cannot pace the commands measured on it. */
+static void warn_unpaced_commands(const sweep_params_t *p)
+{
+    bool any_cmd = false;
+    for (size_t c = 0; c < p->n_codecs; c++)
+        any_cmd = any_cmd || series_is_cmd(p, c);
+    for (size_t t = 0; any_cmd && t < p->n_targets; t++)
+        if (p->targets[t].rate_cap_bps > 0.0 || p->targets[t].read_cap_bps > 0.0)
+            cp_log_warn("target '%s': an emulated cap paces chokepoint's own reads and "
+                        "writes only; a command's runs there measure the volume uncapped "
+                        "(use a lab volume, scripts/lab-volumes.sh, to slow a command)",
+                        p->targets[t].name);
+}
+
 int sweep_run(const sweep_params_t *p, sweep_row_cb cb, void *ctx, cp_err_t *err)
 {
     if (p->n_targets == 0 || p->n_codecs == 0 || p->n_threads == 0 || p->reps < 1)
@@ -557,6 +576,7 @@ int sweep_run(const sweep_params_t *p, sweep_row_cb cb, void *ctx, cp_err_t *err
     rc = compress_check_input(p->input_path, &input_size, err);
     if (rc != CP_OK)
         return rc;
+    warn_unpaced_commands(p);
     target_state_t *st = calloc(p->n_targets, sizeof *st);
     size_t ncases = p->n_targets * p->n_codecs * p->n_threads;
     size_t total = ncases * (size_t)p->reps;

@@ -53,6 +53,20 @@ check "nothing left in the target" test -z "$(find "$disk" -mindepth 1)"
 run "$CP" analyze "$WORK/z.csv"
 expect_status 0 "analyze reads the command series"
 
+# An emulated cap cannot pace a command: its rows say so (not emulated, no cap), while
+# the built-in series on the same target is paced and labelled.
+run "$CP" sweep -i "$in" --codec zstd:3,zstd-cli:3 -T 1 --reps 1 --no-warmup -o "$WORK/cap.csv" \
+    "disk=$disk@100MB/s"
+expect_status 0 "a command and a built-in codec on a capped target"
+check "one warning names the target whose cap cannot pace the command" \
+    test "$(grep -c "target 'disk': an emulated cap paces chokepoint's own" "$WORK/err")" -eq 1
+check "the command's row is not labelled emulated" \
+    test "$(col emulated '^disk,cmd:zstd-cli:3,' "$WORK/cap.csv")" = 0
+check "the command's row carries no cap" \
+    test -z "$(col rate_cap_bps '^disk,cmd:zstd-cli:3,' "$WORK/cap.csv")"
+check "the built-in series' row is emulated at the cap" \
+    test "$(col emulated '^disk,zstd:3,' "$WORK/cap.csv"),$(col rate_cap_bps '^disk,zstd:3,' "$WORK/cap.csv")" = "1,100000000"
+
 # The other presets, where their programs are installed (setup.sh --with-bench).
 for preset in xz-cli:1 pigz:6; do
     prog=${preset%%:*}; prog=${prog%-cli}; level=${preset#*:}
