@@ -108,7 +108,6 @@ int cmd_sweep(int argc, char **argv)
     target_spec_t *targets = NULL;
     const char *out_path = NULL;
     bool force = false, seed_given = false, sync_given = false;
-    uint64_t max_memory = 0;
     cmd_series_t *cmds = NULL;
     const char *cmd_template = NULL, *cmd_name = NULL;
 
@@ -147,7 +146,7 @@ int cmd_sweep(int argc, char **argv)
             break;
         case 'o': out_path = optarg; break;
         case OPT_FORCE: force = true; break;
-        case OPT_MAX_MEMORY: rc = options_max_memory(optarg, &max_memory, &err); break;
+        case OPT_MAX_MEMORY: rc = options_max_memory(optarg, &p.max_memory, &err); break;
         case OPT_CMD: cmd_template = optarg; break;
         case OPT_CMD_NAME: cmd_name = optarg; break;
         case OPT_DECOMPRESS: p.decompress = true; break;
@@ -210,7 +209,7 @@ int cmd_sweep(int argc, char **argv)
         host_warn_oversubscribed(threads, p.n_threads);
     if (rc == CP_OK)
         rc = memest_check(codecs, p.n_codecs, p.engine, threads, p.n_threads, p.block_size,
-                          max_memory, &err);
+                          p.max_memory, &err);
     if (rc == CP_OK && force && out_path == NULL)
         rc = cp_err_set(&err, CP_EUSAGE, "--force replaces an -o FILE; none was given");
     /* Refused before anything is written when another command measures a target. */

@@ -34,7 +34,7 @@ static int check_restore(const archive_t *a, uint64_t input_bytes, uint64_t inpu
 
 int archive_make(const char *input_path, uint64_t input_bytes, uint64_t input_hash,
                  const codec_spec_t *codec, int threads, size_t block_size,
-                 const target_spec_t *t, archive_t *out, cp_err_t *err)
+                 const target_spec_t *t, uint64_t ram_limit, archive_t *out, cp_err_t *err)
 {
     memset(out, 0, sizeof *out);
     out->codec = *codec;
@@ -50,10 +50,6 @@ int archive_make(const char *input_path, uint64_t input_bytes, uint64_t input_ha
                               t->name, (double)space.free_bytes / 1e6,
                               (double)input_bytes / 1e6, (double)space.margin_bytes / 1e6);
     }
-    /* The mem target's archive lives in RAM beside the runs: at most half of what the
-     * machine has available now (unknown: no limit). */
-    uint64_t available = 0;
-    uint64_t ram_limit = t->is_mem && sys_mem_available(&available) ? available / 2 : 0;
     sink_options_t opts = {SYNC_FSYNC, 0, t->name};
     out->file = t->is_mem ? sink_open_ram("chokepoint-archive", &opts, ram_limit, err)
                           : sink_open_file(t->dir, "chokepoint-archive", &opts, err);
@@ -70,12 +66,14 @@ int archive_make(const char *input_path, uint64_t input_bytes, uint64_t input_ha
     params.record_frames = &out->frames;
     pipeline_result_t run;
     int rc = pipeline_run(&params, out->file, &run, err);
-    if (rc == CP_ENOMEM && sink_limit_reached(out->file))
+    if (rc == CP_ENOMEM && sink_limit_reached(out->file)) {
+        cp_err_clear(err); /* the sink's own message says less */
         rc = cp_err_set(err, CP_ENOMEM,
                         "the mem target keeps its archive in RAM, and the %s archive of this "
-                        "input passes %.1f MB, half the memory available; leave out mem or use "
-                        "a smaller input (--decompress)",
+                        "input passes the %.1f MB the memory limit leaves beside the runs; leave "
+                        "out mem, use a smaller input or raise --max-memory (--decompress)",
                         codec_name, (double)ram_limit / 1e6);
+    }
     if (rc == CP_OK && run.input_bytes != input_bytes)
         rc = cp_err_set(err, CP_EINVALID, "input %s changed while it was compressed",
                         input_path);

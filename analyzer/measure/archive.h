@@ -28,12 +28,13 @@ typedef struct archive {
  * target; then restores it once through the decompression pipeline into a hashing memory
  * sink. CP_EVERIFY naming the target when the restored bytes differ; CP_ENOSPC when the
  * target's free space (sys_space_fits) cannot hold an archive the input's size; CP_ENOMEM
- * when the mem target's archive would pass half the memory available; CP_EINTR
- * when interrupted; CP_EIO/CP_ECODEC/CP_ENOMEM otherwise. On failure nothing is left on
- * the target and *out is empty; on success the caller owns *out (archive_close). */
+ * when the mem target's archive would pass ram_limit bytes (0: no limit; the caller's
+ * share of the memory limit); CP_EINTR when interrupted; CP_EIO/CP_ECODEC/CP_ENOMEM
+ * otherwise. On failure nothing is left on the target and *out is empty; on success the
+ * caller owns *out (archive_close). */
 int archive_make(const char *input_path, uint64_t input_bytes, uint64_t input_hash,
                  const codec_spec_t *codec, int threads, size_t block_size,
-                 const target_spec_t *t, archive_t *out, cp_err_t *err);
+                 const target_spec_t *t, uint64_t ram_limit, archive_t *out, cp_err_t *err);
 
 /* Removes the archive's file and frees its table; an empty or NULL archive is fine. */
 void archive_close(archive_t *a);

@@ -14,6 +14,7 @@
 #include "common/prng.h"
 #include "common/clock.h"
 #include "common/sys.h"
+#include "measure/memest.h"
 #include "measure/verify.h"
 
 typedef struct planned_run {
@@ -141,8 +142,25 @@ static int largest_threads(const sweep_params_t *p)
     return most;
 }
 
+/* The RAM the mem target's archives may fill: the memory limit (--max-memory, else what
+ * is available now) less the largest run's estimate (measure/memest.h), since the runs
+ * need theirs beside the archives. 0: unknown (no limit); at least 1 byte otherwise. */
+static uint64_t archive_ram_budget(const sweep_params_t *p)
+{
+    uint64_t limit = p->max_memory;
+    if (limit == 0 && !sys_mem_available(&limit))
+        return 0;
+    uint64_t runs = 0;
+    for (size_t c = 0; c < p->n_codecs; c++) {
+        memest_t m = memest_compute(&p->codecs[c], p->engine, largest_threads(p), p->block_size);
+        runs = m.total_bytes > runs ? m.total_bytes : runs;
+    }
+    return limit > runs ? limit - runs : 1;
+}
+
 /* Decompression: every (target, codec) gets its archive, compressed with the most threads
- * of the list (untimed) and checked against the input's hash. */
+ * of the list (untimed) and checked against the input's hash. The mem target's archives
+ * share archive_ram_budget. */
 static int make_archives(const sweep_params_t *p, uint64_t input_size, target_state_t *st,
                          cp_err_t *err)
 {
@@ -151,6 +169,7 @@ static int make_archives(const sweep_params_t *p, uint64_t input_size, target_st
     if (rc == CP_OK && bytes != input_size)
         rc = cp_err_set(err, CP_EINVALID, "input %s changed while it was read", p->input_path);
     int threads = largest_threads(p);
+    uint64_t ram_left = archive_ram_budget(p);
     for (size_t i = 0; i < p->n_targets && rc == CP_OK; i++) {
         const target_spec_t *t = &p->targets[i];
         st[i].input_target = t->is_mem ? NULL : t->name; /* the archive is read from it */
@@ -163,7 +182,10 @@ static int make_archives(const sweep_params_t *p, uint64_t input_size, target_st
             cp_log_info("compressing the input with %s into %s (--decompress; not timed)", name,
                         t->is_mem ? "memory" : t->name);
             rc = archive_make(p->input_path, input_size, hash, &p->codecs[c], threads,
-                              p->block_size, t, &st[i].archives[c], err);
+                              p->block_size, t, ram_left, &st[i].archives[c], err);
+            uint64_t held = st[i].archives[c].frames.packed_total;
+            if (rc == CP_OK && t->is_mem && ram_left > 0)
+                ram_left = ram_left > held ? ram_left - held : 1;
         }
     }
     return rc;

@@ -57,6 +57,9 @@ typedef struct sweep_params {
      * untimed and checked (measure/archive.h), and every run restores that archive with
      * T decoder threads (blocks engine, built-in codecs only). */
     bool decompress;
+    /* The memory limit (--max-memory); 0: what is available when the sweep starts. The
+     * mem target's archives live in RAM within it, beside the largest run's estimate. */
+    uint64_t max_memory;
     /* A resumed study: true when the run (target, codec, threads, rep) was measured before
      * (*seconds its time); such runs are skipped, and their times count for --reps auto.
      * NULL: nothing was. */

@@ -309,6 +309,7 @@ static int stage_sweep(study_t *s, cp_err_t *err)
     s->sweep.n_targets = s->n_targets;
     s->sweep.codecs = s->codecs;
     s->sweep.threads = s->threads;
+    s->sweep.max_memory = s->max_memory;
     cp_log_info("sweeping %zu target(s) x %zu thread count(s) x %d rep(s) after a warm-up "
                 "each; runs timed from opening the %s to the %s",
                 s->n_targets, s->sweep.n_threads, s->sweep.reps,

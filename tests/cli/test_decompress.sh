@@ -78,6 +78,19 @@ expect_status 2 "--sync when restoring to memory"
 expect_one_line_error "--sync has no effect" "it says --sync does nothing there"
 check "no rows file from refused sweeps" test ! -e "$WORK/x.csv" -a ! -e "$WORK/x.csv.partial"
 
+# The mem target's archive lives in RAM within --max-memory, beside the runs' estimate
+# (80 MB for zstd:3 at T=1): 20 MB that does not compress leaves no room under 90 MB.
+head -c 20000000 /dev/urandom > "$WORK/random.bin"
+run "$CP" sweep -i "$WORK/random.bin" --decompress -T 1 --reps 1 --max-memory 90M -q \
+    -o "$WORK/ram.csv" mem
+expect_status 1 "an archive in RAM past what --max-memory leaves"
+expect_one_line_error "archive in RAM.*passes the [0-9.]+ MB the memory limit leaves.*--max-memory" \
+    "it says the archive does not fit and how to make room"
+check "no rows file from it" test ! -e "$WORK/ram.csv" -a ! -e "$WORK/ram.csv.partial"
+run "$CP" sweep -i "$WORK/random.bin" --decompress -T 1 --reps 1 --max-memory 200M -q \
+    -o "$WORK/ram.csv" mem
+expect_status 0 "the same archive under a 200 MB limit"
+
 # A target whose reads are capped (emulated) at 30 MB/s: the archive (about 4 MB) takes
 # over 0.1 s to read where memory restores it in a few ms: read-bound, memory cpu-bound.
 run "$CP" sweep -i "$in" --decompress -c zstd:3 -T 1,2 --reps 2 --seed 4 -o "$WORK/r.csv" \

@@ -441,8 +441,8 @@ static void test_archive_on_target_and_in_memory(void **state)
     target_init_mem(&mem);
     archive_t a, m;
     cp_err_t err = {0};
-    assert_int_equal(archive_make(in, bytes, hash, &codec, 2, 256 * 1024, &t, &a, &err), CP_OK);
-    assert_int_equal(archive_make(in, bytes, hash, &codec, 2, 256 * 1024, &mem, &m, &err), CP_OK);
+    assert_int_equal(archive_make(in, bytes, hash, &codec, 2, 256 * 1024, &t, 0, &a, &err), CP_OK);
+    assert_int_equal(archive_make(in, bytes, hash, &codec, 2, 256 * 1024, &mem, 0, &m, &err), CP_OK);
     assert_int_equal(a.frames.n, 13);
     assert_int_equal(m.frames.packed_total, a.frames.packed_total);
     struct stat st;
@@ -454,9 +454,16 @@ static void test_archive_on_target_and_in_memory(void **state)
 
     /* A wrong expected hash: the check refuses the archive and removes it. */
     archive_t bad;
-    assert_int_equal(archive_make(in, bytes, hash ^ 1, &codec, 1, 256 * 1024, &t, &bad, &err),
+    assert_int_equal(archive_make(in, bytes, hash ^ 1, &codec, 1, 256 * 1024, &t, 0, &bad, &err),
                      CP_EVERIFY);
     assert_non_null(strstr(err.msg, "target 't'"));
+    /* The mem target's archive past its share of the memory limit: refused, saying how to
+     * make room. */
+    cp_err_clear(&err);
+    assert_int_equal(archive_make(in, bytes, hash, &codec, 1, 256 * 1024, &mem, 64 * 1024, &bad,
+                                  &err),
+                     CP_ENOMEM);
+    assert_non_null(strstr(err.msg, "--max-memory"));
 
     archive_close(&a);
     archive_close(&m);
