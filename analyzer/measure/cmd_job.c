@@ -397,6 +397,7 @@ int cmd_job_run(const cmd_job_t *job, compress_record_t *rec, cp_err_t *err)
 {
     memset(rec, 0, sizeof *rec);
     snprintf(rec->codec, sizeof rec->codec, "%s", job->cmd->series);
+    rec->command = true;
     rec->threads = job->threads;
     rec->warm = job->warm;
     rec->discarded = job->discard;

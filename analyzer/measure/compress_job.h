@@ -36,6 +36,8 @@ typedef struct compress_job {
 typedef struct compress_record {
     char codec[32];           /* "zstd:3" */
     bool decompress;          /* a decompression: the archive restored */
+    bool command;             /* the user's command ran (cmd_job): it has no pipeline
+                                 stages or memory estimate, whose columns stay empty */
     pipeline_engine_t engine;
     int threads;
     sync_mode_t sync;         /* as used (fsync after a refused direct) */

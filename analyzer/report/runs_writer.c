@@ -39,16 +39,21 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
             row->rep, row->order, (unsigned long long)row->seed, sweep_layout_name(row->layout));
     csv_out_text(out, row->input_target);
     fprintf(out, ",%zu,%s,", run->block_size, sync_mode_name(r->sync));
-    if (measured)
-        fprintf(out, "%llu,%llu,%.6f,%.6f,%.6f,%.0f,%.4f,%.4f,%llu,%llu,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,",
+    if (measured) {
+        fprintf(out, "%llu,%llu,%.6f,%.6f,%.6f,%.0f,%.4f,%.4f,%llu,",
                 (unsigned long long)run->input_bytes, (unsigned long long)run->output_bytes,
                 run->seconds, run->pipeline_s, run->flush_s, r->bytes_per_s, r->cpu_user_s, r->cpu_sys_s,
-                (unsigned long long)r->max_rss_bytes, (unsigned long long)r->mem_estimate_bytes,
-                run->reader.busy_s, run->reader.wait_s,
-                run->compress.busy_s, run->compress.wait_s, run->writer.busy_s,
-                run->writer.wait_s, r->throttle_s);
-    else
+                (unsigned long long)r->max_rss_bytes);
+        if (r->command) /* a command has no stages of chokepoint's, nor its estimate */
+            fprintf(out, ",,,,,,,%.4f,", r->throttle_s);
+        else
+            fprintf(out, "%llu,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,",
+                    (unsigned long long)r->mem_estimate_bytes, run->reader.busy_s,
+                    run->reader.wait_s, run->compress.busy_s, run->compress.wait_s,
+                    run->writer.busy_s, run->writer.wait_s, r->throttle_s);
+    } else {
         fputs(",,,,,,,,,,,,,,,,,", out);
+    }
     csv_out_text(out, row->target->is_mem ? "mem" : row->volume ? row->volume->fs_type : NULL);
     double write_cap = row->write_cap_bps, read_cap = row->read_cap_bps;
     bool emulated = write_cap > 0 || read_cap > 0;

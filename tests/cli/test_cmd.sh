@@ -49,9 +49,15 @@ done
 check "the directory rows have a flush phase" \
     awk -v f="$(col flush_s '^disk,cmd:zstd,' "$WORK/z.csv")" 'BEGIN { exit !(f > 0) }'
 check "every row is valid" test "$(awk -F, 'NR > 1 && $0 !~ /,1,$/' "$WORK/z.csv" | wc -l)" -eq 0
+check "a command's rows leave the pipeline-stage and estimate columns empty" \
+    test "$(col compress_busy_s '^disk,cmd:zstd,' "$WORK/z.csv")$(col writer_busy_s '^mem,cmd:zstd,' "$WORK/z.csv")$(col mem_estimate_bytes '^disk,cmd:zstd,' "$WORK/z.csv")" = ""
+check "the built-in series' rows have them" \
+    test -n "$(col compress_busy_s '^disk,zstd:3,' "$WORK/z.csv")"
 check "nothing left in the target" test -z "$(find "$disk" -mindepth 1)"
 run "$CP" analyze "$WORK/z.csv"
 expect_status 0 "analyze reads the command series"
+check "no pipeline-stage claim about a command" \
+    test "$(grep -c 'cmd:zstd.*pipeline stages say\|^  pipeline at' "$WORK/out")" -eq 2
 
 # An emulated cap cannot pace a command: its rows say so (not emulated, no cap), while
 # the built-in series on the same target is paced and labelled.
