@@ -229,7 +229,7 @@ static options_outcome_t parse_args(int argc, char **argv, study_t *s, const cha
         s->sweep.cmds = cmds;
     }
     if (rc == CP_OK)
-        rc = options_check_decompress(&s->sweep, cmds, s->sweep.n_codecs, false, err);
+        rc = options_check_decompress(&s->sweep, s->codecs, cmds, s->sweep.n_codecs, false, err);
     if (rc == CP_OK && s->codecs == NULL)
         rc = codec_parse_list("zstd:3", &s->codecs, &s->sweep.n_codecs, err);
     if (rc == CP_OK && s->threads == NULL)

@@ -56,7 +56,9 @@ static const char sweep_usage[] =
     "                         run reads that archive from the target (cache dropped) and\n"
     "                         restores it with T decoder threads, to memory (default) or,\n"
     "                         with --layout same, onto the target; rates are restored bytes\n"
-    "                         per second; mem keeps its archive in RAM (the CPU ceiling)\n"
+    "                         per second; mem keeps its archive in RAM (the CPU ceiling).\n"
+    "                         The presets zstd-cli:L and xz-cli:L time the CLIs restoring\n"
+    "                         the same archive (zstd:L's, xz:L's); --cmd is refused\n"
     "      --sync MODE        fsync (default), direct or none\n"
     "      --seed N           shuffles the run order, 0 to 2147483647 (default: random,\n"
     "                         printed)\n"
@@ -202,7 +204,7 @@ int cmd_sweep(int argc, char **argv)
             rc = cmd_series_append(&codecs, &cmds, &p.n_codecs, &series, &err);
     }
     if (rc == CP_OK)
-        rc = options_check_decompress(&p, cmds, p.n_codecs, sync_given, &err);
+        rc = options_check_decompress(&p, codecs, cmds, p.n_codecs, sync_given, &err);
     if (rc == CP_OK && codecs == NULL)
         rc = codec_parse_list("zstd:3", &codecs, &p.n_codecs, &err);
     if (rc == CP_OK && threads == NULL)

@@ -154,6 +154,8 @@ int cmd_series_make(const char *template_text, const char *name, cmd_series_t *s
                           name, CMD_SERIES_MAX - 5);
     snprintf(s->template_text, sizeof s->template_text, "%s", template_text);
     snprintf(s->series, sizeof s->series, "cmd:%.*s", CMD_SERIES_MAX - 5, name);
+    s->preset[0] = '\0';
+    s->restores = false;
     return CP_OK;
 }
 
@@ -165,12 +167,19 @@ typedef struct cmd_preset {
     bool extreme;       /* accepts an "e" after the level (xz) */
     const char *program; /* the command before the level option ("zstd -q -") */
     const char *rest;    /* after it */
+    const char *codec;   /* the built-in codec writing the same format; NULL: none */
+    const char *restore; /* the template restoring such an archive; NULL: none */
 } cmd_preset_t;
 
+/* zstd's CLI decodes on one thread whatever -T says; xz's decodes blocks in parallel. The
+ * archive comes on stdin: both CLIs skip a path that is a symbolic link, as the mem
+ * target's RAM file (/proc/PID/fd/N) is. */
 static const cmd_preset_t presets[] = {
-    {"zstd-cli", 1, 19, false, "zstd -q -", " -T{threads} -c {input} > {output}"},
-    {"xz-cli", 0, 9, true, "xz -q -", " -T{threads} -c {input} > {output}"},
-    {"pigz", 1, 9, false, "pigz -q -", " -p {threads} -c {input} > {output}"},
+    {"zstd-cli", 1, 19, false, "zstd -q -", " -T{threads} -c {input} > {output}", "zstd",
+     "zstd -q -d -c < {input} > {output}"},
+    {"xz-cli", 0, 9, true, "xz -q -", " -T{threads} -c {input} > {output}", "xz",
+     "xz -q -d -T{threads} -c < {input} > {output}"},
+    {"pigz", 1, 9, false, "pigz -q -", " -p {threads} -c {input} > {output}", NULL, NULL},
 };
 
 static const cmd_preset_t *preset_find(const char *spec)
@@ -203,6 +212,29 @@ int cmd_preset_expand(const char *spec, cmd_series_t *s, cp_err_t *err)
     snprintf(s->template_text, sizeof s->template_text, "%s%ld%s%s", p->program, level,
              extreme ? "e" : "", p->rest);
     snprintf(s->series, sizeof s->series, "cmd:%s:%ld%s", p->name, level, extreme ? "e" : "");
+    snprintf(s->preset, sizeof s->preset, "%s", s->series + 4);
+    s->restores = false;
+    return CP_OK;
+}
+
+int cmd_series_restore(cmd_series_t *s, codec_spec_t *archive_codec, cp_err_t *err)
+{
+    if (s->preset[0] == '\0')
+        return cp_err_set(err, CP_EUSAGE, "--decompress restores the built-in codecs' archives, "
+                          "which a --cmd template cannot be told how to read; the presets "
+                          "zstd-cli:L and xz-cli:L restore them with the CLIs");
+    const cmd_preset_t *p = preset_find(s->preset);
+    if (p == NULL || p->codec == NULL)
+        return cp_err_set(err, CP_EUSAGE, "--decompress: no built-in codec writes %s's format; "
+                          "the presets zstd-cli:L and xz-cli:L restore with the CLIs",
+                          p != NULL ? p->name : s->preset);
+    char spec[CMD_SERIES_MAX + 8];
+    snprintf(spec, sizeof spec, "%s%s", p->codec, strchr(s->preset, ':'));
+    int rc = codec_parse(spec, archive_codec, err);
+    if (rc != CP_OK)
+        return rc;
+    snprintf(s->template_text, sizeof s->template_text, "%s", p->restore);
+    s->restores = true;
     return CP_OK;
 }
 
@@ -437,9 +469,13 @@ int cmd_job_run(const cmd_job_t *job, compress_record_t *rec, cp_err_t *err)
         rc = cmd_template_expand(job->cmd->template_text, job->input_path, out_path,
                                  job->threads, command, CMD_TEMPLATE_MAX + 4 * PATH_MAX, err);
     if (rc == CP_OK && !job->warm) {
+        /* As the pipeline: cache_dropped says whether the pages are gone; an input with
+         * none to drop (an archive in RAM) or that cannot be opened is the command's to
+         * read or to fail on. */
         bool dropped = false;
-        rc = pagecache_drop(job->input_path, &dropped, err);
-        rec->run.cache_dropped = dropped;
+        cp_err_t ignored = {0};
+        if (pagecache_drop(job->input_path, &dropped, &ignored) == CP_OK)
+            rec->run.cache_dropped = dropped;
     }
 
     if (rc == CP_OK) {
@@ -482,6 +518,16 @@ int cmd_job_run(const cmd_job_t *job, compress_record_t *rec, cp_err_t *err)
             rc = describe_failure(job, status, rec->run.output_bytes, fileno(err_file), err);
     }
     rec->run.seconds = rec->run.pipeline_s + rec->run.flush_s;
+    if (job->restores_bytes > 0) { /* count on the uncompressed side, as compress_job */
+        rec->decompress = true;
+        if (rc == CP_OK && rec->run.output_bytes != job->restores_bytes)
+            rc = cp_err_set(err, CP_EIO, "%s restored %llu bytes; the input has %llu",
+                            job->cmd->series, (unsigned long long)rec->run.output_bytes,
+                            (unsigned long long)job->restores_bytes);
+        uint64_t archive_bytes = rec->run.input_bytes;
+        rec->run.input_bytes = rec->run.output_bytes;
+        rec->run.output_bytes = archive_bytes;
+    }
     if (rec->run.seconds > 0)
         rec->bytes_per_s = (double)rec->run.input_bytes / rec->run.seconds;
 

@@ -22,6 +22,8 @@
 typedef struct cmd_series {
     char template_text[CMD_TEMPLATE_MAX];
     char series[CMD_SERIES_MAX];
+    char preset[CMD_SERIES_MAX]; /* the preset it came from ("zstd-cli:3"); "" for --cmd */
+    bool restores;               /* the template restores an archive (cmd_series_restore) */
 } cmd_series_t;
 
 /* Checks a template: {input} and {output} each appear at least once and no placeholder is
@@ -50,6 +52,13 @@ bool cmd_preset_is(const char *spec);
  * an unknown preset or a level out of its range. */
 int cmd_preset_expand(const char *spec, cmd_series_t *s, cp_err_t *err);
 
+/* Turns a preset's series into its decompression: the program restoring {input}, an
+ * archive of the built-in codec the preset's format matches, which is stored in
+ * *archive_codec ("zstd-cli:3": `zstd -q -d -c < {input} > {output}` and zstd:3; "xz-cli:6":
+ * `xz -q -d -T{threads} ...` and xz:6). CP_EUSAGE for a --cmd template (its format is
+ * unknown) or a preset no built-in codec writes (pigz). */
+int cmd_series_restore(cmd_series_t *s, codec_spec_t *archive_codec, cp_err_t *err);
+
 /* One line per preset for --help texts, a string literal to concatenate. */
 #define CMD_PRESET_HELP                                                                        \
     "                           zstd-cli:1..19  zstd -q -L -T{threads} -c {input} > {output}\n"  \
@@ -77,6 +86,10 @@ typedef struct cmd_job {
     sync_mode_t sync;        /* fsync or none; direct cannot reach a command's writes and
                                 falls back to fsync (rec->sync_fell_back) */
     bool warm;               /* keep the input's page cache */
+    /* A decompression (cmd_series_restore): the input is an archive that must restore to
+     * exactly this many bytes, else the run fails. The record then counts the restored
+     * bytes as its input and the archive as its output, as compress_job does. 0: none. */
+    uint64_t restores_bytes;
 } cmd_job_t;
 
 /* Runs the command once and fills rec: codec is the series name, run.seconds the start

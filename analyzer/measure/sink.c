@@ -276,7 +276,7 @@ sink_t *sink_open_ram(const char *name, const sink_options_t *opts, uint64_t lim
         free(s);
         return NULL;
     }
-    snprintf(s->tf.path, sizeof s->tf.path, "/proc/self/fd/%d", s->tf.fd);
+    snprintf(s->tf.path, sizeof s->tf.path, "/proc/%ld/fd/%d", (long)getpid(), s->tf.fd);
     return s;
 }
 

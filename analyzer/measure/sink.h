@@ -46,7 +46,8 @@ sink_t *sink_open_file(const char *dir, const char *prefix, const sink_options_t
 sink_t *sink_open_mem(const sink_options_t *opts, cp_err_t *err);
 
 /* Opens a sink on an anonymous file in RAM (memfd): the bytes are kept, readable at
- * sink_temp_path ("/proc/self/fd/N") until sink_close frees them. Nothing is synced. Holds
+ * sink_temp_path ("/proc/PID/fd/N", so a child process can open it too) until
+ * sink_close frees them. Nothing is synced. Holds
  * what a memory target must keep (a decompression's archive). A write that would take it
  * past limit_bytes (0: no limit) fails with CP_ENOMEM instead of exhausting the machine.
  * NULL with err set on failure. */

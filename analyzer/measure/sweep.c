@@ -295,10 +295,14 @@ static int run_job(const sweep_params_t *p, const target_state_t *st, size_t t, 
     if (series_is_cmd(p, c)) {
         cmd_job_t job = {.input_path = st[t].input_path, .cmd = &p->cmds[c], .threads = threads,
                          .sync = p->sync};
-        if (p->targets[t].is_mem)
-            job.discard = true;
-        else
+        if (p->decompress) { /* the preset's program restores the archive on the target */
+            job.input_path = st[t].archives[c].path;
+            job.restores_bytes = st[t].archives[c].frames.unpacked_total;
+        }
+        if (writes_target(p, t))
             job.scratch_dir = p->targets[t].dir;
+        else
+            job.discard = true;
         return cmd_job_run(&job, rec, err);
     }
     compress_job_t job;
@@ -564,9 +568,10 @@ static int run_until_settled(const sweep_params_t *p, target_state_t *st, planne
 int sweep_check_decompress(const sweep_params_t *p, cp_err_t *err)
 {
     for (size_t c = 0; p->decompress && c < p->n_codecs; c++)
-        if (series_is_cmd(p, c))
+        if (series_is_cmd(p, c) && !p->cmds[c].restores)
             return cp_err_set(err, CP_EUSAGE, "--decompress restores the built-in codecs' "
-                              "archives; a command (--cmd or a preset) times its own work");
+                              "archives; a command does only as a preset's restore "
+                              "(cmd_series_restore)");
     if (p->decompress && p->engine != PIPELINE_BLOCKS)
         return cp_err_set(err, CP_EUSAGE, "--decompress uses the blocks engine (frames "
                           "restored in parallel); drop --engine native");

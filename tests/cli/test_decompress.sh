@@ -64,12 +64,42 @@ check "the restore has a flush phase" \
 check "it wrote the input's size" test "$(col input_bytes '^d,' "$WORK/s.csv")" -eq "$size"
 check "nothing left in the target" test -z "$(find "$disk" -mindepth 1)"
 
+# The CLIs restoring the same archives (the presets), from the directory and from memory.
+run "$CP" sweep -i "$in" --decompress -c zstd-cli:3,xz-cli:1 -T 1,2 --reps 1 --seed 1 \
+    -o "$WORK/cli.csv" "d=$disk" mem
+expect_status 0 "the zstd and xz CLIs restore the built-in codecs' archives"
+check "2 presets x 2 targets x 2 thread counts, every row valid" \
+    test "$(data_rows "$WORK/cli.csv"),$(awk -F, 'NR > 1 && $0 !~ /,1,$/' "$WORK/cli.csv" | wc -l)" = 8,0
+for t in d mem; do
+    for c in cmd:zstd-cli:3=zstd:3 cmd:xz-cli:1=xz:1; do
+        s=${c%%=*} built=${c#*=}
+        check "$t $s restores the input's $size bytes" \
+            test "$(col input_bytes "^$t,$s,.*,2,1," "$WORK/cli.csv")" -eq "$size"
+        check "$t $s reads the archive $built writes" \
+            test "$(col output_bytes "^$t,$s,.*,2,1," "$WORK/cli.csv")" \
+                -eq "$(col output_bytes "^$t,$built,.*,2,1," "$WORK/c.csv")"
+        check "$t $s is a decompression row" test "$(col op "^$t,$s," "$WORK/cli.csv")" = decompress
+    done
+done
+check "the CLIs' runs read the archive from the directory" \
+    test "$(col input_target '^d,cmd:zstd-cli:3,' "$WORK/cli.csv")" = d
+check "nothing left in the target" test -z "$(find "$disk" -mindepth 1)"
+run "$CP" sweep -i "$in" --decompress -c zstd-cli:3 --layout same -T 1 --reps 1 \
+    -o "$WORK/cli-same.csv" "d=$disk"
+expect_status 0 "the zstd CLI restoring onto the target (--layout same)"
+check "its restore has a flush phase and the input's size" \
+    awk -v f="$(col flush_s '^d,' "$WORK/cli-same.csv")" \
+        -v b="$(col input_bytes '^d,' "$WORK/cli-same.csv")" -v n="$size" \
+        'BEGIN { exit !(f > 0 && b == n) }'
+check "nothing left in the target" test -z "$(find "$disk" -mindepth 1)"
+
 # Options that cannot apply.
 run "$CP" sweep -i "$in" --decompress --cmd 'cat {input} > {output}' -o "$WORK/x.csv" mem
 expect_status 2 "--decompress with --cmd"
-expect_one_line_error "--decompress restores the built-in codecs" "it says why"
-run "$CP" sweep -i "$in" --decompress -c zstd-cli:3 -o "$WORK/x.csv" mem
-expect_status 2 "--decompress with a command preset"
+expect_one_line_error "--decompress restores the built-in codecs.*cannot be told how to read" "it says why"
+run "$CP" sweep -i "$in" --decompress -c pigz:6 -o "$WORK/x.csv" mem
+expect_status 2 "--decompress with the pigz preset"
+expect_one_line_error "no built-in codec writes pigz's format" "it says why"
 run "$CP" sweep -i "$in" --decompress --engine native -o "$WORK/x.csv" mem
 expect_status 2 "--decompress with --engine native"
 expect_one_line_error "blocks engine" "it names the engine"

@@ -120,6 +120,40 @@ static void test_presets(void **state)
     assert_int_equal(cmd_preset_expand("pigz:x", &s, &err), CP_EUSAGE);
 }
 
+/* --decompress: a preset becomes its CLI restoring the archive of the matching built-in
+ * codec; a template (format unknown) and pigz (no built-in gzip) cannot. */
+static void test_presets_restore(void **state)
+{
+    (void)state;
+    cmd_series_t s;
+    codec_spec_t codec;
+    cp_err_t err = {0};
+    assert_int_equal(cmd_preset_expand("zstd-cli:3", &s, &err), CP_OK);
+    assert_int_equal(cmd_series_restore(&s, &codec, &err), CP_OK);
+    assert_string_equal(s.template_text, "zstd -q -d -c < {input} > {output}");
+    assert_string_equal(s.series, "cmd:zstd-cli:3");
+    assert_true(s.restores);
+    char name[32];
+    codec_format(&codec, name, sizeof name);
+    assert_string_equal(name, "zstd:3");
+    assert_int_equal(cmd_template_check(s.template_text, &err), CP_OK);
+
+    assert_int_equal(cmd_preset_expand("xz-cli:6e", &s, &err), CP_OK);
+    assert_int_equal(cmd_series_restore(&s, &codec, &err), CP_OK);
+    assert_string_equal(s.template_text, "xz -q -d -T{threads} -c < {input} > {output}");
+    codec_format(&codec, name, sizeof name);
+    assert_string_equal(name, "xz:6e");
+
+    assert_int_equal(cmd_preset_expand("pigz:6", &s, &err), CP_OK);
+    assert_int_equal(cmd_series_restore(&s, &codec, &err), CP_EUSAGE);
+    assert_non_null(strstr(err.msg, "pigz"));
+    err = (cp_err_t){0};
+    assert_int_equal(cmd_series_make("cp {input} {output}", "zstd-cli:3", &s, &err), CP_OK);
+    assert_int_equal(cmd_series_restore(&s, &codec, &err), CP_EUSAGE);
+    assert_non_null(strstr(err.msg, "--cmd template"));
+    assert_false(s.restores);
+}
+
 static void test_list_mixes_codecs_and_presets(void **state)
 {
     (void)state;
@@ -208,6 +242,21 @@ static void test_run_counts_output_and_reports_failures(void **state)
                      CP_EIO);
     assert_non_null(strstr(err.msg, "signal 9"));
 
+    /* A restore must give back exactly the size it was told: counted on the restored side,
+     * the input (the archive) as the output. */
+    cmd_series_t s;
+    assert_int_equal(cmd_series_make("cat {input} > {output}", "r", &s, &err), CP_OK);
+    cmd_job_t job = {.input_path = input, .cmd = &s, .threads = 1, .sync = SYNC_FSYNC,
+                     .warm = true, .discard = true, .restores_bytes = 98890};
+    err = (cp_err_t){0};
+    assert_int_equal(cmd_job_run(&job, &rec, &err), CP_OK);
+    assert_true(rec.decompress);
+    assert_int_equal(rec.run.input_bytes, 98890);
+    assert_int_equal(rec.run.output_bytes, 98890);
+    job.restores_bytes = 98891;
+    assert_int_equal(cmd_job_run(&job, &rec, &err), CP_EIO);
+    assert_non_null(strstr(err.msg, "restored 98890 bytes; the input has 98891"));
+
     /* Nothing left behind but the input. */
     char command[512];
     snprintf(command, sizeof command, "test $(ls -A '%s' | wc -l) -eq 1", dir);
@@ -225,6 +274,7 @@ int main(void)
         cmocka_unit_test(test_template_check),
         cmocka_unit_test(test_series_names),
         cmocka_unit_test(test_presets),
+        cmocka_unit_test(test_presets_restore),
         cmocka_unit_test(test_list_mixes_codecs_and_presets),
         cmocka_unit_test(test_run_counts_output_and_reports_failures),
     };
