@@ -172,8 +172,8 @@ typedef struct cmd_preset {
 } cmd_preset_t;
 
 /* zstd's CLI decodes on one thread whatever -T says; xz's decodes blocks in parallel. The
- * archive comes on stdin: both CLIs skip a path that is a symbolic link, as the mem
- * target's RAM file (/proc/PID/fd/N) is. */
+ * archive comes on stdin, to both alike: zstd skips a path that is a symbolic link, as
+ * the mem target's RAM file (/proc/PID/fd/N) is. */
 static const cmd_preset_t presets[] = {
     {"zstd-cli", 1, 19, false, "zstd -q -", " -T{threads} -c {input} > {output}", "zstd",
      "zstd -q -d -c < {input} > {output}"},
@@ -430,6 +430,7 @@ int cmd_job_run(const cmd_job_t *job, compress_record_t *rec, cp_err_t *err)
     memset(rec, 0, sizeof *rec);
     snprintf(rec->codec, sizeof rec->codec, "%s", job->cmd->series);
     rec->command = true;
+    rec->decompress = job->restores_bytes > 0;
     rec->threads = job->threads;
     rec->warm = job->warm;
     rec->discarded = job->discard;
@@ -454,7 +455,11 @@ int cmd_job_run(const cmd_job_t *job, compress_record_t *rec, cp_err_t *err)
                 rc = cp_err_errno(err, CP_EIO, errno, "cannot open FIFO '%s'", out_path);
         }
     } else {
-        rc = tempfile_open(&out_file, job->scratch_dir, "cmd-output", 0, err);
+        if (job->restores_bytes > 0) /* the restored size is known: refuse what won't fit */
+            rc = compress_check_space(job->scratch_dir, job->scratch_dir, job->restores_bytes,
+                                      "restored file", err);
+        if (rc == CP_OK)
+            rc = tempfile_open(&out_file, job->scratch_dir, "cmd-output", 0, err);
         if (rc == CP_OK) {
             close(out_file.fd); /* the command opens it itself */
             out_file.fd = -1;
@@ -519,7 +524,6 @@ int cmd_job_run(const cmd_job_t *job, compress_record_t *rec, cp_err_t *err)
     }
     rec->run.seconds = rec->run.pipeline_s + rec->run.flush_s;
     if (job->restores_bytes > 0) { /* count on the uncompressed side, as compress_job */
-        rec->decompress = true;
         if (rc == CP_OK && rec->run.output_bytes != job->restores_bytes)
             rc = cp_err_set(err, CP_EIO, "%s restored %llu bytes; the input has %llu",
                             job->cmd->series, (unsigned long long)rec->run.output_bytes,

@@ -56,19 +56,19 @@ static int check_output_path(const compress_job_t *job, char *dir, char *base, c
 
 /* Warns when the output may not fit (sys_space_fits: free space less the margin); an
  * output of known size (a copy, a restore) that cannot fit is refused. */
-static int check_free_space(const char *dir, const char *label, uint64_t input_size,
-                            const codec_spec_t *codec, bool restore, cp_err_t *err)
+int compress_check_space(const char *dir, const char *label, uint64_t input_size,
+                         const char *whole, cp_err_t *err)
 {
     sys_space_t space;
     if (sys_space_read(dir, &space, NULL) != CP_OK || space.total_bytes == 0)
         return CP_OK; /* unknown (ramfs, some FUSE): the write itself will tell */
     if (sys_space_fits(&space, input_size))
         return CP_OK;
-    if (codec->ops->max_level == 0 || restore)
+    if (whole != NULL)
         return cp_err_set(err, CP_ENOSPC,
                           "volume '%s' has %.1f MB free, the %s needs %.1f MB (keeping a "
                           "%.1f MB margin)", label, (double)space.free_bytes / 1e6,
-                          restore ? "restored file" : "copy", (double)input_size / 1e6,
+                          whole, (double)input_size / 1e6,
                           (double)space.margin_bytes / 1e6);
     cp_log_warn("volume '%s' has %.1f MB free, less than the %.1f MB input and a %.1f MB "
                 "margin; the output may not fit",
@@ -87,8 +87,11 @@ static int open_sink(const compress_job_t *job, const char *dir, const char *bas
         const char *label = job->volume_label ? job->volume_label : dir;
         opts.volume_label = label;
         const pipeline_frames_t *frames = job->pipeline.frames;
-        int rc = check_free_space(dir, label, frames ? frames->unpacked_total : input_size,
-                                  &job->pipeline.codec, frames != NULL, err);
+        const char *whole = frames != NULL                           ? "restored file"
+                            : job->pipeline.codec.ops->max_level == 0 ? "copy"
+                                                                      : NULL;
+        int rc = compress_check_space(dir, label, frames ? frames->unpacked_total : input_size,
+                                      whole, err);
         if (rc != CP_OK)
             return rc;
         *sink = sink_open_file(dir, base, &opts, err);

@@ -61,6 +61,13 @@ compress_job_t compress_job_defaults(void);
  * Sets *size to its size. */
 int compress_check_input(const char *path, uint64_t *size, cp_err_t *err);
 
+/* Checks that the volume holding dir (named label in messages) has room for input_size
+ * bytes with its margin (sys_space_fits). When a run writes them whole, `whole` names
+ * what ("copy", "restored file") and a shortfall is CP_ENOSPC; NULL (a compressed output,
+ * smaller) makes it a warning. CP_OK when it fits or the free space is unknown. */
+int compress_check_space(const char *dir, const char *label, uint64_t input_size,
+                         const char *whole, cp_err_t *err);
+
 /* Runs the job and fills rec. Usage faults (bad input, existing output without force) are
  * CP_EUSAGE before anything is written; run-time faults CP_EIO/CP_ENOSPC/...; a verified
  * mismatch CP_EVERIFY. On any failure no output file remains. */

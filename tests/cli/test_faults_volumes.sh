@@ -48,6 +48,24 @@ else
     echo "skipped: full-volume cases need root and tmpfs mounts"
 fi
 
+# ---- a restore that cannot fit: 100 MiB tmpfs, a 24 MB archive, the volume's 64 MiB
+# margin: the archive fits, restoring the 24 MB beside it does not (--layout same) ----
+if is_root && mount_tmpfs "$WORK/tight" 100m; then
+    for series in zstd:1 zstd-cli:1; do
+        rm -f "$WORK/runs.csv"
+        run "$CP" sweep -q -i "$WORK/rand24m" --decompress --layout same -c "$series" -T 1 \
+            --reps 1 --no-warmup "tight=$WORK/tight" -o "$WORK/runs.csv"
+        expect_status 1 "$series restoring onto a volume without room for it"
+        check "$series: its row says the restored file does not fit" \
+            grep -q "volume '[^']*tight' has [0-9.]* MB free, the restored file needs 24.0 MB" \
+            "$WORK/runs.csv"
+        check "$series: nothing is left on the volume" test -z "$(ls -A "$WORK/tight")"
+    done
+    rm -f "$WORK/runs.csv"
+else
+    echo "skipped: the restore that cannot fit needs root and a tmpfs mount"
+fi
+
 # ---- the target directory removed mid-sweep (0.8 s runs at 5 MB/s) ----
 mkdir "$WORK/gone"
 when_running "$WORK/gone" 0.2 "rm -rf '$WORK/gone'"
