@@ -131,6 +131,10 @@ typedef struct analysis_series {
     /* The probe target its write speeds are from: the one of the same name, else the one
      * probed on the same directory (probe_table_match); "" when none. */
     char probe_target[RUNS_NAME_MAX];
+    /* A command series (codec "cmd:...") whose volume was probed through an emulated cap:
+     * the cap paces chokepoint's own I/O, never a command's, so the probe's figures are
+     * not this series' and none is used (probe_target ""; a note says so). */
+    bool probe_cap_ignored;
     bool is_mem;
     /* From the runs' label columns, for reports and plots: 1 when any run says so, 0 when
      * runs say no, -1 when the file does not tell. */

@@ -26,6 +26,12 @@ void match_series_probe(analysis_series_t *s, const run_row_t *first, const runs
 {
     snprintf(s->dir, sizeof s->dir, "%s", first->dir);
     copy_name(s->probe_target, s->is_mem ? NULL : probe_table_match(probe, s->name, s->dir));
+    s->probe_cap_ignored =
+        strncmp(first->codec, "cmd:", 4) == 0 && s->probe_target[0] != '\0' &&
+        (probe_table_emulated(probe, s->probe_target, PROBE_OP_WRITE, NULL) ||
+         probe_table_emulated(probe, s->probe_target, PROBE_OP_READ, NULL));
+    if (s->probe_cap_ignored)
+        s->probe_target[0] = '\0';
     /* The input was read from this target's own copy (same), or from where it lives:
      * the runs target named in input_target (split). */
     const char *input = NULL, *input_dir = "";
@@ -122,9 +128,20 @@ int match_notes(analysis_t *a, const probe_table_t *probe)
     int rc = CP_OK;
     for (size_t i = 0; i < a->nseries && rc == CP_OK; i++) {
         const analysis_series_t *s = &a->series[i];
+        if (s->probe_cap_ignored) {
+            char *text = NULL;
+            rc = add_note(a, true, append(&text, "target '%s', series %s: %s measured the "
+                                          "volume through an emulated cap, which paces "
+                                          "chokepoint's own reads and writes, not a "
+                                          "command's; no write or read speed is known for "
+                                          "this series (probe the volume without the cap, "
+                                          "or slow it for real with a lab volume)",
+                                          s->name, s->run_codec, probe_path) ? text : NULL);
+            continue;
+        }
         bool first = !s->is_mem;
         for (size_t j = 0; j < i && first; j++)
-            first = strcmp(a->series[j].name, s->name) != 0;
+            first = strcmp(a->series[j].name, s->name) != 0 || a->series[j].probe_cap_ignored;
         if (!first)
             continue;
         char *text = NULL;

@@ -72,6 +72,21 @@ check "the command's row carries no cap" \
     test -z "$(col rate_cap_bps '^disk,cmd:zstd-cli:3,' "$WORK/cap.csv")"
 check "the built-in series' row is emulated at the cap" \
     test "$(col emulated '^disk,zstd:3,' "$WORK/cap.csv"),$(col rate_cap_bps '^disk,zstd:3,' "$WORK/cap.csv")" = "1,100000000"
+# The probe of that target ran through the cap: its figures are the built-in series', never
+# the command's.
+run "$CP" probe --sizes 8M --reps 1 -q -o "$WORK/cap-probe.csv" "disk=$disk@100MB/s"
+expect_status 0 "a probe of the capped target"
+run "$CP" analyze "$WORK/cap.csv" --probe "$WORK/cap-probe.csv" --format json -o "$WORK/cap.json"
+expect_status 0 "analyze the capped target's runs with that probe"
+speed() {
+    jq -r --arg c "$1" '.targets[] | select(.name == "disk" and .codec == $c)
+                        | .sustained_write_bytes_per_s' "$WORK/cap.json"
+}
+check "the built-in series takes the capped probe's write speed ($(speed zstd:3))" \
+    awk -v w="$(speed zstd:3)" 'BEGIN { exit !(w > 0.9e8 && w < 1.1e8) }'
+check "the command series takes none ($(speed cmd:zstd-cli:3))" test "$(speed cmd:zstd-cli:3)" = null
+check "a warning in the analysis says why" \
+    grep -q "series cmd:zstd-cli:3: .* through an emulated cap" "$WORK/err"
 
 # The other presets, where their programs are installed (setup.sh --with-bench).
 for preset in xz-cli:1 pigz:6; do
