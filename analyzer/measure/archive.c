@@ -70,8 +70,9 @@ int archive_make(const char *input_path, uint64_t input_bytes, uint64_t input_ha
         cp_err_clear(err); /* the sink's own message says less */
         rc = cp_err_set(err, CP_ENOMEM,
                         "the mem target keeps its archive in RAM, and the %s archive of this "
-                        "input passes the %.1f MB the memory limit leaves beside the runs; leave "
-                        "out mem, use a smaller input or raise --max-memory (--decompress)",
+                        "input passes the %.1f MB left for archives in RAM (the memory limit less "
+                        "the runs' estimate and the archives already made); leave out mem, use "
+                        "a smaller input or raise --max-memory (--decompress)",
                         codec_name, (double)ram_limit / 1e6);
     }
     if (rc == CP_OK && run.input_bytes != input_bytes)

@@ -26,7 +26,8 @@ typedef struct planned_run {
 typedef struct target_state {
     volume_info_t volume;
     sink_t *input_copy;     /* same layout: the input copied onto this target */
-    archive_t *archives;    /* decompression: one per codec, on this target (or in RAM) */
+    archive_t *archives;    /* decompression: those made on this target (or in RAM) */
+    const archive_t **archive_for; /* the one codec c restores: codecs alike share one */
     const char *input_path; /* what runs on this target read */
     const char *input_target;
     bool failed;            /* an earlier run failed: skip the rest */
@@ -142,25 +143,47 @@ static int largest_threads(const sweep_params_t *p)
     return most;
 }
 
-/* The RAM the mem target's archives may fill: the memory limit (--max-memory, else what
- * is available now) less the largest run's estimate (measure/memest.h), since the runs
- * need theirs beside the archives. 0: unknown (no limit); at least 1 byte otherwise. */
+/* The RAM the archives kept in memory may fill (the mem target's, and those on a RAM
+ * volume such as tmpfs): the memory limit less the largest run's estimate
+ * (measure/memest.h), since the runs need theirs beside the archives. The limit is
+ * --max-memory, else half of what is available now (the rest for the page cache and
+ * everything else). 0: unknown (no limit); at least 1 byte otherwise. */
 static uint64_t archive_ram_budget(const sweep_params_t *p)
 {
-    uint64_t limit = p->max_memory;
-    if (limit == 0 && !sys_mem_available(&limit))
+    uint64_t limit = p->max_memory, available = 0;
+    if (limit == 0 && !sys_mem_available(&available))
         return 0;
     uint64_t runs = 0;
     for (size_t c = 0; c < p->n_codecs; c++) {
         memest_t m = memest_compute(&p->codecs[c], p->engine, largest_threads(p), p->block_size);
         runs = m.total_bytes > runs ? m.total_bytes : runs;
     }
-    return limit > runs ? limit - runs : 1;
+    if (limit == 0) {
+        uint64_t beside = available > runs ? available - runs : 0;
+        limit = beside < available / 2 ? beside : available / 2;
+    } else {
+        limit = limit > runs ? limit - runs : 0;
+    }
+    return limit > 0 ? limit : 1;
+}
+
+/* The codec before c whose archive c restores too (the same codec, as a built-in series
+ * and its CLI preset are); c itself when none. */
+static size_t archive_owner(const sweep_params_t *p, size_t c)
+{
+    char name[32], other[32];
+    codec_format(&p->codecs[c], name, sizeof name);
+    for (size_t k = 0; k < c; k++) {
+        codec_format(&p->codecs[k], other, sizeof other);
+        if (strcmp(name, other) == 0)
+            return k;
+    }
+    return c;
 }
 
 /* Decompression: every (target, codec) gets its archive, compressed with the most threads
- * of the list (untimed) and checked against the input's hash. The mem target's archives
- * share archive_ram_budget. */
+ * of the list (untimed) and checked against the input's hash; codecs alike share one.
+ * Archives in RAM (the mem target's, a tmpfs target's) share archive_ram_budget. */
 static int make_archives(const sweep_params_t *p, uint64_t input_size, target_state_t *st,
                          cp_err_t *err)
 {
@@ -172,19 +195,37 @@ static int make_archives(const sweep_params_t *p, uint64_t input_size, target_st
     uint64_t ram_left = archive_ram_budget(p);
     for (size_t i = 0; i < p->n_targets && rc == CP_OK; i++) {
         const target_spec_t *t = &p->targets[i];
+        bool in_ram = t->is_mem || st[i].volume.is_ram;
         st[i].input_target = t->is_mem ? NULL : t->name; /* the archive is read from it */
         st[i].archives = calloc(p->n_codecs, sizeof *st[i].archives);
-        if (st[i].archives == NULL)
+        st[i].archive_for = calloc(p->n_codecs, sizeof *st[i].archive_for);
+        if (st[i].archives == NULL || st[i].archive_for == NULL)
             return cp_err_set(err, CP_ENOMEM, "out of memory for archives");
         for (size_t c = 0; c < p->n_codecs && rc == CP_OK; c++) {
+            size_t owner = archive_owner(p, c);
+            st[i].archive_for[c] = &st[i].archives[owner];
+            if (owner != c)
+                continue;
             char name[32];
             codec_format(&p->codecs[c], name, sizeof name);
             cp_log_info("compressing the input with %s into %s (--decompress; not timed)", name,
                         t->is_mem ? "memory" : t->name);
             rc = archive_make(p->input_path, input_size, hash, &p->codecs[c], threads,
-                              p->block_size, t, ram_left, &st[i].archives[c], err);
+                              p->block_size, t, t->is_mem ? ram_left : 0, &st[i].archives[c],
+                              err);
             uint64_t held = st[i].archives[c].frames.packed_total;
-            if (rc == CP_OK && t->is_mem && ram_left > 0)
+            if (rc == CP_OK && in_ram && ram_left > 0 && held > ram_left) {
+                /* A RAM volume's file: known only once written. */
+                archive_close(&st[i].archives[c]);
+                rc = cp_err_set(err, CP_ENOMEM,
+                                "target '%s' keeps its archive in RAM (%s), and the %s archive "
+                                "of this input passes the %.1f MB left for archives in RAM "
+                                "(the memory limit less the runs' estimate and the archives "
+                                "already made); leave the target out, use a smaller input or "
+                                "raise --max-memory (--decompress)",
+                                t->name, st[i].volume.fs_type, name, (double)ram_left / 1e6);
+            }
+            if (rc == CP_OK && in_ram && ram_left > 0)
                 ram_left = ram_left > held ? ram_left - held : 1;
         }
     }
@@ -260,8 +301,8 @@ static void fill_job(const sweep_params_t *p, const target_state_t *st, size_t t
     const target_spec_t *target = &p->targets[t];
     *job = compress_job_defaults();
     if (p->decompress) { /* the archive on the target */
-        job->pipeline.input_path = st[t].archives[c].path;
-        job->pipeline.frames = &st[t].archives[c].frames;
+        job->pipeline.input_path = st[t].archive_for[c]->path;
+        job->pipeline.frames = &st[t].archive_for[c]->frames;
     } else {
         job->pipeline.input_path = st[t].input_path;
     }
@@ -296,8 +337,8 @@ static int run_job(const sweep_params_t *p, const target_state_t *st, size_t t, 
         cmd_job_t job = {.input_path = st[t].input_path, .cmd = &p->cmds[c], .threads = threads,
                          .sync = p->sync};
         if (p->decompress) { /* the preset's program restores the archive on the target */
-            job.input_path = st[t].archives[c].path;
-            job.restores_bytes = st[t].archives[c].frames.unpacked_total;
+            job.input_path = st[t].archive_for[c]->path;
+            job.restores_bytes = st[t].archive_for[c]->frames.unpacked_total;
         }
         if (writes_target(p, t))
             job.scratch_dir = p->targets[t].dir;
@@ -638,8 +679,9 @@ int sweep_run(const sweep_params_t *p, sweep_row_cb cb, void *ctx, cp_err_t *err
     for (size_t t = 0; t < p->n_targets; t++) {
         sink_close(st[t].input_copy);
         for (size_t c = 0; st[t].archives != NULL && c < p->n_codecs; c++)
-            archive_close(&st[t].archives[c]);
+            archive_close(&st[t].archives[c]); /* a shared codec's entry is empty */
         free(st[t].archives);
+        free(st[t].archive_for);
     }
     free(st);
     free(plan);

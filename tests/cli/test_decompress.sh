@@ -114,12 +114,24 @@ head -c 20000000 /dev/urandom > "$WORK/random.bin"
 run "$CP" sweep -i "$WORK/random.bin" --decompress -T 1 --reps 1 --max-memory 90M -q \
     -o "$WORK/ram.csv" mem
 expect_status 1 "an archive in RAM past what --max-memory leaves"
-expect_one_line_error "archive in RAM.*passes the [0-9.]+ MB the memory limit leaves.*--max-memory" \
+expect_one_line_error "archive in RAM.*passes the [0-9.]+ MB left for archives in RAM.*--max-memory" \
     "it says the archive does not fit and how to make room"
 check "no rows file from it" test ! -e "$WORK/ram.csv" -a ! -e "$WORK/ram.csv.partial"
 run "$CP" sweep -i "$WORK/random.bin" --decompress -T 1 --reps 1 --max-memory 200M -q \
     -o "$WORK/ram.csv" mem
 expect_status 0 "the same archive under a 200 MB limit"
+# An archive on a tmpfs target lives in RAM too, within the same limit.
+if shm=$(mktemp -d /dev/shm/cp-decompress.XXXXXX 2> /dev/null); then
+    CLEANUP_HOOKS+=("rm -rf '$shm'")
+    run "$CP" sweep -i "$WORK/random.bin" --decompress -T 1 --reps 1 --max-memory 90M -q \
+        -o "$WORK/shm.csv" "shm=$shm"
+    expect_status 1 "an archive on tmpfs past what --max-memory leaves"
+    expect_one_line_error "target 'shm' keeps its archive in RAM \(tmpfs\).*--max-memory" \
+        "it says the tmpfs archive does not fit"
+    check "nothing left on the tmpfs target" test -z "$(ls -A "$shm")"
+else
+    echo "skip: no /dev/shm for the tmpfs archive case"
+fi
 
 # A target whose reads are capped (emulated) at 30 MB/s: the archive (about 4 MB) takes
 # over 0.1 s to read where memory restores it in a few ms: read-bound, memory cpu-bound.
