@@ -619,18 +619,23 @@ int sweep_check_decompress(const sweep_params_t *p, cp_err_t *err)
     return CP_OK;
 }
 
-/* One warning per target whose emulated cap cannot pace the commands measured on it. */
+/* One warning per target whose emulated cap would pace the built-in series' runs there
+ * (paced_caps) but cannot pace the commands measured on it. */
 static void warn_unpaced_commands(const sweep_params_t *p)
 {
     bool any_cmd = false;
     for (size_t c = 0; c < p->n_codecs; c++)
         any_cmd = any_cmd || series_is_cmd(p, c);
-    for (size_t t = 0; any_cmd && t < p->n_targets; t++)
-        if (p->targets[t].rate_cap_bps > 0.0 || p->targets[t].read_cap_bps > 0.0)
+    for (size_t t = 0; any_cmd && t < p->n_targets; t++) {
+        const target_spec_t *target = &p->targets[t];
+        bool reads = !target->is_mem && (p->decompress || p->layout == SWEEP_SAME);
+        if ((writes_target(p, t) && target->rate_cap_bps > 0.0) ||
+            (reads && target->read_cap_bps > 0.0))
             cp_log_warn("target '%s': an emulated cap paces chokepoint's own reads and "
                         "writes only; a command's runs there measure the volume uncapped "
                         "(use a lab volume, scripts/lab-volumes.sh, to slow a command)",
-                        p->targets[t].name);
+                        target->name);
+    }
 }
 
 int sweep_run(const sweep_params_t *p, sweep_row_cb cb, void *ctx, cp_err_t *err)
