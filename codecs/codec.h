@@ -70,8 +70,10 @@ struct codec_ops {
 
     /* A streaming encoder with `threads` workers of the library's own (native engine). */
     codec_stream_t *(*encoder_create)(const codec_spec_t *spec, int threads, cp_err_t *err);
-    /* A streaming decoder accepting concatenated frames/streams. */
-    codec_stream_t *(*decoder_create)(cp_err_t *err);
+    /* A streaming decoder accepting concatenated frames/streams, with `threads` workers
+     * where the library decodes in parallel (xz: the blocks of a stream whose headers
+     * give their sizes, as its multi-threaded encoder writes them; zstd decodes on one). */
+    codec_stream_t *(*decoder_create)(int threads, cp_err_t *err);
 };
 
 /* Parses "zstd:LEVEL", "xz:PRESET[e]", "copy", or a bare name for its default level.

@@ -86,6 +86,12 @@ static codec_stream_t *copy_encoder_create(const codec_spec_t *spec, int threads
     return copy_stream_create(err);
 }
 
+static codec_stream_t *copy_decoder_create(int threads, cp_err_t *err)
+{
+    (void)threads;
+    return copy_stream_create(err);
+}
+
 static size_t copy_block_ctx_memory(const codec_spec_t *spec, size_t block_size)
 {
     (void)spec;
@@ -118,5 +124,5 @@ const codec_ops_t codec_copy = {
     .block_dctx_free = copy_block_ctx_free,
     .decompress_block = copy_decompress_block,
     .encoder_create = copy_encoder_create,
-    .decoder_create = copy_stream_create,
+    .decoder_create = copy_decoder_create,
 };

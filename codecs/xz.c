@@ -227,13 +227,25 @@ static codec_stream_t *xz_encoder_create(const codec_spec_t *spec, int threads, 
     return &s->base;
 }
 
-static codec_stream_t *xz_decoder_create(cp_err_t *err)
+static codec_stream_t *xz_decoder_create(int threads, cp_err_t *err)
 {
     xz_stream_t *s = xz_stream_new(err);
     if (s == NULL)
         return NULL;
     s->decoder = true;
-    lzma_ret ret = lzma_stream_decoder(&s->strm, UINT64_MAX, LZMA_CONCATENATED);
+    lzma_ret ret;
+    if (threads > 1) {
+        /* No memory limit of liblzma's own: chokepoint checks its estimate first. No
+         * timeout: lzma_code returns when there is output or it needs input. */
+        lzma_mt mt = {0};
+        mt.flags = LZMA_CONCATENATED;
+        mt.threads = (uint32_t)threads;
+        mt.memlimit_threading = UINT64_MAX;
+        mt.memlimit_stop = UINT64_MAX;
+        ret = lzma_stream_decoder_mt(&s->strm, &mt);
+    } else {
+        ret = lzma_stream_decoder(&s->strm, UINT64_MAX, LZMA_CONCATENATED);
+    }
     if (ret != LZMA_OK) {
         xz_error(err, "starting the decoder", ret);
         xz_stream_free(&s->base);

@@ -235,8 +235,9 @@ static codec_stream_t *zstd_encoder_create(const codec_spec_t *spec, int threads
     return &s->base;
 }
 
-static codec_stream_t *zstd_decoder_create(cp_err_t *err)
+static codec_stream_t *zstd_decoder_create(int threads, cp_err_t *err)
 {
+    (void)threads; /* zstd decodes a frame on one thread */
     zstd_stream_t *s = zstd_stream_new(&zstd_decoder_ops, ZSTD_DStreamOutSize(), err);
     if (s == NULL)
         return NULL;

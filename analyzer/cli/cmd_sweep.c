@@ -57,6 +57,8 @@ static const char sweep_usage[] =
     "                         restores it with T decoder threads, to memory (default) or,\n"
     "                         with --layout same, onto the target; rates are restored bytes\n"
     "                         per second; mem keeps its archive in RAM (the CPU ceiling).\n"
+    "                         --engine blocks: independent frames restored in parallel;\n"
+    "                         native: the library's stream and its own decoder threads.\n"
     "                         The presets zstd-cli:L and xz-cli:L time the CLIs restoring\n"
     "                         the same archive (zstd:L's, xz:L's); --cmd is refused\n"
     "      --sync MODE        fsync (default), direct or none\n"

@@ -18,7 +18,9 @@ static int check_restore(const archive_t *a, uint64_t input_bytes, uint64_t inpu
     params.codec = a->codec;
     params.threads = threads;
     params.warm = true;
-    params.frames = &a->frames;
+    params.engine = a->engine;
+    params.decompress = true;
+    params.frames = a->engine == PIPELINE_BLOCKS ? &a->frames : NULL;
     pipeline_result_t run;
     int rc = pipeline_run(&params, sink, &run, err);
     if (rc == CP_OK && (sink_bytes(sink) != input_bytes || sink_hash(sink) != input_hash))
@@ -33,11 +35,13 @@ static int check_restore(const archive_t *a, uint64_t input_bytes, uint64_t inpu
 }
 
 int archive_make(const char *input_path, uint64_t input_bytes, uint64_t input_hash,
-                 const codec_spec_t *codec, int threads, size_t block_size,
-                 const target_spec_t *t, uint64_t ram_limit, archive_t *out, cp_err_t *err)
+                 const codec_spec_t *codec, pipeline_engine_t engine, int threads,
+                 size_t block_size, const target_spec_t *t, uint64_t ram_limit, archive_t *out,
+                 cp_err_t *err)
 {
     memset(out, 0, sizeof *out);
     out->codec = *codec;
+    out->engine = engine;
     char codec_name[32];
     codec_format(codec, codec_name, sizeof codec_name);
     if (!t->is_mem) {
@@ -63,9 +67,15 @@ int archive_make(const char *input_path, uint64_t input_bytes, uint64_t input_ha
     params.threads = threads;
     params.block_size = block_size;
     params.warm = true;
-    params.record_frames = &out->frames;
+    params.engine = engine;
+    if (engine == PIPELINE_BLOCKS)
+        params.record_frames = &out->frames;
     pipeline_result_t run;
     int rc = pipeline_run(&params, out->file, &run, err);
+    if (rc == CP_OK && engine != PIPELINE_BLOCKS) { /* one stream: only its totals */
+        out->frames.packed_total = run.output_bytes;
+        out->frames.unpacked_total = run.input_bytes;
+    }
     if (rc == CP_ENOMEM && sink_limit_reached(out->file)) {
         cp_err_clear(err); /* the sink's own message says less */
         rc = cp_err_set(err, CP_ENOMEM,

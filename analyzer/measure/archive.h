@@ -17,24 +17,29 @@
 
 typedef struct archive {
     codec_spec_t codec;
-    pipeline_frames_t frames; /* packed_total = the archive's size */
+    pipeline_engine_t engine; /* which made it, and restores it */
+    /* packed_total = the archive's size, unpacked_total the input's; the frames
+     * themselves only for the blocks engine (the native one writes one stream) */
+    pipeline_frames_t frames;
     sink_t *file;             /* holds the archive (a temporary file, or a RAM file) */
     const char *path;         /* where to read it: valid until archive_close */
 } archive_t;
 
-/* Compresses input_path (input_bytes long, XXH3-64 input_hash) with codec, blocks engine,
- * `threads` compressor threads and block_size (0: the codec's default), into a temporary
- * file on target t (fsynced, no rate cap: not timed) or into memory when t is the mem
- * target; then restores it once through the decompression pipeline into a hashing memory
- * sink. CP_EVERIFY naming the target when the restored bytes differ; CP_ENOSPC when the
- * target's free space (sys_space_fits) cannot hold an archive the input's size; CP_ENOMEM
+/* Compresses input_path (input_bytes long, XXH3-64 input_hash) with codec and engine
+ * (blocks: independent frames and their table; native: the library's own multi-threaded
+ * stream, as its CLI writes it), `threads` compressor threads and block_size (0: the
+ * engine's default), into a temporary file on target t (fsynced, no rate cap: not timed)
+ * or into memory when t is the mem target; then restores it once through the same
+ * engine's decompression into a hashing memory sink. CP_EVERIFY naming the target when
+ * the restored bytes differ; CP_ENOSPC when the target's free space (sys_space_fits) cannot hold an archive the input's size; CP_ENOMEM
  * when the mem target's archive would pass ram_limit bytes (0: no limit; the caller's
  * share of the memory limit); CP_EINTR when interrupted; CP_EIO/CP_ECODEC/CP_ENOMEM
  * otherwise. On failure nothing is left on the target and *out is empty; on success the
  * caller owns *out (archive_close). */
 int archive_make(const char *input_path, uint64_t input_bytes, uint64_t input_hash,
-                 const codec_spec_t *codec, int threads, size_t block_size,
-                 const target_spec_t *t, uint64_t ram_limit, archive_t *out, cp_err_t *err);
+                 const codec_spec_t *codec, pipeline_engine_t engine, int threads,
+                 size_t block_size, const target_spec_t *t, uint64_t ram_limit, archive_t *out,
+                 cp_err_t *err);
 
 /* Removes the archive's file and frees its table; an empty or NULL archive is fine. */
 void archive_close(archive_t *a);

@@ -87,10 +87,12 @@ static int open_sink(const compress_job_t *job, const char *dir, const char *bas
         const char *label = job->volume_label ? job->volume_label : dir;
         opts.volume_label = label;
         const pipeline_frames_t *frames = job->pipeline.frames;
-        const char *whole = frames != NULL                           ? "restored file"
+        bool restore = frames != NULL || job->pipeline.decompress;
+        uint64_t restored = frames != NULL ? frames->unpacked_total : job->restores_bytes;
+        const char *whole = restore                                   ? "restored file"
                             : job->pipeline.codec.ops->max_level == 0 ? "copy"
                                                                       : NULL;
-        int rc = compress_check_space(dir, label, frames ? frames->unpacked_total : input_size,
+        int rc = compress_check_space(dir, label, restore && restored > 0 ? restored : input_size,
                                       whole, err);
         if (rc != CP_OK)
             return rc;
@@ -110,7 +112,7 @@ int compress_job_run(const compress_job_t *job, compress_record_t *rec, cp_err_t
     rec->discarded = job->discard;
     rec->verified = -1;
     rec->sync = job->sync;
-    rec->decompress = job->pipeline.frames != NULL;
+    rec->decompress = job->pipeline.frames != NULL || job->pipeline.decompress;
     if (rec->decompress && job->verify)
         return cp_err_set(err, CP_EUSAGE, "a decompression is checked when its archive is "
                           "made (measure/archive.h), not verified after each run");
@@ -150,6 +152,11 @@ int compress_job_run(const compress_job_t *job, compress_record_t *rec, cp_err_t
                                              job->pipeline.threads, job->pipeline.block_size)
                                   .total_bytes;
     rec->throttle_s = sink_throttle_seconds(sink) + rec->run.read_pace_s;
+    if (rc == CP_OK && rec->decompress && job->pipeline.frames == NULL &&
+        job->restores_bytes > 0 && rec->run.output_bytes != job->restores_bytes)
+        rc = cp_err_set(err, CP_ECODEC, "the archive restored to %llu bytes, not the input's %llu",
+                        (unsigned long long)rec->run.output_bytes,
+                        (unsigned long long)job->restores_bytes);
     if (rec->decompress) { /* count on the uncompressed side: restored bytes are the work */
         uint64_t archive_bytes = rec->run.input_bytes;
         rec->run.input_bytes = rec->run.output_bytes;

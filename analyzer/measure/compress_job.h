@@ -1,7 +1,7 @@
 /* compress_job.h - one measured compression run from an input file to a sink: what
  * `chokepoint compress` does once and `sweep` does for every target x codec x threads x
- * repetition; or, with pipeline.frames set, one measured decompression of an archive
- * (measure/archive.h) to a sink. Owns the output's life cycle: temporary file, timing, optional
+ * repetition; or, with pipeline.frames (blocks engine) or pipeline.decompress (native)
+ * set, one measured decompression of an archive (measure/archive.h) to a sink. Owns the output's life cycle: temporary file, timing, optional
  * verification, then rename into place (compress) or removal (sweep). */
 #ifndef CP_COMPRESS_JOB_H
 #define CP_COMPRESS_JOB_H
@@ -28,6 +28,10 @@ typedef struct compress_job {
     bool verify;              /* decompress and compare hashes after timing (file outputs;
                                  compression only) */
     bool force;               /* replace an existing output_path */
+    /* A native decompression (pipeline.decompress, no frame table): the size the archive
+     * restores to, for the free-space check and the result's (another size fails the
+     * run); 0: unknown. The blocks engine takes it from its frames. */
+    uint64_t restores_bytes;
 } compress_job_t;
 
 /* Bytes are counted on the uncompressed side whichever way the run went: run.input_bytes

@@ -361,9 +361,9 @@ static void block_compressor_role(pipe_t *p, void *codec_ctx)
     }
 }
 
-/* ---- native engine encoder ---- */
+/* ---- native engine: the library's own stream (encoder, or decoder when decompressing) ---- */
 
-/* Where the native encoder's output goes while it processes one slot. */
+/* Where the native stream's output goes while it processes one slot. */
 typedef struct native_out {
     pipe_t *p;
     slot_t *slot;
@@ -423,7 +423,7 @@ static int append_to_slot(void *ctx, const void *buf, size_t len, cp_err_t *err)
     return CP_OK;
 }
 
-static void native_encoder_role(pipe_t *p, codec_stream_t *stream)
+static void native_stream_role(pipe_t *p, codec_stream_t *stream)
 {
     for (uint64_t seq = 0;; seq++) {
         slot_t *slot = claim_slot(p, pick_read_seq, seq, false, true, &p->slot_filled,
@@ -559,7 +559,9 @@ static void run_team(pipe_t *p)
     codec_stream_t *stream = NULL;
     if (params->engine == PIPELINE_NATIVE) {
         cp_err_t e = {0};
-        stream = params->codec.ops->encoder_create(&params->codec, params->threads, &e);
+        stream = params->decompress
+                     ? params->codec.ops->decoder_create(params->threads, &e)
+                     : params->codec.ops->encoder_create(&params->codec, params->threads, &e);
         if (stream == NULL) {
             pipe_fail(p, &e);
             return;
@@ -585,7 +587,7 @@ static void run_team(pipe_t *p)
         } else if (id == 1) {
             writer_role(p);
         } else if (stream != NULL) {
-            native_encoder_role(p, stream);
+            native_stream_role(p, stream);
         } else {
             const codec_ops_t *ops = params->codec.ops;
             cp_err_t e = {0};
@@ -619,8 +621,11 @@ int pipeline_run(const pipeline_params_t *params, sink_t *sink, pipeline_result_
     if (params->record_frames != NULL && params->engine != PIPELINE_BLOCKS)
         return cp_err_set(err, CP_EUSAGE, "only the blocks engine writes a frame table");
     if (params->frames != NULL && (params->engine != PIPELINE_BLOCKS || params->frames->n == 0))
-        return cp_err_set(err, CP_EUSAGE, "decompression needs the blocks engine and a frame "
-                          "table");
+        return cp_err_set(err, CP_EUSAGE, "a frame table is restored by the blocks engine and "
+                          "holds at least one frame");
+    if (params->decompress && params->engine == PIPELINE_BLOCKS && params->frames == NULL)
+        return cp_err_set(err, CP_EUSAGE, "the blocks engine restores an archive by its frame "
+                          "table; none was given");
     pipe_t p;
     memset(&p, 0, sizeof p);
     p.params = params;

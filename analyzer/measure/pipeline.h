@@ -58,8 +58,14 @@ typedef struct pipeline_params {
     bool warm;                 /* keep the input's page cache (default: drop it first) */
     double read_cap_bps;       /* emulated read cap pacing the reader; 0 = none */
     /* Decompression: input_path is an archive made by the blocks engine of `codec`, whose
-     * frames these are; the run restores it (blocks engine only). NULL: compression. */
+     * frames these are; the blocks engine restores them in parallel. NULL: compression,
+     * unless `decompress` says otherwise. */
     const pipeline_frames_t *frames;
+    /* Decompression by the native engine: input_path is an archive of `codec` (any, as
+     * its CLI or its multi-threaded encoder writes it), restored by the library's own
+     * streaming decoder with `threads` threads (codec_ops_t.decoder_create). Implied by
+     * `frames` for the blocks engine, which needs them. */
+    bool decompress;
     /* Compression with the blocks engine: when not NULL, every frame written is added
      * here (the caller frees it), so the output can later be decompressed in parallel. */
     pipeline_frames_t *record_frames;
@@ -92,7 +98,7 @@ typedef struct pipeline_result {
 /* The block size the pipeline will use for params (resolving 0 to the default). */
 size_t pipeline_block_size(const pipeline_params_t *params);
 
-/* Runs the job (a decompression when params->frames is set): reads params->input_path, writes to sink and calls sink_finish, whose
+/* Runs the job (a decompression when params->frames or params->decompress is set): reads params->input_path, writes to sink and calls sink_finish, whose
  * fsync and close end the timed region. The sink stays owned by the caller (commit or
  * close it). On failure returns CP_EIO/CP_ENOSPC/CP_ECODEC/CP_ENOMEM/CP_EINTR (interrupted)
  * or CP_EINVALID (the input changed size or mtime during the run), with err set; *out is

@@ -210,7 +210,7 @@ static int make_archives(const sweep_params_t *p, uint64_t input_size, target_st
             codec_format(&p->codecs[c], name, sizeof name);
             cp_log_info("compressing the input with %s into %s (--decompress; not timed)", name,
                         t->is_mem ? "memory" : t->name);
-            rc = archive_make(p->input_path, input_size, hash, &p->codecs[c], threads,
+            rc = archive_make(p->input_path, input_size, hash, &p->codecs[c], p->engine, threads,
                               p->block_size, t, t->is_mem ? ram_left : 0, &st[i].archives[c],
                               err);
             uint64_t held = st[i].archives[c].frames.packed_total;
@@ -300,16 +300,19 @@ static void fill_job(const sweep_params_t *p, const target_state_t *st, size_t t
 {
     const target_spec_t *target = &p->targets[t];
     *job = compress_job_defaults();
-    if (p->decompress) { /* the archive on the target */
-        job->pipeline.input_path = st[t].archive_for[c]->path;
-        job->pipeline.frames = &st[t].archive_for[c]->frames;
+    if (p->decompress) { /* the archive on the target; a native one has no frame table */
+        const archive_t *a = st[t].archive_for[c];
+        job->pipeline.input_path = a->path;
+        job->pipeline.decompress = true;
+        job->pipeline.frames = a->engine == PIPELINE_BLOCKS ? &a->frames : NULL;
+        job->restores_bytes = a->frames.unpacked_total;
     } else {
         job->pipeline.input_path = st[t].input_path;
     }
     paced_caps(p, st, t, c, &job->rate_cap_bps, &job->pipeline.read_cap_bps);
     job->pipeline.codec = p->codecs[c];
     job->pipeline.threads = threads;
-    job->pipeline.engine = p->engine; /* blocks for a decompression (sweep_check_decompress) */
+    job->pipeline.engine = p->engine;
     job->pipeline.block_size = p->block_size; /* a decompression's: the archive's, for the
                                                  memory estimate */
     job->sync = p->sync;
@@ -344,7 +347,9 @@ static int run_job(const sweep_params_t *p, const target_state_t *st, size_t t, 
             job.scratch_dir = p->targets[t].dir;
         else
             job.discard = true;
-        return cmd_job_run(&job, rec, err);
+        int rc = cmd_job_run(&job, rec, err);
+        rec->engine = p->engine; /* which engine's archive it restored, if it did */
+        return rc;
     }
     compress_job_t job;
     fill_job(p, st, t, c, threads, &job);
@@ -613,9 +618,6 @@ int sweep_check_decompress(const sweep_params_t *p, cp_err_t *err)
             return cp_err_set(err, CP_EUSAGE, "--decompress restores the built-in codecs' "
                               "archives; a command does only as a preset's restore "
                               "(cmd_series_restore)");
-    if (p->decompress && p->engine != PIPELINE_BLOCKS)
-        return cp_err_set(err, CP_EUSAGE, "--decompress uses the blocks engine (frames "
-                          "restored in parallel); drop --engine native");
     return CP_OK;
 }
 

@@ -63,7 +63,7 @@ int verify_roundtrip(const char *input_path, const char *compressed_path,
     unsigned char *buf = malloc(VERIFY_CHUNK);
     hashing_t in = {XXH3_createState(), 0};
     hashing_t restored = {XXH3_createState(), 0};
-    codec_stream_t *decoder = codec->ops->decoder_create(err);
+    codec_stream_t *decoder = codec->ops->decoder_create(1, err);
     int rc = CP_OK;
     if (buf == NULL || in.state == NULL || restored.state == NULL)
         rc = cp_err_set(err, CP_ENOMEM, "verify: out of memory");

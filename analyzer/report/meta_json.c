@@ -144,11 +144,16 @@ void meta_write_markdown(const json_t *meta, FILE *out)
     const char *end = strcmp(str_or(meta, "sync", "fsync"), "none") == 0
                           ? "output's close (no fsync)" : "output's fsync and close";
     if (strcmp(str_or(meta, "operation", "compress"), "decompress") == 0)
-        fprintf(out, "- Runs: decompression: the input compressed once per target (not timed, "
-                     "restored once and checked byte for byte), then %s after one discarded "
-                     "warm-up per target, in an order shuffled with seed %lld; each timed from "
-                     "opening the archive, its page cache dropped first (the mem target's is in "
-                     "RAM), to the %s. Points are medians; min and max are kept.\n",
+        fprintf(out, "- Runs: decompression, engine %s (%s): the input compressed once per "
+                     "target (not timed, restored once and checked byte for byte), then %s "
+                     "after one discarded warm-up per target, in an order shuffled with seed "
+                     "%lld; each timed from opening the archive, its page cache dropped first "
+                     "(the mem target's is in RAM), to the %s. Points are medians; min and max "
+                     "are kept.\n",
+                str_or(meta, "engine", "?"),
+                strcmp(str_or(meta, "engine", "blocks"), "native") == 0
+                    ? "one stream, the library's own decoder threads"
+                    : "independent frames restored in parallel",
                 reps, (long long)json_integer_value(json_object_get(meta, "seed")),
                 strcmp(str_or(meta, "layout", "split"), "same") == 0
                     ? end : "last byte restored to memory");

@@ -44,7 +44,7 @@ static buffer_t decode_all(const codec_spec_t *spec, const void *in, size_t len,
 {
     buffer_t out = {0};
     cp_err_t err = {0};
-    codec_stream_t *d = spec->ops->decoder_create(&err);
+    codec_stream_t *d = spec->ops->decoder_create(1, &err);
     assert_non_null(d);
     *rc = codec_stream_process(d, in, len, false, collect, &out, &err);
     if (*rc == CP_OK)

@@ -385,6 +385,65 @@ static void test_restores_byte_for_byte(void **state)
     assert_int_equal(count_entries(dir), 0);
 }
 
+/* The native engine both ways: the library's multi-threaded encoder writes one stream
+ * (xz: blocks with their sizes in the headers), and its streaming decoder restores it with
+ * T threads, byte for byte; a restored size other than the expected one fails the run. */
+static void test_native_restores_byte_for_byte(void **state)
+{
+    (void)state;
+    const size_t sizes[] = {0, 1, (1 << 20) + 77, 7 << 20};
+    const char *codecs[] = {"zstd:3", "xz:1", "copy"};
+    const int threads[] = {1, 2, 4};
+    char in[300], archive[300], out[300];
+    snprintf(in, sizeof in, "%s/in", dir);
+    snprintf(archive, sizeof archive, "%s/in.archive", dir);
+    snprintf(out, sizeof out, "%s/restored", dir);
+    for (size_t c = 0; c < 3; c++)
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+            write_input(in, sizes[i]);
+            compress_job_t make = compress_job_defaults();
+            make.pipeline.input_path = in;
+            assert_int_equal(codec_parse(codecs[c], &make.pipeline.codec, NULL), CP_OK);
+            make.pipeline.engine = PIPELINE_NATIVE;
+            make.pipeline.threads = 2;
+            make.output_path = archive;
+            compress_record_t rec;
+            cp_err_t err = {0};
+            if (compress_job_run(&make, &rec, &err) != CP_OK)
+                fail_msg("%s: %s", codecs[c], err.msg);
+            uint64_t archive_bytes = rec.run.output_bytes;
+            for (size_t t = 0; t < 3; t++) {
+                compress_job_t job = compress_job_defaults();
+                job.pipeline.input_path = archive;
+                job.pipeline.codec = make.pipeline.codec;
+                job.pipeline.engine = PIPELINE_NATIVE;
+                job.pipeline.decompress = true;
+                job.pipeline.threads = threads[t];
+                job.restores_bytes = sizes[i];
+                job.output_path = out;
+                job.force = true;
+                err = (cp_err_t){0};
+                if (compress_job_run(&job, &rec, &err) != CP_OK)
+                    fail_msg("%s n=%zu T=%d: %s", codecs[c], sizes[i], threads[t], err.msg);
+                assert_true(rec.decompress);
+                assert_int_equal(rec.run.input_bytes, sizes[i]);
+                assert_int_equal(rec.run.output_bytes, archive_bytes);
+                assert_true(files_equal(in, out));
+                unlink(out);
+                if (sizes[i] > 0 && t == 1) { /* told another size: an error, nothing kept */
+                    job.restores_bytes = sizes[i] + 1;
+                    err = (cp_err_t){0};
+                    assert_int_equal(compress_job_run(&job, &rec, &err), CP_ECODEC);
+                    assert_non_null(strstr(err.msg, "not the input's"));
+                    assert_int_equal(access(out, F_OK), -1);
+                }
+            }
+            unlink(archive);
+        }
+    unlink(in);
+    assert_int_equal(count_entries(dir), 0);
+}
+
 static void test_truncated_archive_or_wrong_table_fails(void **state)
 {
     (void)state;
@@ -441,8 +500,8 @@ static void test_archive_on_target_and_in_memory(void **state)
     target_init_mem(&mem);
     archive_t a, m;
     cp_err_t err = {0};
-    assert_int_equal(archive_make(in, bytes, hash, &codec, 2, 256 * 1024, &t, 0, &a, &err), CP_OK);
-    assert_int_equal(archive_make(in, bytes, hash, &codec, 2, 256 * 1024, &mem, 0, &m, &err), CP_OK);
+    assert_int_equal(archive_make(in, bytes, hash, &codec, PIPELINE_BLOCKS, 2, 256 * 1024, &t, 0, &a, &err), CP_OK);
+    assert_int_equal(archive_make(in, bytes, hash, &codec, PIPELINE_BLOCKS, 2, 256 * 1024, &mem, 0, &m, &err), CP_OK);
     assert_int_equal(a.frames.n, 13);
     assert_int_equal(m.frames.packed_total, a.frames.packed_total);
     struct stat st;
@@ -452,15 +511,26 @@ static void test_archive_on_target_and_in_memory(void **state)
     assert_int_equal((uint64_t)st.st_size, m.frames.packed_total);
     assert_int_equal(strncmp(a.path, tdir, strlen(tdir)), 0);
 
+    /* The native engine's archive: one stream, its totals but no frame table, checked
+     * through the native decoder. */
+    archive_t n;
+    assert_int_equal(archive_make(in, bytes, hash, &codec, PIPELINE_NATIVE, 2, 0, &mem, 0, &n, &err),
+                     CP_OK);
+    assert_int_equal(n.frames.n, 0);
+    assert_int_equal(n.frames.unpacked_total, bytes);
+    assert_int_equal(stat(n.path, &st), 0);
+    assert_int_equal((uint64_t)st.st_size, n.frames.packed_total);
+    archive_close(&n);
+
     /* A wrong expected hash: the check refuses the archive and removes it. */
     archive_t bad;
-    assert_int_equal(archive_make(in, bytes, hash ^ 1, &codec, 1, 256 * 1024, &t, 0, &bad, &err),
+    assert_int_equal(archive_make(in, bytes, hash ^ 1, &codec, PIPELINE_BLOCKS, 1, 256 * 1024, &t, 0, &bad, &err),
                      CP_EVERIFY);
     assert_non_null(strstr(err.msg, "target 't'"));
     /* The mem target's archive past its share of the memory limit: refused, saying how to
      * make room. */
     cp_err_clear(&err);
-    assert_int_equal(archive_make(in, bytes, hash, &codec, 1, 256 * 1024, &mem, 64 * 1024, &bad,
+    assert_int_equal(archive_make(in, bytes, hash, &codec, PIPELINE_BLOCKS, 1, 256 * 1024, &mem, 64 * 1024, &bad,
                                   &err),
                      CP_ENOMEM);
     assert_non_null(strstr(err.msg, "--max-memory"));
@@ -498,6 +568,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_memory_bounded_by_the_ring, setup, teardown),
         cmocka_unit_test_setup_teardown(test_restores_byte_for_byte, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_native_restores_byte_for_byte, setup, teardown),
         cmocka_unit_test(test_ram_file_sink),
         cmocka_unit_test_setup_teardown(test_truncated_archive_or_wrong_table_fails, setup,
                                         teardown),
