@@ -9,11 +9,14 @@
 #              {output} so the run counts as done);
 #   onto disk: the restored bytes written back to the directory and fsynced
 #              (chokepoint --layout same; the CLI's disk target).
-# Prints per case the median restored MB/s of both, the ratio chokepoint/CLI (the CLIs
-# decode one frame at a time; chokepoint at each T of THREADS), and the mean user and
+# Prints per case and T the median restored MB/s of both, the ratio chokepoint/CLI (both
+# at T: the CLI gets -T T, which zstd's ignores when decoding), and the mean user and
 # system CPU seconds.
 #   scripts/bench-decompress.sh [DIR] [SIZE] [REPS]   (defaults: build/bench, 1G, 5)
-# Environment: CODECS (default "zstd:3"; xz:1 is a quick xz case), THREADS ("1 2").
+# Environment: CODECS (default "zstd:3"; xz:1 is a quick xz case), THREADS ("1 2"),
+# ENGINE (blocks, the default: independent frames, which the CLIs decode one after another;
+# native: the library's own stream, as `zstd -T`/`xz -T` write it, which xz's CLI and
+# chokepoint's native engine decode with T threads).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-build/bench}
@@ -24,6 +27,7 @@ cp=build/chokepoint
 command -v zstd > /dev/null && command -v xz > /dev/null || scripts/setup.sh --with-bench
 mkdir -p "$dir/out"
 threads=$(echo ${THREADS:-1 2} | tr ' ' ,)
+engine=${ENGINE:-blocks}
 
 # medians CSV [BYTES]: "target threads median_restored_MBps mean_user mean_sys" per target x
 # threads; restored bytes are BYTES when given (the CLI into /dev/null), else input_bytes
@@ -50,30 +54,34 @@ medians() {
 
 input="$dir/mixed-$size.bin"
 [ -f "$input" ] || "$cp" fixture -o "$input" --size "$size" --kind mixed --seed 1 -q
-printf '%s mixed fixture, %s reps, median restored MB/s; CPU = mean user/sys seconds\n' "$size" "$reps"
+printf '%s mixed fixture, engine %s, %s reps, median restored MB/s; CPU = mean user/sys seconds\n' \
+    "$size" "$engine" "$reps"
 printf '%-8s %-10s %-3s %10s %9s %7s %11s %11s\n' codec case T chokepoint cli ratio cp_cpu cli_cpu
 for codec in ${CODECS:-zstd:3}; do
     prog=${codec%%:*}
     ext=.zst; [ "$prog" = xz ] && ext=.xz
     archive="$dir/out/archive$ext"
-    "$cp" compress -i "$input" -o "$archive" --codec "$codec" -T 2 --force -q > /dev/null
+    "$cp" compress -i "$input" -o "$archive" --codec "$codec" --engine "$engine" -T 2 --force \
+        -q > /dev/null
     # The CLI, reading the archive from the directory: to /dev/null, and onto the directory.
-    "$cp" sweep -i "$archive" --cmd "$prog -q -d -c {input} > /dev/null && echo restored > {output}" \
-        --cmd-name "$prog-d-null" -T 1 --reps "$reps" --seed 1 -q -o "$dir/bench-d-cli-mem.csv" \
-        --force disk="$dir/out"
-    "$cp" sweep -i "$archive" --cmd "$prog -q -d -c {input} > {output}" --cmd-name "$prog-d" \
-        -T 1 --reps "$reps" --seed 1 -q -o "$dir/bench-d-cli-disk.csv" --force disk="$dir/out"
+    "$cp" sweep -i "$archive" --cmd "$prog -q -d -T{threads} -c {input} > /dev/null && echo restored > {output}" \
+        --cmd-name "$prog-d-null" -T "$threads" --reps "$reps" --seed 1 -q \
+        -o "$dir/bench-d-cli-mem.csv" --force disk="$dir/out"
+    "$cp" sweep -i "$archive" --cmd "$prog -q -d -T{threads} -c {input} > {output}" \
+        --cmd-name "$prog-d" -T "$threads" --reps "$reps" --seed 1 -q \
+        -o "$dir/bench-d-cli-disk.csv" --force disk="$dir/out"
     rm -f "$archive"
-    "$cp" sweep -i "$input" --decompress --codec "$codec" -T "$threads" --reps "$reps" --seed 1 \
-        -q -o "$dir/bench-d-split.csv" --force disk="$dir/out"
-    "$cp" sweep -i "$input" --decompress --layout same --codec "$codec" -T "$threads" \
-        --reps "$reps" --seed 1 -q -o "$dir/bench-d-same.csv" --force disk="$dir/out"
-    read -r _ _ cli_mem cli_mem_u cli_mem_s < <(medians "$dir/bench-d-cli-mem.csv" "$(stat -c %s "$input")")
-    read -r _ _ cli_disk cli_disk_u cli_disk_s < <(medians "$dir/bench-d-cli-disk.csv")
+    "$cp" sweep -i "$input" --decompress --codec "$codec" --engine "$engine" -T "$threads" \
+        --reps "$reps" --seed 1 -q -o "$dir/bench-d-split.csv" --force disk="$dir/out"
+    "$cp" sweep -i "$input" --decompress --layout same --codec "$codec" --engine "$engine" \
+        -T "$threads" --reps "$reps" --seed 1 -q -o "$dir/bench-d-same.csv" --force disk="$dir/out"
     for case in memory disk; do
-        csv=$dir/bench-d-split.csv; base=$cli_mem; bu=$cli_mem_u; bs=$cli_mem_s
-        [ "$case" = disk ] && { csv=$dir/bench-d-same.csv; base=$cli_disk; bu=$cli_disk_u; bs=$cli_disk_s; }
-        medians "$csv" | while read -r _ t rate u s; do
+        csv=$dir/bench-d-split.csv cli=$dir/bench-d-cli-mem.csv known=$(stat -c %s "$input")
+        [ "$case" = disk ] && { csv=$dir/bench-d-same.csv cli=$dir/bench-d-cli-disk.csv known=0; }
+        # chokepoint's and the CLI's medians side by side, joined on T
+        join -j 1 <(medians "$csv" | cut -d' ' -f2- | sort -k1,1) \
+                  <(medians "$cli" "$known" | cut -d' ' -f2- | sort -k1,1) | sort -n |
+        while read -r t rate u s base bu bs; do
             printf '%-8s %-10s %-3s %10.1f %9.1f %7.3f %5.2f/%-5.2f %5.2f/%-5.2f\n' "$codec" \
                 "to-$case" "$t" "$rate" "$base" "$(echo "$rate / $base" | bc -l)" "$u" "$s" "$bu" "$bs"
         done
