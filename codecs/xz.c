@@ -235,8 +235,10 @@ static codec_stream_t *xz_decoder_create(int threads, cp_err_t *err)
     s->decoder = true;
     lzma_ret ret;
     if (threads > 1) {
-        /* No memory limit of liblzma's own: chokepoint checks its estimate first. No
-         * timeout: lzma_code returns when there is output or it needs input. */
+        /* No memory limit of liblzma's own: chokepoint checks its estimate first (and
+         * decodes only archives it made). No timeout: lzma_code returns once its input is
+         * used up or its output buffer full, waiting on the workers otherwise; the
+         * pipeline notices an interrupt at each output it hands on. */
         lzma_mt mt = {0};
         mt.flags = LZMA_CONCATENATED;
         mt.threads = (uint32_t)threads;

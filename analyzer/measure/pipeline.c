@@ -19,6 +19,10 @@
 /* The native engine's read size: the library buffers whole jobs itself, so big reads only
  * add memory. */
 #define NATIVE_READ_SIZE ((size_t)1 << 20)
+/* ... and when it decodes: a piece of archive restores to several times its size, which
+ * should fit a slot's buffer (NATIVE_SPILL_BYTES) for the usual ratios (up to 8), so the
+ * writer thread writes it while the decoder goes on. */
+#define NATIVE_DECODE_READ_SIZE ((size_t)128 << 10)
 /* A native slot holding more output than this is written out early (spill_slot). */
 #define NATIVE_SPILL_BYTES ((size_t)1 << 20)
 
@@ -129,7 +133,7 @@ size_t pipeline_block_size(const pipeline_params_t *params)
     if (params->block_size > 0)
         return params->block_size;
     if (params->engine == PIPELINE_NATIVE)
-        return NATIVE_READ_SIZE;
+        return params->decompress ? NATIVE_DECODE_READ_SIZE : NATIVE_READ_SIZE;
     return params->codec.ops->default_block_size(&params->codec);
 }
 
@@ -401,8 +405,11 @@ static int append_to_slot(void *ctx, const void *buf, size_t len, cp_err_t *err)
 {
     native_out_t *o = ctx;
     slot_t *slot = o->slot;
-    if (len == 0) /* the encoder is waiting on its workers: stop on an interrupt */
-        return cp_interrupted() ? cp_err_set(err, CP_EINTR, "interrupted") : CP_OK;
+    /* Every call (len 0: an encoder waiting on its workers) is a chance to stop. */
+    if (cp_interrupted())
+        return cp_err_set(err, CP_EINTR, "interrupted");
+    if (len == 0)
+        return CP_OK;
     if (slot->out_len + len > NATIVE_SPILL_BYTES && slot->out_len > 0) {
         int rc = spill_slot(o, err);
         if (rc != CP_OK)
@@ -414,7 +421,7 @@ static int append_to_slot(void *ctx, const void *buf, size_t len, cp_err_t *err)
             cap *= 2;
         unsigned char *grown = realloc(slot->out, cap);
         if (grown == NULL)
-            return cp_err_set(err, CP_ENOMEM, "out of memory buffering compressed output");
+            return cp_err_set(err, CP_ENOMEM, "out of memory buffering the library's output");
         slot->out = grown;
         slot->out_cap = cap;
     }
@@ -514,13 +521,15 @@ static void writer_role(pipe_t *p)
 static int slots_alloc(pipe_t *p, cp_err_t *err)
 {
     const codec_spec_t *codec = &p->params->codec;
-    /* Native output arrives in uneven bursts and the slot grows to fit (append_to_slot);
-     * blocks output is bounded by the codec. */
+    /* Native output arrives in uneven bursts and the slot grows to fit (append_to_slot),
+     * from a small buffer for compressed output, from the spill size for restored output
+     * (several times the piece read); blocks output is bounded by the codec. */
     const pipeline_frames_t *frames = p->params->frames;
-    size_t out_cap = frames != NULL ? (size_t)frames->max_unpacked
-                     : p->params->engine == PIPELINE_NATIVE
-                         ? (size_t)1 << 16
-                         : codec->ops->block_bound(codec, p->block_size);
+    bool native = p->params->engine == PIPELINE_NATIVE;
+    size_t out_cap = frames != NULL                       ? (size_t)frames->max_unpacked
+                     : native && p->params->decompress ? NATIVE_SPILL_BYTES
+                     : native                          ? (size_t)1 << 16
+                                                       : codec->ops->block_bound(codec, p->block_size);
     if (out_cap == 0)
         out_cap = 1;
     p->out_cap = out_cap;

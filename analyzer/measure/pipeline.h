@@ -54,7 +54,8 @@ typedef struct pipeline_params {
     codec_spec_t codec;
     int threads;               /* compressor threads, >= 1 */
     pipeline_engine_t engine;
-    size_t block_size;         /* 0: the codec's default (blocks) or 1 MiB reads (native) */
+    size_t block_size;         /* 0: the codec's default (blocks), 1 MiB reads (native) or
+                                  128 KiB reads (native decompression) */
     bool warm;                 /* keep the input's page cache (default: drop it first) */
     double read_cap_bps;       /* emulated read cap pacing the reader; 0 = none */
     /* Decompression: input_path is an archive made by the blocks engine of `codec`, whose

@@ -210,9 +210,12 @@ static int make_archives(const sweep_params_t *p, uint64_t input_size, target_st
             codec_format(&p->codecs[c], name, sizeof name);
             cp_log_info("compressing the input with %s into %s (--decompress; not timed)", name,
                         t->is_mem ? "memory" : t->name);
-            rc = archive_make(p->input_path, input_size, hash, &p->codecs[c], p->engine, threads,
-                              p->block_size, t, t->is_mem ? ram_left : 0, &st[i].archives[c],
-                              err);
+            /* Untimed, so a native archive needs no more workers than a few (libzstd takes
+             * at most 200, and its frame is the same for any number of them). */
+            int make_threads = p->engine == PIPELINE_NATIVE && threads > 16 ? 16 : threads;
+            rc = archive_make(p->input_path, input_size, hash, &p->codecs[c], p->engine,
+                              make_threads, p->block_size, t, t->is_mem ? ram_left : 0,
+                              &st[i].archives[c], err);
             uint64_t held = st[i].archives[c].frames.packed_total;
             if (rc == CP_OK && in_ram && ram_left > 0 && held > ram_left) {
                 /* A RAM volume's file: known only once written. */

@@ -150,7 +150,7 @@ void meta_write_markdown(const json_t *meta, FILE *out)
                      "%lld; each timed from opening the archive, its page cache dropped first "
                      "(the mem target's is in RAM), to the %s. Points are medians; min and max "
                      "are kept.\n",
-                str_or(meta, "engine", "?"),
+                str_or(meta, "engine", "blocks"),
                 strcmp(str_or(meta, "engine", "blocks"), "native") == 0
                     ? "one stream, the library's own decoder threads"
                     : "independent frames restored in parallel",

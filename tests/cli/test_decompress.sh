@@ -112,8 +112,18 @@ for c in zstd:3 xz:1; do
             test "$(col input_bytes "^$t,$c,.*,2,1," "$WORK/n.csv")" -eq "$size"
     done
 done
-check "the xz CLI restores the same native archive" \
-    test "$(col output_bytes '^d,cmd:xz-cli:1,' "$WORK/n.csv")" -eq "$(col output_bytes '^d,xz:1,' "$WORK/n.csv")"
+for t in d mem; do
+    check "$t: the xz CLI restores the native archive to the input's $size bytes" \
+        test "$(col input_bytes "^$t,cmd:xz-cli:1,.*,2,1," "$WORK/n.csv")" -eq "$size"
+done
+check "nothing left in the target" test -z "$(find "$disk" -mindepth 1)"
+run "$CP" sweep -i "$in" --decompress --engine native --layout same -c xz:1 -T 2 --reps 1 \
+    -o "$WORK/n-same.csv" "d=$disk"
+expect_status 0 "the native engine restoring onto the target (--layout same)"
+check "its restore has a flush phase and the input's size" \
+    awk -v f="$(col flush_s '^d,' "$WORK/n-same.csv")" \
+        -v b="$(col input_bytes '^d,' "$WORK/n-same.csv")" -v n="$size" \
+        'BEGIN { exit !(f > 0 && b == n) }'
 check "nothing left in the target" test -z "$(find "$disk" -mindepth 1)"
 
 # Options that cannot apply.

@@ -65,6 +65,17 @@ for point in "2 INT 1" "3 TERM 2"; do
     rm -f "$WORK/runs.csv"
 done
 
+# ---- sweep --decompress --engine native: SIGINT while liblzma's threaded decoder restores
+# onto a target capped at 20 MB/s (the 36 MB text takes about 2 s) ----
+restoring() { [ -n "$(find "$WORK/t" -name '.chokepoint-run*chokepoint-tmp*' -size +0c)" ]; }
+signal_when restoring INT "$CP" sweep -q -i "$WORK/text" --decompress --engine native -c xz:1 \
+    -T 2 --reps 1 --no-warmup --layout same "slow=$WORK/t@20MB/s" -o "$WORK/runs.csv"
+expect_prompt_stop "sweep --decompress --engine native, SIGINT while restoring"
+expect_handler "sweep --decompress --engine native, SIGINT"
+check "native restore, SIGINT: no archive, output or rows left" \
+    test -z "$(ls -A "$WORK/t")" -a ! -e "$WORK/runs.csv"
+check "native restore, SIGINT: no temporary files anywhere" no_temp_files "$WORK"
+
 # ---- probe: 2 MB files at 5 MB/s, 0.4 s per write ----
 probe() {
     exec "$CP" probe -q --sizes 2MB --reps 4 --seed 1 "slow=$WORK/p@5MB/s" -o "$WORK/probe.csv"

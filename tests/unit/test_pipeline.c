@@ -437,6 +437,30 @@ static void test_native_restores_byte_for_byte(void **state)
                     assert_non_null(strstr(err.msg, "not the input's"));
                     assert_int_equal(access(out, F_OK), -1);
                 }
+                if (archive_bytes > 0 && t == 2) { /* whole pieces, then an empty last one */
+                    job.restores_bytes = sizes[i];
+                    job.pipeline.block_size = archive_bytes;
+                    err = (cp_err_t){0};
+                    if (compress_job_run(&job, &rec, &err) != CP_OK)
+                        fail_msg("%s n=%zu, one piece: %s", codecs[c], sizes[i], err.msg);
+                    assert_true(files_equal(in, out));
+                    unlink(out);
+                }
+            }
+            if (sizes[i] > (1u << 20) && strcmp(codecs[c], "copy") != 0) {
+                /* Cut in half: the decoder itself says so, whatever size was expected. */
+                assert_int_equal(truncate(archive, (off_t)(archive_bytes / 2)), 0);
+                compress_job_t job = compress_job_defaults();
+                job.pipeline.input_path = archive;
+                job.pipeline.codec = make.pipeline.codec;
+                job.pipeline.engine = PIPELINE_NATIVE;
+                job.pipeline.decompress = true;
+                job.pipeline.threads = 2;
+                job.discard = true;
+                err = (cp_err_t){0};
+                int got = compress_job_run(&job, &rec, &err);
+                assert_true(got == CP_ECODEC || got == CP_EVERIFY); /* corrupt / cut short */
+                assert_non_null(strstr(err.msg, make.pipeline.codec.ops->name));
             }
             unlink(archive);
         }
