@@ -171,7 +171,7 @@ int cmd_compress(int argc, char **argv)
 
     int t = job.pipeline.threads;
     rc = memest_check(&job.pipeline.codec, 1, job.pipeline.engine, &t, 1,
-                      job.pipeline.block_size, max_memory, &err);
+                      job.pipeline.block_size, false, max_memory, &err);
     if (rc != CP_OK) {
         cp_log_error("%s", err.msg);
         return cp_exit_status(rc);

@@ -218,7 +218,7 @@ int cmd_sweep(int argc, char **argv)
         host_warn_oversubscribed(threads, p.n_threads);
     if (rc == CP_OK)
         rc = memest_check(codecs, p.n_codecs, p.engine, threads, p.n_threads, p.block_size,
-                          p.max_memory, &err);
+                          p.decompress, p.max_memory, &err);
     if (rc == CP_OK && force && out_path == NULL)
         rc = cp_err_set(&err, CP_EUSAGE, "--force replaces an -o FILE; none was given");
     /* Refused before anything is written when another command measures a target. */

@@ -146,11 +146,11 @@ int compress_job_run(const compress_job_t *job, compress_record_t *rec, cp_err_t
     rec->cpu_user_s = cpu1.user_s - cpu0.user_s;
     rec->cpu_sys_s = cpu1.sys_s - cpu0.sys_s;
     rec->max_rss_bytes = cpu1.max_rss_bytes;
-    /* A decompression's ring (frames or pieces in, restored bytes out) and decoders are
-     * smaller than the compression's that made its archive: that estimate bounds it. */
-    rec->mem_estimate_bytes = memest_compute(&job->pipeline.codec, job->pipeline.engine,
-                                             job->pipeline.threads, job->pipeline.block_size)
-                                  .total_bytes;
+    rec->mem_estimate_bytes =
+        (rec->decompress ? memest_compute_restore : memest_compute)(
+            &job->pipeline.codec, job->pipeline.engine, job->pipeline.threads,
+            job->pipeline.block_size)
+            .total_bytes;
     rec->throttle_s = sink_throttle_seconds(sink) + rec->run.read_pace_s;
     if (rc == CP_OK && rec->decompress && job->pipeline.frames == NULL &&
         job->restores_bytes > 0 && rec->run.output_bytes != job->restores_bytes)

@@ -30,19 +30,52 @@ memest_t memest_compute(const codec_spec_t *codec, pipeline_engine_t engine, int
     return m;
 }
 
+memest_t memest_compute_restore(const codec_spec_t *codec, pipeline_engine_t engine,
+                                int threads, size_t block_size)
+{
+    if (engine != PIPELINE_NATIVE)
+        return memest_compute(codec, engine, threads, block_size);
+    memest_t m = {0};
+    pipeline_params_t p = {0};
+    p.codec = *codec;
+    p.engine = engine;
+    p.threads = threads;
+    p.block_size = block_size;
+    p.decompress = true;
+    m.block_size = pipeline_block_size(&p);
+    m.slots = pipeline_slot_count(&p);
+    m.ring_bytes =
+        (uint64_t)m.slots * ((uint64_t)m.block_size + PIPELINE_NATIVE_DECODE_OUT_BYTES);
+    m.codec_bytes = codec->ops->encoder_memory(codec, threads);
+    m.total_bytes = m.ring_bytes + m.codec_bytes + MEMEST_BASE_BYTES;
+    return m;
+}
+
+/* The estimate that must fit: a compression's, or with decompress the larger of the
+ * archive's compression and the restore. */
+static memest_t estimate(const codec_spec_t *codec, pipeline_engine_t engine, int threads,
+                         size_t block_size, bool decompress)
+{
+    memest_t m = memest_compute(codec, engine, threads, block_size);
+    if (!decompress)
+        return m;
+    memest_t r = memest_compute_restore(codec, engine, threads, block_size);
+    return r.total_bytes > m.total_bytes ? r : m;
+}
+
 static int max_threads_fitting(const codec_spec_t *codec, pipeline_engine_t engine,
-                               size_t block_size, int up_to, uint64_t limit)
+                               size_t block_size, bool decompress, int up_to, uint64_t limit)
 {
     int best = 0;
     for (int t = 1; t <= up_to; t++)
-        if (memest_compute(codec, engine, t, block_size).total_bytes <= limit)
+        if (estimate(codec, engine, t, block_size, decompress).total_bytes <= limit)
             best = t;
     return best;
 }
 
 int memest_check(const codec_spec_t *codecs, size_t n_codecs, pipeline_engine_t engine,
-                 const int *threads, size_t n_threads, size_t block_size, uint64_t limit_bytes,
-                 cp_err_t *err)
+                 const int *threads, size_t n_threads, size_t block_size, bool decompress,
+                 uint64_t limit_bytes, cp_err_t *err)
 {
     uint64_t limit = limit_bytes;
     if (limit == 0 && !sys_mem_available(&limit))
@@ -52,12 +85,12 @@ int memest_check(const codec_spec_t *codecs, size_t n_codecs, pipeline_engine_t 
         if (threads[i] > top)
             top = threads[i];
     for (size_t c = 0; c < n_codecs; c++) {
-        memest_t m = memest_compute(&codecs[c], engine, top, block_size);
+        memest_t m = estimate(&codecs[c], engine, top, block_size, decompress);
         if (m.total_bytes <= limit)
             continue;
         char name[32];
         codec_format(&codecs[c], name, sizeof name);
-        int fits = max_threads_fitting(&codecs[c], engine, block_size, top, limit);
+        int fits = max_threads_fitting(&codecs[c], engine, block_size, decompress, top, limit);
         char advice[160];
         if (fits > 0)
             snprintf(advice, sizeof advice, "at most %d thread%s fit%s (--threads 1..%d)", fits,

@@ -9,6 +9,7 @@
 #ifndef CP_MEMEST_H
 #define CP_MEMEST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,12 +33,21 @@ typedef struct memest {
 memest_t memest_compute(const codec_spec_t *codec, pipeline_engine_t engine, int threads,
                         size_t block_size);
 
+/* The estimate for restoring an archive of codec made by engine, at threads: for the
+ * blocks engine the compression's (its ring holds a frame and a block per slot, and T
+ * decoders need less than T encoders); for the native engine the decoding ring
+ * (pipeline_slot_count slots of a piece and its output buffer) plus the native encoder's
+ * needs at threads, which bound the library's decoder's. Pure. */
+memest_t memest_compute_restore(const codec_spec_t *codec, pipeline_engine_t engine,
+                                int threads, size_t block_size);
+
 /* Checks every codec at the largest thread count of the list against limit_bytes (0: the
- * memory available now, MemAvailable). CP_OK when each fits (or the available memory is
+ * memory available now, MemAvailable); with decompress, the larger of the archive's
+ * compression and the restore. CP_OK when each fits (or the available memory is
  * unknown); CP_EUSAGE otherwise, the message giving the estimate, what it is made of, the
  * limit, the largest thread count that fits and the options to change it. */
 int memest_check(const codec_spec_t *codecs, size_t n_codecs, pipeline_engine_t engine,
-                 const int *threads, size_t n_threads, size_t block_size, uint64_t limit_bytes,
-                 cp_err_t *err);
+                 const int *threads, size_t n_threads, size_t block_size, bool decompress,
+                 uint64_t limit_bytes, cp_err_t *err);
 
 #endif

@@ -19,12 +19,16 @@
 /* The native engine's read size: the library buffers whole jobs itself, so big reads only
  * add memory. */
 #define NATIVE_READ_SIZE ((size_t)1 << 20)
-/* ... and when it decodes: a piece of archive restores to several times its size, which
- * should fit a slot's buffer (NATIVE_SPILL_BYTES) for the usual ratios (up to 8), so the
- * writer thread writes it while the decoder goes on. */
-#define NATIVE_DECODE_READ_SIZE ((size_t)128 << 10)
-/* A native slot holding more output than this is written out early (spill_slot). */
+/* A native slot holding more output than this is written out early (spill_slot), by the
+ * thread driving the library, in order. */
 #define NATIVE_SPILL_BYTES ((size_t)1 << 20)
+/* Decoding, a piece read restores to several times its size: pieces of 512 KiB and slot
+ * buffers of 2 MiB hold ratios up to 4 without a spill, so the writer thread writes while
+ * the decoder goes on; and at least 8 slots keep the reader 4 MiB ahead of the one decoder
+ * thread however small T is (fewer, smaller pieces starved it at T = 1). */
+#define NATIVE_DECODE_READ_SIZE ((size_t)512 << 10)
+#define NATIVE_DECODE_OUT_BYTES PIPELINE_NATIVE_DECODE_OUT_BYTES
+#define NATIVE_DECODE_SLOTS 8
 
 typedef enum slot_state { SLOT_FREE, SLOT_READ, SLOT_BUSY, SLOT_DONE } slot_state_t;
 
@@ -47,6 +51,7 @@ typedef struct pipe {
     size_t block_size;
     size_t nslots;
     size_t out_cap;            /* a slot's output buffer as allocated */
+    size_t spill_bytes;        /* native: a slot's output past this is written early */
     slot_t *slots;
 
     pthread_mutex_t lock;
@@ -135,6 +140,14 @@ size_t pipeline_block_size(const pipeline_params_t *params)
     if (params->engine == PIPELINE_NATIVE)
         return params->decompress ? NATIVE_DECODE_READ_SIZE : NATIVE_READ_SIZE;
     return params->codec.ops->default_block_size(&params->codec);
+}
+
+size_t pipeline_slot_count(const pipeline_params_t *params)
+{
+    size_t slots = 2 * (size_t)(params->threads > 0 ? params->threads : 1) + 2;
+    if (params->engine == PIPELINE_NATIVE && params->decompress && slots < NATIVE_DECODE_SLOTS)
+        slots = NATIVE_DECODE_SLOTS;
+    return slots;
 }
 
 /* Records the first failure and wakes everyone so they can stop. Caller holds the lock. */
@@ -410,7 +423,7 @@ static int append_to_slot(void *ctx, const void *buf, size_t len, cp_err_t *err)
         return cp_err_set(err, CP_EINTR, "interrupted");
     if (len == 0)
         return CP_OK;
-    if (slot->out_len + len > NATIVE_SPILL_BYTES && slot->out_len > 0) {
+    if (slot->out_len + len > o->p->spill_bytes && slot->out_len > 0) {
         int rc = spill_slot(o, err);
         if (rc != CP_OK)
             return rc;
@@ -527,7 +540,7 @@ static int slots_alloc(pipe_t *p, cp_err_t *err)
     const pipeline_frames_t *frames = p->params->frames;
     bool native = p->params->engine == PIPELINE_NATIVE;
     size_t out_cap = frames != NULL                       ? (size_t)frames->max_unpacked
-                     : native && p->params->decompress ? NATIVE_SPILL_BYTES
+                     : native && p->params->decompress ? NATIVE_DECODE_OUT_BYTES
                      : native                          ? (size_t)1 << 16
                                                        : codec->ops->block_bound(codec, p->block_size);
     if (out_cap == 0)
@@ -641,7 +654,9 @@ int pipeline_run(const pipeline_params_t *params, sink_t *sink, pipeline_result_
     p.sink = sink;
     p.input_fd = -1;
     p.block_size = pipeline_block_size(params);
-    p.nslots = 2 * (size_t)params->threads + 2;
+    p.nslots = pipeline_slot_count(params);
+    p.spill_bytes = params->engine == PIPELINE_NATIVE && params->decompress
+                        ? NATIVE_DECODE_OUT_BYTES : NATIVE_SPILL_BYTES;
     p.read_pace = throttle_make(params->read_cap_bps);
     out->block_size = p.block_size;
     if (params->frames != NULL) { /* slots hold whole frames in and restored blocks out */

@@ -99,6 +99,15 @@ typedef struct pipeline_result {
 /* The block size the pipeline will use for params (resolving 0 to the default). */
 size_t pipeline_block_size(const pipeline_params_t *params);
 
+/* How many slots (blocks in flight) the pipeline will use for params: 2T+2, and at least
+ * 8 for the native engine's decompression (one decoder thread, pieces far smaller than
+ * what they restore to). */
+size_t pipeline_slot_count(const pipeline_params_t *params);
+
+/* A native decompression slot's output buffer: restored bytes past it are written out
+ * early (in order) by the decoding thread. */
+#define PIPELINE_NATIVE_DECODE_OUT_BYTES ((size_t)2 << 20)
+
 /* Runs the job (a decompression when params->frames or params->decompress is set): reads params->input_path, writes to sink and calls sink_finish, whose
  * fsync and close end the timed region. The sink stays owned by the caller (commit or
  * close it). On failure returns CP_EIO/CP_ENOSPC/CP_ECODEC/CP_ENOMEM/CP_EINTR (interrupted)

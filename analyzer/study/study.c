@@ -418,7 +418,8 @@ int study_execute(study_t *s, int argc, char **argv, cp_err_t *err)
         rc = compress_check_input(s->input_arg, &s->input_size, err);
     if (rc == CP_OK)
         rc = memest_check(s->codecs, s->sweep.n_codecs, s->sweep.engine, s->threads,
-                          s->sweep.n_threads, s->sweep.block_size, s->max_memory, err);
+                          s->sweep.n_threads, s->sweep.block_size, s->sweep.decompress,
+                          s->max_memory, err);
     /* The targets given are refused before the results directory is made when another
      * command measures one; the default ones are made and locked below. */
     bool defaults = s->n_targets == 0;
