@@ -45,7 +45,7 @@ static const char sweep_usage[] =
     "  -T, --threads LIST     thread counts: 1,2,4 or 1..8 (default 1..online CPUs)\n"
     "      --engine E         blocks (default) or native; see 'chokepoint compress --help'\n"
     "      --block-size SIZE  block size for the blocks engine (default: the codec's);\n"
-    "                         read size for native (default 1 MiB; 128 KiB decoding)\n"
+    "                         read size for native (default 1 MiB; 512 KiB decoding)\n"
     "      --reps N|auto      measured repetitions of each case (default 3); auto: 3, then\n"
     "                         more until each median's 95% interval is within +-3% (at\n"
     "                         most 10)\n"

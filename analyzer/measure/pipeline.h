@@ -55,7 +55,7 @@ typedef struct pipeline_params {
     int threads;               /* compressor threads, >= 1 */
     pipeline_engine_t engine;
     size_t block_size;         /* 0: the codec's default (blocks), 1 MiB reads (native) or
-                                  128 KiB reads (native decompression) */
+                                  512 KiB reads (native decompression) */
     bool warm;                 /* keep the input's page cache (default: drop it first) */
     double read_cap_bps;       /* emulated read cap pacing the reader; 0 = none */
     /* Decompression: input_path is an archive made by the blocks engine of `codec`, whose
