@@ -8,15 +8,24 @@
 /* A native slot's output buffer: spilled past 1 MiB, so at most that plus one burst. */
 #define MEMEST_NATIVE_OUT_BYTES ((uint64_t)2 << 20)
 
-memest_t memest_compute(const codec_spec_t *codec, pipeline_engine_t engine, int threads,
-                        size_t block_size)
+/* The pipeline's parameters as the estimate needs them. */
+static pipeline_params_t params_for(const codec_spec_t *codec, pipeline_engine_t engine,
+                                    int threads, size_t block_size, bool decompress)
 {
-    memest_t m = {0};
     pipeline_params_t p = {0};
     p.codec = *codec;
     p.engine = engine;
     p.threads = threads;
     p.block_size = block_size;
+    p.decompress = decompress;
+    return p;
+}
+
+memest_t memest_compute(const codec_spec_t *codec, pipeline_engine_t engine, int threads,
+                        size_t block_size)
+{
+    memest_t m = {0};
+    pipeline_params_t p = params_for(codec, engine, threads, block_size, false);
     m.block_size = pipeline_block_size(&p);
     m.slots = 2 * (size_t)(threads > 0 ? threads : 1) + 2;
     uint64_t out = engine == PIPELINE_NATIVE ? MEMEST_NATIVE_OUT_BYTES
@@ -36,12 +45,7 @@ memest_t memest_compute_restore(const codec_spec_t *codec, pipeline_engine_t eng
     if (engine != PIPELINE_NATIVE)
         return memest_compute(codec, engine, threads, block_size);
     memest_t m = {0};
-    pipeline_params_t p = {0};
-    p.codec = *codec;
-    p.engine = engine;
-    p.threads = threads;
-    p.block_size = block_size;
-    p.decompress = true;
+    pipeline_params_t p = params_for(codec, engine, threads, block_size, true);
     m.block_size = pipeline_block_size(&p);
     m.slots = pipeline_slot_count(&p);
     m.ring_bytes =

@@ -19,6 +19,12 @@ col() {
     i=$(csv_col "$3" "$1")
     awk -F, -v i="$i" -v re="$2" 'NR > 1 && $0 ~ re { print $i; exit }' "$3"
 }
+# restored_onto_d FILE: target d's first row restored the input's size onto it, and
+# flushed it
+restored_onto_d() {
+    awk -v f="$(col flush_s '^d,' "$1")" -v b="$(col input_bytes '^d,' "$1")" -v n="$size" \
+        'BEGIN { exit !(f > 0 && b == n) }'
+}
 
 run "$CP" sweep -i "$in" -c zstd:3,xz:1 -T 1,2 --reps 1 --seed 1 -o "$WORK/c.csv" "d=$disk" mem
 expect_status 0 "the compression sweep"
@@ -87,10 +93,7 @@ check "nothing left in the target" test -z "$(find "$disk" -mindepth 1)"
 run "$CP" sweep -i "$in" --decompress -c zstd-cli:3 --layout same -T 1 --reps 1 \
     -o "$WORK/cli-same.csv" "d=$disk"
 expect_status 0 "the zstd CLI restoring onto the target (--layout same)"
-check "its restore has a flush phase and the input's size" \
-    awk -v f="$(col flush_s '^d,' "$WORK/cli-same.csv")" \
-        -v b="$(col input_bytes '^d,' "$WORK/cli-same.csv")" -v n="$size" \
-        'BEGIN { exit !(f > 0 && b == n) }'
+check "its restore has a flush phase and the input's size" restored_onto_d "$WORK/cli-same.csv"
 check "nothing left in the target" test -z "$(find "$disk" -mindepth 1)"
 
 # The native engine: the library's own stream as the archive (the size `compress --engine
@@ -120,10 +123,7 @@ check "nothing left in the target" test -z "$(find "$disk" -mindepth 1)"
 run "$CP" sweep -i "$in" --decompress --engine native --layout same -c xz:1 -T 2 --reps 1 \
     -o "$WORK/n-same.csv" "d=$disk"
 expect_status 0 "the native engine restoring onto the target (--layout same)"
-check "its restore has a flush phase and the input's size" \
-    awk -v f="$(col flush_s '^d,' "$WORK/n-same.csv")" \
-        -v b="$(col input_bytes '^d,' "$WORK/n-same.csv")" -v n="$size" \
-        'BEGIN { exit !(f > 0 && b == n) }'
+check "its restore has a flush phase and the input's size" restored_onto_d "$WORK/n-same.csv"
 check "nothing left in the target" test -z "$(find "$disk" -mindepth 1)"
 
 # Options that cannot apply.

@@ -313,6 +313,14 @@ static int files_equal(const char *a, const char *b)
     return same;
 }
 
+/* The input, its archive and the restored copy, in the test's directory (300 bytes each). */
+static void round_trip_paths(char *in, char *archive, char *out)
+{
+    snprintf(in, 300, "%s/in", dir);
+    snprintf(archive, 300, "%s/in.archive", dir);
+    snprintf(out, 300, "%s/restored", dir);
+}
+
 /* Compresses in to path with the blocks engine, recording its frames. */
 static void make_archive(const char *in, const char *path, const char *codec, size_t bs,
                          pipeline_frames_t *frames)
@@ -356,9 +364,7 @@ static void test_restores_byte_for_byte(void **state)
     const char *codecs[] = {"zstd:3", "xz:1", "copy"};
     const int threads[] = {1, 2, 7};
     char in[300], archive[300], out[300];
-    snprintf(in, sizeof in, "%s/in", dir);
-    snprintf(archive, sizeof archive, "%s/in.archive", dir);
-    snprintf(out, sizeof out, "%s/restored", dir);
+    round_trip_paths(in, archive, out);
     for (size_t c = 0; c < 3; c++)
         for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
             write_input(in, sizes[i]);
@@ -395,9 +401,7 @@ static void test_native_restores_byte_for_byte(void **state)
     const char *codecs[] = {"zstd:3", "xz:1", "copy"};
     const int threads[] = {1, 2, 4};
     char in[300], archive[300], out[300];
-    snprintf(in, sizeof in, "%s/in", dir);
-    snprintf(archive, sizeof archive, "%s/in.archive", dir);
-    snprintf(out, sizeof out, "%s/restored", dir);
+    round_trip_paths(in, archive, out);
     for (size_t c = 0; c < 3; c++)
         for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
             write_input(in, sizes[i]);
