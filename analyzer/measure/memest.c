@@ -55,10 +55,8 @@ memest_t memest_compute_restore(const codec_spec_t *codec, pipeline_engine_t eng
     return m;
 }
 
-/* The estimate that must fit: a compression's, or with decompress the larger of the
- * archive's compression and the restore. */
-static memest_t estimate(const codec_spec_t *codec, pipeline_engine_t engine, int threads,
-                         size_t block_size, bool decompress)
+memest_t memest_compute_study(const codec_spec_t *codec, pipeline_engine_t engine, int threads,
+                              size_t block_size, bool decompress)
 {
     memest_t m = memest_compute(codec, engine, threads, block_size);
     if (!decompress)
@@ -72,7 +70,7 @@ static int max_threads_fitting(const codec_spec_t *codec, pipeline_engine_t engi
 {
     int best = 0;
     for (int t = 1; t <= up_to; t++)
-        if (estimate(codec, engine, t, block_size, decompress).total_bytes <= limit)
+        if (memest_compute_study(codec, engine, t, block_size, decompress).total_bytes <= limit)
             best = t;
     return best;
 }
@@ -89,7 +87,7 @@ int memest_check(const codec_spec_t *codecs, size_t n_codecs, pipeline_engine_t 
         if (threads[i] > top)
             top = threads[i];
     for (size_t c = 0; c < n_codecs; c++) {
-        memest_t m = estimate(&codecs[c], engine, top, block_size, decompress);
+        memest_t m = memest_compute_study(&codecs[c], engine, top, block_size, decompress);
         if (m.total_bytes <= limit)
             continue;
         char name[32];

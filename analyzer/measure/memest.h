@@ -41,6 +41,11 @@ memest_t memest_compute(const codec_spec_t *codec, pipeline_engine_t engine, int
 memest_t memest_compute_restore(const codec_spec_t *codec, pipeline_engine_t engine,
                                 int threads, size_t block_size);
 
+/* What must fit for a study's runs of codec at threads: the compression's estimate, or
+ * with decompress the larger of the archive's compression and the restore. Pure. */
+memest_t memest_compute_study(const codec_spec_t *codec, pipeline_engine_t engine, int threads,
+                              size_t block_size, bool decompress);
+
 /* Checks every codec at the largest thread count of the list against limit_bytes (0: the
  * memory available now, MemAvailable); with decompress, the larger of the archive's
  * compression and the restore. CP_OK when each fits (or the available memory is

@@ -155,11 +155,9 @@ static uint64_t archive_ram_budget(const sweep_params_t *p)
         return 0;
     uint64_t runs = 0;
     for (size_t c = 0; c < p->n_codecs; c++) { /* making the archives, then restoring */
-        int t = largest_threads(p);
-        memest_t m = memest_compute(&p->codecs[c], p->engine, t, p->block_size);
-        memest_t r = memest_compute_restore(&p->codecs[c], p->engine, t, p->block_size);
-        uint64_t most = m.total_bytes > r.total_bytes ? m.total_bytes : r.total_bytes;
-        runs = most > runs ? most : runs;
+        memest_t m = memest_compute_study(&p->codecs[c], p->engine, largest_threads(p),
+                                          p->block_size, true);
+        runs = m.total_bytes > runs ? m.total_bytes : runs;
     }
     if (limit == 0) {
         uint64_t beside = available > runs ? available - runs : 0;
