@@ -523,17 +523,11 @@ int cmd_job_run(const cmd_job_t *job, compress_record_t *rec, cp_err_t *err)
             rc = describe_failure(job, status, rec->run.output_bytes, fileno(err_file), err);
     }
     rec->run.seconds = rec->run.pipeline_s + rec->run.flush_s;
-    if (job->restores_bytes > 0) { /* count on the uncompressed side, as compress_job */
-        if (rc == CP_OK && rec->run.output_bytes != job->restores_bytes)
-            rc = cp_err_set(err, CP_EIO, "%s restored %llu bytes; the input has %llu",
-                            job->cmd->series, (unsigned long long)rec->run.output_bytes,
-                            (unsigned long long)job->restores_bytes);
-        uint64_t archive_bytes = rec->run.input_bytes;
-        rec->run.input_bytes = rec->run.output_bytes;
-        rec->run.output_bytes = archive_bytes;
-    }
-    if (rec->run.seconds > 0)
-        rec->bytes_per_s = (double)rec->run.input_bytes / rec->run.seconds;
+    if (rc == CP_OK && job->restores_bytes > 0 && rec->run.output_bytes != job->restores_bytes)
+        rc = cp_err_set(err, CP_EIO, "%s restored %llu bytes; the input has %llu",
+                        job->cmd->series, (unsigned long long)rec->run.output_bytes,
+                        (unsigned long long)job->restores_bytes);
+    compress_record_count_uncompressed(rec);
 
     if (err_file != NULL)
         fclose(err_file);

@@ -101,6 +101,17 @@ static int open_sink(const compress_job_t *job, const char *dir, const char *bas
     return *sink != NULL ? CP_OK : err->code;
 }
 
+void compress_record_count_uncompressed(compress_record_t *rec)
+{
+    if (rec->decompress) { /* restored bytes are the work */
+        uint64_t archive_bytes = rec->run.input_bytes;
+        rec->run.input_bytes = rec->run.output_bytes;
+        rec->run.output_bytes = archive_bytes;
+    }
+    if (rec->run.seconds > 0)
+        rec->bytes_per_s = (double)rec->run.input_bytes / rec->run.seconds;
+}
+
 int compress_job_run(const compress_job_t *job, compress_record_t *rec, cp_err_t *err)
 {
     memset(rec, 0, sizeof *rec);
@@ -157,13 +168,7 @@ int compress_job_run(const compress_job_t *job, compress_record_t *rec, cp_err_t
         rc = cp_err_set(err, CP_ECODEC, "the archive restored to %llu bytes, not the input's %llu",
                         (unsigned long long)rec->run.output_bytes,
                         (unsigned long long)job->restores_bytes);
-    if (rec->decompress) { /* count on the uncompressed side: restored bytes are the work */
-        uint64_t archive_bytes = rec->run.input_bytes;
-        rec->run.input_bytes = rec->run.output_bytes;
-        rec->run.output_bytes = archive_bytes;
-    }
-    if (rec->run.seconds > 0)
-        rec->bytes_per_s = (double)rec->run.input_bytes / rec->run.seconds;
+    compress_record_count_uncompressed(rec);
 
     if (rc == CP_OK && cp_interrupted())
         rc = cp_err_set(err, CP_EINTR, "interrupted");

@@ -72,6 +72,12 @@ int compress_check_input(const char *path, uint64_t *size, cp_err_t *err);
 int compress_check_space(const char *dir, const char *label, uint64_t input_size,
                          const char *whole, cp_err_t *err);
 
+/* Turns a finished run's counts (bytes read in, bytes handed on) into the record's: for a
+ * decompression the restored bytes become run.input_bytes and the archive
+ * run.output_bytes; then bytes_per_s = run.input_bytes / run.seconds (left as it is when
+ * no time was measured). compress_job and cmd_job call it once per run. */
+void compress_record_count_uncompressed(compress_record_t *rec);
+
 /* Runs the job and fills rec. Usage faults (bad input, existing output without force) are
  * CP_EUSAGE before anything is written; run-time faults CP_EIO/CP_ENOSPC/...; a verified
  * mismatch CP_EVERIFY. On any failure no output file remains. */
