@@ -281,22 +281,29 @@ static bool series_is_cmd(const sweep_params_t *p, size_t c)
     return p->cmds != NULL && p->cmds[c].series[0] != '\0';
 }
 
-/* The emulated caps of target t that pace the runs of series c: the write cap when they
- * write to it, the read cap when they read from it (a decompression's archive, or the
- * input's copy). 0 when none does, and always for a command: its own reads and writes
- * cannot be paced, so its runs measure the volume as it is. */
-static void paced_caps(const sweep_params_t *p, const target_state_t *st, size_t t, size_t c,
-                       double *write_cap, double *read_cap)
+/* The emulated caps of target t that pace chokepoint's own runs there: the write cap
+ * when they write to it, the read cap when they read from it (a decompression's archive,
+ * or the input's copy, once prepare_targets made it). 0 when none does. */
+static void target_caps(const sweep_params_t *p, const target_state_t *st, size_t t,
+                        double *write_cap, double *read_cap)
 {
     const target_spec_t *target = &p->targets[t];
-    if (series_is_cmd(p, c)) {
-        *write_cap = *read_cap = 0.0;
-        return;
-    }
     bool writes = writes_target(p, t);
     bool reads = p->decompress ? !target->is_mem : st[t].input_copy != NULL;
     *write_cap = writes ? target->rate_cap_bps : 0.0;
     *read_cap = reads ? target->read_cap_bps : 0.0;
+}
+
+/* The caps that pace the runs of series c on target t: target_caps, and none for a
+ * command, whose own reads and writes cannot be paced (its runs measure the volume as it
+ * is). */
+static void paced_caps(const sweep_params_t *p, const target_state_t *st, size_t t, size_t c,
+                       double *write_cap, double *read_cap)
+{
+    if (series_is_cmd(p, c))
+        *write_cap = *read_cap = 0.0;
+    else
+        target_caps(p, st, t, write_cap, read_cap);
 }
 
 static void fill_job(const sweep_params_t *p, const target_state_t *st, size_t t, size_t c,
@@ -625,22 +632,22 @@ int sweep_check_decompress(const sweep_params_t *p, cp_err_t *err)
     return CP_OK;
 }
 
-/* One warning per target whose emulated cap would pace the built-in series' runs there
- * (paced_caps) but cannot pace the commands measured on it. */
-static void warn_unpaced_commands(const sweep_params_t *p)
+/* One warning per target whose emulated cap would pace chokepoint's own runs there
+ * (target_caps, once the targets are prepared) but cannot pace the commands measured on
+ * it. */
+static void warn_unpaced_commands(const sweep_params_t *p, const target_state_t *st)
 {
     bool any_cmd = false;
     for (size_t c = 0; c < p->n_codecs; c++)
         any_cmd = any_cmd || series_is_cmd(p, c);
     for (size_t t = 0; any_cmd && t < p->n_targets; t++) {
-        const target_spec_t *target = &p->targets[t];
-        bool reads = !target->is_mem && (p->decompress || p->layout == SWEEP_SAME);
-        if ((writes_target(p, t) && target->rate_cap_bps > 0.0) ||
-            (reads && target->read_cap_bps > 0.0))
+        double write_cap, read_cap;
+        target_caps(p, st, t, &write_cap, &read_cap);
+        if (write_cap > 0.0 || read_cap > 0.0)
             cp_log_warn("target '%s': an emulated cap paces chokepoint's own reads and "
                         "writes only; a command's runs there measure the volume uncapped "
                         "(use a lab volume, scripts/lab-volumes.sh, to slow a command)",
-                        target->name);
+                        p->targets[t].name);
     }
 }
 
@@ -655,7 +662,6 @@ int sweep_run(const sweep_params_t *p, sweep_row_cb cb, void *ctx, cp_err_t *err
     rc = compress_check_input(p->input_path, &input_size, err);
     if (rc != CP_OK)
         return rc;
-    warn_unpaced_commands(p);
     target_state_t *st = calloc(p->n_targets, sizeof *st);
     size_t ncases = p->n_targets * p->n_codecs * p->n_threads;
     size_t total = ncases * (size_t)p->reps;
@@ -678,6 +684,8 @@ int sweep_run(const sweep_params_t *p, sweep_row_cb cb, void *ctx, cp_err_t *err
     prng_shuffle(&g, plan, total, sizeof *plan);
 
     rc = prepare_targets(p, input_size, st, err);
+    if (rc == CP_OK)
+        warn_unpaced_commands(p, st);
     if (rc == CP_OK && p->warmup)
         rc = warm_up(p, st, err);
     progress_ctx_t pc = {cb, ctx, 0, total, clock_now()};
