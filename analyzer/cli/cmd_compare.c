@@ -167,10 +167,7 @@ static int write_plots(const settings_t *s, const compare_result_t *r,
     if (rc == CP_OK) {
         if (plots->gnuplot_missing)
             cp_log_warn("%s", plots->notice);
-        for (size_t i = 0; i < plots->n; i++)
-            for (int k = 0; k < 2; k++)
-                if (plots->plots[i].files[k][0])
-                    cp_log_info("wrote %s", plots->plots[i].files[k]);
+        plot_set_log_written(plots);
         cp_log_info("wrote %s", md);
     }
     free(plots);

@@ -153,10 +153,7 @@ static int write_plots(const settings_t *s, const view_t *v, cp_err_t *err)
         if (v->r->nhosts > 0 && plots[0].gnuplot_missing)
             cp_log_warn("%s", plots[0].notice);
         for (size_t k = 0; k < v->r->nhosts; k++)
-            for (size_t i = 0; i < plots[k].n; i++)
-                for (int f = 0; f < 2; f++)
-                    if (plots[k].plots[i].files[f][0])
-                        cp_log_info("wrote %s", plots[k].plots[i].files[f]);
+            plot_set_log_written(&plots[k]);
         cp_log_info("wrote %s", md);
     }
     free(plots);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/log.h"
 #include "report/plot_captions.h"
 #include "report/plot_data.h"
 #include "report/plot_gnuplot.h"
@@ -85,6 +86,14 @@ static void list_plots(const plot_data_t *d, plot_set_t *set)
 }
 
 /* ---- putting it together -------------------------------------------------------------- */
+
+void plot_set_log_written(const plot_set_t *set)
+{
+    for (size_t i = 0; i < set->n; i++)
+        for (int f = 0; f < 2; f++)
+            if (set->plots[i].files[f][0])
+                cp_log_info("wrote %s", set->plots[i].files[f]);
+}
 
 int plot_render(const char *results_dir, const analysis_t *a, const probe_table_t *probe,
                 plot_format_t fmt, plot_set_t *out, cp_err_t *err)

@@ -41,6 +41,9 @@ typedef struct plot_set {
     size_t nskipped;
 } plot_set_t;
 
+/* Logs "wrote PATH" (cp_log_info) for each file drawn in set, in order. */
+void plot_set_log_written(const plot_set_t *set);
+
 /* Writes the data files into RESULTS_DIR/plot-data/ and draws each plot that has data as
  * RESULTS_DIR/NAME.png and/or .svg (temp file + rename: a failed plot leaves nothing).
  * probe may be NULL. gnuplot is $CHOKEPOINT_GNUPLOT or "gnuplot"; templates come from
