@@ -4,6 +4,16 @@
 # in hand (compress) or the current slice of a rate-capped write (100 ms).
 STOP_LIMIT_S=${STOP_LIMIT_S:-1.5}
 
+# reap_since T0: waits for the background command $pid; sets status (its exit status) and
+# stop_s (seconds from T0, an $EPOCHREALTIME, to its exit).
+reap_since() {
+    set +e
+    wait "$pid"
+    status=$?
+    set -e
+    stop_s=$(awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')
+}
+
 # signal_after DELAY SIGNAL CMD...: starts CMD in the background (a shell function must
 # exec the program, so the signal reaches it), sends SIGNAL after DELAY
 # seconds and waits for it. Sets status, stop_s (seconds from the signal to the exit) and
@@ -17,11 +27,7 @@ signal_after() {
     local t0=$EPOCHREALTIME
     signalled=1
     kill -s "$sig" "$pid" 2> /dev/null || signalled=0
-    set +e
-    wait "$pid"
-    status=$?
-    set -e
-    stop_s=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')
+    reap_since "$t0"
 }
 
 # signal_when CONDITION SIGNAL CMD...: as signal_after, but sends SIGNAL once CONDITION (a
@@ -37,11 +43,7 @@ signal_when() {
     local t0=$EPOCHREALTIME
     eval "$cond" || signalled=0
     [ "$signalled" -eq 1 ] && { kill -s "$sig" "$pid" 2> /dev/null || signalled=0; }
-    set +e
-    wait "$pid"
-    status=$?
-    set -e
-    stop_s=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')
+    reap_since "$t0"
 }
 
 # has_temp DIR [BYTES]: DIR holds a chokepoint temporary file (of more than BYTES)

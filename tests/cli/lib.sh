@@ -140,6 +140,10 @@ csv_col() {
     head -1 "$1" | tr -d '\r' | tr ',' '\n' | grep -nx -- "$2" | cut -d: -f1
 }
 
+# median_of: the middle of the numbers on stdin, one per line (the lower middle of an even
+# count); nothing for none
+median_of() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
+
 # data_rows FILE: lines after the header (0 when FILE is missing)
 data_rows() { [ -f "$1" ] && echo $(($(wc -l < "$1") - 1)) || echo 0; }
 

@@ -19,8 +19,7 @@ lab_slow_volume 60 512M
 run lab "$CP" probe --sizes 64M --reps 3 -q -o "$WORK/probe.csv" "$slow"
 expect_status 0 "probe of the 60 MB/s volume"
 read_bps=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-                    $c["op"] == "read" { print $c["bytes_per_s"] }' "$WORK/probe.csv" |
-           sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+                    $c["op"] == "read" { print $c["bytes_per_s"] }' "$WORK/probe.csv" | median_of)
 check "the probe reads at the 60 MB/s cap within 10% ($read_bps B/s)" \
     awk -v r="${read_bps:-0}" 'BEGIN { exit !(r >= 54e6 && r <= 66e6) }'
 

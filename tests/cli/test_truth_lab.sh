@@ -50,7 +50,7 @@ expect_status 0 "probe of the $cap MB/s volume"
 # begin with the throttle's head start (up to 100 ms of the cap, 7% of a 256 MB flush).
 drain=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
                  $c["op"] == "write" && $c["drain_bps"] != "" { print $c["drain_bps"] }' \
-        "$WORK/probe.csv" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }')
+        "$WORK/probe.csv" | median_of)
 check "the probe's median drain rate is the $cap MB/s cap within 10% ($drain B/s)" \
     awk -v d="${drain:-0}" -v c="$cap" 'BEGIN { exit !(d >= 0.9 * c * 1e6 && d <= 1.1 * c * 1e6) }'
 
