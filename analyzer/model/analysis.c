@@ -101,6 +101,7 @@ static double row_dirty(const run_row_t *r) { return r->dirty_bytes; }
 static double row_expire(const run_row_t *r) { return r->dirty_expire_s; }
 static double row_flusher(const run_row_t *r) { return r->dirty_writeback_s; }
 static double row_cpus(const run_row_t *r) { return r->online_cpus; }
+static double row_block(const run_row_t *r) { return r->block_bytes; }
 static double row_compress(const run_row_t *r)
 {
     return r->stage_s[RUN_STAGE_COMPRESS_BUSY] / ((double)r->threads * r->seconds);
@@ -166,6 +167,7 @@ static int build_points(const run_row_t *const *rows, size_t n, analysis_series_
         p->dirty_expire_s = rows_median(g, m, row_expire, scratch, NULL, NULL);
         p->dirty_writeback_s = rows_median(g, m, row_flusher, scratch, NULL, NULL);
         p->online_cpus = rows_median(g, m, row_cpus, scratch, NULL, NULL);
+        p->block_bytes = rows_median(g, m, row_block, scratch, NULL, NULL);
         start = end;
     }
     s->output_ratio = rows_median(rows, n, row_ratio, scratch, NULL, NULL);
@@ -370,10 +372,7 @@ static void mark_point(const analysis_series_t *s, analysis_point_t *p,
         p->flags |= POINT_OVERSUBSCRIBED;
     if (v->efficiency > ANALYSIS_EFFICIENCY_SUSPECT && !s->is_mem)
         p->flags |= POINT_EFFICIENCY_HIGH;
-    double out_bps = p->output_bytes / p->seconds;
-    double speed = s->write_speed_bps > 0.0 ? s->write_speed_bps : s->rate_cap_bps;
-    if (!s->is_mem && speed > 0.0 && isfinite(speed) &&
-        out_bps > ANALYSIS_EFFICIENCY_SUSPECT * speed)
+    if (explain_wrote_beyond_volume(s, p, ANALYSIS_EFFICIENCY_SUSPECT - 1.0))
         p->flags |= POINT_BEYOND_PROBE;
     if (v->verdict == VERDICT_UNEXPLAINED && p->n == 1)
         p->flags |= POINT_SINGLE_RUN_UNEXPLAINED;
@@ -409,8 +408,8 @@ static void judge_series(const analysis_t *a, analysis_series_t *s, double toler
             v->cpu_ceiling_bps = fastest_rate;
             v->cpu_ceiling_source = CEILING_ESTIMATED;
         }
-        explain_predict_point(s, p, v->cpu_ceiling_bps,
-                              mp ? mp->cpu_user_s + mp->cpu_sys_s : NAN);
+        p->mem_cpu_work_s = mp ? mp->cpu_user_s + mp->cpu_sys_s : NAN;
+        explain_predict_point(s, p, v->cpu_ceiling_bps);
         explain_verdict(s, p, mp, v, tolerance);
         v->efficiency = verdict_efficiency(p->bytes_per_s, v->cpu_ceiling_bps,
                                            v->write_ceiling_bps, v->read_ceiling_bps);
@@ -422,26 +421,7 @@ static void judge_series(const analysis_t *a, analysis_series_t *s, double toler
     const analysis_verdict_t *last = &s->verdicts[s->npoints - 1];
     s->verdict = last->verdict;
 
-    /* Crossover against the lower volume ceiling. */
-    double limit = NAN;
-    s->crossover_limit = VERDICT_WRITE;
-    if (s->write_ceiling_bps > 0.0)
-        limit = s->write_ceiling_bps;
-    if (s->read_ceiling_bps > 0.0 && !(s->read_ceiling_bps >= limit)) {
-        limit = s->read_ceiling_bps;
-        s->crossover_limit = VERDICT_READ;
-    }
-    s->crossover_model = ceil->best_rate_model;
-    s->crossover_threads = (s->crossover_model >= 0 && !s->is_mem)
-        ? verdict_crossover(&ceil->models[s->crossover_model], limit,
-                            ANALYSIS_CROSSOVER_MAX_THREADS)
-        : NAN;
-    s->crossover_lo = s->crossover_hi = NAN;
-    if (isfinite(s->crossover_threads))
-        verdict_crossover_range(&ceil->models[s->crossover_model], limit,
-                                ANALYSIS_CROSSOVER_MAX_THREADS, &s->crossover_lo,
-                                &s->crossover_hi);
-
+    explain_crossover(s, &ceil->models[0], ceil->best_rate_model, tolerance);
     explain_whatif(s, last, tolerance);
 }
 
@@ -511,6 +491,7 @@ int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
         s->is_mem = strcmp(r->target, ANALYSIS_MEM_TARGET) == 0;
         s->decompress = r->decompress;
         s->restores_to_volume = r->decompress && !s->is_mem && r->layout == RUN_LAYOUT_SAME;
+        s->same_layout = !r->decompress && !s->is_mem && r->layout == RUN_LAYOUT_SAME;
         if (r->decompress)
             snprintf(s->codec, sizeof s->codec, "%.*s decompression",
                      (int)sizeof s->codec - 16, r->codec);
@@ -527,6 +508,8 @@ int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
         explain_series_drain(s, probe);
         s->write_speed_bps = explain_write_speed(s);
         s->write_ceiling_bps = verdict_write_ceiling(s->write_speed_bps, s->output_ratio);
+        if (s->same_layout && s->read_cap_bps > 0.0) /* the copy's reads were paced */
+            s->read_bps = s->read_bps > 0.0 ? fmin(s->read_bps, s->read_cap_bps) : s->read_cap_bps;
         s->read_ceiling_bps = s->read_bps;
         if (s->decompress)
             decompression_ceilings(s);

@@ -5,8 +5,8 @@
  * This is the library behind `chokepoint analyze`; `run` and `plot` call it too. The
  * result is a plain tree of structs owned by one analysis_t: read it directly, evaluate
  * the fits with fit_rate_at / fit_time_at (model/fit.h), free it with analysis_free. */
-#ifndef CP_REPORT_ANALYSIS_H
-#define CP_REPORT_ANALYSIS_H
+#ifndef CP_MODEL_ANALYSIS_H
+#define CP_MODEL_ANALYSIS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -73,6 +73,7 @@ typedef struct analysis_point {
     double cpu_idle_share, cpu_sys_share, dev_busy_share;
     double dirty_background_bytes, dirty_bytes, dirty_expire_s, dirty_writeback_s;
     double online_cpus;
+    double block_bytes;       /* the blocks engine's input block; NAN otherwise */
     /* The repetitions spread (max - min) more than the tolerance of the median. */
     bool noisy;
     unsigned flags;           /* enum analysis_point_flag */
@@ -80,6 +81,9 @@ typedef struct analysis_point {
      * series and when the volume's drain rate is unknown. */
     double predicted_seconds, predicted_tail_s;
     predict_regime_t predicted_regime;
+    /* The mem run's CPU seconds (user + system) at this T, the prediction's input for the
+     * I/O path's share of the cores; NAN when unknown. */
+    double mem_cpu_work_s;
 } analysis_point_t;
 
 typedef struct analysis_verdict {
@@ -98,8 +102,13 @@ typedef struct analysis_verdict {
     verdict_kind_t stage_verdict;
     bool stage_disagrees;     /* stage_verdict differs from verdict (not for unexplained) */
     /* Why: the mechanism (model/cause.h), the figures it rests on, and whether the
-     * device's busy share contradicts it. verdict == cause_verdict(cause). */
+     * device's busy share contradicts it. verdict == cause_verdict(cause), except for a
+     * balanced point: verdict VERDICT_BALANCED, its two terms cause and second_cause. */
     verdict_cause_t cause;
+    verdict_cause_t second_cause; /* the other term of a balanced point; CAUSE_UNKNOWN */
+    bool from_model;  /* decided from the model's decomposition (else from the ceilings
+                         alone: no volume speed was known to predict with) */
+    cause_miss_t miss; /* why an unexplained point is unexplained */
     cause_evidence_t evidence;
     double gap_s, flush_share; /* the shortfall against the CPU ceiling, the flush's share */
     bool device_disagrees;
@@ -175,18 +184,27 @@ typedef struct analysis_series {
     double crossover_lo, crossover_hi;
     verdict_kind_t crossover_limit; /* VERDICT_WRITE or VERDICT_READ */
     int crossover_model;            /* the CPU ceiling's model used, -1 when none */
+    double crossover_rate_bps;      /* the model's rate there (input bytes per second) */
+    predict_term_t crossover_term;  /* the volume's term there: read, write or flush */
     /* What-if at the largest T, from the write-back model: a disk draining at least
      * whatif_write_bps would bring the job within the tolerance of the CPU ceiling (or of
      * the read ceiling, if lower), taking whatif_seconds with this sync mode. NAN when no
      * disk can (or the model lacks inputs). */
     int whatif_threads;
     double whatif_write_bps, whatif_seconds;
+    /* When no write speed (or read speed) reaches the goal: the term that remains with an
+     * infinitely fast volume (TERM_COUNT when one does reach it, or nothing was asked).
+     * whatif_direct_bps: for buffered runs, the drain rate that would do with O_DIRECT
+     * writes (the same model, sync direct); NAN when none or not asked. */
+    predict_term_t whatif_blocked_by;
+    double whatif_direct_bps;
     /* A decompression series (runs.csv op): its archive is read from this target (the
      * read ceiling is read_bps / output_ratio, in restored bytes per second), restored to
      * memory (no write ceiling) or, with restores_to_volume, onto the target (write ceiling
      * at ratio 1). Its codec is labelled "<codec> decompression". whatif_read_bps: the read
      * speed that brings it within the tolerance of the CPU ceiling; NAN otherwise. */
     bool decompress, restores_to_volume;
+    bool same_layout;       /* the runs read their input from a copy on this target */
     char run_codec[RUNS_NAME_MAX]; /* the codec as runs.csv names it ("zstd:3") */
     double read_cap_bps;    /* emulated read cap of its runs; NAN: none */
     double whatif_read_bps;

@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <string.h>
 
 #include "model/stats.h"
 
@@ -14,7 +15,13 @@ void explain_series_drain(analysis_series_t *s, const probe_table_t *probe)
         return;
     if (s->probe_target[0] == '\0')
         probe = NULL; /* the probe has no row for this volume (match_series_probe) */
-    s->io_cpu_per_byte = probe_table_speed(probe, s->probe_target, PROBE_OP_IO_COST);
+    /* The I/O path's CPU cost as the runs paid it: O_DIRECT runs from O_DIRECT probe rows,
+     * buffered runs from buffered ones; unknown (not charged) when the probe did not
+     * measure that path. */
+    s->io_cpu_per_byte = probe_table_speed(probe, s->probe_target,
+                                           predict_sync_from_name(s->sync) == PREDICT_SYNC_DIRECT
+                                               ? PROBE_OP_IO_COST_DIRECT
+                                               : PROBE_OP_IO_COST);
     if (s->ram == 1) {
         s->drain_bps = INFINITY;
         s->drain_source = "ram";
@@ -28,6 +35,29 @@ void explain_series_drain(analysis_series_t *s, const probe_table_t *probe)
         s->drain_bps = s->write_bps;
         s->drain_source = "probe-write";
     }
+    /* A volume probed through an emulated write cap writes at the cap, as far as the
+     * study is concerned; runs that were not paced by it (written there without the cap)
+     * are held to that speed, and a run faster than it is flagged, not explained. Runs
+     * paced by the cap keep the device's own drain for what the cache holds at the fsync:
+     * the cap paced their writes into the cache (pace_bps). */
+    double cap = NAN;
+    if (!(s->rate_cap_bps > 0.0) &&
+        probe_table_emulated(probe, s->probe_target, PROBE_OP_WRITE, &cap) && cap > 0.0 &&
+        !(s->drain_bps <= cap)) {
+        s->drain_bps = cap;
+        s->drain_source = "emulated-cap";
+    }
+}
+
+bool explain_wrote_beyond_volume(const analysis_series_t *s, const analysis_point_t *p,
+                                 double margin)
+{
+    if (s->is_mem || (s->decompress && !s->restores_to_volume) ||
+        predict_sync_from_name(s->sync) == PREDICT_SYNC_NONE)
+        return false;
+    double speed = s->write_speed_bps > 0.0 ? s->write_speed_bps : s->rate_cap_bps;
+    double written = s->decompress ? p->input_bytes : p->output_bytes;
+    return speed > 0.0 && isfinite(speed) && written / p->seconds > (1.0 + margin) * speed;
 }
 
 double explain_write_speed(const analysis_series_t *s)
@@ -38,7 +68,7 @@ double explain_write_speed(const analysis_series_t *s)
     return speed;
 }
 
-/* The model's inputs for point p of s at CPU rate cpu_bps. */
+/* The model's inputs for point p of s at CPU rate cpu_bps, with the mem run's CPU work. */
 static predict_inputs_t point_inputs(const analysis_series_t *s, const analysis_point_t *p,
                                      double cpu_bps)
 {
@@ -48,7 +78,7 @@ static predict_inputs_t point_inputs(const analysis_series_t *s, const analysis_
         .cpu_s = p->input_bytes / cpu_bps,
         /* The CPU ceiling already read the input where it lives; only a copy on the
          * target itself (layout same) reads from this volume. */
-        .read_bps = NAN,
+        .read_bps = s->same_layout ? s->read_bps : NAN,
         .drain_bps = s->drain_bps,
         .pace_bps = s->rate_cap_bps,
         .sync = predict_sync_from_name(s->sync),
@@ -56,34 +86,43 @@ static predict_inputs_t point_inputs(const analysis_series_t *s, const analysis_
         .dirty_bytes = p->dirty_bytes,
         .dirty_expire_s = p->dirty_expire_s,
         .dirty_writeback_s = p->dirty_writeback_s,
-        .cpu_work_s = NAN,
+        .cpu_work_s = p->mem_cpu_work_s,
         .io_cpu_per_byte = s->io_cpu_per_byte,
         .cpus = p->online_cpus,
+        .threads = p->threads,
+        .block_bytes = p->block_bytes,
     };
     if (s->decompress) {
         /* Read the archive from this volume; write the restored bytes only onto it. */
         in.input_bytes = p->output_bytes;
         in.output_bytes = s->restores_to_volume ? p->input_bytes : 0.0;
         in.read_bps = s->read_bps;
+        in.block_bytes = NAN; /* archive pieces, not the compression's blocks */
         if (!s->restores_to_volume)
             in.io_cpu_per_byte = NAN; /* the probe's figure is per byte written: none is */
     }
     return in;
 }
 
-void explain_predict_point(const analysis_series_t *s, analysis_point_t *p, double cpu_bps,
-                           double cpu_work_s)
+void explain_predict_point(const analysis_series_t *s, analysis_point_t *p, double cpu_bps)
 {
     p->predicted_seconds = p->predicted_tail_s = NAN;
     p->predicted_regime = PREDICT_UNKNOWN;
     if (s->is_mem || !(cpu_bps > 0.0))
         return;
     predict_inputs_t in = point_inputs(s, p, cpu_bps);
-    in.cpu_work_s = cpu_work_s;
     prediction_t pred = predict_run(&in);
     p->predicted_seconds = pred.seconds;
     p->predicted_tail_s = pred.tail_s;
     p->predicted_regime = pred.regime;
+}
+
+/* The prediction of point p at CPU rate cpu_bps (the decomposition behind the verdict). */
+static prediction_t point_prediction(const analysis_series_t *s, const analysis_point_t *p,
+                                     double cpu_bps)
+{
+    predict_inputs_t in = point_inputs(s, p, cpu_bps);
+    return predict_run(&in);
 }
 
 void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
@@ -107,10 +146,43 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
         if (busy > 0.0 && mem_busy > 0.0)
             e->busy_growth = busy / mem_busy - 1.0;
     }
+    e->predicted_s = NAN;
+    for (int t = 0; t < TERM_COUNT; t++)
+        e->part_s[t] = e->own_s[t] = NAN;
     v->gap_s = cause_gap_s(e);
     v->flush_share = cause_flush_share(e);
-    v->cause = cause_classify(e, tolerance);
-    v->verdict = cause_verdict(v->cause);
+    v->second_cause = CAUSE_UNKNOWN;
+    v->miss = MISS_NONE;
+    v->from_model = false;
+    if (s->is_mem) {
+        v->cause = CAUSE_COMPUTE;
+    } else if (p->predicted_seconds > 0.0) {
+        /* One model decides: the term that sets the predicted time names the verdict,
+         * provided the prediction explains the measured time. */
+        prediction_t pred = point_prediction(s, p, v->cpu_ceiling_bps);
+        e->predicted_s = pred.seconds;
+        memcpy(e->part_s, pred.part_s, sizeof e->part_s);
+        memcpy(e->own_s, pred.own_s, sizeof e->own_s);
+        v->from_model = true;
+        predict_term_t second;
+        predict_term_t limit = predict_decide(&pred, tolerance, &second);
+        if (explain_wrote_beyond_volume(s, p, tolerance)) {
+            v->cause = CAUSE_UNKNOWN;
+            v->miss = MISS_BEYOND_VOLUME;
+        } else if (fabs(p->seconds - pred.seconds) > tolerance * pred.seconds) {
+            v->cause = CAUSE_UNKNOWN;
+            v->miss = MISS_MODEL;
+        } else {
+            v->cause = cause_of_term(limit);
+            if (second != TERM_COUNT)
+                v->second_cause = cause_of_term(second);
+        }
+    } else {
+        v->cause = cause_classify(e, tolerance);
+        if (v->cause == CAUSE_UNKNOWN)
+            v->miss = MISS_NO_FIGURE;
+    }
+    v->verdict = v->second_cause != CAUSE_UNKNOWN ? VERDICT_BALANCED : cause_verdict(v->cause);
     v->device_disagrees = cause_device_disagrees(v->cause, e->dev_busy_share);
 }
 
@@ -132,33 +204,141 @@ void explain_series_errors(analysis_series_t *s, double *scratch)
     s->prediction_error_max = worst;
 }
 
+/* True when a term is the volume's: reading or writing. */
+static bool volume_term(predict_term_t t)
+{
+    return t == TERM_READ || t == TERM_WRITE || t == TERM_FLUSH;
+}
+
+/* The speed a what-if varies for the write side of series s: an emulated volume's cap
+ * (which paced the writes), else the device's drain rate. */
+static predict_speed_t write_speed_kind(const analysis_series_t *s)
+{
+    return s->rate_cap_bps > 0.0 ? PREDICT_SPEED_PACE : PREDICT_SPEED_DRAIN;
+}
+
+/* The term that remains when the volume's speed of kind which is infinite. */
+static predict_term_t remaining_term(const predict_inputs_t *in, predict_speed_t which,
+                                     double tolerance)
+{
+    predict_inputs_t fast = *in;
+    if (which == PREDICT_SPEED_READ)
+        fast.read_bps = INFINITY;
+    else if (which == PREDICT_SPEED_PACE)
+        fast.pace_bps = INFINITY;
+    else
+        fast.drain_bps = INFINITY;
+    prediction_t p = predict_run(&fast);
+    predict_term_t second;
+    return p.regime == PREDICT_UNKNOWN ? TERM_COUNT : predict_decide(&p, tolerance, &second);
+}
+
 void explain_whatif(analysis_series_t *s, const analysis_verdict_t *last, double tolerance)
 {
     const analysis_point_t *top = &s->points[s->npoints - 1];
     s->whatif_threads = 0;
     s->whatif_write_bps = s->whatif_seconds = s->whatif_read_bps = NAN;
-    if (s->is_mem || !(last->cpu_ceiling_bps > 0.0))
+    s->whatif_direct_bps = NAN;
+    s->whatif_blocked_by = TERM_COUNT;
+    if (s->is_mem || !(last->cpu_ceiling_bps > 0.0) || !last->from_model ||
+        last->miss != MISS_NONE)
         return;
-    if (s->decompress && !s->restores_to_volume) {
-        /* Only the read of the archive stands between the job and its CPU time. */
-        double goal = top->input_bytes / last->cpu_ceiling_bps / (1.0 - tolerance);
-        s->whatif_threads = top->threads;
-        s->whatif_read_bps = top->output_bytes / goal;
-        s->whatif_seconds = goal;
+    bool writes = last->cause == CAUSE_WRITE_THROUGHPUT || last->cause == CAUSE_FLUSH_TAIL ||
+                  last->second_cause == CAUSE_WRITE_THROUGHPUT ||
+                  last->second_cause == CAUSE_FLUSH_TAIL;
+    bool reads = last->cause == CAUSE_READ_THROUGHPUT ||
+                 last->second_cause == CAUSE_READ_THROUGHPUT;
+    if (!writes && !reads)
         return;
-    }
-    double run_rate = last->cpu_ceiling_bps;
-    if (s->read_ceiling_bps < run_rate)
-        run_rate = s->read_ceiling_bps;
-    predict_inputs_t in = point_inputs(s, top, run_rate);
-    if (s->rate_cap_bps > 0.0) {
-        /* An emulated volume's speed is its cap, which paces the writes during the run:
-         * ask which cap would do, the writes overlapping the compression. */
-        in.pace_bps = NAN;
-        in.sync = PREDICT_SYNC_DIRECT;
-    }
+    /* The same inputs as the point's prediction; the goal: within the tolerance of the
+     * compute term (the memory target's time). */
+    predict_inputs_t in = point_inputs(s, top, last->cpu_ceiling_bps);
     double goal = in.cpu_s / (1.0 - tolerance);
     s->whatif_threads = top->threads;
-    s->whatif_write_bps = predict_drain_for_seconds(&in, goal);
-    s->whatif_seconds = s->whatif_write_bps > 0.0 ? goal : NAN;
+    if (reads) {
+        predict_inputs_t both = in;
+        if (writes) /* the write side made as fast as it needs to be too, below */
+            both.drain_bps = INFINITY, both.pace_bps = NAN;
+        s->whatif_read_bps = predict_speed_for_seconds(&both, PREDICT_SPEED_READ, goal);
+        if (isnan(s->whatif_read_bps))
+            s->whatif_blocked_by = remaining_term(&both, PREDICT_SPEED_READ, tolerance);
+    }
+    if (writes) {
+        predict_inputs_t both = in;
+        if (reads)
+            both.read_bps = INFINITY;
+        predict_speed_t kind = write_speed_kind(s);
+        s->whatif_write_bps = predict_speed_for_seconds(&both, kind, goal);
+        if (isnan(s->whatif_write_bps))
+            s->whatif_blocked_by = remaining_term(&both, kind, tolerance);
+        if (both.sync != PREDICT_SYNC_DIRECT && kind == PREDICT_SPEED_DRAIN) {
+            /* Buffered writes wait for the flush: what O_DIRECT would need instead. The
+             * direct path's CPU cost is not the buffered one; unknown here. */
+            predict_inputs_t direct = both;
+            direct.sync = PREDICT_SYNC_DIRECT;
+            direct.io_cpu_per_byte = NAN;
+            s->whatif_direct_bps = predict_speed_for_seconds(&direct, PREDICT_SPEED_DRAIN, goal);
+        }
+    }
+    bool reached = (!reads || s->whatif_read_bps > 0.0) && (!writes || s->whatif_write_bps > 0.0);
+    s->whatif_seconds = reached ? goal : NAN;
+}
+
+/* What explain_crossover asks the model at a thread count it may not have measured. */
+typedef struct crossover_ctx {
+    const analysis_series_t *s;
+    analysis_point_t at;   /* the largest measured point, its time scaled to T */
+    double tolerance;
+    predict_term_t limit;  /* the volume's term at the last call that found one */
+    double rate_bps;       /* the model's rate there */
+} crossover_ctx_t;
+
+/* verdict_limits_fn: the model's decision at T (the cores alone at cpu_rate_bps) names a
+ * volume term, as the limit or as the second of a balanced pair. */
+static bool volume_limits_at(double threads, double cpu_rate_bps, void *arg)
+{
+    crossover_ctx_t *c = arg;
+    if (!(cpu_rate_bps > 0.0))
+        return false;
+    c->at.threads = (int)ceil(threads);
+    prediction_t p = point_prediction(c->s, &c->at, cpu_rate_bps);
+    if (p.regime == PREDICT_UNKNOWN)
+        return false;
+    predict_term_t second;
+    predict_term_t limit = predict_decide(&p, c->tolerance, &second);
+    predict_term_t found = volume_term(limit) ? limit : volume_term(second) ? second : TERM_COUNT;
+    if (found == TERM_COUNT)
+        return false;
+    c->limit = found;
+    c->rate_bps = c->at.input_bytes / p.seconds;
+    return true;
+}
+
+void explain_crossover(analysis_series_t *s, const fit_result_t *ceiling_models, int model,
+                       double tolerance)
+{
+    s->crossover_model = model;
+    s->crossover_threads = s->crossover_lo = s->crossover_hi = NAN;
+    s->crossover_rate_bps = NAN;
+    s->crossover_limit = VERDICT_WRITE;
+    s->crossover_term = TERM_COUNT;
+    if (model < 0 || s->is_mem)
+        return;
+    /* The model at any T: the largest measured point's bytes, thresholds and the mem
+     * run's CPU work there (the compressors' work hardly changes with T), at the CPU
+     * curve's rate. */
+    crossover_ctx_t c = {s, s->points[s->npoints - 1], tolerance, TERM_COUNT, NAN};
+    const fit_result_t *curve = &ceiling_models[model];
+    s->crossover_threads = verdict_crossover_where(curve, volume_limits_at, &c,
+                                                   ANALYSIS_CROSSOVER_MAX_THREADS);
+    if (!isfinite(s->crossover_threads))
+        return;
+    volume_limits_at(s->crossover_threads, fit_rate_at(curve, s->crossover_threads), &c);
+    s->crossover_limit = c.limit == TERM_READ ? VERDICT_READ : VERDICT_WRITE;
+    s->crossover_rate_bps = c.rate_bps;
+    s->crossover_term = c.limit;
+    crossover_ctx_t range = c;
+    verdict_crossover_range_where(curve, volume_limits_at, &range,
+                                  ANALYSIS_CROSSOVER_MAX_THREADS, &s->crossover_lo,
+                                  &s->crossover_hi);
 }

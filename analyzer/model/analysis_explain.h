@@ -16,15 +16,23 @@ void explain_series_drain(analysis_series_t *s, const probe_table_t *probe);
 double explain_write_speed(const analysis_series_t *s);
 
 /* Predicts point p of series s and stores the prediction in p, from the CPU ceiling
- * cpu_bps (input bytes per second) and, when known, the CPU seconds cpu_work_s that the
- * mem run at the same T used (for the I/O path's share of the cores). Nothing for the
- * mem series. */
-void explain_predict_point(const analysis_series_t *s, analysis_point_t *p, double cpu_bps,
-                           double cpu_work_s);
+ * cpu_bps (input bytes per second) and p->mem_cpu_work_s (for the I/O path's share of
+ * the cores). Nothing for the mem series. */
+void explain_predict_point(const analysis_series_t *s, analysis_point_t *p, double cpu_bps);
+
+/* True when point p wrote (output, or a restore's bytes) faster than (1 + margin) x the
+ * volume's write speed, with timing that waited for the disk (fsync or O_DIRECT): the
+ * volume cannot do that, so a figure behind it is wrong. */
+bool explain_wrote_beyond_volume(const analysis_series_t *s, const analysis_point_t *p,
+                                 double margin);
 
 /* Fills v's cause, evidence and disagreement for point p of s, with mem_point the mem
- * series' point at the same T (NULL when there is none), and sets v->verdict from the
- * cause. v's ceilings and bytes_per_s must be set. */
+ * series' point at the same T (NULL when there is none), and sets v->verdict. With a
+ * prediction (p predicted), the model decides (predict_decide): the term that sets the
+ * time is the cause, balanced with a second term; a point the prediction misses by more
+ * than the tolerance, or that wrote faster than the volume can, is unexplained. Without
+ * one, the ceilings and telemetry do (cause_classify). v's ceilings and bytes_per_s must
+ * be set. */
 void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
                      const analysis_point_t *mem_point, analysis_verdict_t *v, double tolerance);
 
@@ -42,7 +50,15 @@ void match_series_probe(analysis_series_t *s, const run_row_t *first, const runs
  * CP_ENOMEM. */
 int match_notes(analysis_t *a, const probe_table_t *probe);
 
-/* The what-if at the series' largest T (see analysis_series_t). */
+/* The what-if at the series' largest T (see analysis_series_t): the same model with the
+ * same inputs, asked which write (or read) speed brings the job within the tolerance of
+ * the compute term; only for a point the model explains with a volume term. */
 void explain_whatif(analysis_series_t *s, const analysis_verdict_t *last, double tolerance);
+
+/* The crossover: the smallest T at which the model, along the CPU ceiling's fitted curve
+ * ceiling_models[model] (model -1: none), names a volume term (alone or balanced), with
+ * its band under the curve moved by one standard error; NAN when never. */
+void explain_crossover(analysis_series_t *s, const fit_result_t *ceiling_models, int model,
+                       double tolerance);
 
 #endif

@@ -15,6 +15,18 @@ const char *cause_name(verdict_cause_t cause)
     }
 }
 
+verdict_cause_t cause_of_term(predict_term_t term)
+{
+    switch (term) {
+    case TERM_COMPUTE: return CAUSE_COMPUTE;
+    case TERM_IO_CPU: return CAUSE_CORES_SATURATED;
+    case TERM_READ: return CAUSE_READ_THROUGHPUT;
+    case TERM_WRITE: return CAUSE_WRITE_THROUGHPUT;
+    case TERM_FLUSH: return CAUSE_FLUSH_TAIL;
+    default: return CAUSE_UNKNOWN;
+    }
+}
+
 verdict_kind_t cause_verdict(verdict_cause_t cause)
 {
     switch (cause) {

@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 
+#include "model/predict.h"
 #include "model/verdict.h"
 
 typedef enum verdict_cause {
@@ -29,6 +30,18 @@ typedef enum verdict_cause {
     CAUSE_READ_THROUGHPUT,
     CAUSE_UNKNOWN,
 } verdict_cause_t;
+
+/* Why a point is unexplained (CAUSE_UNKNOWN), so the report can say what was checked. */
+typedef enum cause_miss {
+    MISS_NONE,          /* explained */
+    MISS_MODEL,         /* measured more than the tolerance away from the model's time */
+    MISS_BEYOND_VOLUME, /* wrote (fsync'd or O_DIRECT) faster than the volume can write */
+    MISS_NO_FIGURE,     /* no model inputs, and no recorded figure accounts for the gap */
+} cause_miss_t;
+
+/* The cause a model term names: compute, cores-saturated (io-cpu), read-throughput,
+ * write-throughput, flush-tail. */
+verdict_cause_t cause_of_term(predict_term_t term);
 
 /* "compute", "cores-saturated", "cpu-contention", "flush-tail", "write-throughput",
  * "read-throughput", "unknown". */
@@ -47,6 +60,10 @@ typedef struct cause_evidence {
     double cpu_idle_share, cpu_sys_share; /* of all CPUs over the run */
     double dev_busy_share;   /* the target's device over the run */
     double busy_growth;      /* compressors' busy seconds / those in memory - 1 */
+    /* The model's decomposition of the point (model/predict.h); predicted_s NAN when the
+     * point has no prediction. */
+    double predicted_s;
+    double part_s[TERM_COUNT], own_s[TERM_COUNT];
 } cause_evidence_t;
 
 /* The shortfall's seconds (seconds - cpu_seconds, at least 0) and the flush's share of
@@ -54,7 +71,8 @@ typedef struct cause_evidence {
 double cause_gap_s(const cause_evidence_t *e);
 double cause_flush_share(const cause_evidence_t *e);
 
-/* Classifies one point, checking in order: compute (measured >= (1 - tolerance) x CPU
+/* Classifies one point without a model prediction (no volume speed known), checking in
+ * order: compute (measured >= (1 - tolerance) x CPU
  * ceiling); flush-tail (flush >= half the shortfall); read- or write-throughput (the
  * lower volume ceiling below the CPU ceiling); cores-saturated (idle share below the
  * tolerance); cpu-contention (busy growth above the tolerance); else unknown. */

@@ -43,38 +43,88 @@ static double cached_bytes(const predict_inputs_t *in, double compute_s)
     return held;
 }
 
+const char *predict_term_name(predict_term_t term)
+{
+    switch (term) {
+    case TERM_COMPUTE: return "compute";
+    case TERM_IO_CPU: return "io-cpu";
+    case TERM_READ: return "read";
+    case TERM_WRITE: return "write";
+    case TERM_FLUSH: return "flush";
+    default: return "none";
+    }
+}
+
+/* Fills the parts of p from the cores' own terms and the front they make (the time before
+ * the flush), then what comes after the front goes to back_term. */
+static void decompose(prediction_t *p, double front, predict_term_t back_term)
+{
+    double cpu = p->own_s[TERM_COMPUTE], cores = p->own_s[TERM_IO_CPU];
+    for (int t = 0; t < TERM_COUNT; t++)
+        p->part_s[t] = 0.0;
+    p->part_s[TERM_COMPUTE] = cpu;
+    p->part_s[TERM_IO_CPU] = cores - cpu;
+    /* The front beyond the cores' time waits for the slower of reading and pacing. */
+    double beyond = front - cores;
+    if (beyond > 0.0)
+        p->part_s[p->own_s[TERM_READ] >= p->own_s[TERM_WRITE] ? TERM_READ : TERM_WRITE] += beyond;
+    double after = p->seconds - front;
+    if (after > 0.0)
+        p->part_s[back_term] += after;
+}
+
 prediction_t predict_run(const predict_inputs_t *in)
 {
-    prediction_t p = {PREDICT_UNKNOWN, NAN, NAN, NAN, NAN};
+    prediction_t p = {PREDICT_UNKNOWN, NAN, NAN, NAN, NAN, {NAN, NAN, NAN, NAN, NAN},
+                      {NAN, NAN, NAN, NAN, NAN}};
     if (!(in->cpu_s > 0.0) || !(in->input_bytes > 0.0))
         return p;
-    double compute = in->cpu_s;
-    if (in->read_bps > 0.0)
-        compute = fmax(compute, in->input_bytes / in->read_bps);
     double out = in->output_bytes > 0.0 ? in->output_bytes : in->input_bytes;
+    double cores = in->cpu_s;
     if (in->cpu_work_s > 0.0 && in->io_cpu_per_byte >= 0.0 && in->cpus >= 1.0)
-        compute = fmax(compute, (in->cpu_work_s + out * in->io_cpu_per_byte) / in->cpus);
-    if (in->pace_bps > 0.0)
-        compute = fmax(compute, out / in->pace_bps);
+        cores = fmax(cores, (in->cpu_work_s + out * in->io_cpu_per_byte) / in->cpus);
+    double read = in->read_bps > 0.0 ? in->input_bytes / in->read_bps : 0.0;
+    /* The pipeline's fill and last block (predict_inputs_t). */
+    double block_share = in->block_bytes > 0.0 ? fmin(1.0, in->block_bytes / in->input_bytes) : 0.0;
+    double fill = block_share > 0.0 && in->threads >= 1.0
+                      ? fmax(cores, read) * fmin(1.0, in->threads * block_share) : 0.0;
+    double last_out = out * block_share;
+    double pace = 0.0, cores_end = cores;
+    if (in->pace_bps > 0.0) {
+        pace = fill + out / in->pace_bps;
+        cores_end += last_out / in->pace_bps; /* the last block, paced after the cores */
+    }
+    double compute = fmax(cores_end, fmax(read, pace));
+    p.own_s[TERM_COMPUTE] = in->cpu_s;
+    p.own_s[TERM_IO_CPU] = cores;
+    p.own_s[TERM_READ] = read;
+    p.own_s[TERM_WRITE] = pace;
+    p.own_s[TERM_FLUSH] = 0.0;
     p.compute_s = compute;
     if (isinf(in->drain_bps)) {
-        p.regime = compute > in->cpu_s * (1.0 + 1e-9) && in->read_bps > 0.0 &&
-                           in->input_bytes / in->read_bps >= compute * (1.0 - 1e-9)
+        p.regime = read > cores * (1.0 + 1e-9) && read >= compute * (1.0 - 1e-9)
                        ? PREDICT_READ
                        : PREDICT_CPU_ONLY;
         p.seconds = compute;
         p.tail_s = 0.0;
         p.cached_bytes = 0.0;
+        decompose(&p, compute, TERM_WRITE);
         return p;
     }
     if (!(in->drain_bps > 0.0))
-        return p;
+        return (prediction_t){PREDICT_UNKNOWN, NAN, NAN, NAN, NAN, {NAN, NAN, NAN, NAN, NAN},
+                              {NAN, NAN, NAN, NAN, NAN}};
     double write_s = out / in->drain_bps;
     if (in->sync == PREDICT_SYNC_DIRECT) {
+        /* The disk starts with the first compressed block and ends with the last. */
+        if (pace == 0.0)
+            write_s += fill;
         p.regime = PREDICT_OVERLAPPED;
-        p.seconds = fmax(compute, write_s);
+        p.seconds = fmax(compute + last_out / in->drain_bps, write_s);
         p.tail_s = 0.0;
         p.cached_bytes = 0.0;
+        p.own_s[TERM_WRITE] = fmax(pace, write_s);
+        decompose(&p, compute, TERM_WRITE);
         return p;
     }
     predict_inputs_t sized = *in;
@@ -90,12 +140,17 @@ prediction_t predict_run(const predict_inputs_t *in)
         p.regime = out > limit ? PREDICT_MIXED : PREDICT_CPU_ONLY;
         p.seconds = end;
         p.tail_s = 0.0;
+        if (out > limit)
+            p.own_s[TERM_WRITE] = fmax(pace, start + (out - limit) / in->drain_bps);
+        decompose(&p, compute, TERM_WRITE);
         return p;
     }
     if (held >= out) {
         p.regime = PREDICT_SERIAL;
         p.seconds = compute + write_s;
         p.tail_s = write_s;
+        p.own_s[TERM_FLUSH] = write_s;
+        decompose(&p, compute, TERM_FLUSH);
         return p;
     }
     double serial_part = compute + held / in->drain_bps;
@@ -103,24 +158,73 @@ prediction_t predict_run(const predict_inputs_t *in)
     p.regime = held > 0.0 ? PREDICT_MIXED : PREDICT_OVERLAPPED;
     p.seconds = fmax(serial_part, busy_disk);
     p.tail_s = p.seconds - compute;
+    p.own_s[TERM_WRITE] = fmax(pace, busy_disk);
+    p.own_s[TERM_FLUSH] = held / in->drain_bps;
+    decompose(&p, compute, busy_disk > serial_part ? TERM_WRITE : TERM_FLUSH);
     return p;
 }
 
-double predict_drain_for_seconds(const predict_inputs_t *in, double seconds)
+/* 0 for the CPU's terms, 1 reading, 2 writing: the verdict each would give. */
+static int term_kind(predict_term_t t)
 {
-    /* predict_run's time falls as drain_bps grows: bisect on log(drain). */
+    return t == TERM_COMPUTE || t == TERM_IO_CPU ? 0 : t == TERM_READ ? 1 : 2;
+}
+
+predict_term_t predict_decide(const prediction_t *p, double tol, predict_term_t *second)
+{
+    *second = TERM_COUNT;
+    double t = p->seconds;
+    if (t <= p->own_s[TERM_COMPUTE] / (1.0 - tol) * (1.0 + 1e-12)) {
+        /* At CPU speed: balanced with a read or an overlapped write that takes as long. */
+        double best = (1.0 - tol) * t;
+        for (predict_term_t k = TERM_READ; k <= TERM_WRITE; k++)
+            if (p->own_s[k] >= best) {
+                best = p->own_s[k];
+                *second = k;
+            }
+        return TERM_COMPUTE;
+    }
+    predict_term_t limit = TERM_IO_CPU;
+    for (predict_term_t k = TERM_READ; k < TERM_COUNT; k++)
+        if (p->part_s[k] > p->part_s[limit])
+            limit = k;
+    predict_term_t other = TERM_COUNT;
+    for (predict_term_t k = TERM_IO_CPU; k < TERM_COUNT; k++)
+        if (term_kind(k) != term_kind(limit) && p->part_s[k] > 0.0 &&
+            (other == TERM_COUNT || p->part_s[k] > p->part_s[other]))
+            other = k;
+    if (other != TERM_COUNT && p->part_s[other] >= (1.0 - tol) * p->part_s[limit])
+        *second = other;
+    return limit;
+}
+
+/* The field of in that which names. */
+static double *speed_field(predict_inputs_t *in, predict_speed_t which)
+{
+    switch (which) {
+    case PREDICT_SPEED_PACE: return &in->pace_bps;
+    case PREDICT_SPEED_READ: return &in->read_bps;
+    default: return &in->drain_bps;
+    }
+}
+
+double predict_speed_for_seconds(const predict_inputs_t *in, predict_speed_t which,
+                                 double seconds)
+{
+    /* predict_run's time falls as any of its speeds grows: bisect on log(speed). */
     predict_inputs_t probe = *in;
-    probe.drain_bps = INFINITY;
+    double *speed = speed_field(&probe, which);
+    *speed = INFINITY;
     prediction_t fastest = predict_run(&probe);
     if (fastest.regime == PREDICT_UNKNOWN || !(seconds > fastest.seconds * (1.0 + 1e-9)))
         return NAN;
     double lo = 1.0, hi = 1e15; /* bytes per second */
-    probe.drain_bps = hi;
+    *speed = hi;
     if (predict_run(&probe).seconds > seconds)
         return NAN;
     for (int i = 0; i < 200 && hi / lo > 1.0 + 1e-9; i++) {
         double mid = sqrt(lo * hi);
-        probe.drain_bps = mid;
+        *speed = mid;
         if (predict_run(&probe).seconds > seconds)
             lo = mid;
         else

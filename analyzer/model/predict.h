@@ -16,6 +16,9 @@
  * the cores offer in the job's time, the cores' part becomes (W + I) / cores.
  * An emulated rate cap (TARGET@RATE) paces the writes during the run, so the cores'
  * part becomes max(cpu, out / cap) before the page cache's part begins.
+ * Writes that overlap the compression (O_DIRECT, a cap) start only once the first block
+ * is compressed (the pipeline's fill, cpu x min(1, T x block / input)), and the last
+ * block's output is written after the cores finish.
  * Pure functions: no I/O, no allocation. Unknown inputs are NAN. */
 #ifndef CP_MODEL_PREDICT_H
 #define CP_MODEL_PREDICT_H
@@ -58,22 +61,67 @@ typedef struct predict_inputs {
                                                    table from elsewhere rarely says) */
     double dirty_expire_s; /* NAN: unknown (no age limit) */
     double dirty_writeback_s; /* the flusher's wake-up interval; NAN: unknown (none) */
+    /* The pipeline: T compressors take blocks of block_bytes of input, so the first
+     * output exists only once a block is compressed (fill), and the last block's output
+     * is written after the cores finish. NAN: unknown (no fill, no last block). */
+    double threads, block_bytes;
 } predict_inputs_t;
+
+/* The terms of the decomposition, each a mechanism that can set a run's time. */
+typedef enum predict_term {
+    TERM_COMPUTE, /* the cores compressing: the memory target's time at this T */
+    TERM_IO_CPU,  /* the I/O path's own CPU work (page-cache copies, file system, block
+                     layer) on cores the compressors already fill */
+    TERM_READ,    /* reading the input (a decompression: the archive) from its volume */
+    TERM_WRITE,   /* the disk writing while the cores work: O_DIRECT, write-back during
+                     the run, an emulated cap pacing the writes */
+    TERM_FLUSH,   /* the flush tail: what the page cache still holds at the fsync */
+    TERM_COUNT
+} predict_term_t;
+
+/* "compute", "io-cpu", "read", "write", "flush". */
+const char *predict_term_name(predict_term_t term);
 
 typedef struct prediction {
     predict_regime_t regime;
     double seconds;        /* predicted wall time; NAN when regime is PREDICT_UNKNOWN */
-    double compute_s;      /* the cores' part: max(cpu, input / read) */
+    double compute_s;      /* the cores' part before the flush: max(cpu, cores with the
+                              I/O path's work, input / read, output / pace) */
     double tail_s;         /* predicted seconds after the last output byte (the flush) */
     double cached_bytes;   /* B: output the cache holds before write-back starts */
+    /* The decomposition. part_s sums to seconds: the memory target's time, then what
+     * each other term adds on top of it (0 when it adds nothing). own_s is each term's
+     * own time, had it alone set the run's: compute the cpu time, io-cpu the cores' time
+     * with the I/O path's work, read input / read speed, write the disk's busy time when
+     * it writes during the run (0 when it writes only at the fsync), flush the tail. */
+    double part_s[TERM_COUNT];
+    double own_s[TERM_COUNT];
 } prediction_t;
 
 /* Predicts one run. */
 prediction_t predict_run(const predict_inputs_t *in);
 
-/* The drain rate a volume would need for the run to take seconds (the inverse of
- * predict_run in drain_bps); NAN when no drain rate reaches it (e.g. below the compute
- * time, or for the serial regime when seconds <= compute_s). */
-double predict_drain_for_seconds(const predict_inputs_t *in, double seconds);
+/* What sets a predicted time, with tolerance tol (0.10): when the time is within the
+ * tolerance of the compute term (seconds <= compute / (1 - tol)) the limit is TERM_COMPUTE;
+ * otherwise it is the term that adds the most on top of compute. The decision is balanced,
+ * with *second the other term, when a term of another kind (CPU: compute, io-cpu; read;
+ * write: write, flush) comes within the tolerance of the limit: at CPU speed, a read or
+ * overlapped write whose own time is within tol of the run's; otherwise a second part
+ * within tol x seconds of the largest. *second is TERM_COUNT when not balanced. The
+ * prediction must be known (regime not PREDICT_UNKNOWN). */
+predict_term_t predict_decide(const prediction_t *p, double tol, predict_term_t *second);
+
+/* Which speed predict_speed_for_seconds varies. */
+typedef enum predict_speed {
+    PREDICT_SPEED_DRAIN, /* drain_bps: the volume's device */
+    PREDICT_SPEED_PACE,  /* pace_bps: an emulated write cap */
+    PREDICT_SPEED_READ,  /* read_bps: the input's volume */
+} predict_speed_t;
+
+/* The smallest speed (bytes per second) of the given kind at which the run takes at most
+ * seconds, the other inputs as given; NAN when no speed reaches it (the other terms alone
+ * take longer) or the prediction is unknown. Bisection on the logarithm of the speed. */
+double predict_speed_for_seconds(const predict_inputs_t *in, predict_speed_t which,
+                                 double seconds);
 
 #endif

@@ -21,8 +21,11 @@ static double row_speed(const probe_speed_row_t *r, probe_speed_op_t op)
 {
     if (op == PROBE_OP_DRAIN)
         return r->op == PROBE_OP_WRITE ? r->drain_bps : NAN;
-    if (op == PROBE_OP_IO_COST)
-        return r->op == PROBE_OP_WRITE && r->size_bytes > 0.0 ? r->io_cpu_s / r->size_bytes : NAN;
+    if (op == PROBE_OP_IO_COST || op == PROBE_OP_IO_COST_DIRECT)
+        return r->op == PROBE_OP_WRITE && r->size_bytes > 0.0 &&
+                       r->direct == (op == PROBE_OP_IO_COST_DIRECT)
+                   ? r->io_cpu_s / r->size_bytes
+                   : NAN;
     return r->op == op ? r->bytes_per_s : NAN;
 }
 

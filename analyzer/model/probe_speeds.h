@@ -13,8 +13,10 @@ typedef enum probe_speed_op {
     PROBE_OP_READ,
     PROBE_OP_SUSTAINED,
     PROBE_OP_DRAIN, /* not a row kind: the drain_bps of write rows, for probe_table_speed */
-    PROBE_OP_IO_COST, /* not a row kind: io_cpu_s / size_bytes of write rows (seconds of
-                         system CPU per byte written), for probe_table_speed */
+    PROBE_OP_IO_COST, /* not a row kind: io_cpu_s / size_bytes of buffered write rows
+                         (seconds of system CPU per byte written), for probe_table_speed */
+    PROBE_OP_IO_COST_DIRECT, /* the same of O_DIRECT write rows: the direct path costs
+                                the cores differently (no page-cache copy) */
 } probe_speed_op_t;
 
 typedef struct probe_speed_row {
@@ -29,6 +31,7 @@ typedef struct probe_speed_row {
                           (O_DIRECT, or the fsync of a file the cache held); NAN unknown */
     double io_cpu_s;   /* write rows: the machine's system CPU seconds during the write */
     int ram, emulated; /* 1 yes, 0 no, -1 not given */
+    bool direct;       /* the row's sync column says direct (O_DIRECT) */
     double rate_cap_bps; /* the emulated cap that paced the row (a read row's read cap,
                             a write row's write cap); NAN when none or not given */
 } probe_speed_row_t;
@@ -45,7 +48,8 @@ void probe_table_free(probe_table_t *table);
 /* A target's sustained speed for op (write or read): the median bytes_per_s over its rows
  * at its largest size_bytes (over all its rows of that op when sizes are not given).
  * For PROBE_OP_DRAIN: the median drain_bps of its write rows at the largest size that has
- * one; for PROBE_OP_IO_COST the median of io_cpu_s / size_bytes likewise. NAN when the
+ * one; for PROBE_OP_IO_COST (buffered rows) and PROBE_OP_IO_COST_DIRECT (O_DIRECT rows)
+ * the median of io_cpu_s / size_bytes likewise. NAN when the
  * table is NULL or has no such rows. */
 double probe_table_speed(const probe_table_t *table, const char *target, probe_speed_op_t op);
 

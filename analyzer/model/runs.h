@@ -51,6 +51,7 @@ typedef struct run_row {
     double dirty_background_bytes, dirty_bytes;   /* write-back thresholds */
     double dirty_expire_s, dirty_writeback_s;    /* dirty age limit, flusher interval */
     double online_cpus;                          /* CPUs online during the run */
+    double block_bytes;   /* the pipeline's input block (the first output waits for one) */
 } run_row_t;
 
 typedef struct runs_table {

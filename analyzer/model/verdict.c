@@ -9,6 +9,7 @@ const char *verdict_name(verdict_kind_t kind)
     case VERDICT_CPU: return "cpu-bound";
     case VERDICT_WRITE: return "write-bound";
     case VERDICT_READ: return "read-bound";
+    case VERDICT_BALANCED: return "balanced";
     default: return "unexplained";
     }
 }
@@ -49,23 +50,36 @@ double verdict_write_ceiling(double sustained_write_bps, double output_ratio)
     return sustained_write_bps / output_ratio;
 }
 
+/* limits() for a fixed volume ceiling: the CPU rate reaches it. */
+static bool reaches_limit(double threads, double cpu_rate_bps, void *ctx)
+{
+    (void)threads;
+    return cpu_rate_bps >= *(const double *)ctx;
+}
+
 double verdict_crossover(const fit_result_t *model, double limit_bps, double max_threads)
 {
-    if (model == NULL || !model->fitted || !(limit_bps > 0.0) || !(max_threads >= 1.0))
+    if (!(limit_bps > 0.0))
         return NAN;
-    double r1 = fit_rate_at(model, 1.0);
-    if (r1 >= limit_bps)
+    return verdict_crossover_where(model, reaches_limit, &limit_bps, max_threads);
+}
+
+double verdict_crossover_where(const fit_result_t *model, verdict_limits_fn limits, void *ctx,
+                               double max_threads)
+{
+    if (model == NULL || !model->fitted || !(max_threads >= 1.0))
+        return NAN;
+    if (limits(1.0, fit_rate_at(model, 1.0), ctx))
         return 1.0;
     /* Steps of 1/64 thread find the first crossing of any of our curves (at most one
      * peak), then bisection pins it to well below a hundredth of a thread. */
     const double step = 1.0 / 64.0;
     double lo = 1.0;
     for (double hi = 1.0 + step; hi <= max_threads + step / 2; hi += step) {
-        double r = fit_rate_at(model, hi);
-        if (r >= limit_bps) {
+        if (limits(hi, fit_rate_at(model, hi), ctx)) {
             for (int i = 0; i < 40; i++) {
                 double mid = 0.5 * (lo + hi);
-                if (fit_rate_at(model, mid) >= limit_bps)
+                if (limits(mid, fit_rate_at(model, mid), ctx))
                     hi = mid;
                 else
                     lo = mid;
@@ -116,11 +130,19 @@ void verdict_crossover_range(const fit_result_t *model, double limit_bps, double
                              double *lo, double *hi)
 {
     *lo = *hi = NAN;
+    if (limit_bps > 0.0)
+        verdict_crossover_range_where(model, reaches_limit, &limit_bps, max_threads, lo, hi);
+}
+
+void verdict_crossover_range_where(const fit_result_t *model, verdict_limits_fn limits,
+                                   void *ctx, double max_threads, double *lo, double *hi)
+{
+    *lo = *hi = NAN;
     if (model == NULL || !model->fitted || model->exact)
         return;
     fit_result_t faster, slower;
     if (!moved_model(model, +1, &faster) || !moved_model(model, -1, &slower))
         return;
-    *lo = verdict_crossover(&faster, limit_bps, max_threads);
-    *hi = verdict_crossover(&slower, limit_bps, max_threads);
+    *lo = verdict_crossover_where(&faster, limits, ctx, max_threads);
+    *hi = verdict_crossover_where(&slower, limits, ctx, max_threads);
 }

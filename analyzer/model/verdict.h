@@ -5,6 +5,8 @@
 #ifndef CP_MODEL_VERDICT_H
 #define CP_MODEL_VERDICT_H
 
+#include <stdbool.h>
+
 #include "model/fit.h"
 
 typedef enum verdict_kind {
@@ -12,9 +14,10 @@ typedef enum verdict_kind {
     VERDICT_WRITE,       /* short of the CPU ceiling; the write ceiling is below it */
     VERDICT_READ,        /* short of the CPU ceiling; the read ceiling is below it */
     VERDICT_UNEXPLAINED, /* short of the CPU ceiling; no known ceiling accounts for it */
+    VERDICT_BALANCED,    /* two terms of different kinds set the time within tolerance */
 } verdict_kind_t;
 
-/* "cpu-bound", "write-bound", "read-bound", "unexplained". */
+/* "cpu-bound", "write-bound", "read-bound", "unexplained", "balanced". */
 const char *verdict_name(verdict_kind_t kind);
 
 /* The verdict for a measured rate against the CPU ceiling cpu_bps (required) and the
@@ -46,5 +49,19 @@ double verdict_crossover(const fit_result_t *cpu_rate_model, double limit_bps,
  * valid one; either is NAN when that curve never reaches the limit. */
 void verdict_crossover_range(const fit_result_t *cpu_rate_model, double limit_bps,
                              double max_threads, double *lo, double *hi);
+
+/* Whether a volume limits the job at `threads` when the cores alone would run it at
+ * cpu_rate_bps (input bytes per second); ctx is the caller's. */
+typedef bool (*verdict_limits_fn)(double threads, double cpu_rate_bps, void *ctx);
+
+/* The smallest real T in [1, max_threads] at which limits() first holds along the fitted
+ * CPU rate curve (the same scan and bisection as verdict_crossover); NAN when it never
+ * does or the model was not fitted. */
+double verdict_crossover_where(const fit_result_t *cpu_rate_model, verdict_limits_fn limits,
+                               void *ctx, double max_threads);
+
+/* verdict_crossover_range for a limits() predicate. */
+void verdict_crossover_range_where(const fit_result_t *cpu_rate_model, verdict_limits_fn limits,
+                                   void *ctx, double max_threads, double *lo, double *hi);
 
 #endif

@@ -72,7 +72,30 @@ static json_t *evidence_json(const analysis_verdict_t *v)
     json_object_set_new(o, "cpu_sys_share", json_number_or_null(e->cpu_sys_share));
     json_object_set_new(o, "dev_busy_share", json_number_or_null(e->dev_busy_share));
     json_object_set_new(o, "busy_growth", json_number_or_null(e->busy_growth));
+    json_object_set_new(o, "predicted_s", json_number_or_null(e->predicted_s));
+    if (e->predicted_s > 0.0) {
+        /* The model's decomposition: parts add up to predicted_s; own is each term's own
+         * time (docs/method.md, "One model decides"). */
+        json_t *parts = json_object(), *own = json_object();
+        for (predict_term_t t = 0; t < TERM_COUNT; t++) {
+            json_object_set_new(parts, predict_term_name(t), json_number_or_null(e->part_s[t]));
+            json_object_set_new(own, predict_term_name(t), json_number_or_null(e->own_s[t]));
+        }
+        json_object_set_new(o, "parts_s", parts);
+        json_object_set_new(o, "own_s", own);
+    }
     return o;
+}
+
+/* Why an unexplained point is unexplained; null otherwise. */
+static json_t *miss_json(cause_miss_t miss)
+{
+    switch (miss) {
+    case MISS_MODEL: return json_string("model-missed");
+    case MISS_BEYOND_VOLUME: return json_string("faster-than-volume");
+    case MISS_NO_FIGURE: return json_string("no-figure");
+    default: return json_null();
+    }
 }
 
 static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
@@ -166,6 +189,10 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
                             ? json_string(verdict_name(v->stage_verdict)) : json_null());
         json_object_set_new(j, "stage_disagrees", json_boolean(v->stage_disagrees));
         json_object_set_new(j, "cause", json_string(cause_name(v->cause)));
+        json_object_set_new(j, "second_cause", v->verdict == VERDICT_BALANCED
+                            ? json_string(cause_name(v->second_cause)) : json_null());
+        json_object_set_new(j, "decided_by", json_string(v->from_model ? "model" : "ceilings"));
+        json_object_set_new(j, "unexplained", miss_json(v->miss));
         json_object_set_new(j, "evidence", evidence_json(v));
         json_object_set_new(j, "device_disagrees", json_boolean(v->device_disagrees));
         json_array_append_new(verdicts, j);
@@ -181,12 +208,19 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
                         ? json_string(s->crossover_limit == VERDICT_READ ? "read" : "write")
                         : json_null());
     json_object_set_new(o, "crossover_model", best_name(s->crossover_model));
-    if (s->whatif_threads > 0 && isfinite(s->whatif_seconds)) {
+    json_object_set_new(o, "crossover_term", isfinite(s->crossover_threads)
+                        ? json_string(predict_term_name(s->crossover_term)) : json_null());
+    json_object_set_new(o, "crossover_rate_bytes_per_s", json_number_or_null(s->crossover_rate_bps));
+    if (s->whatif_threads > 0) {
         json_t *w = json_object();
         json_object_set_new(w, "threads", json_integer(s->whatif_threads));
         json_object_set_new(w, "write_bytes_per_s", json_number_or_null(s->whatif_write_bps));
         json_object_set_new(w, "read_bytes_per_s", json_number_or_null(s->whatif_read_bps));
         json_object_set_new(w, "seconds", json_number_or_null(s->whatif_seconds));
+        json_object_set_new(w, "speed", json_string(s->rate_cap_bps > 0.0 ? "cap" : "drain"));
+        json_object_set_new(w, "blocked_by", s->whatif_blocked_by < TERM_COUNT
+                            ? json_string(predict_term_name(s->whatif_blocked_by)) : json_null());
+        json_object_set_new(w, "direct_write_bytes_per_s", json_number_or_null(s->whatif_direct_bps));
         json_object_set_new(o, "what_if", w);
     } else {
         json_object_set_new(o, "what_if", json_null());

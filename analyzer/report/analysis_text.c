@@ -189,15 +189,12 @@ static void crossover_words(const analysis_t *a, const analysis_series_t *s, cha
     } else if (s->crossover_model < 0)
         snprintf(buf, cap, "too few thread counts to model the CPU rate, so no crossover");
     else if (isnan(x) || x > ANALYSIS_EXTRAPOLATION_REACH * hi)
-        snprintf(buf, cap, "%s's %s ceiling of %s is not within reach of the measured range "
-                 "(%d..%d threads): the fitted CPU rate stays below it up to %.0f threads",
-                 whose, kind, rate, lo, hi, ANALYSIS_EXTRAPOLATION_REACH * hi);
-    else if (x <= 1.0)
-        snprintf(buf, cap, "from 1 thread on %s limits the job (its %s ceiling of %s is below "
-                 "the CPU rate; %s model)", whose, kind, rate,
-                 fit_kind_name((fit_kind_t)s->crossover_model));
+        snprintf(buf, cap, "%s does not limit the job within reach of the measured range "
+                 "(%d..%d threads): along the fitted CPU rate, the model keeps its %s time "
+                 "more than %.0f%% under the compression's up to %.0f threads",
+                 whose, lo, hi, kind, 100.0 * a->tolerance, ANALYSIS_EXTRAPOLATION_REACH * hi);
     else {
-        char range[96] = "";
+        char range[96] = "", when[160];
         if (isfinite(s->crossover_lo) || isfinite(s->crossover_hi)) {
             char a_txt[16] = "-", b_txt[24] = "beyond reach";
             if (isfinite(s->crossover_lo))
@@ -207,11 +204,23 @@ static void crossover_words(const analysis_t *a, const analysis_series_t *s, cha
             snprintf(range, sizeof range, " (%s..%s within one standard error of the fit)",
                      a_txt, b_txt);
         }
-        snprintf(buf, cap, "from %d threads on %s limits the job (the fitted CPU rate reaches "
-                 "its %s ceiling of %s at T = %.1f%s; %s model, %s %d..%d threads)",
-                 (int)ceil(x), whose, kind, rate, x, range,
-                 fit_kind_name((fit_kind_t)s->crossover_model),
-                 x > hi ? "extrapolated beyond the measured" : "measured", lo, hi);
+        if (s->crossover_term == TERM_FLUSH)
+            snprintf(when, sizeof when, "the flush at the end adds more than %.0f%% to the "
+                     "compression", 100.0 * a->tolerance);
+        else
+            snprintf(when, sizeof when, "the volume's %s time comes within %.0f%% of the "
+                     "compression's (its %s ceiling: %s of input)", kind,
+                     100.0 * a->tolerance, kind, rate);
+        if (x <= 1.0)
+            snprintf(buf, cap, "from 1 thread on %s limits the job: %s (%s model of the CPU "
+                     "rate)", whose, when, fit_kind_name((fit_kind_t)s->crossover_model));
+        else
+            snprintf(buf, cap, "from %d threads on %s limits the job: %s at T = %.1f%s, where "
+                     "the model gives %s (%s model of the CPU rate, %s %d..%d threads)",
+                     (int)ceil(x), whose, when, x, range,
+                     analysis_format_rate(s->crossover_rate_bps, rate, sizeof rate),
+                     fit_kind_name((fit_kind_t)s->crossover_model),
+                     x > hi ? "extrapolated beyond the measured" : "measured", lo, hi);
     }
 }
 
@@ -319,20 +328,18 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *
         analysis_format_rate(v->write_ceiling_bps, r3, sizeof r3);
         analysis_format_rate(v->read_ceiling_bps, r4, sizeof r4);
         analysis_format_rate(s->is_mem ? NAN : s->write_speed_bps, r5, sizeof r5);
-        char stage[96] = "";
+        char stage[96] = "", vl[96];
         if (v->stage_disagrees)
             snprintf(stage, sizeof stage, " (pipeline stages say %s)", verdict_name(v->stage_verdict));
         const char *mark = v->cpu_ceiling_source == CEILING_MEM_MODEL ? "*" : "";
         if (md)
-            fprintf(out, "| %d | %s | %s%s | %s | %s | %s | %.0f%% | %.0f%% | %s (%s)%s |\n",
+            fprintf(out, "| %d | %s | %s%s | %s | %s | %s | %.0f%% | %.0f%% | %s%s |\n",
                     v->threads, r1, r2, mark, r5, r3, r4, 100.0 * v->efficiency,
-                    100.0 * v->relative_speed, verdict_name(v->verdict), cause_name(v->cause),
-                    stage);
+                    100.0 * v->relative_speed, verdict_label(v, vl, sizeof vl), stage);
         else
-            fprintf(out, "  %7d %11s %10s%1s %13s %13s %12s %9.0f%% %10.0f%%  %s (%s)%s\n",
+            fprintf(out, "  %7d %11s %10s%1s %13s %13s %12s %9.0f%% %10.0f%%  %s%s\n",
                     v->threads, r1, r2, mark, r5, r3, r4, 100.0 * v->efficiency,
-                    100.0 * v->relative_speed, verdict_name(v->verdict), cause_name(v->cause),
-                    stage);
+                    100.0 * v->relative_speed, verdict_label(v, vl, sizeof vl), stage);
     }
     const analysis_verdict_t *last = &s->verdicts[s->npoints - 1];
     const char *indent = md ? "" : "  ";

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/analysis_text.h"
+#include "report/cause_text.h"
 #include "report/strbuf.h"
 
 static const char *label(const analysis_series_t *s, char *buf, size_t cap)
@@ -53,6 +54,51 @@ static void reach_words(const analysis_series_t *s, char *buf, size_t cap)
                  s->points[k].threads == 1 ? "" : "s", top);
 }
 
+/* What would help when no faster disk brings the job within the tolerance: the term that
+ * remains, and the options that act on it. */
+static void blocked_words(const analysis_t *a, const analysis_series_t *s, char *buf,
+                          size_t cap)
+{
+    char what[160];
+    verdict_cause_t cause = cause_of_term(s->whatif_blocked_by);
+    strbuf_appendf(buf, cap, "no faster disk brings it within %.0f%% of memory: %s remains",
+                   100.0 * a->tolerance, cause_plain_words(s, cause, what, sizeof what));
+    if (s->whatif_blocked_by == TERM_IO_CPU)
+        strbuf_appendf(buf, cap, " (O_DIRECT writes with --sync direct, fewer threads or "
+                       "more cores would help)");
+    else if (s->whatif_blocked_by == TERM_READ)
+        strbuf_appendf(buf, cap, " (a faster input volume, or the input on another volume "
+                       "with --layout split)");
+}
+
+/* The what-if's answer: the speed that would do, or what blocks it; "" when none was
+ * asked (the volume does not limit the job, or the model does not explain it). */
+static void whatif_words(const analysis_t *a, const analysis_series_t *s, char *buf,
+                         size_t cap)
+{
+    char r1[32];
+    if (s->whatif_threads <= 0)
+        return;
+    if (isfinite(s->whatif_seconds)) {
+        if (s->whatif_write_bps > 0.0)
+            strbuf_appendf(buf, cap, "a %s %s would bring it down to %.3g s",
+                           s->rate_cap_bps > 0.0 ? "cap of" : "disk that writes",
+                           analysis_format_rate(s->whatif_write_bps, r1, sizeof r1),
+                           s->whatif_seconds);
+        if (s->whatif_read_bps > 0.0)
+            strbuf_appendf(buf, cap, "%sa volume that reads %s would bring it down to %.3g s",
+                           s->whatif_write_bps > 0.0 ? " together with " : "",
+                           analysis_format_rate(s->whatif_read_bps, r1, sizeof r1),
+                           s->whatif_seconds);
+    } else {
+        blocked_words(a, s, buf, cap);
+    }
+    if (s->whatif_direct_bps > 0.0 && !(s->whatif_direct_bps >= s->whatif_write_bps))
+        strbuf_appendf(buf, cap, "; with O_DIRECT writes (--sync direct), which overlap the "
+                       "compression, a disk writing %s would do",
+                       analysis_format_rate(s->whatif_direct_bps, r1, sizeof r1));
+}
+
 const char *answer_whatif(const analysis_t *a, const analysis_series_t *s, char *buf,
                           size_t cap)
 {
@@ -61,7 +107,7 @@ const char *answer_whatif(const analysis_t *a, const analysis_series_t *s, char 
         return buf;
     const analysis_point_t *p = &s->points[s->npoints - 1];
     const analysis_verdict_t *v = &s->verdicts[s->npoints - 1];
-    char have[32], have_in[32], need[32], disk[32];
+    char have[32], have_in[32], need[32];
     double ratio = isfinite(s->output_ratio) ? s->output_ratio : 1.0;
     if (isinf(s->write_speed_bps))
         strbuf_appendf(buf, cap, "this volume is RAM (no disk speed limits it)");
@@ -70,20 +116,18 @@ const char *answer_whatif(const analysis_t *a, const analysis_series_t *s, char 
                s->rate_cap_bps > 0.0 ? "is capped at" : "writes",
                analysis_format_rate(s->write_speed_bps, have, sizeof have),
                analysis_format_rate(s->write_speed_bps / ratio, have_in, sizeof have_in), ratio);
-    strbuf_appendf(buf, cap, "; at %d threads the job needs %s of writes to run at CPU speed", p->threads,
-           analysis_format_rate(v->cpu_ceiling_bps * ratio, need, sizeof need));
-    if (s->whatif_threads > 0 && isfinite(s->whatif_seconds))
-        strbuf_appendf(buf, cap, "; a disk writing %s would take %.3g s, within %.0f%% of the CPU's "
-               "%.3g s (measured here: %.3g s)",
-               analysis_format_rate(s->whatif_write_bps, disk, sizeof disk), s->whatif_seconds,
-               100.0 * a->tolerance, cpu_seconds(p, v), p->seconds);
-    else if (s->whatif_threads > 0)
-        strbuf_appendf(buf, cap, "; with this timing no disk brings it within %.0f%% of the CPU's "
-               "%.3g s: the page cache's flush comes after the compression and alone costs more",
-               100.0 * a->tolerance, cpu_seconds(p, v));
-    if (strcmp(s->sync, "fsync") == 0 && s->whatif_write_bps > 2.0 * v->cpu_ceiling_bps * ratio)
-        strbuf_appendf(buf, cap, " (more than the %s, because buffered output is flushed after the "
-               "compression rather than during it)", need);
+    strbuf_appendf(buf, cap, "; at %d threads the job needs %s of writes to keep up with the "
+                   "cores while they compress", p->threads,
+                   analysis_format_rate(v->cpu_ceiling_bps * ratio, need, sizeof need));
+    if (s->whatif_threads > 0) {
+        strbuf_appendf(buf, cap, "; ");
+        whatif_words(a, s, buf, cap);
+        strbuf_appendf(buf, cap, " (within %.0f%% of the CPU's %.3g s; measured here: %.3g s)",
+                       100.0 * a->tolerance, cpu_seconds(p, v), p->seconds);
+        if (strcmp(s->sync, "fsync") == 0 && s->whatif_write_bps > 2.0 * v->cpu_ceiling_bps * ratio)
+            strbuf_appendf(buf, cap, "; that is more than the %s, because buffered output is "
+                           "flushed after the compression rather than during it", need);
+    }
     return buf;
 }
 
@@ -92,7 +136,7 @@ const char *answer_sentence(const analysis_t *a, const analysis_series_t *s, cha
 {
     const analysis_point_t *p = &s->points[s->npoints - 1];
     const analysis_verdict_t *v = &s->verdicts[s->npoints - 1];
-    char name[300], reach[96], slower[48], r1[32], restored[32];
+    char name[300], reach[96], slower[48], r1[32], what[160], other[160], parts[256];
     buf[0] = '\0';
     label(s, name, sizeof name);
     double cpu_s = cpu_seconds(p, v);
@@ -110,67 +154,39 @@ const char *answer_sentence(const analysis_t *a, const analysis_series_t *s, cha
     }
     reach_words(s, reach, sizeof reach);
     strbuf_appendf(buf, cap, "%s: %s %s: ", name, verdict_name(v->verdict), reach);
-    switch (v->cause) {
-    case CAUSE_COMPUTE:
+    const cause_evidence_t *e = &v->evidence;
+    if (v->cause == CAUSE_UNKNOWN) {
+        strbuf_appendf(buf, cap, "%.3g s at %d threads, %s %s (%.3g s); ", p->seconds,
+                       p->threads, slower, against, cpu_s);
+        cause_miss_words(s, p, v, a->tolerance, buf, cap);
+    } else if (v->verdict == VERDICT_BALANCED) {
+        cause_plain_words(s, v->cause, what, sizeof what);
+        cause_plain_words(s, v->second_cause, other, sizeof other);
+        predict_term_t t1 = TERM_COMPUTE, t2 = TERM_COMPUTE;
+        for (predict_term_t t = 0; t < TERM_COUNT; t++) {
+            if (cause_of_term(t) == v->cause)
+                t1 = t;
+            if (cause_of_term(t) == v->second_cause)
+                t2 = t;
+        }
+        strbuf_appendf(buf, cap, "%s (%.3g s) and %s (%.3g s) take about as long, so going "
+                       "faster needs both: %.3g s at %d threads, %s %s (%.3g s)", what,
+                       e->own_s[t1], other, e->own_s[t2], p->seconds, p->threads, slower,
+                       against, cpu_s);
+    } else if (v->cause == CAUSE_COMPUTE) {
         strbuf_appendf(buf, cap, "%.3g s at %d threads, %s %s (%.3g s); this volume keeps up",
-               p->seconds, p->threads, slower, against, cpu_s);
-        break;
-    case CAUSE_CORES_SATURATED:
-        strbuf_appendf(buf, cap, "writing here costs CPU (page cache, file system, block layer) that "
-               "the cores could not spare: %.3g s at %d threads, %s %s (%.3g s)",
-               p->seconds, p->threads, slower, against, cpu_s);
-        break;
-    case CAUSE_CPU_CONTENTION:
-        strbuf_appendf(buf, cap, "the worker threads needed more CPU time than in memory (contended "
-               "cores): %.3g s at %d threads, %s %s (%.3g s)", p->seconds, p->threads, slower,
-               against, cpu_s);
-        break;
-    case CAUSE_FLUSH_TAIL:
-        strbuf_appendf(buf, cap, "the flush of the output adds %.3g s (%.0f%% of the run) to every run: "
-               "%.3g s at %d threads against the CPU's %.3g s", v->evidence.flush_s,
-               100.0 * v->evidence.flush_s / p->seconds, p->seconds, p->threads, cpu_s);
-        break;
-    case CAUSE_WRITE_THROUGHPUT:
-        strbuf_appendf(buf, cap, "the volume writes %s of output, so the job takes %.3g s at %d threads, %s the "
-               "CPU's %.3g s", analysis_format_rate(s->write_speed_bps, r1, sizeof r1),
-               p->seconds, p->threads, slower, cpu_s);
-        break;
-    case CAUSE_READ_THROUGHPUT:
-        if (s->decompress)
-            strbuf_appendf(buf, cap, "the volume reads the %.0f%%-sized archive at %s%s, %s of "
-                   "restored data, so the decompression takes %.3g s at %d threads, %s the CPU's "
-                   "%.3g s", 100.0 * s->output_ratio,
-                   analysis_format_rate(s->read_bps, r1, sizeof r1),
-                   s->read_cap_bps > 0.0 ? " (an emulated read cap)" : "",
-                   analysis_format_rate(v->read_ceiling_bps, restored, sizeof restored), p->seconds,
-                   p->threads, slower, cpu_s);
-        else
-            strbuf_appendf(buf, cap, "reading the input from %s at %s, the job takes %.3g s at %d "
-                   "threads, %s the CPU's %.3g s", s->read_from[0] ? s->read_from : "its volume",
-                   analysis_format_rate(v->read_ceiling_bps, r1, sizeof r1), p->seconds,
-                   p->threads, slower, cpu_s);
-        break;
-    default:
-        strbuf_appendf(buf, cap, "%.3g s at %d threads, %s %s (%.3g s), and no recorded figure "
-               "accounts for the gap", p->seconds, p->threads, slower, against, cpu_s);
-        if (p->n == 1)
-            strbuf_appendf(buf, cap, "; it rests on one repetition, so rerun with --reps 3 or more");
-        else if (p->noisy)
-            strbuf_appendf(buf, cap, "; the repetitions spread %.0f%%, so rerun with more --reps",
-                   100.0 * (p->seconds_max - p->seconds_min) / p->seconds);
-        break;
+                       p->seconds, p->threads, slower, against, cpu_s);
+    } else {
+        strbuf_appendf(buf, cap, "%s sets the time: %.3g s at %d threads, %s %s (%.3g s)",
+                       cause_plain_words(s, v->cause, what, sizeof what), p->seconds,
+                       p->threads, slower, against, cpu_s);
+        if (v->from_model)
+            strbuf_appendf(buf, cap, "; the model: %s", decomposition_words(e, parts, sizeof parts));
     }
-    if ((v->verdict == VERDICT_WRITE) && s->whatif_threads > 0) {
-        if (isfinite(s->whatif_seconds))
-            strbuf_appendf(buf, cap, "; a disk that writes %s would bring it down to %.3g s",
-                   analysis_format_rate(s->whatif_write_bps, r1, sizeof r1), s->whatif_seconds);
-        else
-            strbuf_appendf(buf, cap, "; with this timing no faster disk brings it within %.0f%% of "
-                   "the CPU", 100.0 * a->tolerance);
+    if (s->whatif_threads > 0) {
+        strbuf_appendf(buf, cap, "; ");
+        whatif_words(a, s, buf, cap);
     }
-    if (v->verdict == VERDICT_READ && isfinite(s->whatif_read_bps))
-        strbuf_appendf(buf, cap, "; a disk that reads %s would bring it down to %.3g s",
-               analysis_format_rate(s->whatif_read_bps, r1, sizeof r1), s->whatif_seconds);
     if (p->flags & POINT_OVERSUBSCRIBED)
         strbuf_appendf(buf, cap, " (%d threads on %.0f CPUs: oversubscribed)", p->threads,
                p->online_cpus);
@@ -287,9 +303,8 @@ size_t answer_write(const analysis_t *a, FILE *out, bool md)
         for (size_t k = 0; k < s->npoints; k++) {
             const analysis_point_t *p = &s->points[k];
             const analysis_verdict_t *v = &s->verdicts[k];
-            char verdict[64], vs[16] = "-";
-            snprintf(verdict, sizeof verdict, "%s (%s)", verdict_name(v->verdict),
-                     cause_name(v->cause));
+            char verdict[96], vs[16] = "-";
+            verdict_label(v, verdict, sizeof verdict);
             double d = p->seconds / cpu_seconds(p, v) - 1.0;
             if (!s->is_mem && isfinite(d))
                 snprintf(vs, sizeof vs, "%+.0f%%", 100.0 * d);

@@ -8,70 +8,174 @@
 #include "report/analysis_text.h"
 #include "report/strbuf.h"
 
+const char *verdict_label(const analysis_verdict_t *v, char *buf, size_t cap)
+{
+    if (v->verdict == VERDICT_BALANCED)
+        snprintf(buf, cap, "balanced (%s + %s)", cause_name(v->cause),
+                 cause_name(v->second_cause));
+    else
+        snprintf(buf, cap, "%s (%s)", verdict_name(v->verdict), cause_name(v->cause));
+    return buf;
+}
+
+const char *cause_plain_words(const analysis_series_t *s, verdict_cause_t cause, char *buf,
+                              size_t cap)
+{
+    char r1[32];
+    switch (cause) {
+    case CAUSE_COMPUTE:
+        snprintf(buf, cap, s->decompress ? "decompressing" : "compressing");
+        break;
+    case CAUSE_CORES_SATURATED:
+        snprintf(buf, cap, "the CPU work of writing (page cache, file system, block layer) on "
+                 "cores the %s already fill", s->decompress ? "decoders" : "compressors");
+        break;
+    case CAUSE_READ_THROUGHPUT:
+        snprintf(buf, cap, "reading the %s at %s%s", s->decompress ? "archive" : "input",
+                 analysis_format_rate(s->read_bps, r1, sizeof r1),
+                 s->read_cap_bps > 0.0 ? " (an emulated read cap)" : "");
+        break;
+    case CAUSE_WRITE_THROUGHPUT:
+        if (s->rate_cap_bps > 0.0 && !(s->drain_bps < s->rate_cap_bps))
+            snprintf(buf, cap, "the emulated %s write cap", analysis_format_rate(
+                         s->rate_cap_bps, r1, sizeof r1));
+        else
+            snprintf(buf, cap, "the disk writing at %s%s",
+                     analysis_format_rate(s->write_speed_bps, r1, sizeof r1),
+                     strcmp(s->sync, "direct") == 0 ? " (O_DIRECT)" : " during the run");
+        break;
+    case CAUSE_FLUSH_TAIL:
+        snprintf(buf, cap, "the flush of the page cache at the end (the disk drains %s)",
+                 analysis_format_rate(s->drain_bps, r1, sizeof r1));
+        break;
+    case CAUSE_CPU_CONTENTION:
+        snprintf(buf, cap, "contended cores (the workers needed more CPU time than in memory)");
+        break;
+    default:
+        snprintf(buf, cap, "nothing the model knows");
+        break;
+    }
+    return buf;
+}
+
+/* The terms' names in the decomposition ("compute 1.27 s + writing 0.24 s"). */
+static const char *const term_short[TERM_COUNT] = {
+    [TERM_COMPUTE] = "compute", [TERM_IO_CPU] = "CPU cost of writing",
+    [TERM_READ] = "reading", [TERM_WRITE] = "waiting for the disk",
+    [TERM_FLUSH] = "flush",
+};
+
+const char *decomposition_words(const cause_evidence_t *e, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (!(e->predicted_s > 0.0))
+        return buf;
+    strbuf_appendf(buf, cap, "%.3g s = ", e->predicted_s);
+    size_t shown = 0;
+    for (int t = 0; t < TERM_COUNT; t++)
+        if (t == TERM_COMPUTE || e->part_s[t] >= 0.0005)
+            strbuf_appendf(buf, cap, "%s%s %.3g s", shown++ ? " + " : "", term_short[t],
+                           e->part_s[t]);
+    return buf;
+}
+
+void cause_miss_words(const analysis_series_t *s, const analysis_point_t *p,
+                       const analysis_verdict_t *v, double tolerance, char *buf, size_t cap)
+{
+    const cause_evidence_t *e = &v->evidence;
+    char r1[32], r2[32], parts[256];
+    switch (v->miss) {
+    case MISS_MODEL:
+        decomposition_words(e, parts, sizeof parts);
+        strbuf_appendf(buf, cap, "measured %.3g s, but the model predicts %s, %+.0f%% away "
+                       "(more than the %.0f%% tolerance), so no cause is claimed",
+                       p->seconds, parts, 100.0 * (p->seconds / e->predicted_s - 1.0),
+                       100.0 * tolerance);
+        break;
+    case MISS_BEYOND_VOLUME:
+        strbuf_appendf(buf, cap, "wrote %s, faster than the volume's %s %s; one of the "
+                       "figures is wrong (the probe, the cap, or a page cache that held the "
+                       "output), so no cause is claimed",
+                       analysis_format_rate((s->decompress ? p->input_bytes : p->output_bytes) /
+                                                p->seconds, r1, sizeof r1),
+                       strcmp(s->drain_source, "emulated-cap") == 0 || s->rate_cap_bps > 0.0
+                           ? "emulated" : "probed",
+                       analysis_format_rate(s->write_speed_bps, r2, sizeof r2));
+        break;
+    default:
+        strbuf_appendf(buf, cap, "at %.0f%% of the CPU rate; with no volume speed to predict "
+                       "from, checked: the flush (%s), the volume's ceilings (%s), the CPU "
+                       "idle share (%s) and the workers' busy time (%s), and none accounts "
+                       "for the gap",
+                       100.0 * v->bytes_per_s / v->cpu_ceiling_bps,
+                       isnan(e->flush_s) ? "not recorded" : "under half the gap",
+                       isnan(e->write_ceiling_bps) && isnan(e->read_ceiling_bps)
+                           ? "unknown" : "not below the CPU rate",
+                       isnan(e->cpu_idle_share) ? "not recorded" : "not saturated",
+                       isnan(e->busy_growth) ? "not recorded" : "not above memory's");
+        break;
+    }
+    if (p->n == 1)
+        strbuf_appendf(buf, cap, "; it rests on one run, so rerun with --reps 3 or more");
+    else if (p->noisy)
+        strbuf_appendf(buf, cap, "; the repetitions spread %.0f%%, so rerun with more --reps",
+                       100.0 * (p->seconds_max - p->seconds_min) / p->seconds);
+}
+
 const char *cause_words(const analysis_series_t *s, const analysis_point_t *p,
                         const analysis_verdict_t *v, double tolerance, char *buf, size_t cap)
 {
     const cause_evidence_t *e = &v->evidence;
-    char r1[32], r2[32], r3[32];
+    char what[160], other[160], label[96], parts[256];
     buf[0] = '\0';
-    strbuf_appendf(buf, cap, "%s: ", verdict_name(v->verdict));
+    strbuf_appendf(buf, cap, "%s: ", verdict_label(v, label, sizeof label));
     double share = v->bytes_per_s / v->cpu_ceiling_bps;
-    switch (v->cause) {
-    case CAUSE_COMPUTE:
-        if (s->is_mem)
-            strbuf_appendf(buf, cap, "this is the CPU ceiling (output counted in memory)");
-        else
-            strbuf_appendf(buf, cap, "at %.0f%% of the CPU ceiling (within the %.0f%% tolerance)",
-                   100.0 * share, 100.0 * tolerance);
-        break;
-    case CAUSE_CORES_SATURATED:
-        strbuf_appendf(buf, cap, "the cores were saturated (idle %.0f%% of the run, system %.0f%%): "
-               "writing to this volume costs CPU (page-cache copies, file system, block "
-               "layer) that the memory target does not pay, which explains the %.0f%% gap",
-               100.0 * e->cpu_idle_share, 100.0 * e->cpu_sys_share, 100.0 * (1.0 - share));
-        break;
-    case CAUSE_CPU_CONTENTION:
-        strbuf_appendf(buf, cap, "the worker threads needed %.0f%% more busy time than in memory "
-               "(contended cores), which explains the %.0f%% gap",
-               100.0 * e->busy_growth, 100.0 * (1.0 - share));
-        break;
-    case CAUSE_FLUSH_TAIL:
-        strbuf_appendf(buf, cap, "the output waited in the page cache; its flush took %.2f s of the "
-               "%.2f s run (%.0f%% of the %.2f s gap to the CPU ceiling)",
-               e->flush_s, e->seconds, 100.0 * v->flush_share, v->gap_s);
-        break;
-    case CAUSE_WRITE_THROUGHPUT:
-        strbuf_appendf(buf, cap, "the volume takes %s of output, %s of input at this ratio, below the "
-               "CPU's %s",
-               analysis_format_rate(s->write_speed_bps, r1, sizeof r1),
-               analysis_format_rate(v->write_ceiling_bps, r2, sizeof r2),
-               analysis_format_rate(v->cpu_ceiling_bps, r3, sizeof r3));
-        break;
-    case CAUSE_READ_THROUGHPUT:
-        if (s->decompress)
-            strbuf_appendf(buf, cap, "the volume reads the archive at %s, %s of restored data, "
-                   "below the CPU's %s", analysis_format_rate(s->read_bps, r1, sizeof r1),
-                   analysis_format_rate(v->read_ceiling_bps, r2, sizeof r2),
-                   analysis_format_rate(v->cpu_ceiling_bps, r3, sizeof r3));
-        else
-            strbuf_appendf(buf, cap, "reading the input from %s at %s is below the CPU's %s",
-                   s->read_from[0] ? s->read_from : "its volume",
-                   analysis_format_rate(v->read_ceiling_bps, r1, sizeof r1),
-                   analysis_format_rate(v->cpu_ceiling_bps, r2, sizeof r2));
-        break;
-    default:
-        strbuf_appendf(buf, cap, "at %.0f%% of the CPU ceiling, and neither the volume's ceilings, a "
-               "flush tail nor the CPU telemetry accounts for the gap", 100.0 * share);
-        if (p->noisy)
-            strbuf_appendf(buf, cap, "; the repetitions spread %.0f%%, so rerun with more --reps",
-                   100.0 * (p->seconds_max - p->seconds_min) / p->seconds);
-        else if (isnan(e->cpu_idle_share) && isnan(e->flush_s))
-            strbuf_appendf(buf, cap, "; the runs carry no telemetry to look further");
-        break;
+    if (s->is_mem) {
+        strbuf_appendf(buf, cap, "this is the CPU ceiling (output counted in memory)");
+        return buf;
     }
-    if (!isnan(e->dev_busy_share) && !s->is_mem)
+    if (v->cause == CAUSE_UNKNOWN) {
+        cause_miss_words(s, p, v, tolerance, buf, cap);
+    } else if (v->from_model) {
+        cause_plain_words(s, v->cause, what, sizeof what);
+        decomposition_words(e, parts, sizeof parts);
+        if (v->verdict == VERDICT_BALANCED)
+            strbuf_appendf(buf, cap, "%s and %s take about as long (within %.0f%%)", what,
+                           cause_plain_words(s, v->second_cause, other, sizeof other),
+                           100.0 * tolerance);
+        else if (v->cause == CAUSE_COMPUTE)
+            strbuf_appendf(buf, cap, "at %.0f%% of the CPU rate: the volume adds less than "
+                           "the %.0f%% tolerance", 100.0 * share, 100.0 * tolerance);
+        else
+            strbuf_appendf(buf, cap, "%s sets the time", what);
+        strbuf_appendf(buf, cap, "; the model: %s (measured %.3g s)", parts, p->seconds);
+    } else {
+        /* Decided without a prediction: the ceilings and the run's telemetry. */
+        switch (v->cause) {
+        case CAUSE_COMPUTE:
+            strbuf_appendf(buf, cap, "at %.0f%% of the CPU rate (within the %.0f%% tolerance)",
+                           100.0 * share, 100.0 * tolerance);
+            break;
+        case CAUSE_FLUSH_TAIL:
+            strbuf_appendf(buf, cap, "the output waited in the page cache; its flush took "
+                           "%.2f s of the %.2f s run (%.0f%% of the %.2f s gap to the CPU rate)",
+                           e->flush_s, e->seconds, 100.0 * v->flush_share, v->gap_s);
+            break;
+        case CAUSE_CORES_SATURATED:
+            strbuf_appendf(buf, cap, "the cores were saturated (idle %.0f%% of the run, system "
+                           "%.0f%%): writing costs CPU that the memory target does not pay",
+                           100.0 * e->cpu_idle_share, 100.0 * e->cpu_sys_share);
+            break;
+        default:
+            strbuf_appendf(buf, cap, "%s, below the CPU's rate (no prediction: the volume's "
+                           "drain rate is unknown)",
+                           cause_plain_words(s, v->cause, what, sizeof what));
+            break;
+        }
+    }
+    if (!isnan(e->dev_busy_share))
         strbuf_appendf(buf, cap, "; device busy %.0f%% of the run%s", 100.0 * e->dev_busy_share,
-               v->device_disagrees ? " (which disagrees)" : "");
+                       v->device_disagrees ? " (which disagrees)" : "");
     return buf;
 }
 
@@ -92,6 +196,9 @@ const char *prediction_words(const analysis_point_t *p, char *buf, size_t cap)
         break;
     case PREDICT_OVERLAPPED:
         snprintf(how, sizeof how, "overlapped: the disk writes while the cores compress");
+        break;
+    case PREDICT_READ:
+        snprintf(how, sizeof how, "reading: the input arrives slower than the cores work");
         break;
     default:
         snprintf(how, sizeof how, "CPU only: nothing waits for a disk");

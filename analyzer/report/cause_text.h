@@ -7,6 +7,26 @@
 
 #include "model/analysis.h"
 
+/* "write-bound (flush-tail)", "balanced (compute + write-throughput)", "unexplained
+ * (unknown)": the verdict and its cause(s), as every table prints them. Returns buf. */
+const char *verdict_label(const analysis_verdict_t *v, char *buf, size_t cap);
+
+/* A cause in a user's words, with its figure: "the disk writing at 185 MB/s (O_DIRECT)",
+ * "the flush of the page cache at the end (the disk drains 2.26 GB/s)". Returns buf. */
+const char *cause_plain_words(const analysis_series_t *s, verdict_cause_t cause, char *buf,
+                              size_t cap);
+
+/* The model's decomposition of a point's time ("1.53 s = compute 1.27 s + waiting for the
+ * disk 0.26 s"); "" when the point has no prediction. Returns buf. */
+const char *decomposition_words(const cause_evidence_t *e, char *buf, size_t cap);
+
+/* Appends to buf what the checks of an unexplained point (v->cause CAUSE_UNKNOWN) found:
+ * the model's prediction against the measured time, a write faster than the volume can,
+ * or the figures checked without a model; and a hint when the point rests on one run or
+ * is noisy. */
+void cause_miss_words(const analysis_series_t *s, const analysis_point_t *p,
+                      const analysis_verdict_t *v, double tolerance, char *buf, size_t cap);
+
 /* Writes the sentence for verdict v (point p of series s, tolerance as analysed) into
  * buf (always NUL-terminated, truncated to cap). Returns buf. */
 const char *cause_words(const analysis_series_t *s, const analysis_point_t *p,

@@ -172,14 +172,14 @@ void plot_crossover_text(const char *name, const char *kind, double limit_bps,
         /* Thread counts are whole: the first one past the crossing is where it limits,
          * said the way the text report says it. */
         int whole = crossover_threads <= 1.0 ? 1 : (int)ceil(crossover_threads);
-        snprintf(buf, cap, "%s's %s ceiling (%s) meets the CPU rate at T = %.2g, so from "
-                 "%d thread%s on the volume limits the job", name, kind, rate,
+        snprintf(buf, cap, "%s (%s ceiling %s) starts to limit the job at T = %.2g, so from "
+                 "%d thread%s on the volume sets the time", name, kind, rate,
                  crossover_threads, whole, whole == 1 ? "" : "s");
         if (crossover_threads > hi)
             strbuf_appendf(buf, cap, " (extrapolated beyond the measured %d..%d threads)", lo,
                            hi);
     } else if (has_model) {
-        snprintf(buf, cap, "%s's %s ceiling (%s) stays above the CPU rate up to %g threads",
+        snprintf(buf, cap, "%s's %s ceiling (%s) never limits the job up to %g threads",
                  name, kind, rate, ANALYSIS_CROSSOVER_MAX_THREADS);
     } else {
         snprintf(buf, cap, "%s's %s ceiling is %s (the CPU rate has no model to meet it)",
@@ -389,7 +389,7 @@ void plot_caption_rate_vs_write(const analysis_t *a, bool multi_codec, char *buf
         }
         strbuf_appendf(buf, cap, "%s%s (writing %s) compresses at %s", told ? "; " : "",
                plot_series_name(s, multi_codec, name, sizeof name),
-               analysis_format_rate(s->write_bps, w, sizeof w),
+               analysis_format_rate(s->write_speed_bps, w, sizeof w),
                analysis_format_rate(top->bytes_per_s, r, sizeof r));
         if (threads == 0)
             strbuf_appendf(buf, cap, " at %d threads", top->threads);

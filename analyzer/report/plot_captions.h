@@ -59,12 +59,12 @@ void plot_ceiling_title(const analysis_series_t *s, bool multi_codec, bool read,
 void plot_crossover_label(const analysis_series_t *s, bool multi_codec, char *buf,
                           size_t cap);
 
-/* One clause of the bottleneck caption, without a final period: name's kind ("write" or
- * "read") ceiling of limit_bps meets the CPU rate at crossover_threads ("..., so from
- * 3 threads on the volume limits the job", the first whole
- * thread count past the crossing); when crossover_threads is not finite, it "stays
- * above the CPU rate up to 1024 threads" if has_model, else the CPU rate "has no model
- * to meet it". The thread counts measured were lo..hi: a crossing past hi is said to be
+/* One clause of the bottleneck caption, without a final period: name (its kind, "write"
+ * or "read", ceiling of limit_bps) starts to limit the job at crossover_threads, where
+ * the model first names the volume ("..., so from 3 threads on the volume sets the time",
+ * the first whole thread count past the crossing); when crossover_threads is not finite,
+ * the ceiling "never limits the job up to 1024 threads" if has_model, else the CPU rate
+ * "has no model to meet it". The thread counts measured were lo..hi: a crossing past hi is said to be
  * extrapolated, one past ANALYSIS_EXTRAPOLATION_REACH x hi "not within reach of the
  * measured range", without a thread count. */
 void plot_crossover_text(const char *name, const char *kind, double limit_bps,

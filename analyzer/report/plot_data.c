@@ -312,7 +312,7 @@ static void write_crossovers(const plot_data_t *c, FILE *f, FILE *vars)
         if (!crossover_drawn(c, s))
             continue;
         fprintf(f, "%.6g %.6g %zu\n", s->crossover_threads,
-                plot_crossover_limit_bps(s) / PLOT_MB, i + 1);
+                plot_crossover_rate_bps(s) / PLOT_MB, i + 1);
         plot_crossover_label(s, c->multi_codec, label, sizeof label);
         var_array_string(vars, "cross_label", n++, label);
     }
@@ -492,7 +492,7 @@ static size_t write_rate_vs_write(const plot_data_t *c, FILE *f, FILE *vars)
             continue;
         const analysis_point_t *top = &s->points[s->npoints - 1];
         const analysis_verdict_t *v = &s->verdicts[s->npoints - 1];
-        fprintf(f, "%.6g %.6g %d", s->write_bps / PLOT_MB, top->bytes_per_s / PLOT_MB,
+        fprintf(f, "%.6g %.6g %d", s->write_speed_bps / PLOT_MB, top->bytes_per_s / PLOT_MB,
                 top->threads);
         put_number(f, s->output_ratio);
         put_number(f, v->cpu_ceiling_bps / PLOT_MB);

@@ -15,10 +15,17 @@ static inline bool plot_has_volume_ceiling(const analysis_series_t *s)
     return !s->is_mem && (s->write_ceiling_bps > 0.0 || s->read_ceiling_bps > 0.0);
 }
 
-/* The ceiling the CPU rate meets at the series' crossover: its read or write ceiling. */
+/* The ceiling behind the series' crossover: its read or write ceiling. */
 static inline double plot_crossover_limit_bps(const analysis_series_t *s)
 {
     return s->crossover_limit == VERDICT_READ ? s->read_ceiling_bps : s->write_ceiling_bps;
+}
+
+/* Where the bottleneck plot marks the crossover: the model's rate there (the ceiling when
+ * the model gave none). */
+static inline double plot_crossover_rate_bps(const analysis_series_t *s)
+{
+    return s->crossover_rate_bps > 0.0 ? s->crossover_rate_bps : plot_crossover_limit_bps(s);
 }
 
 /* The rate-against-write-speed plot: a series whose volume write speed is known. */
@@ -26,7 +33,7 @@ static inline bool plot_on_rate_vs_write(const analysis_series_t *s)
 {
     /* A decompression restoring to memory writes nothing: its volume's write speed
      * says nothing about its rate. */
-    return !s->is_mem && s->write_bps > 0.0 && (!s->decompress || s->restores_to_volume);
+    return !s->is_mem && s->write_speed_bps > 0.0 && (!s->decompress || s->restores_to_volume);
 }
 
 /* qsort order for doubles, ascending. */

@@ -22,6 +22,7 @@ static int probe_from_table(const csv_table_t *t, probe_table_t **out, cp_err_t 
     int col_ram = csv_table_find(t, "ram"), col_emulated = csv_table_find(t, "emulated");
     int col_drain = csv_table_find(t, "drain_bps"), col_io = csv_table_find(t, "io_cpu_s");
     int col_dir = csv_table_find(t, "dir"), col_cap = csv_table_find(t, "rate_cap_bps");
+    int col_sync = csv_table_find(t, "sync");
 
     probe_table_t *probe = calloc(1, sizeof *probe);
     size_t n = csv_table_rows(t);
@@ -65,6 +66,7 @@ static int probe_from_table(const csv_table_t *t, probe_table_t **out, cp_err_t 
                 r->seconds = NAN;
             r->ram = table_flag(t, i, col_ram);
             r->emulated = table_flag(t, i, col_emulated);
+            r->direct = strcasecmp(csv_table_cell(t, i, col_sync), "direct") == 0;
             if (csv_table_number(t, i, col_cap, &r->rate_cap_bps, NULL) != 0 ||
                 !(r->rate_cap_bps > 0.0))
                 r->rate_cap_bps = NAN;

@@ -30,11 +30,11 @@ static bool row_failed(const csv_table_t *t, size_t row, int col_error, int col_
 }
 
 /* Optional evidence columns, after the label columns, in run_row_t's order. */
-enum { RUN_EVIDENCE_COUNT = 10 };
+enum { RUN_EVIDENCE_COUNT = 11 };
 static const char *const evidence_columns[RUN_EVIDENCE_COUNT] = {
     "pipeline_s", "flush_s", "cpu_idle_share", "cpu_sys_share", "dev_busy_share",
     "dirty_background_bytes", "dirty_bytes", "dirty_expire_s", "dirty_writeback_s",
-    "online_cpus",
+    "online_cpus", "block_size",
 };
 
 static int load_row(const csv_table_t *t, size_t row, const int *col, run_row_t *r,
@@ -73,7 +73,7 @@ static int load_row(const csv_table_t *t, size_t row, const int *col, run_row_t 
     double *evidence[RUN_EVIDENCE_COUNT] = {
         &r->pipeline_s, &r->flush_s, &r->cpu_idle_share, &r->cpu_sys_share,
         &r->dev_busy_share, &r->dirty_background_bytes, &r->dirty_bytes, &r->dirty_expire_s,
-        &r->dirty_writeback_s, &r->online_cpus,
+        &r->dirty_writeback_s, &r->online_cpus, &r->block_bytes,
     };
     for (int e = 0; e < RUN_EVIDENCE_COUNT && rc == 0; e++)
         rc = table_nonnegative(t, row, col[C_EVIDENCE + e], evidence[e], err);
@@ -153,6 +153,7 @@ static int runs_from_table(const csv_table_t *t, runs_table_t **out, cp_err_t *e
     int col_error = csv_table_find(t, "error"), col_valid = csv_table_find(t, "valid");
     int col_dir = csv_table_find(t, "dir");
     int col_op = csv_table_find(t, "op"), col_read_cap = csv_table_find(t, "read_cap_bps");
+    int col_engine = csv_table_find(t, "engine");
 
     runs_table_t *runs = calloc(1, sizeof *runs);
     size_t n = csv_table_rows(t);
@@ -174,6 +175,11 @@ static int runs_from_table(const csv_table_t *t, runs_table_t **out, cp_err_t *e
             return rc;
         }
         table_label(t, i, col_dir, runs->rows[runs->nrows].dir, sizeof runs->rows[0].dir);
+        /* block_size is the pipeline's block only for the blocks engine (the native one
+         * reads in pieces of it but frames as its library decides; a command, its own). */
+        if (strcmp(csv_table_cell(t, i, col_engine), "blocks") != 0 ||
+            strncmp(runs->rows[runs->nrows].codec, "cmd:", 4) == 0)
+            runs->rows[runs->nrows].block_bytes = NAN;
         runs->nrows++;
     }
     *out = runs;

@@ -1,10 +1,12 @@
 # bottleneck.gp - the bottleneck picture. Black: the CPU ceiling (the mem target, or
 # the fastest target when there is none) measured and its best fitted model (cpu.dat,
-# cpu_fit.dat). Coloured dashed lines: each volume's write ceiling, its sustained write
-# speed divided by the output ratio (ceilings.dat); dotted: a read ceiling that limits.
-# Thin coloured lines: what the target measured; dotted beside them: what the write-back
-# model predicts for it (points.dat column 9). Where the CPU curve crosses a ceiling
-# (crossovers.dat) more threads stop helping on that volume.
+# cpu_fit.dat). Coloured dashed lines: each volume's write ceiling, its write speed (the
+# drain rate, or an emulated cap) divided by the output ratio (ceilings.dat); dotted: a
+# read ceiling that limits. Thin coloured lines: what the target measured; dotted beside
+# them: what the model predicts for it (points.dat column 9). A crossover
+# (crossovers.dat): the thread count from which the model says the volume limits the job
+# (its time within the tolerance of the compression's, or its flush adding more), at
+# the model's rate there.
 load plotsdir.'/common.gp'
 
 set title sprintf("Where the disk takes over: CPU rate against each volume's ceiling%s\n%s", codec ne '' ? ' ('.codec.')' : '', measured)

@@ -1,5 +1,6 @@
 # rate_vs_write.gp - one point per volume: compression rate at the largest thread count
-# against the volume's measured sustained write speed (rate_vs_write.dat), log-log.
+# against the volume's write speed (rate_vs_write.dat): the one figure every table and
+# sentence gives for it (its drain rate, page cache out of the way, or an emulated cap), log-log.
 # Dashed: the write ceiling, write speed / output ratio; a point on it is held back by
 # the disk. Black: the CPU ceiling; a point near it is held back by the cores.
 load plotsdir.'/common.gp'
@@ -9,7 +10,7 @@ stats datadir.'/rate_vs_write.dat' using 2 nooutput name 'R'
 ymax = (rvw_cpu == rvw_cpu && rvw_cpu > R_max) ? rvw_cpu : R_max
 wmin = W_min < R_min * rvw_ratio ? W_min : R_min * rvw_ratio
 set title sprintf("Compression rate against the volume's write speed%s\n%s", codec ne '' ? ' ('.codec.')' : '', measured)
-set xlabel 'sustained write speed of the volume, from probe (MB/s)'
+set xlabel "volume's write speed: drain rate from the probe, or its emulated cap (MB/s of output)"
 set ylabel (rvw_threads == rvw_threads ? sprintf('rate at %d threads (MB/s of input)', rvw_threads) : 'rate at the largest thread count (MB/s of input)')
 set logscale x 10
 set logscale y 10

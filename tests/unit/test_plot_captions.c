@@ -78,13 +78,13 @@ static void test_crossover_text_singular_and_plural_threads(void **state)
     (void)state;
     char buf[512];
     plot_crossover_text("usb", "write", 200 * MB, 1.5, true, 1, 8, buf, sizeof buf);
-    assert_string_equal(buf, "usb's write ceiling (200 MB/s) meets the CPU rate at T = 1.5, "
-                             "so from 2 threads on the volume limits the job");
+    assert_string_equal(buf, "usb (write ceiling 200 MB/s) starts to limit the job at T = 1.5, "
+                             "so from 2 threads on the volume sets the time");
     plot_crossover_text("usb", "write", 200 * MB, 2.5, true, 1, 8, buf, sizeof buf);
-    assert_string_equal(buf, "usb's write ceiling (200 MB/s) meets the CPU rate at T = 2.5, "
-                             "so from 3 threads on the volume limits the job");
+    assert_string_equal(buf, "usb (write ceiling 200 MB/s) starts to limit the job at T = 2.5, "
+                             "so from 3 threads on the volume sets the time");
     plot_crossover_text("nas", "read", 400 * MB, NAN, true, 1, 8, buf, sizeof buf);
-    assert_string_equal(buf, "nas's read ceiling (400 MB/s) stays above the CPU rate up to "
+    assert_string_equal(buf, "nas's read ceiling (400 MB/s) never limits the job up to "
                              "1024 threads");
     plot_crossover_text("nas", "read", 400 * MB, NAN, false, 1, 8, buf, sizeof buf);
     assert_string_equal(buf, "nas's read ceiling is 400 MB/s (the CPU rate has no model to "
@@ -92,8 +92,8 @@ static void test_crossover_text_singular_and_plural_threads(void **state)
     /* Measured at 1..2 threads: a crossing at 5.5 is extrapolated, one at 44.9 (beyond
      * 4 x 2) is not stated as a thread count. */
     plot_crossover_text("usb", "write", 200 * MB, 5.5, true, 1, 2, buf, sizeof buf);
-    assert_string_equal(buf, "usb's write ceiling (200 MB/s) meets the CPU rate at T = 5.5, "
-                             "so from 6 threads on the volume limits the job (extrapolated "
+    assert_string_equal(buf, "usb (write ceiling 200 MB/s) starts to limit the job at T = 5.5, "
+                             "so from 6 threads on the volume sets the time (extrapolated "
                              "beyond the measured 1..2 threads)");
     plot_crossover_text("usb", "write", 200 * MB, 44.9, true, 1, 2, buf, sizeof buf);
     assert_string_equal(buf, "usb's write ceiling (200 MB/s) is not within reach of the "
@@ -196,7 +196,7 @@ static analysis_series_t with_point(analysis_series_t s, one_point_t *p, int thr
     s.points = &p->point;
     s.verdicts = &p->verdict;
     s.npoints = 1;
-    s.write_bps = write_mbps * MB;
+    s.write_speed_bps = write_mbps * MB;
     return s;
 }
 
@@ -236,12 +236,12 @@ static void test_bottleneck_caption_tells_three_and_counts_the_rest(void **state
     }
     analysis_t a = {.series = s, .nseries = 4};
     plot_caption_bottleneck(&a, false, buf, sizeof buf);
-    assert_string_equal(buf, "b's write ceiling (200 MB/s) meets the CPU rate at T = 1.5, so "
-                             "from 2 threads on the volume limits the job; a's write ceiling "
-                             "(100 MB/s) meets the CPU rate at T = 2.5, so from 3 threads on "
-                             "the volume limits the job; d's write ceiling (400 MB/s) meets "
-                             "the CPU rate at T = 3, so from 3 threads on the volume limits "
-                             "the job; 1 more target in the plot.");
+    assert_string_equal(buf, "b (write ceiling 200 MB/s) starts to limit the job at T = 1.5, so "
+                             "from 2 threads on the volume sets the time; a (write ceiling "
+                             "100 MB/s) starts to limit the job at T = 2.5, so from 3 threads on "
+                             "the volume sets the time; d (write ceiling 400 MB/s) starts to "
+                             "limit the job at T = 3, so from 3 threads on the volume sets "
+                             "the time; 1 more target in the plot.");
     a.nseries = 5;
     plot_caption_bottleneck(&a, false, buf, sizeof buf);
     assert_non_null(strstr(buf, "; 2 more targets in the plot."));

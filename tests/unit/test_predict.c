@@ -134,9 +134,103 @@ static void test_drain_needed_inverts_the_model(void **state)
     (void)state;
     predict_inputs_t in = lab_run(NAN, PREDICT_SYNC_FSYNC);
     /* Serial: 5 s = 3.45 + 560.6 MB / drain, so drain = 560.6 / 1.55 MB/s. */
-    assert_close(predict_drain_for_seconds(&in, 5.0), 560.6e6 / 1.55, 1e-6);
+    assert_close(predict_speed_for_seconds(&in, PREDICT_SPEED_DRAIN, 5.0), 560.6e6 / 1.55, 1e-6);
     /* Nothing beats the CPU time. */
-    assert_true(isnan(predict_drain_for_seconds(&in, 3.0)));
+    assert_true(isnan(predict_speed_for_seconds(&in, PREDICT_SPEED_DRAIN, 3.0)));
+}
+
+/* The decomposition adds up, and its largest part beyond the compression names the limit. */
+static void test_decomposition_and_decision_per_regime(void **state)
+{
+    (void)state;
+    predict_term_t second;
+    /* Serial (the lab's 120 MB/s volume, fsync): 3.45 s compressing, then the flush of
+     * 560.6 MB at 120 MB/s, 4.67 s: the flush sets the time. */
+    predict_inputs_t in = lab_run(120e6, PREDICT_SYNC_FSYNC);
+    prediction_t p = predict_run(&in);
+    assert_close(p.part_s[TERM_COMPUTE], 3.45, 1e-12);
+    assert_close(p.part_s[TERM_FLUSH], 560.6 / 120.0, 1e-12);
+    assert_close(p.part_s[TERM_WRITE] + p.part_s[TERM_READ] + p.part_s[TERM_IO_CPU], 0.0, 1e-12);
+    assert_int_equal(predict_decide(&p, 0.10, &second), TERM_FLUSH);
+    assert_int_equal(second, TERM_COUNT);
+    /* O_DIRECT on a 185 MB/s volume, T = 2 (the truth test's case): 1.27 s compressing,
+     * 280 MB written in 1.514 s while it runs: the disk sets the time, 0.244 s past the
+     * compression, more than the 10% tolerance (1.27 / 0.9 = 1.411 s). */
+    in = lab_run(185e6, PREDICT_SYNC_DIRECT);
+    in.output_bytes = 280e6;
+    in.cpu_s = 1.27;
+    p = predict_run(&in);
+    assert_close(p.seconds, 280.0 / 185.0, 1e-12);
+    assert_close(p.part_s[TERM_WRITE], 280.0 / 185.0 - 1.27, 1e-12);
+    assert_int_equal(predict_decide(&p, 0.10, &second), TERM_WRITE);
+    assert_int_equal(second, TERM_COUNT);
+    /* On a 200 MB/s volume the disk's 1.40 s are within 10% of the compression's 1.27 s
+     * (1.40 <= 1.411, 1.27 >= 0.9 x 1.40): balanced, compute and write. */
+    in.drain_bps = 200e6;
+    p = predict_run(&in);
+    assert_int_equal(predict_decide(&p, 0.10, &second), TERM_COMPUTE);
+    assert_int_equal(second, TERM_WRITE);
+    /* A fast disk (1 GB/s, 0.28 s): compute alone. */
+    in.drain_bps = 1e9;
+    p = predict_run(&in);
+    assert_int_equal(predict_decide(&p, 0.10, &second), TERM_COMPUTE);
+    assert_int_equal(second, TERM_COUNT);
+    /* Reading a 512 MiB copy at 199 MB/s (2.70 s) beside 1.5 s of compression, then the
+     * 280 MB flush at 200 MB/s (1.40 s): 4.10 s = 1.5 + 1.20 reading + 1.40 flush. The
+     * two additions are within 10% of each other? 1.20 < 0.9 x 1.40: no, the flush sets
+     * it. */
+    in = lab_run(200e6, PREDICT_SYNC_FSYNC);
+    in.input_bytes = 536870912.0;
+    in.output_bytes = 280e6;
+    in.cpu_s = 1.5;
+    in.read_bps = 199e6;
+    p = predict_run(&in);
+    assert_close(p.seconds, 536870912.0 / 199e6 + 1.4, 1e-12);
+    assert_close(p.part_s[TERM_READ], 536870912.0 / 199e6 - 1.5, 1e-12);
+    assert_close(p.part_s[TERM_FLUSH], 1.4, 1e-12);
+    assert_int_equal(predict_decide(&p, 0.10, &second), TERM_FLUSH);
+    assert_int_equal(second, TERM_COUNT);
+    /* Read at 180 MB/s (2.98 s, 1.48 s beyond the compression): reading and the flush
+     * are within 10% (1.40 >= 0.9 x 1.48): balanced, read first. */
+    in.read_bps = 180e6;
+    p = predict_run(&in);
+    assert_int_equal(predict_decide(&p, 0.10, &second), TERM_READ);
+    assert_int_equal(second, TERM_FLUSH);
+    /* Saturated cores: T = 2 on 2 CPUs, 3.9 CPU seconds of compression and 1.2 ns of
+     * system CPU per byte written: (3.9 + 0.673) / 2 = 2.286 s against 1.87 s, and a
+     * fast disk: the CPU cost of writing sets the time. */
+    in = lab_run(5e9, PREDICT_SYNC_DIRECT);
+    in.cpu_s = 1.87;
+    in.cpu_work_s = 3.9;
+    in.io_cpu_per_byte = 1.2e-9;
+    in.cpus = 2;
+    p = predict_run(&in);
+    assert_close(p.part_s[TERM_IO_CPU], (3.9 + 0.6727) / 2.0 - 1.87, 1e-4);
+    assert_int_equal(predict_decide(&p, 0.10, &second), TERM_IO_CPU);
+    /* The parts always add up to the time. */
+    double sum = 0.0;
+    for (int t = 0; t < TERM_COUNT; t++)
+        sum += p.part_s[t];
+    assert_close(sum, p.seconds, 1e-12);
+    assert_string_equal(predict_term_name(TERM_IO_CPU), "io-cpu");
+}
+
+/* The what-if's inverse for each speed: the read speed and the cap that bring a run to a
+ * time, and none when another term alone takes longer. */
+static void test_speed_for_seconds_per_kind(void **state)
+{
+    (void)state;
+    /* Reading 1 GiB in 5 s needs 214.7 MB/s (the disk's 4.67 s overlap: direct). */
+    predict_inputs_t in = lab_run(120e6, PREDICT_SYNC_DIRECT);
+    in.read_bps = 100e6;
+    assert_close(predict_speed_for_seconds(&in, PREDICT_SPEED_READ, 5.0),
+                 1073741824.0 / 5.0, 1e-6);
+    /* ... but not in 4 s: the disk's 4.67 s remain. */
+    assert_true(isnan(predict_speed_for_seconds(&in, PREDICT_SPEED_READ, 4.0)));
+    /* A cap that paces 560.6 MB into 4 s, the real 1 GB/s disk then flushing 0.56 s. */
+    in = lab_run(1e9, PREDICT_SYNC_FSYNC);
+    in.pace_bps = 100e6;
+    assert_close(predict_speed_for_seconds(&in, PREDICT_SPEED_PACE, 4.5606), 560.6e6 / 4.0, 1e-6);
 }
 
 static cause_evidence_t evidence(double measured_bps, double write_ceiling_bps)
@@ -197,6 +291,8 @@ int main(void)
         cmocka_unit_test(test_io_path_cpu_on_saturated_cores),
         cmocka_unit_test(test_ram_read_limit_and_unknowns),
         cmocka_unit_test(test_drain_needed_inverts_the_model),
+        cmocka_unit_test(test_decomposition_and_decision_per_regime),
+        cmocka_unit_test(test_speed_for_seconds_per_kind),
         cmocka_unit_test(test_each_cause),
         cmocka_unit_test(test_device_disagreement),
     };

@@ -151,7 +151,7 @@ static const char runs_text[] =
     "disk,zstd:3,4,2.1,1000000000,500000000,split,src,\n"
     "disk,zstd:3,8,2.05,1000000000,500000000,split,src,\n"
     "disk,zstd:3,8,,,,split,src,out of space\n"
-    "slow,zstd:3,8,4,1000000000,500000000,same,,\n";
+    "slow,zstd:3,8,3.5,1000000000,500000000,same,,\n";
 
 static const char probe_text[] =
     "target,op,size_bytes,bytes_per_s\n"
@@ -181,25 +181,47 @@ static void test_analysis_verdicts_and_crossover(void **state)
     assert_int_equal(disk->npoints, 4);
     assert_close(disk->write_ceiling_bps, 500e6, 1e-12);
     assert_close(disk->read_ceiling_bps, 2e9, 1e-12); /* input_target's read speed */
+    /* The model (no write-back thresholds in this table: the writes overlap): T = 1 takes
+     * max(10 s of compression, 500 MB / 250 MB/s = 2 s) = 10 s, measured 10.1: compute. */
     assert_int_equal(disk->verdicts[0].verdict, VERDICT_CPU);
-    assert_int_equal(disk->verdicts[2].verdict, VERDICT_CPU);   /* 476 of 400 MB/s */
-    assert_int_equal(disk->verdicts[3].verdict, VERDICT_WRITE); /* 488 of 800 MB/s */
+    assert_int_equal(disk->verdicts[0].cause, CAUSE_COMPUTE);
+    assert_true(disk->verdicts[0].from_model);
+    assert_close(disk->points[0].predicted_seconds, 10.0, 1e-12);
+    /* T = 4: max(2.5, 2) = 2.5 s predicted, 2.1 s measured: 16% away, more than the
+     * tolerance, so unexplained with both figures rather than a guess. */
+    assert_int_equal(disk->verdicts[2].verdict, VERDICT_UNEXPLAINED);
+    assert_int_equal(disk->verdicts[2].miss, MISS_MODEL);
+    assert_close(disk->verdicts[2].evidence.predicted_s, 2.5, 1e-12);
+    /* T = 8: max(1.25, 2) = 2 s, measured 2.05: the disk adds 0.75 s to the compression's
+     * 1.25 s, past the tolerance: write-bound by throughput. */
+    assert_int_equal(disk->verdicts[3].verdict, VERDICT_WRITE);
+    assert_int_equal(disk->verdicts[3].cause, CAUSE_WRITE_THROUGHPUT);
+    assert_close(disk->verdicts[3].evidence.part_s[TERM_COMPUTE], 1.25, 1e-12);
+    assert_close(disk->verdicts[3].evidence.part_s[TERM_WRITE], 0.75, 1e-12);
     assert_int_equal(disk->verdict, VERDICT_WRITE);
     assert_close(disk->verdicts[3].efficiency, (1e9 / 2.05) / 500e6, 1e-9);
     assert_close(disk->verdicts[3].relative_speed, (1e9 / 2.05) / 800e6, 1e-9);
     assert_int_equal(disk->verdicts[3].cpu_ceiling_source, CEILING_MEM);
-    /* mem is exactly 100 MB/s x T: the CPU rate reaches 500 MB/s at T = 5. */
-    assert_close(disk->crossover_threads, 5.0, 1e-3);
+    /* mem is exactly 100 MB/s x T, so compressing takes 10 / T s; the disk's 2 s come
+     * within the 10% tolerance of it when 2 >= 0.9 x 10 / T: T = 4.5, where the model's
+     * time is max(10 / 4.5, 2) s, a rate of 450 MB/s. */
+    assert_close(disk->crossover_threads, 4.5, 1e-3);
     assert_int_equal(disk->crossover_limit, VERDICT_WRITE);
+    assert_int_equal(disk->crossover_term, TERM_WRITE);
+    assert_close(disk->crossover_rate_bps, 450e6, 1e-3);
 
     /* One thread count only, layout same: a verdict, its own read speed, no models. */
     const analysis_series_t *slow = series_named(a, "slow");
     assert_int_equal(slow->npoints, 1);
     assert_close(slow->read_ceiling_bps, 300e6, 1e-12);
+    /* Its copy is read at 300 MB/s: 3.33 s against the compression's 1.25 s (the disk
+     * writes 500 MB at 5 GB/s beside it), measured 3.5 s: read-bound. */
     assert_int_equal(slow->verdict, VERDICT_READ);
+    assert_close(slow->points[0].predicted_seconds, 1e9 / 300e6, 1e-12);
     for (int k = 0; k < FIT_KIND_COUNT; k++)
         assert_false(slow->models[k].fitted);
-    assert_close(slow->crossover_threads, 3.0, 1e-3); /* mem reaches 300 MB/s at T = 3 */
+    /* Reading's 3.33 s comes within 10% of the compression's 10 / T s at T = 2.7. */
+    assert_close(slow->crossover_threads, 2.7, 1e-3);
     assert_int_equal(slow->crossover_limit, VERDICT_READ);
 
     /* mem is its own CPU ceiling, so its verdict says nothing; what can be wrong is a
@@ -390,10 +412,15 @@ static void test_whatif_read_ceiling(void **state)
     assert_int_equal(analysis_run(runs, probe, NULL, &a, &err), 0);
     const analysis_series_t *disk = series_named(a, "disk");
     assert_close(disk->read_ceiling_bps, 300e6, 1e-12);
-    assert_int_equal(disk->verdict, VERDICT_WRITE); /* W' = 100 MB/s < R = 300 MB/s */
+    /* Reading the copy takes 3.33 s, writing 500 MB at 50 MB/s 10 s (overlapped): the
+     * model's 10 s match the measured: write-bound. */
+    assert_int_equal(disk->verdict, VERDICT_WRITE);
     assert_int_equal(disk->whatif_threads, 1);
-    assert_close(disk->whatif_seconds, 1e9 / 300e6 / 0.9, 1e-9);
-    assert_true(disk->whatif_write_bps > 0.0);
+    /* No disk brings it within 10% of the compression's 1.25 s: with an infinitely fast
+     * disk the read's 3.33 s remain, and the what-if says so instead of a speed. */
+    assert_true(isnan(disk->whatif_seconds));
+    assert_true(isnan(disk->whatif_write_bps));
+    assert_int_equal(disk->whatif_blocked_by, TERM_READ);
     analysis_free(a);
     probe_table_free(probe);
     runs_table_free(runs);
