@@ -94,6 +94,7 @@ static int parse_pair(settings_t *s, const char *text, cp_err_t *err)
 static options_outcome_t parse_args(int argc, char **argv, settings_t *s, cp_err_t *err)
 {
     judge_options_init(&s->judge);
+    s->judge.cmp.pair_option = true; /* compare takes --pair */
     int rc = CP_OK, c;
     options_begin();
     while (rc == CP_OK && (c = getopt_long(argc, argv, ":o:qh", compare_options, NULL)) != -1) {

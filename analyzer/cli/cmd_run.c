@@ -52,6 +52,11 @@ static const char run_usage[] =
     "                          --quick); auto: 3, then more runs until each median's 95%\n"
     "                          interval is within +-3% (at most 10)\n"
     "      --layout L          split (default) or same; see 'chokepoint sweep --help'\n"
+    "      --sync MODE         fsync (default: buffered writes, each run timed to its\n"
+    "                          output's fsync), direct (O_DIRECT writes; the probe writes\n"
+    "                          with O_DIRECT too, so the direct path's own CPU cost is\n"
+    "                          measured) or none (no fsync: the page cache is in the\n"
+    "                          figure; the probe still fsyncs)\n"
     "      --decompress        time decompression instead (the input compressed once per\n"
     "                          target, each run restores it); see 'chokepoint sweep --help'\n"
     "      --seed N            seed of the run and probe orders, 0 to 2147483647 (default:\n"
@@ -82,7 +87,7 @@ static const char run_usage[] =
 
 enum { OPT_FIXTURE_SIZE = 256, OPT_ENGINE, OPT_REPS, OPT_LAYOUT, OPT_SEED, OPT_NO_PROBE,
        OPT_FORMAT, OPT_OUT, OPT_KEEP_INPUT, OPT_QUICK, OPT_RESUME,
-       OPT_MAX_MEMORY, OPT_CMD, OPT_CMD_NAME, OPT_DECOMPRESS };
+       OPT_MAX_MEMORY, OPT_CMD, OPT_CMD_NAME, OPT_DECOMPRESS, OPT_SYNC };
 
 static const struct option run_options[] = {
     {"input", required_argument, NULL, 'i'},
@@ -92,6 +97,7 @@ static const struct option run_options[] = {
     {"engine", required_argument, NULL, OPT_ENGINE},
     {"reps", required_argument, NULL, OPT_REPS},
     {"layout", required_argument, NULL, OPT_LAYOUT},
+    {"sync", required_argument, NULL, OPT_SYNC},
     {"seed", required_argument, NULL, OPT_SEED},
     {"no-probe", no_argument, NULL, OPT_NO_PROBE},
     {"format", required_argument, NULL, OPT_FORMAT},
@@ -146,6 +152,7 @@ static options_outcome_t parse_args(int argc, char **argv, study_t *s, const cha
             s->reps_given = true;
             break;
         case OPT_LAYOUT: rc = sweep_layout_parse(optarg, &s->sweep.layout, err); break;
+        case OPT_SYNC: rc = sync_mode_parse(optarg, &s->sweep.sync, err); break;
         case OPT_SEED:
             rc = options_seed(optarg, &s->sweep.seed, err);
             s->seed_given = true;

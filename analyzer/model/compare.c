@@ -397,9 +397,12 @@ int compare_run(const compare_study_t *studies, size_t nstudies,
                             studies[ib].label, lb);
         else
             rc = cp_err_set(err, CP_EDATA, "%s and %s have nothing in common to compare (%s: "
-                            "%s; %s: %s); pair targets with --pair NAME_A:NAME_B",
+                            "%s; %s: %s)%s",
                             studies[0].label, studies[ib].label, studies[0].label, la,
-                            studies[ib].label, lb);
+                            studies[ib].label, lb,
+                            options->pair_option
+                                ? "; pair targets with --pair NAME_A:NAME_B"
+                                : "; name the targets alike in both studies");
     }
     if (rc != CP_OK) {
         compare_free(res);

@@ -36,6 +36,9 @@ typedef struct compare_options {
     double confidence;      /* of the bootstrap interval (0.95) */
     unsigned resamples;     /* bootstrap resamples per point (2000) */
     uint64_t seed;          /* of the bootstrap generator (1) */
+    /* The caller takes --pair NAME_A:NAME_B (compare does, history does not): a failure to
+     * pair anything then says to use it. */
+    bool pair_option;
 } compare_options_t;
 
 /* The defaults above. */

@@ -175,7 +175,8 @@ static void crossover_words(const analysis_t *a, const analysis_series_t *s, cha
     else if (isnan(s->write_ceiling_bps) && isnan(s->read_ceiling_bps))
         snprintf(buf, cap, "no write or read speed is known for this volume (%s) so there is "
                  "no crossover", a->probe_path ? "the probe table has no row for it" :
-                 "give --probe");
+                 "no probe figures: analyze takes them with --probe PROBE.csv, and run "
+                 "probes unless --no-probe is given");
     else if (cpu->rejected_rate_model >= 0) {
         const fit_result_t *m = &cpu->models[cpu->rejected_rate_model];
         char why[96] = "";

@@ -141,8 +141,10 @@ void meta_write_markdown(const json_t *meta, FILE *out)
     else
         snprintf(reps, sizeof reps, "%lld measured repetition(s) per point",
                  (long long)json_integer_value(json_object_get(meta, "reps")));
-    const char *end = strcmp(str_or(meta, "sync", "fsync"), "none") == 0
-                          ? "output's close (no fsync)" : "output's fsync and close";
+    const char *sync = str_or(meta, "sync", "fsync");
+    const char *end = strcmp(sync, "none") == 0     ? "output's close (no fsync)"
+                      : strcmp(sync, "direct") == 0 ? "output's fsync and close, written with O_DIRECT"
+                                                    : "output's fsync and close";
     if (strcmp(str_or(meta, "operation", "compress"), "decompress") == 0)
         fprintf(out, "- Runs: decompression, engine %s (%s): the input compressed once per "
                      "target (not timed, restored once and checked byte for byte), then %s "
@@ -164,9 +166,10 @@ void meta_write_markdown(const json_t *meta, FILE *out)
                      "first. Points are medians; min and max are kept.\n",
                 str_or(meta, "engine", "?"), reps,
                 (long long)json_integer_value(json_object_get(meta, "seed")), end);
-    fprintf(out, "- Probe: incompressible data, each file written through fsync and read back "
+    fprintf(out, "- Probe: incompressible data, each file written %s and read back "
                  "after its page cache was dropped; a volume's speed is the median at its "
-                 "largest file size.\n\n");
+                 "largest file size.\n\n",
+            strcmp(sync, "direct") == 0 ? "with O_DIRECT, then fsync'd" : "through fsync");
     fprintf(out, "| target | directory | filesystem | device | kind |\n|---|---|---|---|---|\n");
     size_t i;
     json_t *t;

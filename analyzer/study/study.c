@@ -233,6 +233,10 @@ static int stage_probe(study_t *s, cp_err_t *err)
     p.n_sizes = n;
     p.reps = s->sweep.reps;
     p.seed = s->sweep.seed;
+    /* The probe takes the runs' write path, so its figures (the I/O path's CPU cost above
+     * all) are the ones those runs paid; a run without fsync still needs the disk's own
+     * speed, which only an fsync'd probe gives. */
+    p.sync = s->sweep.sync == SYNC_DIRECT ? SYNC_DIRECT : SYNC_FSYNC;
     char path[STUDY_PATH_MAX];
     study_file(s, "probe.csv", path);
     json_t *probed = json_object_get(s->meta, "probed");
@@ -258,8 +262,9 @@ static int stage_probe(study_t *s, cp_err_t *err)
             cp_log_info("probe of '%s' kept from before", s->targets[i].name);
             continue;
         }
-        cp_log_info("probing '%s' (%zu sizes up to %.1f MB, %d rep%s, fsync)", s->targets[i].name,
-                    p.n_sizes, (double)p.sizes[p.n_sizes - 1] / 1e6, p.reps, p.reps == 1 ? "" : "s");
+        cp_log_info("probing '%s' (%zu sizes up to %.1f MB, %d rep%s, %s)", s->targets[i].name,
+                    p.n_sizes, (double)p.sizes[p.n_sizes - 1] / 1e6, p.reps, p.reps == 1 ? "" : "s",
+                    sync_mode_name(p.sync));
         cp_err_t one = {0};
         int prc = probe_run(&p, &s->targets[i], 1, write_probe_row, f, &one);
         if (prc == CP_EINTR || cp_interrupted())

@@ -78,12 +78,14 @@ run "$CP" probe --sizes 8M --reps 1 -q -o "$WORK/cap-probe.csv" "disk=$disk@100M
 expect_status 0 "a probe of the capped target"
 run "$CP" analyze "$WORK/cap.csv" --probe "$WORK/cap-probe.csv" --format json -o "$WORK/cap.json"
 expect_status 0 "analyze the capped target's runs with that probe"
+# The volume's write speed is the cap that paced the built-in series (an 8 MB probe file's
+# fsync'd rate says little: 50 ms of the cap's credit and the real disk's flush are in it).
 speed() {
     jq -r --arg c "$1" '.targets[] | select(.name == "disk" and .codec == $c)
-                        | .sustained_write_bytes_per_s' "$WORK/cap.json"
+                        | .write_speed_bytes_per_s' "$WORK/cap.json"
 }
-check "the built-in series takes the capped probe's write speed ($(speed zstd:3))" \
-    awk -v w="$(speed zstd:3)" 'BEGIN { exit !(w > 0.9e8 && w < 1.1e8) }'
+check "the built-in series' volume writes at the cap ($(speed zstd:3))" \
+    awk -v w="$(speed zstd:3)" 'BEGIN { exit !(w == 1e8) }'
 check "the command series takes none ($(speed cmd:zstd-cli:3))" test "$(speed cmd:zstd-cli:3)" = null
 check "a warning in the analysis says why" \
     grep -q "series cmd:zstd-cli:3: .* through an emulated cap" "$WORK/err"

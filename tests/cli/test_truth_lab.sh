@@ -1,23 +1,28 @@
 #!/usr/bin/env bash
 # The verdict and its cause on a real slow volume: a loop-mounted ext4 volume throttled by
 # the block cgroup (scripts/lab-volumes.sh), a 512 MiB mixed fixture, zstd:3, T = 1, 2,
-# with the default timing (buffered writes, fsync at the end) and with O_DIRECT. The cap
-# is set from this machine's own speed: 1.25 x the bytes of output per second that one
-# thread produces into memory (r1), so that
+# with the default timing (buffered writes, fsync at the end) and with O_DIRECT (probed
+# with O_DIRECT too, as `run --sync direct` does, so the direct path's own CPU cost is the
+# one charged). The cap is set from this machine's own speed: the geometric mean of the
+# bytes of output per second one and two threads produce into memory (r1, r2), so that
+# the disk needs about 0.8 of the compression's time at T = 1 and 1.25 of it at T = 2:
 #   fsync:  the page cache holds the ~280 MB output until the fsync, so the disk works
-#           after the cores (1/1.25 of the compression time again): write-bound by a
-#           flush tail at both thread counts;
-#   direct: the writes overlap the compression: at T = 1 the disk keeps up (cpu-bound,
-#           compute); at T = 2 the cores produce about 1.8 x r1 on two idle cores, so the
-#           disk, at 1.25 x r1, holds the job near 70% of the CPU rate, well below the
-#           10% tolerance even when the sweep's mem runs are slower than the calibration:
-#           write-bound by write throughput.
-# The fixture is large enough that the throttle's head start (after an idle spell it lets
-# up to one throttle slice, 100 ms of the cap, through at once: a 147 MB direct write at
-# 188 MB/s took 0.65-0.78 s) stays a few percent of the run; at 256 MiB it reached 23%.
-# Skips (77) when two threads do not reach 1.6 x r1 here (one CPU, or a busy machine).
-# Predictions must come within 25% of every measured median. Needs root, loop devices and
-# a block-throttling cgroup; exits 77 (skip) otherwise.
+#           after the cores: write-bound by a flush tail at both thread counts;
+#   direct: the writes overlap the compression, and the verdict follows from which of
+#           the two takes longer.
+# The test does not trust the analysis for the physics: from the runs' own medians (the
+# memory target's time c), the probe's median O_DIRECT rate D and the output o, it works
+# out the truth of each direct point itself: o / D below 0.85 c is cpu-bound, above c /
+# 0.85 write-bound; between them the two are close (a shared machine's CPU speed drifts
+# between the calibration and the sweep), and the program may say balanced, either single
+# verdict, or that its prediction missed (unexplained), which near a balance the
+# variability of the blocks' times can cause. The fixture is large enough that the
+# throttle's head start (after an idle spell it lets up to one throttle slice, 100 ms of
+# the cap, through at once) stays a few percent of the run. Skips (77), saying why, when
+# two threads do not reach 1.6 x r1 here (one CPU, or a busy machine), when the machine was
+# busy during the runs, or where the page cache's background threshold is below the
+# output. Predictions must come within 15% of every measured median. Needs root, loop
+# devices and a block-throttling cgroup; exits 77 (skip) otherwise.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -41,16 +46,18 @@ if ! awk -v a="$r1" -v b="$r2" 'BEGIN { exit !(b >= 1.6 * a) }'; then
     echo "skip: two threads reach only $r2 B/s against $r1 (need 1.6 x): one CPU or a busy machine" >&2
     exit 77
 fi
-cap=$(awk -v a="$r1" 'BEGIN { printf "%d", 1.25 * a / 1e6 }')
+cap=$(awk -v a="$r1" -v b="$r2" 'BEGIN { printf "%d", sqrt(a * b) / 1e6 }')
 lab_slow_volume "$cap" 1G
 
-run lab "$CP" probe --sizes 256M --reps 3 -q -o "$WORK/probe.csv" "$slow"
+run lab "$CP" probe --sizes 256M --reps 3 -q -o "$WORK/probe-fsync.csv" "$slow"
 expect_status 0 "probe of the $cap MB/s volume"
+run lab "$CP" probe --sizes 256M --reps 3 --sync direct -q -o "$WORK/probe-direct.csv" "$slow"
+expect_status 0 "probe of the $cap MB/s volume with O_DIRECT"
 # The median of the three writes' drain rates, as the analysis takes it: one flush may
 # begin with the throttle's head start (up to 100 ms of the cap, 7% of a 256 MB flush).
 drain=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
                  $c["op"] == "write" && $c["drain_bps"] != "" { print $c["drain_bps"] }' \
-        "$WORK/probe.csv" | median_of)
+        "$WORK/probe-fsync.csv" | median_of)
 check "the probe's median drain rate is the $cap MB/s cap within 10% ($drain B/s)" \
     awk -v d="${drain:-0}" -v c="$cap" 'BEGIN { exit !(d >= 0.9 * c * 1e6 && d <= 1.1 * c * 1e6) }'
 
@@ -58,7 +65,7 @@ for sync in fsync direct; do
     run lab "$CP" sweep -i "$WORK/in.bin" --threads 1,2 --reps 3 --sync "$sync" -q \
         -o "$WORK/runs-$sync.csv" mem "$slow"
     expect_status 0 "sweep with --sync $sync"
-    run "$CP" analyze "$WORK/runs-$sync.csv" --probe "$WORK/probe.csv" --format json \
+    run "$CP" analyze "$WORK/runs-$sync.csv" --probe "$WORK/probe-$sync.csv" --format json \
         -o "$WORK/analysis-$sync.json"
     expect_status 0 "analyze the $sync runs"
     # The evidence, for whoever reads a failure: each point's measured and predicted time.
@@ -95,23 +102,55 @@ fi
 # at SYNC T: "verdict cause" of the slow volume at T threads
 at() {
     jq -r --argjson t "$2" '.targets[] | select(.name == "slow") | .verdicts[]
-                            | select(.threads == $t) | "\(.verdict) \(.cause)"' \
+                            | select(.threads == $t)
+                            | "\(.verdict) \(if .verdict == "unexplained" then .unexplained else .cause end)"' \
         "$WORK/analysis-$1.json"
 }
 check "fsync, T=1: write-bound by the flush tail (got: $(at fsync 1))" \
     test "$(at fsync 1)" = "write-bound flush-tail"
 check "fsync, T=2: write-bound by the flush tail (got: $(at fsync 2))" \
     test "$(at fsync 2)" = "write-bound flush-tail"
-check "direct, T=1: cpu-bound, compute (got: $(at direct 1))" \
-    test "$(at direct 1)" = "cpu-bound compute"
-check "direct, T=2: write-bound by throughput (got: $(at direct 2))" \
-    test "$(at direct 2)" = "write-bound write-throughput"
+# truth T: the physical verdict of the direct point at T from the measured figures alone:
+# c the memory target's median time, o the slow volume's median output, D the probe's
+# median O_DIRECT rate; "near" when o / D and c are within 15% of each other.
+truth() {
+    local f=$WORK/runs-direct.csv c o d
+    c=$(awk -F, -v t="$(csv_col "$f" threads)" -v s="$(csv_col "$f" seconds)" -v T="$1" \
+        'NR > 1 && $1 == "mem" && $t == T { print $s }' "$f" | median_of)
+    o=$(awk -F, -v t="$(csv_col "$f" threads)" -v b="$(csv_col "$f" output_bytes)" -v T="$1" \
+        'NR > 1 && $1 == "slow" && $t == T { print $b }' "$f" | median_of)
+    d=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+                 $k["op"] == "write" { print $k["bytes_per_s"] }' "$WORK/probe-direct.csv" | median_of)
+    awk -v c="$c" -v o="$o" -v d="$d" 'BEGIN {
+        w = o / d
+        if (w >= 0.85 * c && c >= 0.85 * w) print "near"
+        else if (w > c) print "write-bound"
+        else print "cpu-bound"
+        printf " (memory %.3f s, output %.0f B / %.0f B/s = %.3f s)\n", c, o, d, w > "/dev/stderr" }'
+}
+# agrees T: the program's verdict and cause at direct T match the truth: cpu-bound by
+# compute, write-bound by the disk's throughput, or, near a balance, either of those,
+# balanced, or unexplained because the model missed (its error is checked below).
+agrees() {
+    local got want
+    got=$(at direct "$1")
+    want=$(truth "$1" 2>/dev/null)
+    echo "direct T=$1: verdict $got, truth $want$(truth "$1" 2>&1 >/dev/null)"
+    case $want in
+    near) [[ $got = balanced* || $got = "cpu-bound compute" ||
+             $got = "write-bound write-throughput" || $got = "unexplained model-missed" ]] ;;
+    cpu-bound) [ "$got" = "cpu-bound compute" ] ;;
+    *) [ "$got" = "write-bound write-throughput" ] ;;
+    esac
+}
+check "direct, T=1: the verdict agrees with the physics" agrees 1
+check "direct, T=2: the verdict agrees with the physics" agrees 2
 
 for sync in fsync direct; do
     worst=$(jq -r '.targets[] | select(.name == "slow") | .prediction_error_max' \
         "$WORK/analysis-$sync.json")
-    check "$sync: every prediction within 25% (worst $worst)" \
-        awk -v e="$worst" 'BEGIN { exit !(e != "null" && e <= 0.25) }'
+    check "$sync: every prediction within 15% (worst $worst)" \
+        awk -v e="$worst" 'BEGIN { exit !(e != "null" && e <= 0.15) }'
 done
 regimes=$(jq -r '[.targets[] | select(.name == "slow") | .points[].predicted_regime] | unique | join(",")' \
     "$WORK/analysis-fsync.json")

@@ -154,6 +154,7 @@ static int compare2(study_t *a, study_t *b, const compare_name_pair_t *names, si
     };
     compare_options_t o = compare_defaults();
     o.fail_threshold = 0.05;
+    o.pair_option = true; /* as `compare` does */
     return compare_run(st, 2, names, nnames, &o, out, err);
 }
 
@@ -294,6 +295,16 @@ static void test_nothing_in_common(void **state)
     assert_null(r);
     assert_non_null(strstr(err.msg, "nothing in common"));
     assert_non_null(strstr(err.msg, "--pair"));
+    /* history takes no --pair: its message must not advise it. */
+    compare_study_t st[2] = {
+        {.label = "A", .analysis = a.analysis, .runs = a.runs},
+        {.label = "B", .analysis = b.analysis, .runs = b.runs},
+    };
+    compare_options_t no_pair = compare_defaults();
+    err = (cp_err_t){0};
+    assert_int_equal(compare_run(st, 2, NULL, 0, &no_pair, &r, &err), CP_EDATA);
+    assert_null(strstr(err.msg, "--pair"));
+    assert_non_null(strstr(err.msg, "name the targets alike"));
     unload(&a);
     unload(&b);
     /* One series a side pairs by itself, but no common thread count is still nothing. */
