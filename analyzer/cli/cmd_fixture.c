@@ -112,10 +112,12 @@ int cmd_fixture(int argc, char **argv)
         cp_log_error("%s", err.msg);
         return cp_exit_status(rc);
     }
-    cp_log_info("fixture: wrote %s: %llu bytes (%.2f MiB), kind %s, seed %llu, %.2f s, "
-                "%.0f MB/s",
+    /* A rate only where the clock can tell one: below 10 ms it would be noise. */
+    char rate[48] = "too short to give a rate";
+    if (seconds >= 0.01)
+        snprintf(rate, sizeof rate, "%.0f MB/s", (double)size / seconds / 1e6);
+    cp_log_info("fixture: wrote %s: %llu bytes (%.2f MiB), kind %s, seed %llu, %.2f s, %s",
                 output, (unsigned long long)size, (double)size / 1048576.0,
-                fixture_kind_name(kind), (unsigned long long)seed, seconds,
-                seconds > 0 ? (double)size / seconds / 1e6 : 0.0);
+                fixture_kind_name(kind), (unsigned long long)seed, seconds, rate);
     return 0;
 }

@@ -242,11 +242,9 @@ int cmd_probe(int argc, char **argv)
         if (rc == CP_OK && targets[i].is_mem)
             rc = cp_err_set(&err, CP_EUSAGE, "target 'mem' has no volume to probe; give a "
                             "directory");
-        for (size_t j = 0; rc == CP_OK && j < i; j++)
-            if (strcmp(targets[j].name, targets[i].name) == 0)
-                rc = cp_err_set(&err, CP_EUSAGE, "two targets are named '%s'; give each a "
-                                "NAME=", targets[i].name);
     }
+    if (rc == CP_OK)
+        rc = target_check_names(targets, n_targets, &err);
     /* Refused before anything is written when another command measures a target. */
     target_locks_t locks = TARGET_LOCKS_INIT;
     if (rc == CP_OK)

@@ -130,9 +130,9 @@ static options_outcome_t parse_args(int argc, char **argv, study_t *s, const cha
         case 'i': s->input_arg = optarg; break;
         case OPT_FIXTURE_SIZE:
             rc = parse_size(optarg, &s->fixture_size, err);
-            if (rc == CP_OK && s->fixture_size == 0)
-                rc = cp_err_set(err, CP_EUSAGE, "bad --fixture-size '%s': must be above 0",
-                                optarg);
+            if (rc == CP_OK && s->fixture_size < RUN_MIN_FIXTURE)
+                rc = cp_err_set(err, CP_EUSAGE, "bad --fixture-size '%s': too small to time a "
+                                "study; the smallest is 1M (1 MiB)", optarg);
             s->fixture_size_given = true;
             break;
         case 'T':
@@ -217,6 +217,8 @@ static options_outcome_t parse_args(int argc, char **argv, study_t *s, const cha
     }
     for (size_t i = 0; i < s->n_targets && rc == CP_OK; i++)
         rc = parse_target(argv[optind + (int)i], &s->targets[i], err);
+    if (rc == CP_OK)
+        rc = target_check_names(s->targets, s->n_targets, err);
     for (size_t i = 0; i < s->n_targets && rc == CP_OK; i++)
         rc = target_check(&s->targets[i], err);
     if (rc == CP_OK && s->sweep.layout == SWEEP_SAME && s->n_targets > 0) {

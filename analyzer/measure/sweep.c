@@ -239,12 +239,11 @@ static int make_archives(const sweep_params_t *p, uint64_t input_size, target_st
 static int prepare_targets(const sweep_params_t *p, uint64_t input_size, target_state_t *st,
                            cp_err_t *err)
 {
+    int names = target_check_names(p->targets, p->n_targets, err);
+    if (names != CP_OK)
+        return names;
     for (size_t i = 0; i < p->n_targets; i++) {
         const target_spec_t *t = &p->targets[i];
-        for (size_t j = 0; j < i; j++)
-            if (strcmp(p->targets[j].name, t->name) == 0)
-                return cp_err_set(err, CP_EUSAGE,
-                                  "two targets are named '%s'; give each a NAME=", t->name);
         int rc = target_check(t, err);
         if (rc == CP_OK && !t->is_mem)
             rc = volume_inspect(t->dir, &st[i].volume, err);

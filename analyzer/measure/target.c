@@ -26,6 +26,20 @@ int target_check(const target_spec_t *t, cp_err_t *err)
     return CP_OK;
 }
 
+int target_check_names(const target_spec_t *targets, size_t n, cp_err_t *err)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < i; j++) {
+            if (strcmp(targets[j].name, targets[i].name) != 0)
+                continue;
+            if (targets[i].is_mem && targets[j].is_mem)
+                return cp_err_set(err, CP_EUSAGE, "target 'mem' is given twice");
+            return cp_err_set(err, CP_EUSAGE, "two targets are named '%s'; give each a NAME=",
+                              targets[i].name);
+        }
+    return CP_OK;
+}
+
 void target_init_mem(target_spec_t *out)
 {
     memset(out, 0, sizeof *out);

@@ -6,6 +6,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "common/bounds.h"
 #include "common/dirlock.h"
@@ -28,6 +29,11 @@ typedef struct target_spec {
 /* Checks a parsed directory target: it must exist, be a directory (not a symlink to a
  * non-directory) and be writable. CP_EUSAGE naming it otherwise. The mem target passes. */
 int target_check(const target_spec_t *t, cp_err_t *err);
+
+/* Checks that no two of targets[0..n) share a name (reports, runs.csv and locks tell
+ * targets apart by it). CP_EUSAGE "two targets are named 'X'; give each a NAME=" (for
+ * mem: "'mem' is given twice") otherwise. Call it before anything is written. */
+int target_check_names(const target_spec_t *targets, size_t n, cp_err_t *err);
 
 /* The memory target: output counted and discarded. */
 void target_init_mem(target_spec_t *out);

@@ -38,6 +38,7 @@ void analysis_free(analysis_t *a)
     for (size_t i = 0; i < a->nnotes; i++)
         free(a->notes[i].text);
     free(a->notes);
+    free(a->failed);
     free(a->series);
     free(a->ceilings);
     free(a->runs_path);
@@ -425,6 +426,24 @@ static void judge_series(const analysis_t *a, analysis_series_t *s, double toler
     explain_whatif(s, last, tolerance);
 }
 
+/* The runs' failures that left a (target, codec) without a series. CP_OK or CP_ENOMEM. */
+static int keep_failed(analysis_t *a, const runs_table_t *runs)
+{
+    a->failed = calloc(runs->nfailures ? runs->nfailures : 1, sizeof *a->failed);
+    if (a->failed == NULL)
+        return CP_ENOMEM;
+    for (size_t k = 0; k < runs->nfailures; k++) {
+        const run_failure_t *f = &runs->failures[k];
+        bool has_series = false;
+        for (size_t i = 0; i < a->nseries && !has_series; i++)
+            has_series = strcmp(a->series[i].name, f->target) == 0 &&
+                         strcmp(a->series[i].run_codec, f->codec) == 0;
+        if (!has_series)
+            a->failed[a->nfailed++] = *f;
+    }
+    return CP_OK;
+}
+
 int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
                  const analysis_options_t *options, analysis_t **out, cp_err_t *err)
 {
@@ -516,7 +535,8 @@ int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
         fit_series_points(s->points, s->npoints, s->models, &s->best_rate_model,
                           &s->rejected_rate_model);
     }
-    if (build_ceilings(a) != CP_OK || match_notes(a, probe) != CP_OK)
+    if (build_ceilings(a) != CP_OK || match_notes(a, probe) != CP_OK ||
+        keep_failed(a, runs) != CP_OK)
         goto nomem;
     for (size_t i = 0; i < a->nseries; i++) {
         judge_series(a, &a->series[i], opts.tolerance);

@@ -227,6 +227,10 @@ typedef struct analysis {
     size_t nseries;
     analysis_ceiling_t *ceilings; /* one per codec */
     size_t nceilings;
+    /* (target, codec) pairs none of whose runs succeeded: no series, but named in the
+     * answer with their first error. */
+    run_failure_t *failed;
+    size_t nfailed;
 } analysis_t;
 
 /* True when a fitted model describes its points well enough to extrapolate from: an exact

@@ -34,6 +34,12 @@ void explain_series_drain(analysis_series_t *s, const probe_table_t *probe)
     } else if (s->write_bps > 0.0) {
         s->drain_bps = s->write_bps;
         s->drain_source = "probe-write";
+    } else if (s->rate_cap_bps > 0.0) {
+        /* No probe of the volume, but its runs were paced by an emulated cap: the cap is
+         * its speed during the run, and the device's own flush afterwards is taken as
+         * instant (unknown; the report says so). */
+        s->drain_bps = INFINITY;
+        s->drain_source = "emulated-cap-unprobed";
     }
     /* A volume probed through an emulated write cap writes at the cap, as far as the
      * study is concerned; runs that were not paced by it (written there without the cap)
@@ -63,8 +69,8 @@ bool explain_wrote_beyond_volume(const analysis_series_t *s, const analysis_poin
 double explain_write_speed(const analysis_series_t *s)
 {
     double speed = s->drain_bps > 0.0 && isfinite(s->drain_bps) ? s->drain_bps : s->write_bps;
-    if (s->rate_cap_bps > 0.0 && speed > 0.0)
-        speed = fmin(speed, s->rate_cap_bps);
+    if (s->rate_cap_bps > 0.0)
+        speed = speed > 0.0 ? fmin(speed, s->rate_cap_bps) : s->rate_cap_bps;
     return speed;
 }
 
@@ -125,6 +131,13 @@ static prediction_t point_prediction(const analysis_series_t *s, const analysis_
     return predict_run(&in);
 }
 
+/* Half the spread (max - min) of a point's repetitions; 0 for one run or unknown. */
+static double spread_half(const analysis_point_t *p)
+{
+    double d = p->seconds_max - p->seconds_min;
+    return p->n > 1 && d > 0.0 ? d / 2.0 : 0.0;
+}
+
 void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
                      const analysis_point_t *mem_point, analysis_verdict_t *v, double tolerance)
 {
@@ -147,6 +160,7 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
             e->busy_growth = busy / mem_busy - 1.0;
     }
     e->predicted_s = NAN;
+    e->noise_s = 0.0;
     for (int t = 0; t < TERM_COUNT; t++)
         e->part_s[t] = e->own_s[t] = NAN;
     v->gap_s = cause_gap_s(e);
@@ -161,6 +175,9 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
          * provided the prediction explains the measured time. */
         prediction_t pred = point_prediction(s, p, v->cpu_ceiling_bps);
         e->predicted_s = pred.seconds;
+        /* The model is held to the precision of what it is built on: half the spread of
+         * this point's repetitions and of the memory target's it starts from. */
+        e->noise_s = spread_half(p) + (mem_point != NULL ? spread_half(mem_point) : 0.0);
         memcpy(e->part_s, pred.part_s, sizeof e->part_s);
         memcpy(e->own_s, pred.own_s, sizeof e->own_s);
         v->from_model = true;
@@ -169,7 +186,7 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
         if (explain_wrote_beyond_volume(s, p, tolerance)) {
             v->cause = CAUSE_UNKNOWN;
             v->miss = MISS_BEYOND_VOLUME;
-        } else if (fabs(p->seconds - pred.seconds) > tolerance * pred.seconds) {
+        } else if (fabs(p->seconds - pred.seconds) > tolerance * pred.seconds + e->noise_s) {
             v->cause = CAUSE_UNKNOWN;
             v->miss = MISS_MODEL;
         } else {

@@ -64,6 +64,10 @@ typedef struct cause_evidence {
      * point has no prediction. */
     double predicted_s;
     double part_s[TERM_COUNT], own_s[TERM_COUNT];
+    /* How far the measured time may stand from the prediction beyond the tolerance: half
+     * the spread of the point's repetitions plus half of the memory target's (0 for single
+     * runs); a miss past tolerance x predicted + noise_s is unexplained. */
+    double noise_s;
 } cause_evidence_t;
 
 /* The shortfall's seconds (seconds - cpu_seconds, at least 0) and the flush's share of

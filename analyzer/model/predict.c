@@ -102,9 +102,10 @@ prediction_t predict_run(const predict_inputs_t *in)
     p.own_s[TERM_FLUSH] = 0.0;
     p.compute_s = compute;
     if (isinf(in->drain_bps)) {
-        p.regime = read > cores * (1.0 + 1e-9) && read >= compute * (1.0 - 1e-9)
+        p.regime = read > cores_end * (1.0 + 1e-9) && read >= compute * (1.0 - 1e-9)
                        ? PREDICT_READ
-                       : PREDICT_CPU_ONLY;
+                   : pace > cores_end * (1.0 + 1e-9) ? PREDICT_OVERLAPPED
+                                                     : PREDICT_CPU_ONLY;
         p.seconds = compute;
         p.tail_s = 0.0;
         p.cached_bytes = 0.0;

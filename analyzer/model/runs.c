@@ -7,6 +7,7 @@ void runs_table_free(runs_table_t *t)
     if (t == NULL)
         return;
     free(t->rows);
+    free(t->failures);
     free(t->path);
     free(t);
 }

@@ -54,11 +54,22 @@ typedef struct run_row {
     double block_bytes;   /* the pipeline's input block (the first output waits for one) */
 } run_row_t;
 
+/* A (target, codec) whose rows failed, with the first failure's error text, so that a
+ * target none of whose runs succeeded is named rather than dropped. */
+typedef struct run_failure {
+    char target[RUNS_NAME_MAX];
+    char codec[RUNS_NAME_MAX];
+    char error[160];      /* the first failed row's error ("valid = 0" when it has none) */
+    size_t count;         /* its failed rows */
+} run_failure_t;
+
 typedef struct runs_table {
     char *path;
     run_row_t *rows;
     size_t nrows;
     size_t skipped_failed; /* rows with an error or valid = 0 */
+    run_failure_t *failures; /* one per (target, codec) with failed rows, in file order */
+    size_t nfailures;
 } runs_table_t;
 
 /* Frees a table; NULL is fine. */

@@ -73,6 +73,7 @@ static json_t *evidence_json(const analysis_verdict_t *v)
     json_object_set_new(o, "dev_busy_share", json_number_or_null(e->dev_busy_share));
     json_object_set_new(o, "busy_growth", json_number_or_null(e->busy_growth));
     json_object_set_new(o, "predicted_s", json_number_or_null(e->predicted_s));
+    json_object_set_new(o, "noise_s", json_number_or_null(e->noise_s));
     if (e->predicted_s > 0.0) {
         /* The model's decomposition: parts add up to predicted_s; own is each term's own
          * time (docs/method.md, "One model decides"). */

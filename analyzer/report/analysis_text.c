@@ -272,7 +272,10 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *
                 s->decompress && !s->restores_to_volume   ? "probed cold read"
                 : strcmp(s->drain_source, "probe-drain") == 0 ? "drain"
                 : strcmp(s->drain_source, "ram") == 0       ? "RAM"
-                                                            : "probed (fsync'd) write",
+                : strcmp(s->drain_source, "emulated-cap") == 0 ? "emulated cap (its probe's)"
+                : strcmp(s->drain_source, "emulated-cap-unprobed") == 0
+                    ? "emulated cap (the device's own flush after it not probed: taken as instant)"
+                    : "probed (fsync'd) write",
                 isnan(s->points[s->npoints - 1].dirty_background_bytes)
                     ? "no write-back thresholds (not recorded: writes taken to overlap)"
                     : "the kernel's write-back thresholds",
@@ -464,8 +467,10 @@ int analysis_write_summary(const analysis_t *a, FILE *out, cp_err_t *err)
     for (size_t j = 0; j < a->nseries; j++)
         any_decompress = any_decompress || a->series[j].decompress;
     fprintf(out, "(rates and ceilings in %s bytes per second; 'volume writes' is the volume's "
-            "own speed in output bytes)\n\n",
+            "own speed in output bytes; 'eff.' is the rate over the lowest known ceiling, "
+            "CPU, write or read)\n\n",
             any_decompress ? "uncompressed (restored, for a decompression)" : "input");
+    answer_write_failed(a, out, "");
     for (size_t j = 0; j < a->nseries; j++) {
         const analysis_series_t *s = &a->series[order[j]];
         fprintf(out, "%s\n", answer_sentence(a, s, words, sizeof words));

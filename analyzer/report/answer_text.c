@@ -279,6 +279,16 @@ static size_t write_notes(const analysis_t *a, FILE *out, bool md)
     return notes;
 }
 
+void answer_write_failed(const analysis_t *a, FILE *out, const char *prefix)
+{
+    for (size_t i = 0; i < a->nfailed; i++) {
+        const run_failure_t *f = &a->failed[i];
+        fprintf(out, "%s%s%s%s%s: no result: %s %zu run%s failed; the first error: %s\n",
+                prefix, f->target, f->codec[0] ? " (" : "", f->codec, f->codec[0] ? ")" : "",
+                f->count == 1 ? "its" : "all", f->count, f->count == 1 ? "" : "s", f->error);
+    }
+}
+
 size_t answer_write(const analysis_t *a, FILE *out, bool md)
 {
     char buf[1024], marks[128];
@@ -286,6 +296,7 @@ size_t answer_write(const analysis_t *a, FILE *out, bool md)
     for (size_t i = 0; i < a->nseries; i++)
         fprintf(out, "%s%s\n", md ? "- " : "  ", answer_sentence(a, &a->series[i], buf,
                                                                sizeof buf));
+    answer_write_failed(a, out, md ? "- " : "  ");
     size_t width = 6;
     for (size_t i = 0; i < a->nseries; i++) {
         size_t w = strlen(label(&a->series[i], buf, sizeof buf));

@@ -27,6 +27,10 @@ const char *answer_whatif(const analysis_t *a, const analysis_series_t *s, char 
 /* The remarks on point k of s in a few words ("oversubscribed, noisy"), "" for none. */
 const char *answer_point_marks(const analysis_series_t *s, size_t k, char *buf, size_t cap);
 
+/* One line per (target, codec) none of whose runs succeeded, "NAME (CODEC): no result:
+ * all N runs failed; the first error: ...", each after prefix. */
+void answer_write_failed(const analysis_t *a, FILE *out, const char *prefix);
+
 /* Writes the answer section: the sentences, the decision table and the notes, as text or
  * Markdown (md). Returns the number of notes written. */
 size_t answer_write(const analysis_t *a, FILE *out, bool md);

@@ -88,9 +88,10 @@ void cause_miss_words(const analysis_series_t *s, const analysis_point_t *p,
     case MISS_MODEL:
         decomposition_words(e, parts, sizeof parts);
         strbuf_appendf(buf, cap, "measured %.3g s, but the model predicts %s, %+.0f%% away "
-                       "(more than the %.0f%% tolerance), so no cause is claimed",
+                       "(more than the %.0f%% tolerance%s), so no cause is claimed",
                        p->seconds, parts, 100.0 * (p->seconds / e->predicted_s - 1.0),
-                       100.0 * tolerance);
+                       100.0 * tolerance,
+                       e->noise_s > 0.0 ? " and the runs' own spread" : "");
         break;
     case MISS_BEYOND_VOLUME:
         strbuf_appendf(buf, cap, "wrote %s, faster than the volume's %s %s; one of the "

@@ -127,6 +127,33 @@ static int load_direction(const csv_table_t *t, size_t row, int col_op, int col_
     return 0;
 }
 
+/* Counts failed row i under its (target, codec), keeping the first error's text (shown
+ * printable). CP_OK or CP_ENOMEM. */
+static int note_failure(const csv_table_t *t, size_t i, int col_error, runs_table_t *runs)
+{
+    const char *target = csv_table_cell(t, i, csv_table_find(t, "target"));
+    const char *codec = csv_table_cell(t, i, csv_table_find(t, "codec"));
+    for (size_t k = 0; k < runs->nfailures; k++) {
+        run_failure_t *f = &runs->failures[k];
+        if (strcmp(f->target, target) == 0 && strcmp(f->codec, codec) == 0) {
+            f->count++;
+            return CP_OK;
+        }
+    }
+    run_failure_t *grown = realloc(runs->failures, (runs->nfailures + 1) * sizeof *grown);
+    if (grown == NULL)
+        return CP_ENOMEM;
+    runs->failures = grown;
+    run_failure_t *f = &runs->failures[runs->nfailures++];
+    memset(f, 0, sizeof *f);
+    snprintf(f->target, sizeof f->target, "%s", target);
+    snprintf(f->codec, sizeof f->codec, "%s", codec);
+    const char *error = csv_table_cell(t, i, col_error);
+    csv_table_printable(error[0] ? error : "valid = 0", f->error, sizeof f->error);
+    f->count = 1;
+    return CP_OK;
+}
+
 static int runs_from_table(const csv_table_t *t, runs_table_t **out, cp_err_t *err)
 {
     static const char *const names[] = {
@@ -165,6 +192,10 @@ static int runs_from_table(const csv_table_t *t, runs_table_t **out, cp_err_t *e
     for (size_t i = 0; i < n; i++) {
         if (row_failed(t, i, col_error, col_valid)) {
             runs->skipped_failed++;
+            if (note_failure(t, i, col_error, runs) != CP_OK) {
+                runs_table_free(runs);
+                return cp_err_set(err, CP_ENOMEM, "%s: out of memory", csv_table_name(t));
+            }
             continue;
         }
         rc = load_row(t, i, col, &runs->rows[runs->nrows], err);

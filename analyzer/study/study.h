@@ -21,6 +21,7 @@
 
 #define RUN_DEFAULT_FIXTURE ((uint64_t)1 << 30)
 #define RUN_QUICK_FIXTURE ((uint64_t)64 << 20)
+#define RUN_MIN_FIXTURE ((uint64_t)1 << 20) /* smaller studies time only overheads */
 #define RUN_MAX_TARGETS 64
 /* The generated input is the same bytes on every machine, so studies compare; --seed
  * shuffles the run and probe orders only. */

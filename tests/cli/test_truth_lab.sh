@@ -62,7 +62,7 @@ check "the probe's median drain rate is the $cap MB/s cap within 10% ($drain B/s
     awk -v d="${drain:-0}" -v c="$cap" 'BEGIN { exit !(d >= 0.9 * c * 1e6 && d <= 1.1 * c * 1e6) }'
 
 for sync in fsync direct; do
-    run lab "$CP" sweep -i "$WORK/in.bin" --threads 1,2 --reps 3 --sync "$sync" -q \
+    run lab "$CP" sweep -i "$WORK/in.bin" --threads 1,2 --reps 5 --sync "$sync" -q \
         -o "$WORK/runs-$sync.csv" mem "$slow"
     expect_status 0 "sweep with --sync $sync"
     run "$CP" analyze "$WORK/runs-$sync.csv" --probe "$WORK/probe-$sync.csv" --format json \
