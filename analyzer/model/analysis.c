@@ -366,14 +366,14 @@ static verdict_kind_t stage_verdict(const analysis_point_t *p, bool *known)
 
 /* The remarks on a judged point (enum analysis_point_flag). */
 static void mark_point(const analysis_series_t *s, analysis_point_t *p,
-                       const analysis_verdict_t *v)
+                       const analysis_verdict_t *v, double tolerance)
 {
     p->flags = 0;
     if (p->online_cpus > 0.0 && p->threads > p->online_cpus)
         p->flags |= POINT_OVERSUBSCRIBED;
     if (v->efficiency > ANALYSIS_EFFICIENCY_SUSPECT && !s->is_mem)
         p->flags |= POINT_EFFICIENCY_HIGH;
-    if (explain_wrote_beyond_volume(s, p, ANALYSIS_EFFICIENCY_SUSPECT - 1.0))
+    if (explain_wrote_beyond_volume(s, p, tolerance))
         p->flags |= POINT_BEYOND_PROBE;
     if (v->verdict == VERDICT_UNEXPLAINED && p->n == 1)
         p->flags |= POINT_SINGLE_RUN_UNEXPLAINED;
@@ -414,10 +414,14 @@ static void judge_series(const analysis_t *a, analysis_series_t *s, double toler
         explain_verdict(s, p, mp, v, tolerance);
         v->efficiency = verdict_efficiency(p->bytes_per_s, v->cpu_ceiling_bps,
                                            v->write_ceiling_bps, v->read_ceiling_bps);
-        mark_point(s, p, v);
+        mark_point(s, p, v, tolerance);
         v->stage_verdict = stage_verdict(p, &v->has_stage_verdict);
+        /* The busiest stage names one kind; a balanced point has two. */
         v->stage_disagrees = v->has_stage_verdict && v->verdict != VERDICT_UNEXPLAINED &&
-                             v->stage_verdict != v->verdict;
+                             (v->verdict == VERDICT_BALANCED
+                                  ? v->stage_verdict != cause_verdict(v->cause) &&
+                                        v->stage_verdict != cause_verdict(v->second_cause)
+                                  : v->stage_verdict != v->verdict);
     }
     const analysis_verdict_t *last = &s->verdicts[s->npoints - 1];
     s->verdict = last->verdict;

@@ -36,7 +36,8 @@
 enum analysis_point_flag {
     POINT_OVERSUBSCRIBED = 1u << 0,  /* more threads than the CPUs online during the run */
     POINT_EFFICIENCY_HIGH = 1u << 1, /* efficiency above ANALYSIS_EFFICIENCY_SUSPECT */
-    POINT_BEYOND_PROBE = 1u << 2,    /* wrote output faster than the volume's probed speed */
+    POINT_BEYOND_PROBE = 1u << 2,    /* wrote (fsync'd or O_DIRECT) faster than the tolerance
+                                        allows over the volume's write speed */
     POINT_SINGLE_RUN_UNEXPLAINED = 1u << 3, /* unexplained, resting on one repetition */
 };
 
@@ -161,7 +162,9 @@ typedef struct analysis_series {
     /* The volume's drain rate (write speed with the page cache out of the way) used by the
      * write ceiling and the predictions; INFINITY for RAM; NAN when unknown. */
     double drain_bps;
-    const char *drain_source;   /* "probe-drain", "probe-write", "ram" or "unknown" */
+    const char *drain_source;   /* "probe-drain", "probe-write", "emulated-cap",
+                                   "emulated-cap-unprobed", "ram", "nothing written" or
+                                   "unknown" */
     double io_cpu_per_byte;     /* the probe's system CPU seconds per byte written; NAN */
     double write_speed_bps;     /* behind the write ceiling: the drain rate (else the probed
                                    write speed), never above an emulated cap; NAN unknown */
@@ -186,10 +189,11 @@ typedef struct analysis_series {
     int crossover_model;            /* the CPU ceiling's model used, -1 when none */
     double crossover_rate_bps;      /* the model's rate there (input bytes per second) */
     predict_term_t crossover_term;  /* the volume's term there: read, write or flush */
-    /* What-if at the largest T, from the write-back model: a disk draining at least
-     * whatif_write_bps would bring the job within the tolerance of the CPU ceiling (or of
-     * the read ceiling, if lower), taking whatif_seconds with this sync mode. NAN when no
-     * disk can (or the model lacks inputs). */
+    /* What-if at the largest T, asked of the same model only where it explains that point
+     * with a volume term and its time is beyond the tolerance: a write speed of at least
+     * whatif_write_bps (a drain rate, or a cap for an emulated volume) would bring the job
+     * within the tolerance of the compute term, taking whatif_seconds with this sync mode.
+     * whatif_threads 0 when not asked; the speeds and seconds NAN when no speed does. */
     int whatif_threads;
     double whatif_write_bps, whatif_seconds;
     /* When no write speed (or read speed) reaches the goal: the term that remains with an

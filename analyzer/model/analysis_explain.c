@@ -62,8 +62,13 @@ bool explain_wrote_beyond_volume(const analysis_series_t *s, const analysis_poin
         predict_sync_from_name(s->sync) == PREDICT_SYNC_NONE)
         return false;
     double speed = s->write_speed_bps > 0.0 ? s->write_speed_bps : s->rate_cap_bps;
-    double written = s->decompress ? p->input_bytes : p->output_bytes;
-    return speed > 0.0 && isfinite(speed) && written / p->seconds > (1.0 + margin) * speed;
+    return speed > 0.0 && isfinite(speed) &&
+           explain_written_bytes(s, p) / p->seconds > (1.0 + margin) * speed;
+}
+
+double explain_written_bytes(const analysis_series_t *s, const analysis_point_t *p)
+{
+    return s->decompress ? p->input_bytes : p->output_bytes;
 }
 
 double explain_write_speed(const analysis_series_t *s)
@@ -200,7 +205,10 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
             v->miss = MISS_NO_FIGURE;
     }
     v->verdict = v->second_cause != CAUSE_UNKNOWN ? VERDICT_BALANCED : cause_verdict(v->cause);
-    v->device_disagrees = cause_device_disagrees(v->cause, e->dev_busy_share);
+    /* A balanced point is contradicted only when the device contradicts both its terms. */
+    v->device_disagrees = cause_device_disagrees(v->cause, e->dev_busy_share) &&
+                          (v->second_cause == CAUSE_UNKNOWN ||
+                           cause_device_disagrees(v->second_cause, e->dev_busy_share));
 }
 
 void explain_series_errors(analysis_series_t *s, double *scratch)
@@ -271,6 +279,9 @@ void explain_whatif(analysis_series_t *s, const analysis_verdict_t *last, double
      * compute term (the memory target's time). */
     predict_inputs_t in = point_inputs(s, top, last->cpu_ceiling_bps);
     double goal = in.cpu_s / (1.0 - tolerance);
+    if (!(predict_run(&in).seconds > goal))
+        return; /* already within the tolerance (balanced at CPU speed): no faster volume
+                   is needed, and a slower one is never the answer */
     s->whatif_threads = top->threads;
     if (reads) {
         predict_inputs_t both = in;
@@ -337,8 +348,12 @@ void explain_crossover(analysis_series_t *s, const fit_result_t *ceiling_models,
     s->crossover_model = model;
     s->crossover_threads = s->crossover_lo = s->crossover_hi = NAN;
     s->crossover_rate_bps = NAN;
-    s->crossover_limit = VERDICT_WRITE;
     s->crossover_term = TERM_COUNT;
+    /* The volume ceiling the crossover is about until the model names one: the lower of
+     * the write and read ceilings (a series that writes nothing has only the read). */
+    s->crossover_limit = s->read_ceiling_bps > 0.0 && !(s->read_ceiling_bps >= s->write_ceiling_bps)
+                             ? VERDICT_READ
+                             : VERDICT_WRITE;
     if (model < 0 || s->is_mem)
         return;
     /* The model at any T: the largest measured point's bytes, thresholds and the mem

@@ -26,6 +26,10 @@ void explain_predict_point(const analysis_series_t *s, analysis_point_t *p, doub
 bool explain_wrote_beyond_volume(const analysis_series_t *s, const analysis_point_t *p,
                                  double margin);
 
+/* The bytes point p of s wrote to its volume: the output, or a decompression's restored
+ * bytes. */
+double explain_written_bytes(const analysis_series_t *s, const analysis_point_t *p);
+
 /* Fills v's cause, evidence and disagreement for point p of s, with mem_point the mem
  * series' point at the same T (NULL when there is none), and sets v->verdict. With a
  * prediction (p predicted), the model decides (predict_decide): the term that sets the

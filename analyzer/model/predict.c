@@ -55,19 +55,21 @@ const char *predict_term_name(predict_term_t term)
     }
 }
 
-/* Fills the parts of p from the cores' own terms and the front they make (the time before
- * the flush), then what comes after the front goes to back_term. */
-static void decompose(prediction_t *p, double front, predict_term_t back_term)
+/* Fills the parts of p: the compute term, what the I/O path's CPU work adds to the cores,
+ * what the front (the time before the page cache's part) adds beyond the cores, to the
+ * one of reading and paced writing that sets it (front_term), and what comes after the
+ * front, to back_term. */
+static void decompose(prediction_t *p, double front, predict_term_t front_term,
+                      predict_term_t back_term)
 {
     double cpu = p->own_s[TERM_COMPUTE], cores = p->own_s[TERM_IO_CPU];
     for (int t = 0; t < TERM_COUNT; t++)
         p->part_s[t] = 0.0;
     p->part_s[TERM_COMPUTE] = cpu;
     p->part_s[TERM_IO_CPU] = cores - cpu;
-    /* The front beyond the cores' time waits for the slower of reading and pacing. */
     double beyond = front - cores;
     if (beyond > 0.0)
-        p->part_s[p->own_s[TERM_READ] >= p->own_s[TERM_WRITE] ? TERM_READ : TERM_WRITE] += beyond;
+        p->part_s[front_term] += beyond;
     double after = p->seconds - front;
     if (after > 0.0)
         p->part_s[back_term] += after;
@@ -95,6 +97,9 @@ prediction_t predict_run(const predict_inputs_t *in)
         cores_end += last_out / in->pace_bps; /* the last block, paced after the cores */
     }
     double compute = fmax(cores_end, fmax(read, pace));
+    /* Beyond the cores, the front waits for reading when that is what sets it, else for
+     * the paced writes (the pace itself, or the last block paced after the cores). */
+    predict_term_t front_term = read >= compute ? TERM_READ : TERM_WRITE;
     p.own_s[TERM_COMPUTE] = in->cpu_s;
     p.own_s[TERM_IO_CPU] = cores;
     p.own_s[TERM_READ] = read;
@@ -109,7 +114,7 @@ prediction_t predict_run(const predict_inputs_t *in)
         p.seconds = compute;
         p.tail_s = 0.0;
         p.cached_bytes = 0.0;
-        decompose(&p, compute, TERM_WRITE);
+        decompose(&p, compute, front_term, TERM_WRITE);
         return p;
     }
     if (!(in->drain_bps > 0.0))
@@ -125,7 +130,7 @@ prediction_t predict_run(const predict_inputs_t *in)
         p.tail_s = 0.0;
         p.cached_bytes = 0.0;
         p.own_s[TERM_WRITE] = fmax(pace, write_s);
-        decompose(&p, compute, TERM_WRITE);
+        decompose(&p, compute, front_term, TERM_WRITE);
         return p;
     }
     predict_inputs_t sized = *in;
@@ -143,7 +148,7 @@ prediction_t predict_run(const predict_inputs_t *in)
         p.tail_s = 0.0;
         if (out > limit)
             p.own_s[TERM_WRITE] = fmax(pace, start + (out - limit) / in->drain_bps);
-        decompose(&p, compute, TERM_WRITE);
+        decompose(&p, compute, front_term, TERM_WRITE);
         return p;
     }
     if (held >= out) {
@@ -151,7 +156,7 @@ prediction_t predict_run(const predict_inputs_t *in)
         p.seconds = compute + write_s;
         p.tail_s = write_s;
         p.own_s[TERM_FLUSH] = write_s;
-        decompose(&p, compute, TERM_FLUSH);
+        decompose(&p, compute, front_term, TERM_FLUSH);
         return p;
     }
     double serial_part = compute + held / in->drain_bps;
@@ -161,7 +166,7 @@ prediction_t predict_run(const predict_inputs_t *in)
     p.tail_s = p.seconds - compute;
     p.own_s[TERM_WRITE] = fmax(pace, busy_disk);
     p.own_s[TERM_FLUSH] = held / in->drain_bps;
-    decompose(&p, compute, busy_disk > serial_part ? TERM_WRITE : TERM_FLUSH);
+    decompose(&p, compute, front_term, busy_disk > serial_part ? TERM_WRITE : TERM_FLUSH);
     return p;
 }
 
@@ -175,6 +180,8 @@ predict_term_t predict_decide(const prediction_t *p, double tol, predict_term_t 
 {
     *second = TERM_COUNT;
     double t = p->seconds;
+    if (!(t > 0.0))
+        return TERM_COUNT;
     if (t <= p->own_s[TERM_COMPUTE] / (1.0 - tol) * (1.0 + 1e-12)) {
         /* At CPU speed: balanced with a read or an overlapped write that takes as long. */
         double best = (1.0 - tol) * t;
@@ -185,18 +192,31 @@ predict_term_t predict_decide(const prediction_t *p, double tol, predict_term_t 
             }
         return TERM_COMPUTE;
     }
-    predict_term_t limit = TERM_IO_CPU;
-    for (predict_term_t k = TERM_READ; k < TERM_COUNT; k++)
-        if (p->part_s[k] > p->part_s[limit])
-            limit = k;
-    predict_term_t other = TERM_COUNT;
-    for (predict_term_t k = TERM_IO_CPU; k < TERM_COUNT; k++)
-        if (term_kind(k) != term_kind(limit) && p->part_s[k] > 0.0 &&
-            (other == TERM_COUNT || p->part_s[k] > p->part_s[other]))
-            other = k;
-    if (other != TERM_COUNT && p->part_s[other] >= (1.0 - tol) * p->part_s[limit])
-        *second = other;
-    return limit;
+    /* Held back. The cores (with the I/O path's work), reading and overlapped writing run
+     * side by side: the longest of them (by its own time) leads that group, and the group
+     * adds the sum of its parts; the flush adds its tail after it. */
+    predict_term_t leader = TERM_IO_CPU;
+    for (predict_term_t k = TERM_READ; k <= TERM_WRITE; k++)
+        if (p->own_s[k] > p->own_s[leader])
+            leader = k;
+    double group = p->part_s[TERM_IO_CPU] + p->part_s[TERM_READ] + p->part_s[TERM_WRITE];
+    double flush = p->part_s[TERM_FLUSH];
+    if (flush > group) {
+        if (term_kind(leader) != term_kind(TERM_FLUSH) && group >= (1.0 - tol) * flush)
+            *second = leader;
+        return TERM_FLUSH;
+    }
+    /* A side-by-side term of another kind whose own time is within tol of the leader's. */
+    double best = (1.0 - tol) * p->own_s[leader];
+    for (predict_term_t k = TERM_IO_CPU; k <= TERM_WRITE; k++)
+        if (k != leader && term_kind(k) != term_kind(leader) && p->own_s[k] >= best) {
+            best = p->own_s[k];
+            *second = k;
+        }
+    if (*second == TERM_COUNT && term_kind(leader) != term_kind(TERM_FLUSH) && flush > 0.0 &&
+        flush >= (1.0 - tol) * group)
+        *second = TERM_FLUSH;
+    return leader;
 }
 
 /* The field of in that which names. */

@@ -17,8 +17,8 @@
  * An emulated rate cap (TARGET@RATE) paces the writes during the run, so the cores'
  * part becomes max(cpu, out / cap) before the page cache's part begins.
  * Writes that overlap the compression (O_DIRECT, a cap) start only once the first block
- * is compressed (the pipeline's fill, cpu x min(1, T x block / input)), and the last
- * block's output is written after the cores finish.
+ * is compressed (the pipeline's fill, max(cores, read) x min(1, T x block / input)), and
+ * the last block's output is written after the cores finish.
  * Pure functions: no I/O, no allocation. Unknown inputs are NAN. */
 #ifndef CP_MODEL_PREDICT_H
 #define CP_MODEL_PREDICT_H
@@ -93,7 +93,8 @@ typedef struct prediction {
      * each other term adds on top of it (0 when it adds nothing). own_s is each term's
      * own time, had it alone set the run's: compute the cpu time, io-cpu the cores' time
      * with the I/O path's work, read input / read speed, write the disk's busy time when
-     * it writes during the run (0 when it writes only at the fsync), flush the tail. */
+     * it writes during the run, or the paced writes' time (0 when nothing is written
+     * before the fsync), flush the tail. */
     double part_s[TERM_COUNT];
     double own_s[TERM_COUNT];
 } prediction_t;
@@ -101,14 +102,15 @@ typedef struct prediction {
 /* Predicts one run. */
 prediction_t predict_run(const predict_inputs_t *in);
 
-/* What sets a predicted time, with tolerance tol (0.10): when the time is within the
- * tolerance of the compute term (seconds <= compute / (1 - tol)) the limit is TERM_COMPUTE;
- * otherwise it is the term that adds the most on top of compute. The decision is balanced,
- * with *second the other term, when a term of another kind (CPU: compute, io-cpu; read;
- * write: write, flush) comes within the tolerance of the limit: at CPU speed, a read or
- * overlapped write whose own time is within tol of the run's; otherwise a second part
- * within tol x seconds of the largest. *second is TERM_COUNT when not balanced. The
- * prediction must be known (regime not PREDICT_UNKNOWN). */
+/* What sets a predicted time, with tolerance tol (0.10). At CPU speed (seconds <=
+ * compute / (1 - tol)) the limit is TERM_COMPUTE, balanced with a read or an overlapped
+ * write whose own time is within tol of the run's. Held back: the cores (with the I/O
+ * path's work), reading and overlapped writing run side by side, and the longest of them
+ * by its own time leads; the limit is that leader, or TERM_FLUSH when the flush adds more
+ * than the side-by-side group does. Balanced, with *second the other term, when a term of
+ * another kind (CPU: compute, io-cpu; read; write: write, flush) comes within tol of the
+ * limit: a side-by-side term by its own time, the flush and the group by what they add.
+ * *second is TERM_COUNT when not balanced. TERM_COUNT when the prediction is unknown. */
 predict_term_t predict_decide(const prediction_t *p, double tol, predict_term_t *second);
 
 /* Which speed predict_speed_for_seconds varies. */

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "model/analysis_explain.h"
 #include "report/analysis_text.h"
 #include "report/cause_text.h"
 #include "report/strbuf.h"
@@ -35,12 +36,20 @@ static void slower_words(double seconds, double reference, char *buf, size_t cap
         snprintf(buf, cap, "%.0f%% %s than", 100.0 * fabs(d), d > 0 ? "slower" : "faster");
 }
 
+/* The same verdict, and for a balanced one the same two terms. */
+static bool same_verdict(const analysis_verdict_t *x, const analysis_verdict_t *y)
+{
+    return x->verdict == y->verdict &&
+           (x->verdict != VERDICT_BALANCED ||
+            (x->cause == y->cause && x->second_cause == y->second_cause));
+}
+
 /* Where the last verdict holds: "at every measured thread count (1..8)", "from 3 threads
  * on (measured up to 8)", "at 8 threads". */
 static void reach_words(const analysis_series_t *s, char *buf, size_t cap)
 {
     size_t n = s->npoints, k = n - 1;
-    while (k > 0 && s->verdicts[k - 1].verdict == s->verdicts[n - 1].verdict)
+    while (k > 0 && same_verdict(&s->verdicts[k - 1], &s->verdicts[n - 1]))
         k--;
     int top = s->points[n - 1].threads;
     if (n == 1)
@@ -60,9 +69,11 @@ static void blocked_words(const analysis_t *a, const analysis_series_t *s, char 
                           size_t cap)
 {
     char what[160];
-    verdict_cause_t cause = cause_of_term(s->whatif_blocked_by);
-    strbuf_appendf(buf, cap, "no faster disk brings it within %.0f%% of memory: %s remains",
-                   100.0 * a->tolerance, cause_plain_words(s, cause, what, sizeof what));
+    strbuf_appendf(buf, cap, "no faster %s brings it within %.0f%% of memory",
+                   s->rate_cap_bps > 0.0 ? "cap" : "volume", 100.0 * a->tolerance);
+    if (s->whatif_blocked_by < TERM_COUNT)
+        strbuf_appendf(buf, cap, ": %s remains", cause_plain_words(
+                           s, cause_of_term(s->whatif_blocked_by), what, sizeof what));
     if (s->whatif_blocked_by == TERM_IO_CPU)
         strbuf_appendf(buf, cap, " (O_DIRECT writes with --sync direct, fewer threads or "
                        "more cores would help)");
@@ -169,10 +180,16 @@ const char *answer_sentence(const analysis_t *a, const analysis_series_t *s, cha
             if (cause_of_term(t) == v->second_cause)
                 t2 = t;
         }
-        strbuf_appendf(buf, cap, "%s (%.3g s) and %s (%.3g s) take about as long, so going "
-                       "faster needs both: %.3g s at %d threads, %s %s (%.3g s)", what,
-                       e->own_s[t1], other, e->own_s[t2], p->seconds, p->threads, slower,
-                       against, cpu_s);
+        /* Side by side the two take about as long (own times); one after the other they
+         * add about as much (parts). */
+        bool added = t1 == TERM_FLUSH || t2 == TERM_FLUSH;
+        const char *fig = added ? "adds " : "";
+        strbuf_appendf(buf, cap, "%s (%s%.3g s) and %s (%s%.3g s) %s, so going faster "
+                       "needs both: %.3g s at %d threads, %s %s (%.3g s)", what, fig,
+                       added ? e->part_s[t1] : e->own_s[t1], other, fig,
+                       added ? e->part_s[t2] : e->own_s[t2],
+                       added ? "add about as much" : "take about as long", p->seconds,
+                       p->threads, slower, against, cpu_s);
     } else if (v->cause == CAUSE_COMPUTE) {
         strbuf_appendf(buf, cap, "%.3g s at %d threads, %s %s (%.3g s); this volume keeps up",
                        p->seconds, p->threads, slower, against, cpu_s);
@@ -239,7 +256,7 @@ static size_t write_notes(const analysis_t *a, FILE *out, bool md)
             if (p->flags & POINT_EFFICIENCY_HIGH)
                 eff = fmax(eff, s->verdicts[k].efficiency);
             if (p->flags & POINT_BEYOND_PROBE)
-                out_bps = fmax(out_bps, p->output_bytes / p->seconds);
+                out_bps = fmax(out_bps, explain_written_bytes(s, p) / p->seconds);
             if (p->flags & POINT_OVERSUBSCRIBED)
                 cpus = p->online_cpus;
         }
@@ -264,8 +281,7 @@ static size_t write_notes(const analysis_t *a, FILE *out, bool md)
                     "while something else used the disk; probe again with a file as large as "
                     "the output, or sweep with --sync direct\n", bullet, name, at,
                     n == 1 ? "" : "s", analysis_format_rate(out_bps, r1, sizeof r1),
-                    s->rate_cap_bps > 0.0 && !(s->write_speed_bps < s->rate_cap_bps)
-                        ? "emulated" : "probed",
+                    write_speed_kind(s),
                     analysis_format_rate(s->write_speed_bps > 0.0 ? s->write_speed_bps
                                                                   : s->rate_cap_bps,
                                          r2, sizeof r2));
@@ -306,7 +322,7 @@ size_t answer_write(const analysis_t *a, FILE *out, bool md)
         fputs("\n| target | threads | seconds | verdict (cause) | vs memory | notes |\n"
               "|---|---:|---:|---|---:|---|\n", out);
     else
-        fprintf(out, "\n  %-*s %7s %9s  %-34s %10s  %s\n", (int)width, "target", "threads",
+        fprintf(out, "\n  %-*s %7s %9s  %-46s %10s  %s\n", (int)width, "target", "threads",
                 "seconds", "verdict (cause)", "vs memory", "notes");
     for (size_t i = 0; i < a->nseries; i++) {
         const analysis_series_t *s = &a->series[i];
@@ -324,7 +340,7 @@ size_t answer_write(const analysis_t *a, FILE *out, bool md)
                 fprintf(out, "| %s | %d | %.3f | %s | %s | %s |\n", buf, p->threads, p->seconds,
                         verdict, vs, marks);
             else
-                fprintf(out, "  %-*s %7d %9.3f  %-34s %10s  %s\n", (int)width, buf, p->threads,
+                fprintf(out, "  %-*s %7d %9.3f  %-46s %10s  %s\n", (int)width, buf, p->threads,
                         p->seconds, verdict, vs, marks);
         }
     }

@@ -5,8 +5,17 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/analysis_explain.h"
 #include "report/analysis_text.h"
 #include "report/strbuf.h"
+
+const char *write_speed_kind(const analysis_series_t *s)
+{
+    return strncmp(s->drain_source, "emulated-cap", 12) == 0 ||
+                   (s->rate_cap_bps > 0.0 && !(s->write_speed_bps < s->rate_cap_bps))
+               ? "emulated"
+               : "probed";
+}
 
 const char *verdict_label(const analysis_verdict_t *v, char *buf, size_t cap)
 {
@@ -87,9 +96,9 @@ void cause_miss_words(const analysis_series_t *s, const analysis_point_t *p,
     switch (v->miss) {
     case MISS_MODEL:
         decomposition_words(e, parts, sizeof parts);
-        strbuf_appendf(buf, cap, "measured %.3g s, but the model predicts %s, %+.0f%% away "
-                       "(more than the %.0f%% tolerance%s), so no cause is claimed",
-                       p->seconds, parts, 100.0 * (p->seconds / e->predicted_s - 1.0),
+        strbuf_appendf(buf, cap, "measured %.3g s, but the model predicts %s (%+.0f%%, more "
+                       "than the %.0f%% tolerance%s), so no cause is claimed",
+                       p->seconds, parts, 100.0 * (e->predicted_s - p->seconds) / p->seconds,
                        100.0 * tolerance,
                        e->noise_s > 0.0 ? " and the runs' own spread" : "");
         break;
@@ -97,10 +106,9 @@ void cause_miss_words(const analysis_series_t *s, const analysis_point_t *p,
         strbuf_appendf(buf, cap, "wrote %s, faster than the volume's %s %s; one of the "
                        "figures is wrong (the probe, the cap, or a page cache that held the "
                        "output), so no cause is claimed",
-                       analysis_format_rate((s->decompress ? p->input_bytes : p->output_bytes) /
-                                                p->seconds, r1, sizeof r1),
-                       strcmp(s->drain_source, "emulated-cap") == 0 || s->rate_cap_bps > 0.0
-                           ? "emulated" : "probed",
+                       analysis_format_rate(explain_written_bytes(s, p) / p->seconds, r1,
+                                            sizeof r1),
+                       write_speed_kind(s),
                        analysis_format_rate(s->write_speed_bps, r2, sizeof r2));
         break;
     default:

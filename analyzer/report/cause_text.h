@@ -7,6 +7,9 @@
 
 #include "model/analysis.h"
 
+/* "emulated" when the volume's write speed is an emulated cap, else "probed". */
+const char *write_speed_kind(const analysis_series_t *s);
+
 /* "write-bound (flush-tail)", "balanced (compute + write-throughput)", "unexplained
  * (unknown)": the verdict and its cause(s), as every table prints them. Returns buf. */
 const char *verdict_label(const analysis_verdict_t *v, char *buf, size_t cap);

@@ -196,6 +196,18 @@ static void test_decomposition_and_decision_per_regime(void **state)
     p = predict_run(&in);
     assert_int_equal(predict_decide(&p, 0.10, &second), TERM_READ);
     assert_int_equal(second, TERM_FLUSH);
+    /* Side by side: reading a copy for 10 s beside O_DIRECT writes of 10.5 s (1 s of
+     * compression): the disk leads, and reading's own time is within 10% of it: balanced,
+     * write and read. */
+    in = lab_run(560.6e6 / 10.5, PREDICT_SYNC_DIRECT);
+    in.cpu_s = 1.0;
+    in.read_bps = 1073741824.0 / 10.0;
+    p = predict_run(&in);
+    assert_close(p.seconds, 10.5, 1e-12);
+    assert_close(p.part_s[TERM_READ], 9.0, 1e-12);
+    assert_close(p.part_s[TERM_WRITE], 0.5, 1e-12);
+    assert_int_equal(predict_decide(&p, 0.10, &second), TERM_WRITE);
+    assert_int_equal(second, TERM_READ);
     /* Saturated cores: T = 2 on 2 CPUs, 3.9 CPU seconds of compression and 1.2 ns of
      * system CPU per byte written: (3.9 + 0.673) / 2 = 2.286 s against 1.87 s, and a
      * fast disk: the CPU cost of writing sets the time. */
