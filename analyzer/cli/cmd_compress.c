@@ -71,12 +71,14 @@ static const struct option compress_options[] = {
 static void print_summary(const compress_record_t *r)
 {
     const pipeline_result_t *run = &r->run;
-    double ratio = run->output_bytes > 0 ? (double)run->input_bytes / (double)run->output_bytes : 0;
+    /* Output over input, as every report gives a job's ratio. */
+    double ratio = run->input_bytes > 0 ? (double)run->output_bytes / (double)run->input_bytes : 0;
     char block_text[32];
     printf("%s, %s engine, %d thread%s, %s blocks\n", r->codec,
            pipeline_engine_name(r->engine), r->threads, r->threads == 1 ? "" : "s",
            units_format_bytes_echo(block_text, sizeof block_text, run->block_size));
-    printf("  input    %.1f MB -> output %.1f MB%s (ratio %.3f)\n", (double)run->input_bytes / 1e6,
+    printf("  input    %.1f MB -> output %.1f MB%s (ratio %.3f, output / input)\n",
+           (double)run->input_bytes / 1e6,
            (double)run->output_bytes / 1e6, r->discarded ? " (discarded)" : "", ratio);
     printf("  time     %.3f s, one run, from opening the input to %s; input cache %s\n",
            run->seconds,

@@ -188,8 +188,8 @@ static options_outcome_t parse_args(int argc, char **argv, study_t *s, const cha
         return OPTIONS_FAILED;
     if (resume != NULL && *resume != NULL) {
         if (given > 0 || optind < argc) {
-            cp_err_set(err, CP_EUSAGE, "--resume takes no other options or targets (but -q): "
-                       "the study's own are recorded in its meta.json");
+            cp_err_set(err, CP_EUSAGE, "--resume takes no other options or targets (but -q "
+                       "and --max-memory): the study's own are recorded in its meta.json");
             return OPTIONS_FAILED;
         }
         return OPTIONS_PROCEED;

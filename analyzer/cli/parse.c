@@ -41,16 +41,9 @@ static const char *read_number(const char *text, double *value)
     return p;
 }
 
-static const unit_t *find_unit(const unit_t *units, const char *suffix)
-{
-    for (const unit_t *u = units; u->suffix != NULL; u++)
-        if (strcmp(u->suffix, suffix) == 0)
-            return u;
-    return NULL;
-}
-
-/* Sizes take their unit in any case ("10mb" is 10MB, "4k" is 4K): nobody means bits or
- * milli-bytes on a command line, and refusing them only annoys. */
+/* Sizes and rates take their unit in any case ("10mb" is 10MB, "4k" is 4K, "80mb/s" is
+ * 80MB/s): nobody means bits or milli-bytes on a command line, and refusing them only
+ * annoys. */
 static const unit_t *find_unit_nocase(const unit_t *units, const char *suffix)
 {
     for (const unit_t *u = units; u->suffix != NULL; u++)
@@ -110,7 +103,8 @@ int parse_rate(const char *text, double *out_bps, cp_err_t *err)
 {
     double value;
     const char *rest = text ? read_number(text, &value) : NULL;
-    const unit_t *unit = rest ? find_unit(rate_units, rest) : NULL;
+    /* Rates, like sizes, take their unit in any case (80mb/s is 80MB/s). */
+    const unit_t *unit = rest ? find_unit_nocase(rate_units, rest) : NULL;
     if (unit == NULL || !(value > 0) || !(value * unit->factor < 1e15))
         return cp_err_set(err, CP_EUSAGE,
                           "bad rate '%s': expected a positive number with a unit, e.g. "

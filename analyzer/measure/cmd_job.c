@@ -43,6 +43,16 @@ int cmd_template_check(const char *t, cp_err_t *err)
     bool seen[3] = {false, false, false};
     for (const char *s = t; *s; s++) {
         int k = placeholder_at(s);
+        if (k < 0 && s[0] == '{' && (s == t || s[-1] != '$')) {
+            /* "{word}" that is no placeholder is a typo ({thread}, {in}); shell code with
+             * braces (${VAR}, {a,b}) is left alone. */
+            size_t w = strspn(s + 1, "abcdefghijklmnopqrstuvwxyz_");
+            if (w > 0 && s[1 + w] == '}')
+                return cp_err_set(err, CP_EUSAGE,
+                                  "--cmd template has an unknown placeholder '%.*s': the "
+                                  "placeholders are {input}, {output} and {threads}",
+                                  (int)w + 2, s);
+        }
         if (k < 0)
             continue;
         seen[k] = true;
@@ -461,8 +471,13 @@ int cmd_job_run(const cmd_job_t *job, compress_record_t *rec, cp_err_t *err)
         if (rc == CP_OK)
             rc = tempfile_open(&out_file, job->scratch_dir, "cmd-output", 0, err);
         if (rc == CP_OK) {
-            close(out_file.fd); /* the command opens it itself */
+            /* The name is reserved (unique to this process, removed on interrupt and at
+             * the end), but {output} must not exist yet: zstd -o, xz, gzip and most
+             * archivers refuse to overwrite a file. The command creates it. */
+            close(out_file.fd);
             out_file.fd = -1;
+            if (unlink(out_file.path) != 0 && errno != ENOENT)
+                rc = cp_err_errno(err, CP_EIO, errno, "cannot prepare '%s'", out_file.path);
             snprintf(out_path, sizeof out_path, "%s", out_file.path);
         }
     }

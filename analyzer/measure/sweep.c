@@ -395,6 +395,7 @@ static void row_init(const sweep_params_t *p, const target_state_t *st, const pl
     row->threads = p->threads[r->thread];
     row->rep = r->rep;
     row->order = order;
+    row->target_order = r->target + 1;
     row->seed = p->seed;
     row->layout = target->is_mem ? SWEEP_SPLIT : p->layout;
     row->record.decompress = p->decompress;
@@ -482,7 +483,10 @@ static int warm_up(const sweep_params_t *p, target_state_t *st, cp_err_t *err)
             cp_err_t run_err = {0};
             char name[32];
             series_name(p, c, name, sizeof name);
-            cp_log_progress("warm-up: %s %s T=%d", p->targets[t].name, name, max_threads);
+            /* A line of its own, tty or not: a warm-up of a slow codec on a big input can
+             * take minutes before the first timed run. */
+            cp_log_info("warm-up (not timed): %s %s at %d thread%s", p->targets[t].name, name,
+                        max_threads, max_threads == 1 ? "" : "s");
             int rc = run_job(p, st, t, c, max_threads, &rec, &run_err);
             if (rc == CP_EINTR)
                 return cp_err_set(err, CP_EINTR, "interrupted");
@@ -499,15 +503,17 @@ static void report_progress(size_t done, size_t total, double start, const sweep
 {
     double elapsed = clock_now() - start;
     double eta = done > 0 ? elapsed / (double)done * (double)(total - done) : 0;
-    if (cp_log_progress_enabled())
+    if (!row->valid) /* a failed run has no rate to show: its error, on a line of its own */
+        cp_log_info("[%zu/%zu] %s %s T=%d rep %d: FAILED: %s", done, total, row->target->name,
+                    row->codec, row->threads, row->rep, row->error);
+    else if (cp_log_progress_enabled())
         cp_log_progress("[%zu/%zu] %s %s T=%d rep %d: %.1f MB/s  elapsed %.0f s, ETA %.0f s",
                         done, total, row->target->name, row->codec, row->threads, row->rep,
                         row->record.bytes_per_s / 1e6, elapsed, eta);
     else
-        cp_log_info("[%zu/%zu] %s %s T=%d rep %d: %s%.1f MB/s (%.3f s)", done, total,
+        cp_log_info("[%zu/%zu] %s %s T=%d rep %d: %.1f MB/s (%.3f s)", done, total,
                     row->target->name, row->codec, row->threads, row->rep,
-                    row->valid ? "" : "FAILED ", row->record.bytes_per_s / 1e6,
-                    row->record.run.seconds);
+                    row->record.bytes_per_s / 1e6, row->record.run.seconds);
 }
 
 typedef struct progress_ctx {

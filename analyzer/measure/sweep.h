@@ -92,6 +92,7 @@ typedef struct sweep_row {
     int threads;
     int rep;                       /* 1-based */
     unsigned order;                /* position in the shuffled run order, 1-based */
+    size_t target_order;           /* the target's position as given, 1-based */
     uint64_t seed;
     sweep_layout_t layout;         /* as used: mem always reads INPUT where it is */
     const char *input_target;      /* name of the target whose volume holds the input read,

@@ -72,16 +72,57 @@ static bool same_key(const run_row_t *x, const run_row_t *y)
 
 typedef double (*row_value_fn)(const run_row_t *r);
 
-/* A group of sorted rows forming one series, and where the file first mentions it. */
+/* A group of sorted rows forming one series, where the file first mentions it, and its
+ * place in the reports: by codec (in the order the file first mentions them), memory
+ * first, then the targets in the order they were given (target_order; NAN: unknown, then
+ * by first mention). */
 typedef struct group {
     size_t start, end;
     const run_row_t *first;
+    size_t codec_rank;
+    double target_order;
 } group_t;
 
-static int compare_groups(const void *a, const void *b)
+static int compare_first_mention(const void *a, const void *b)
 {
     const run_row_t *x = ((const group_t *)a)->first, *y = ((const group_t *)b)->first;
     return (x > y) - (x < y);
+}
+
+static int compare_groups(const void *a, const void *b)
+{
+    const group_t *x = a, *y = b;
+    if (x->codec_rank != y->codec_rank)
+        return x->codec_rank < y->codec_rank ? -1 : 1;
+    bool xm = strcmp(x->first->target, ANALYSIS_MEM_TARGET) == 0;
+    bool ym = strcmp(y->first->target, ANALYSIS_MEM_TARGET) == 0;
+    if (xm != ym)
+        return xm ? -1 : 1;
+    if (x->target_order != y->target_order && !isnan(x->target_order) &&
+        !isnan(y->target_order))
+        return x->target_order < y->target_order ? -1 : 1;
+    return compare_first_mention(a, b);
+}
+
+/* Ranks each group's codec (and direction) by first mention, then puts the groups in
+ * report order (compare_groups). */
+static void order_groups(group_t *groups, size_t n)
+{
+    qsort(groups, n, sizeof *groups, compare_first_mention);
+    size_t ranks = 0;
+    for (size_t g = 0; g < n; g++) {
+        groups[g].codec_rank = ranks;
+        for (size_t h = 0; h < g; h++)
+            if (strcmp(groups[h].first->codec, groups[g].first->codec) == 0 &&
+                groups[h].first->decompress == groups[g].first->decompress) {
+                groups[g].codec_rank = groups[h].codec_rank;
+                break;
+            }
+        if (groups[g].codec_rank == ranks)
+            ranks++;
+        groups[g].target_order = groups[g].first->target_order;
+    }
+    qsort(groups, n, sizeof *groups, compare_groups);
 }
 
 static double row_seconds(const run_row_t *r) { return r->seconds; }
@@ -430,6 +471,21 @@ static void judge_series(const analysis_t *a, analysis_series_t *s, double toler
     explain_whatif(s, last, tolerance);
 }
 
+/* Marks command series on targets whose emulated cap paced the built-in series or the
+ * probe: the cap never paced the command. */
+static void mark_unpaced(analysis_t *a)
+{
+    for (size_t i = 0; i < a->nseries; i++) {
+        analysis_series_t *s = &a->series[i];
+        if (strncmp(s->run_codec, "cmd:", 4) != 0)
+            continue;
+        s->unpaced = s->probe_cap_ignored;
+        for (size_t j = 0; j < a->nseries && !s->unpaced; j++)
+            s->unpaced = j != i && strcmp(a->series[j].name, s->name) == 0 &&
+                         (a->series[j].rate_cap_bps > 0.0 || a->series[j].read_cap_bps > 0.0);
+    }
+}
+
 /* The runs' failures that left a (target, codec) without a series. CP_OK or CP_ENOMEM. */
 static int keep_failed(analysis_t *a, const runs_table_t *runs)
 {
@@ -487,7 +543,7 @@ int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
         return cp_err_set(err, CP_EDATA, "%s: %zu (target, codec) series; at most %d are "
                           "analysed", runs->path, ngroups, ANALYSIS_SERIES_MAX);
     }
-    /* Series in the order the file first mentions them. */
+    /* Series in report order (order_groups). */
     groups = malloc((ngroups ? ngroups : 1) * sizeof *groups);
     a->series = calloc(ngroups ? ngroups : 1, sizeof *a->series);
     if (groups == NULL || a->series == NULL)
@@ -502,7 +558,7 @@ int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
         if (sorted[i] < groups[g - 1].first)
             groups[g - 1].first = sorted[i];
     }
-    qsort(groups, ngroups, sizeof *groups, compare_groups);
+    order_groups(groups, ngroups);
     for (size_t k = 0; k < ngroups; k++) {
         const run_row_t *const *rows = sorted + groups[k].start;
         size_t nrows = groups[k].end - groups[k].start;
@@ -539,6 +595,7 @@ int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
         fit_series_points(s->points, s->npoints, s->models, &s->best_rate_model,
                           &s->rejected_rate_model);
     }
+    mark_unpaced(a);
     if (build_ceilings(a) != CP_OK || match_notes(a, probe) != CP_OK ||
         keep_failed(a, runs) != CP_OK)
         goto nomem;
@@ -546,6 +603,8 @@ int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
         judge_series(a, &a->series[i], opts.tolerance);
         explain_series_errors(&a->series[i], scratch);
     }
+    if (probe_noise_notes(a, probe, opts.tolerance) != CP_OK)
+        goto nomem;
     free(scratch);
     free(sorted);
     free(groups);

@@ -145,6 +145,10 @@ typedef struct analysis_series {
      * the cap paces chokepoint's own I/O, never a command's, so the probe's figures are
      * not this series' and none is used (probe_target ""; a note says so). */
     bool probe_cap_ignored;
+    /* A command series on a target an emulated cap paced for the built-in series (or
+     * whose probe it paced): the cap never paced the command, and every report says
+     * so where its verdict is. */
+    bool unpaced;
     bool is_mem;
     /* From the runs' label columns, for reports and plots: 1 when any run says so, 0 when
      * runs say no, -1 when the file does not tell. */
@@ -250,6 +254,10 @@ void analysis_ceiling_range(const analysis_ceiling_t *ceiling, int *lo, int *hi)
  * (e.g. no usable runs) or CP_ENOMEM with err set, and *out is NULL. */
 int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
                  const analysis_options_t *options, analysis_t **out, cp_err_t *err);
+
+/* The bytes point p of series s wrote to its volume: the output, or a decompression's
+ * restored bytes. */
+double analysis_written_bytes(const analysis_series_t *s, const analysis_point_t *p);
 
 /* Frees an analysis; NULL is fine. */
 void analysis_free(analysis_t *analysis);

@@ -63,10 +63,10 @@ bool explain_wrote_beyond_volume(const analysis_series_t *s, const analysis_poin
         return false;
     double speed = s->write_speed_bps > 0.0 ? s->write_speed_bps : s->rate_cap_bps;
     return speed > 0.0 && isfinite(speed) &&
-           explain_written_bytes(s, p) / p->seconds > (1.0 + margin) * speed;
+           analysis_written_bytes(s, p) / p->seconds > (1.0 + margin) * speed;
 }
 
-double explain_written_bytes(const analysis_series_t *s, const analysis_point_t *p)
+double analysis_written_bytes(const analysis_series_t *s, const analysis_point_t *p)
 {
     return s->decompress ? p->input_bytes : p->output_bytes;
 }

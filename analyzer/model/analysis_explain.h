@@ -26,9 +26,6 @@ void explain_predict_point(const analysis_series_t *s, analysis_point_t *p, doub
 bool explain_wrote_beyond_volume(const analysis_series_t *s, const analysis_point_t *p,
                                  double margin);
 
-/* The bytes point p of s wrote to its volume: the output, or a decompression's restored
- * bytes. */
-double explain_written_bytes(const analysis_series_t *s, const analysis_point_t *p);
 
 /* Fills v's cause, evidence and disagreement for point p of s, with mem_point the mem
  * series' point at the same T (NULL when there is none), and sets v->verdict. With a
@@ -53,6 +50,11 @@ void match_series_probe(analysis_series_t *s, const run_row_t *first, const runs
  * (naming the probe targets left unmatched), a note per match by directory. CP_OK or
  * CP_ENOMEM. */
 int match_notes(analysis_t *a, const probe_table_t *probe);
+
+/* Warnings on the probe's figures the analysis uses: a target whose repetitions at the
+ * largest size spread more than the tolerance, and a series that read its input faster
+ * than its read ceiling. CP_OK or CP_ENOMEM. */
+int probe_noise_notes(analysis_t *a, const probe_table_t *probe, double tolerance);
 
 /* The what-if at the series' largest T (see analysis_series_t): the same model with the
  * same inputs, asked which write (or read) speed brings the job within the tolerance of

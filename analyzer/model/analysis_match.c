@@ -2,6 +2,7 @@
  * the same directory; and the notes that say what was matched how, or left unmatched. */
 #include "model/analysis_explain.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,5 +167,60 @@ int match_notes(analysis_t *a, const probe_table_t *probe)
         }
     }
     free(unmatched);
+    return rc;
+}
+
+/* A note per probe target whose figures the analysis uses but whose repetitions spread
+ * more than the tolerance at the largest size (its ceiling is noisy), and per series
+ * whose own runs read their input faster than the read ceiling they are held to. */
+int probe_noise_notes(analysis_t *a, const probe_table_t *probe, double tolerance)
+{
+    if (probe == NULL)
+        return CP_OK;
+    int rc = CP_OK;
+    static const struct { probe_speed_op_t op; const char *what; } ops[] = {
+        {PROBE_OP_WRITE, "writes"}, {PROBE_OP_READ, "reads"},
+    };
+    for (size_t i = 0; i < probe->nrows && rc == CP_OK; i++) {
+        const char *name = probe->rows[i].target;
+        bool first = true;
+        for (size_t j = 0; j < i && first; j++)
+            first = strcmp(probe->rows[j].target, name) != 0;
+        if (!first || !probe_target_used(a, name))
+            continue;
+        for (size_t k = 0; k < sizeof ops / sizeof ops[0] && rc == CP_OK; k++) {
+            double lo, hi, mid = probe_table_speed(probe, name, ops[k].op);
+            size_t n;
+            if (!probe_table_spread(probe, name, ops[k].op, &lo, &hi, &n) || n < 2 ||
+                !((hi - lo) > tolerance * mid))
+                continue;
+            char *text = NULL;
+            rc = add_note(a, true, append(&text, "probe target '%s': its %s at the largest "
+                                          "size spread %.0f%% (%.0f to %.0f MB/s over %zu "
+                                          "runs), more than the %.0f%% tolerance: the %.0f "
+                                          "MB/s median is noisy; probe again with more --reps",
+                                          name, ops[k].what, 100.0 * (hi - lo) / mid, lo / 1e6,
+                                          hi / 1e6, n, 100.0 * tolerance, mid / 1e6)
+                                       ? text : NULL);
+        }
+    }
+    for (size_t i = 0; i < a->nseries && rc == CP_OK; i++) {
+        const analysis_series_t *s = &a->series[i];
+        if (s->decompress || !(s->read_ceiling_bps > 0.0))
+            continue;
+        double best = 0.0;
+        for (size_t k = 0; k < s->npoints; k++)
+            best = fmax(best, s->points[k].bytes_per_s);
+        if (!(best > (1.0 + tolerance) * s->read_ceiling_bps))
+            continue;
+        char *text = NULL;
+        rc = add_note(a, true, append(&text, "%s (%s) read its input at up to %.0f MB/s, faster "
+                                      "than the %.0f MB/s read ceiling of '%s' it is held to: "
+                                      "that ceiling is too low (a noisy probe, or input pages "
+                                      "still cached), so read it with care",
+                                      s->name, s->run_codec, best / 1e6,
+                                      s->read_ceiling_bps / 1e6, s->read_from)
+                                   ? text : NULL);
+    }
     return rc;
 }

@@ -245,14 +245,9 @@ static double *rep_rates(const runs_table_t *runs, const analysis_series_t *s, i
     return rates;
 }
 
-static double sorted_median(double *values, size_t n)
-{
-    gsl_sort(values, 1, n);
-    return gsl_stats_median_from_sorted_data(values, 1, n);
-}
-
-/* One side's median rate and repetitions at T: from the runs when they have it, else the
- * analysis' median point. *values (owned by the caller) is NULL without repetitions. */
+/* One side's rate at T, the analysis' own figure (median input bytes over median seconds,
+ * the same number every report gives), and its repetitions' rates from the runs for the
+ * bootstrap interval. *values (owned by the caller) is NULL without repetitions. */
 static int side_rates(const runs_table_t *runs, const analysis_series_t *s,
                       const analysis_point_t *pt, double **values, size_t *n, double *median)
 {
@@ -260,12 +255,9 @@ static int side_rates(const runs_table_t *runs, const analysis_series_t *s,
     *values = rep_rates(runs, s, pt->threads, n, &oom);
     if (oom)
         return CP_ENOMEM;
-    if (*values != NULL) {
-        *median = sorted_median(*values, *n);
-    } else {
-        *median = pt->bytes_per_s;
+    if (*values == NULL)
         *n = pt->n;
-    }
+    *median = pt->bytes_per_s;
     return CP_OK;
 }
 

@@ -114,3 +114,36 @@ const char *probe_table_match(const probe_table_t *t, const char *name, const ch
     }
     return found;
 }
+
+bool probe_table_spread(const probe_table_t *t, const char *target, probe_speed_op_t op,
+                        double *min, double *max, size_t *n)
+{
+    if (t == NULL)
+        return false;
+    double largest = -INFINITY;
+    bool sized = true;
+    size_t any = 0;
+    for (size_t i = 0; i < t->nrows; i++) {
+        const probe_speed_row_t *r = &t->rows[i];
+        if (!(row_speed(r, op) > 0.0) || strcmp(r->target, target) != 0)
+            continue;
+        any++;
+        if (isnan(r->size_bytes))
+            sized = false;
+        else
+            largest = fmax(largest, r->size_bytes);
+    }
+    if (any == 0)
+        return false;
+    *min = INFINITY, *max = -INFINITY, *n = 0;
+    for (size_t i = 0; i < t->nrows; i++) {
+        const probe_speed_row_t *r = &t->rows[i];
+        double v = row_speed(r, op);
+        if (v > 0.0 && strcmp(r->target, target) == 0 && (!sized || r->size_bytes == largest)) {
+            *min = fmin(*min, v);
+            *max = fmax(*max, v);
+            (*n)++;
+        }
+    }
+    return true;
+}

@@ -53,6 +53,12 @@ void probe_table_free(probe_table_t *table);
  * table is NULL or has no such rows. */
 double probe_table_speed(const probe_table_t *table, const char *target, probe_speed_op_t op);
 
+/* The spread of a target's rows of op (write or read) at its largest size, as
+ * probe_table_speed picks them: *min, *max and their count *n. False (nothing set) when
+ * the table is NULL or has no such rows. */
+bool probe_table_spread(const probe_table_t *table, const char *target, probe_speed_op_t op,
+                        double *min, double *max, size_t *n);
+
 /* Whether a target's rows of op (write, read or sustained) were paced by an emulated cap:
  * true when any of them says so (emulated 1 or a cap). Then *cap_bps, when cap_bps is not
  * NULL, is the median of their caps, NAN when the file does not give one. False, *cap_bps

@@ -52,6 +52,7 @@ typedef struct run_row {
     double dirty_expire_s, dirty_writeback_s;    /* dirty age limit, flusher interval */
     double online_cpus;                          /* CPUs online during the run */
     double block_bytes;   /* the pipeline's input block (the first output waits for one) */
+    double target_order;  /* the target's position on the command line (1-based); NAN */
 } run_row_t;
 
 /* A (target, codec) whose rows failed, with the first failure's error text, so that a

@@ -38,7 +38,8 @@ static void rate_unit(double magnitude, double *scale, const char **unit)
 
 const char *analysis_format_model(const fit_result_t *m, char *buf, size_t cap)
 {
-    return analysis_format_model_in(m, 0.0, NULL, buf, cap);
+    /* In MB/s, the plots' rate axis, so a fit reads the same in a report and a legend. */
+    return analysis_format_model_in(m, 1e6, "MB/s", buf, cap);
 }
 
 const char *analysis_format_model_in(const fit_result_t *m, double rate_scale,
@@ -95,6 +96,8 @@ static const char *series_label(const analysis_series_t *s, char *buf, size_t ca
         snprintf(nature, sizeof nature, "emulated cap");
     else if (s->ram == 1 && !s->is_mem)
         snprintf(nature, sizeof nature, "RAM");
+    else if (s->unpaced)
+        snprintf(nature, sizeof nature, "unpaced: the target's emulated cap paces no command");
     if (s->codec[0] && nature[0])
         snprintf(buf, cap, "%s (%s, %s)", s->name, s->codec, nature);
     else if (s->codec[0] || nature[0])
@@ -422,38 +425,21 @@ int analysis_write_markdown(const analysis_t *a, FILE *out, cp_err_t *err)
     return write_report(a, out, true, err);
 }
 
-/* Summary order: the memory target first, then by name and codec (the runs table's order
- * is the sweep's shuffled one). */
-static const analysis_t *sort_analysis;
-static int compare_series(const void *x, const void *y)
-{
-    const analysis_series_t *a = &sort_analysis->series[*(const size_t *)x];
-    const analysis_series_t *b = &sort_analysis->series[*(const size_t *)y];
-    if (a->is_mem != b->is_mem)
-        return a->is_mem ? -1 : 1;
-    int c = strcmp(a->name, b->name);
-    return c ? c : strcmp(a->codec, b->codec);
-}
-
 int analysis_write_summary(const analysis_t *a, FILE *out, cp_err_t *err)
 {
     char label[300], rate[32], cpu[32], vol[32], wr[32], rd[32], words[1024];
-    size_t *order = malloc((a->nseries ? a->nseries : 1) * sizeof *order);
-    if (order == NULL)
-        return cp_err_set(err, CP_ENOMEM, "out of memory");
+    /* The analysis' own order (by codec, memory first, targets as given), as every
+     * report has it. */
     int width = 14;
     for (size_t i = 0; i < a->nseries; i++) {
-        order[i] = i;
         int w = (int)strlen(series_label(&a->series[i], label, sizeof label));
         width = w > width ? w : width;
     }
-    sort_analysis = a;
-    qsort(order, a->nseries, sizeof *order, compare_series);
     fprintf(out, "%-*s %8s %-12s %11s %11s %13s %11s %11s %6s\n", width, "target (codec)",
             "threads", "verdict", "rate", "CPU ceiling", "volume writes", "write ceil.",
             "read ceil.", "eff.");
     for (size_t j = 0; j < a->nseries; j++) {
-        const analysis_series_t *s = &a->series[order[j]];
+        const analysis_series_t *s = &a->series[j];
         const analysis_verdict_t *v = &s->verdicts[s->npoints - 1];
         fprintf(out, "%-*s %8d %-12s %11s %11s %13s %11s %11s %5.0f%%\n", width,
                 series_label(s, label, sizeof label), v->threads, verdict_name(v->verdict),
@@ -472,14 +458,13 @@ int analysis_write_summary(const analysis_t *a, FILE *out, cp_err_t *err)
             any_decompress ? "uncompressed (restored, for a decompression)" : "input");
     answer_write_failed(a, out, "");
     for (size_t j = 0; j < a->nseries; j++) {
-        const analysis_series_t *s = &a->series[order[j]];
+        const analysis_series_t *s = &a->series[j];
         fprintf(out, "%s\n", answer_sentence(a, s, words, sizeof words));
         if (s->is_mem)
             continue;
         crossover_words(a, s, words, sizeof words);
         fprintf(out, "  %s\n", words);
     }
-    free(order);
     if (fflush(out) != 0 || ferror(out))
         return cp_err_errno(err, CP_EIO, errno, "cannot write the summary");
     return 0;

@@ -4,7 +4,6 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "model/analysis_explain.h"
 #include "report/analysis_text.h"
 #include "report/cause_text.h"
 #include "report/strbuf.h"
@@ -12,9 +11,9 @@
 static const char *label(const analysis_series_t *s, char *buf, size_t cap)
 {
     if (s->codec[0])
-        snprintf(buf, cap, "%s (%s)", s->name, s->codec);
+        snprintf(buf, cap, "%s (%s%s)", s->name, s->codec, s->unpaced ? ", unpaced" : "");
     else
-        snprintf(buf, cap, "%s", s->name);
+        snprintf(buf, cap, "%s%s", s->name, s->unpaced ? " (unpaced)" : "");
     return buf;
 }
 
@@ -207,6 +206,9 @@ const char *answer_sentence(const analysis_t *a, const analysis_series_t *s, cha
     if (p->flags & POINT_OVERSUBSCRIBED)
         strbuf_appendf(buf, cap, " (%d threads on %.0f CPUs: oversubscribed)", p->threads,
                p->online_cpus);
+    if (s->unpaced)
+        strbuf_appendf(buf, cap, "; unpaced: the target's emulated cap paces chokepoint's "
+                       "own I/O, not a command's, so this is the volume as it is");
     strbuf_appendf(buf, cap, ".");
     return buf;
 }
@@ -256,7 +258,7 @@ static size_t write_notes(const analysis_t *a, FILE *out, bool md)
             if (p->flags & POINT_EFFICIENCY_HIGH)
                 eff = fmax(eff, s->verdicts[k].efficiency);
             if (p->flags & POINT_BEYOND_PROBE)
-                out_bps = fmax(out_bps, explain_written_bytes(s, p) / p->seconds);
+                out_bps = fmax(out_bps, analysis_written_bytes(s, p) / p->seconds);
             if (p->flags & POINT_OVERSUBSCRIBED)
                 cpus = p->online_cpus;
         }

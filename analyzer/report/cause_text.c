@@ -5,13 +5,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model/analysis_explain.h"
 #include "report/analysis_text.h"
 #include "report/strbuf.h"
 
 const char *write_speed_kind(const analysis_series_t *s)
 {
-    return strncmp(s->drain_source, "emulated-cap", 12) == 0 ||
+    return (s->drain_source != NULL && strncmp(s->drain_source, "emulated-cap", 12) == 0) ||
                    (s->rate_cap_bps > 0.0 && !(s->write_speed_bps < s->rate_cap_bps))
                ? "emulated"
                : "probed";
@@ -106,7 +105,7 @@ void cause_miss_words(const analysis_series_t *s, const analysis_point_t *p,
         strbuf_appendf(buf, cap, "wrote %s, faster than the volume's %s %s; one of the "
                        "figures is wrong (the probe, the cap, or a page cache that held the "
                        "output), so no cause is claimed",
-                       analysis_format_rate(explain_written_bytes(s, p) / p->seconds, r1,
+                       analysis_format_rate(analysis_written_bytes(s, p) / p->seconds, r1,
                                             sizeof r1),
                        write_speed_kind(s),
                        analysis_format_rate(s->write_speed_bps, r2, sizeof r2));

@@ -154,7 +154,20 @@ static void pair_title(const compare_pair_t *p, const compare_study_t *studies, 
              studies[0].label);
 }
 
-/* The fitted figures and changed verdicts after a pair's table. */
+/* A series' crossover as analyze states it: a thread count within reach of the measured
+ * range (ANALYSIS_EXTRAPOLATION_REACH x its largest T), else "not within reach". */
+static const char *crossover_text(const analysis_series_t *s, double crossover, char *buf,
+                                  size_t cap)
+{
+    int hi = s->npoints > 0 ? s->points[s->npoints - 1].threads : 0;
+    if (isfinite(crossover) && crossover > ANALYSIS_EXTRAPOLATION_REACH * hi)
+        snprintf(buf, cap, "not within reach");
+    else
+        num(crossover, 2, buf, cap);
+    return buf;
+}
+
+/* The fitted figures, warnings and changed verdicts after a pair's table. */
 static void pair_figures(FILE *out, const compare_pair_t *p, const char *indent)
 {
     char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], b7[32];
@@ -163,7 +176,14 @@ static void pair_figures(FILE *out, const compare_pair_t *p, const char *indent)
             num(p->slope_b / 1e6, 1, b2, sizeof b2), num(p->slope_ratio, 3, b3, sizeof b3));
     fprintf(out, "%spower_time exponent: A %s, B %s; crossover threads: A %s, B %s\n", indent,
             num(p->exponent_a, 3, b4, sizeof b4), num(p->exponent_b, 3, b5, sizeof b5),
-            num(p->crossover_a, 2, b6, sizeof b6), num(p->crossover_b, 2, b7, sizeof b7));
+            crossover_text(p->a, p->crossover_a, b6, sizeof b6),
+            crossover_text(p->b, p->crossover_b, b7, sizeof b7));
+    double in_a = p->a->points[p->a->npoints - 1].input_bytes;
+    double in_b = p->b->points[p->b->npoints - 1].input_bytes;
+    if (fabs(in_b / in_a - 1.0) > 0.01)
+        fprintf(out, "%swarning: the inputs differ (A %.1f MB, B %.1f MB): rates of different "
+                "inputs are not the same job's, so the calls above compare more than the "
+                "machines\n", indent, in_a / 1e6, in_b / 1e6);
     if (p->nverdict_changes == 0) {
         fprintf(out, "%sverdicts: unchanged\n", indent);
         return;
@@ -181,7 +201,8 @@ static void header_text(FILE *out, const compare_result_t *r, const compare_stud
     fprintf(out, "%sA: %s\n", bullet, studies[0].label);
     for (size_t i = 1; i < n; i++)
         fprintf(out, "%s%c: %s\n", bullet, i < 26 ? (char)('A' + i) : '?', studies[i].label);
-    fprintf(out, "\nB/A is the ratio of the median rates. With %d or more repetitions on both "
+    fprintf(out, "\nB/A is the ratio of the rates (each the median input over the median "
+            "seconds, as analyze gives them). With %d or more repetitions on both "
             "sides the call rests on a %.0f%% bootstrap interval (%u resamples, seed %llu); "
             "otherwise on the ratio alone. Changes within %.3g%% are 'same'.",
             COMPARE_MIN_REPS, r->options.confidence * 100.0, r->options.resamples,
@@ -222,10 +243,38 @@ int compare_write_text_pairs(const compare_result_t *r, const compare_study_t *s
     return CP_OK;
 }
 
+/* The series of each study that no pair holds, "A: usb (zstd:3), ...", one line a study
+ * that has any, each after prefix; nothing when everything paired. */
+static void write_unpaired(const compare_result_t *r, const compare_study_t *studies, size_t n,
+                           FILE *out, const char *prefix)
+{
+    for (size_t k = 0; k < n; k++) {
+        const analysis_t *an = studies[k].analysis;
+        size_t told = 0;
+        for (size_t i = 0; i < an->nseries; i++) {
+            const analysis_series_t *s = &an->series[i];
+            bool paired = false;
+            for (size_t j = 0; j < r->npairs && !paired; j++)
+                paired = r->pairs[j].a == s || r->pairs[j].b == s;
+            if (paired)
+                continue;
+            char label[300];
+            compare_series_label(s, label, sizeof label);
+            if (told++ == 0)
+                fprintf(out, "%snot paired, so not compared: %c:", prefix,
+                        k < 26 ? (char)('A' + k) : '?');
+            fprintf(out, "%s %s", told > 1 ? "," : "", label);
+        }
+        if (told > 0)
+            fputc('\n', out);
+    }
+}
+
 int compare_write_text(const compare_result_t *r, const compare_study_t *studies, size_t n,
                        FILE *out, cp_err_t *err)
 {
     header_text(out, r, studies, n, "");
+    write_unpaired(r, studies, n, out, "");
     return compare_write_text_pairs(r, studies, n, out, err);
 }
 
@@ -264,6 +313,7 @@ int compare_write_markdown(const compare_result_t *r, const compare_study_t *stu
 {
     fprintf(out, "# chokepoint comparison\n\n");
     header_text(out, r, studies, n, "- ");
+    write_unpaired(r, studies, n, out, "- ");
     int rc = compare_write_markdown_pairs(r, studies, n, "##", out, err);
     if (rc != CP_OK)
         return rc;

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -45,9 +46,26 @@ static void num(FILE *f, double x)
         fputs(" NaN", f);
 }
 
+/* A decompression line: its codec is "<codec> decompression" (model/analysis.h). */
+static bool restores(const history_line_t *l)
+{
+    size_t n = strlen(l->codec);
+    return n > 14 && strcmp(l->codec + n - 14, " decompression") == 0;
+}
+
+/* The position (1-based) of study index `study` among the host's, oldest first. */
+static size_t study_column(const history_host_t *h, size_t study)
+{
+    for (size_t j = 0; j < h->nstudies; j++)
+        if (h->studies[j] == study)
+            return j + 1;
+    return 0;
+}
+
 static void write_rates(FILE *f, const history_host_t *h)
 {
-    fputs("# columns: started_unix_s rate_MBps rate_min_MBps rate_max_MBps runs study\n", f);
+    fputs("# columns: study (1 = oldest) rate_MBps rate_min_MBps rate_max_MBps runs "
+          "started_unix_s\n", f);
     for (size_t k = 0; k < h->nlines; k++) {
         const history_line_t *l = &h->lines[k];
         char title[400];
@@ -57,23 +75,45 @@ static void write_rates(FILE *f, const history_host_t *h)
         fprintf(f, "# index %zu: %s\n", k, title);
         for (size_t i = 0; i < l->npoints; i++) {
             const history_point_t *p = &l->points[i];
-            fprintf(f, "%.0f", p->started);
+            fprintf(f, "%zu", study_column(h, p->study));
             num(f, p->rate / 1e6);
             num(f, p->rate_min / 1e6);
             num(f, p->rate_max / 1e6);
-            fprintf(f, " %zu %zu\n", p->n, p->study);
+            fprintf(f, " %zu %.0f\n", p->n, p->started);
         }
     }
 }
 
-static void write_vars(FILE *f, const history_host_t *h, const history_study_t *studies)
+/* The data indices (1-based) of one operation's lines, as a gnuplot array NAME. */
+static size_t write_line_set(FILE *f, const history_host_t *h, const char *name, bool restore)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < h->nlines; k++)
+        n += restores(&h->lines[k]) == restore;
+    fprintf(f, "n_%s = %zu\narray %s[%zu]\n", name, n, name, n ? n : 1);
+    if (n == 0)
+        fprintf(f, "%s[1] = 0\n", name);
+    n = 0;
+    for (size_t k = 0; k < h->nlines; k++)
+        if (restores(&h->lines[k]) == restore)
+            fprintf(f, "%s[%zu] = %zu\n", name, ++n, k + 1);
+    return n;
+}
+
+static void write_vars(FILE *f, const history_host_t *h, const history_study_t *studies,
+                       size_t *ncompress, size_t *nrestore)
 {
     char quoted[1024];
     plot_gnuplot_quote(h->host, quoted, sizeof quoted);
     fprintf(f, "host = %s\n", quoted);
-    fprintf(f, "time_min = %.0f\ntime_max = %.0f\n", studies[h->studies[0]].started,
-            studies[h->studies[h->nstudies - 1]].started);
-    fprintf(f, "n_studies = %zu\n", h->nstudies);
+    /* One column per study, oldest first, each labelled with its start: studies minutes
+     * apart get columns of their own. */
+    fprintf(f, "n_studies = %zu\narray study_label[%zu]\n", h->nstudies,
+            h->nstudies ? h->nstudies : 1);
+    for (size_t j = 0; j < h->nstudies; j++) {
+        plot_gnuplot_quote(studies[h->studies[j]].started_text, quoted, sizeof quoted);
+        fprintf(f, "study_label[%zu] = %s\n", j + 1, quoted);
+    }
     fprintf(f, "\nn_line_title = %zu\narray line_title[%zu]\n", h->nlines,
             h->nlines ? h->nlines : 1);
     if (h->nlines == 0)
@@ -84,15 +124,19 @@ static void write_vars(FILE *f, const history_host_t *h, const history_study_t *
         plot_gnuplot_quote(title, quoted, sizeof quoted);
         fprintf(f, "line_title[%zu] = %s\n", k + 1, quoted);
     }
+    *ncompress = write_line_set(f, h, "compress_line", false);
+    *nrestore = write_line_set(f, h, "restore_line", true);
 }
 
-/* "Rate over time on H: N studies from X to Y; ..." with the latest comparison's tally. */
-static void caption(const history_host_t *h, const history_study_t *studies, char *buf,
-                    size_t cap)
+/* "Compression rate over time on H: N studies from X to Y; ..." with the latest
+ * comparison's tally. */
+static void caption(const history_host_t *h, const history_study_t *studies, const char *what,
+                    char *buf, size_t cap)
 {
-    int n = snprintf(buf, cap, "Rate over time on %s, one line per target, codec and thread "
-                     "count: %zu stud%s from %s to %s", h->host, h->nstudies,
-                     h->nstudies == 1 ? "y" : "ies", studies[h->studies[0]].started_text,
+    int n = snprintf(buf, cap, "%s rate on %s, one line per target, codec and thread count, "
+                     "one column per study: %zu stud%s from %s to %s", what, h->host,
+                     h->nstudies, h->nstudies == 1 ? "y" : "ies",
+                     studies[h->studies[0]].started_text,
                      studies[h->studies[h->nstudies - 1]].started_text);
     if (n < 0 || (size_t)n >= cap)
         return;
@@ -127,6 +171,7 @@ int history_plot_render(const char *dir, const history_host_t *h,
         if (mkdir(mk[i], 0777) != 0 && errno != EEXIST)
             return cp_err_errno(err, CP_EIO, errno, "%s: cannot create", mk[i]);
     static const char *const names[] = {"rates.dat", "vars.gp"};
+    size_t ncompress = 0, nrestore = 0;
     for (int k = 0; k < 2; k++) {
         datafile_t d;
         int rc = datafile_open(&d, datadir, names[k], "history", err);
@@ -135,13 +180,21 @@ int history_plot_render(const char *dir, const history_host_t *h,
         if (k == 0)
             write_rates(d.f, h);
         else
-            write_vars(d.f, h, studies);
+            write_vars(d.f, h, studies, &ncompress, &nrestore);
         rc = datafile_commit(&d, err);
         if (rc != CP_OK)
             return rc;
     }
-    plot_file_t *pf = &out->plots[out->n++];
-    snprintf(pf->name, sizeof pf->name, "history_rate");
-    caption(h, studies, pf->caption, sizeof pf->caption);
+    /* One plot per operation: compression and decompression rates are not one scale. */
+    if (ncompress > 0) {
+        plot_file_t *pf = &out->plots[out->n++];
+        snprintf(pf->name, sizeof pf->name, "history_rate");
+        caption(h, studies, "Compression", pf->caption, sizeof pf->caption);
+    }
+    if (nrestore > 0) {
+        plot_file_t *pf = &out->plots[out->n++];
+        snprintf(pf->name, sizeof pf->name, "history_restore");
+        caption(h, studies, "Decompression", pf->caption, sizeof pf->caption);
+    }
     return plot_gnuplot_draw_set(hostdir, datadir, data_name, fmt, out, err);
 }

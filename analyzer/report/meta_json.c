@@ -120,12 +120,12 @@ void meta_write_markdown(const json_t *meta, FILE *out)
     const json_t *wb = json_object_get(host, "writeback");
     if (wb != NULL)
         fprintf(out, "- Page cache: background write-back from %.2f GB dirty, writers throttled "
-                     "from %.2f GB, pages written once %.0f s old (%.1f GB available memory); "
+                     "from %.2f GB, pages written once %.0f s old (%.1f GiB of memory available); "
                      "an output below the first waits in memory until its fsync.\n",
                 (double)json_integer_value(json_object_get(wb, "dirty_background_bytes")) / 1e9,
                 (double)json_integer_value(json_object_get(wb, "dirty_bytes")) / 1e9,
                 json_number_value(json_object_get(wb, "dirty_expire_centisecs")) / 100.0,
-                (double)json_integer_value(json_object_get(wb, "mem_available_bytes")) / 1e9);
+                (double)json_integer_value(json_object_get(wb, "mem_available_bytes")) / 1073741824.0);
     const json_t *input = json_object_get(meta, "input");
     if (input != NULL)
         fprintf(out, "- Input: %s, %.1f MB%s%s%s.\n", str_or(input, "path", "?"),

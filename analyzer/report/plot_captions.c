@@ -8,6 +8,7 @@
 
 #include "model/stats.h"
 #include "report/analysis_text.h"
+#include "report/cause_text.h"
 #include "report/plot_series.h"
 #include "report/strbuf.h"
 
@@ -142,11 +143,13 @@ void plot_ceiling_title(const analysis_series_t *s, bool multi_codec, bool read,
         strbuf_appendf(buf, cap, ")");
     }
     else if (s->output_ratio > 0.0)
-        snprintf(buf, cap, "%s write ceiling %s (ratio %.2f)", name,
-                 analysis_format_rate(bps, rate, sizeof rate), s->output_ratio);
+        snprintf(buf, cap, "%s write ceiling %s (ratio %.2f%s)", name,
+                 analysis_format_rate(bps, rate, sizeof rate), s->output_ratio,
+                 strcmp(write_speed_kind(s), "emulated") == 0 ? ", emulated cap" : "");
     else
-        snprintf(buf, cap, "%s write ceiling %s", name,
-                 analysis_format_rate(bps, rate, sizeof rate));
+        snprintf(buf, cap, "%s write ceiling %s%s", name,
+                 analysis_format_rate(bps, rate, sizeof rate),
+                 strcmp(write_speed_kind(s), "emulated") == 0 ? " (emulated cap)" : "");
     if (above)
         strbuf_appendf(buf, cap, ", above the plot");
 }

@@ -16,6 +16,7 @@
 #include "report/plot.h"
 #include "report/plot_captions.h"
 #include "report/plot_series.h"
+#include "report/strbuf.h"
 
 #define CURVE_SAMPLES 121 /* points per fitted curve: smooth at 1000 px wide */
 
@@ -387,16 +388,19 @@ static int write_probe_block(const probe_table_t *p, const char *target, probe_s
     return 0;
 }
 
-/* A target's key title: emulated or RAM when any of its rows says so. */
-static const char *probe_title(const probe_table_t *p, const char *target, char *buf, size_t cap)
+/* A target's key title for one op's curve, "ssd (emulated) write": emulated when a row of
+ * that op was paced (a write cap does not pace the reads), RAM when any row says so. */
+static const char *probe_title(const probe_table_t *p, const char *target, probe_speed_op_t op,
+                               char *buf, size_t cap)
 {
-    int emulated = -1, ram = -1;
+    int ram = -1;
     for (size_t i = 0; i < p->nrows; i++)
-        if (strcmp(p->rows[i].target, target) == 0) {
-            emulated = emulated == 1 ? 1 : p->rows[i].emulated;
+        if (strcmp(p->rows[i].target, target) == 0)
             ram = ram == 1 ? 1 : p->rows[i].ram;
-        }
-    return plot_target_title(target, emulated, ram, buf, cap);
+    int emulated = probe_table_emulated(p, target, op, NULL) ? 1 : 0;
+    plot_target_title(target, emulated, ram, buf, cap);
+    strbuf_appendf(buf, cap, op == PROBE_OP_READ ? " read" : " write");
+    return buf;
 }
 
 static int write_probe(const plot_data_t *c, FILE *f, FILE *vars)
@@ -406,10 +410,13 @@ static int write_probe(const plot_data_t *c, FILE *f, FILE *vars)
     fputs("# columns: size_MB median_MBps min_MBps max_MBps reps\n"
           "# blocks: for each target, its writes (index 2k) then its reads (index 2k+1)\n", f);
     char title[256], what[300];
-    var_array(vars, "probe_title", ntargets);
+    var_array(vars, "probe_write_title", ntargets);
+    var_array(vars, "probe_read_title", ntargets);
     for (size_t k = 0; k < ntargets; k++) {
-        probe_title(c->probe, names[k], title, sizeof title);
-        var_array_string(vars, "probe_title", k, title);
+        probe_title(c->probe, names[k], PROBE_OP_WRITE, title, sizeof title);
+        var_array_string(vars, "probe_write_title", k, title);
+        probe_title(c->probe, names[k], PROBE_OP_READ, title, sizeof title);
+        var_array_string(vars, "probe_read_title", k, title);
         for (int op = 0; op < 2; op++) {
             snprintf(what, sizeof what, "%s %s", names[k], op ? "read" : "write");
             block_start(f, 2 * k + (size_t)op, what);
@@ -455,7 +462,7 @@ static size_t write_sustained(const plot_data_t *c, FILE *f, FILE *vars)
             continue;
         block_start(f, n, names[k]);
         var_array_string(vars, "sustained_title", n++,
-                         probe_title(p, names[k], title, sizeof title));
+                         probe_title(p, names[k], PROBE_OP_SUSTAINED, title, sizeof title));
         for (size_t i = 0; i < p->nrows; i++) {
             const probe_speed_row_t *r = &p->rows[i];
             if (r->op != PROBE_OP_SUSTAINED || strcmp(r->target, names[k]) != 0)

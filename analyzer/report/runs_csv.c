@@ -30,11 +30,11 @@ static bool row_failed(const csv_table_t *t, size_t row, int col_error, int col_
 }
 
 /* Optional evidence columns, after the label columns, in run_row_t's order. */
-enum { RUN_EVIDENCE_COUNT = 11 };
+enum { RUN_EVIDENCE_COUNT = 12 };
 static const char *const evidence_columns[RUN_EVIDENCE_COUNT] = {
     "pipeline_s", "flush_s", "cpu_idle_share", "cpu_sys_share", "dev_busy_share",
     "dirty_background_bytes", "dirty_bytes", "dirty_expire_s", "dirty_writeback_s",
-    "online_cpus", "block_size",
+    "online_cpus", "block_size", "target_order",
 };
 
 static int load_row(const csv_table_t *t, size_t row, const int *col, run_row_t *r,
@@ -73,7 +73,7 @@ static int load_row(const csv_table_t *t, size_t row, const int *col, run_row_t 
     double *evidence[RUN_EVIDENCE_COUNT] = {
         &r->pipeline_s, &r->flush_s, &r->cpu_idle_share, &r->cpu_sys_share,
         &r->dev_busy_share, &r->dirty_background_bytes, &r->dirty_bytes, &r->dirty_expire_s,
-        &r->dirty_writeback_s, &r->online_cpus, &r->block_bytes,
+        &r->dirty_writeback_s, &r->online_cpus, &r->block_bytes, &r->target_order,
     };
     for (int e = 0; e < RUN_EVIDENCE_COUNT && rc == 0; e++)
         rc = table_nonnegative(t, row, col[C_EVIDENCE + e], evidence[e], err);

@@ -15,7 +15,7 @@ static const char runs_header[] =
     "throttle_s,fs_type,ram,emulated,rate_cap_bps,cpu_user_share,cpu_sys_share,"
     "cpu_iowait_share,cpu_idle_share,device,dev_written_bytes,dev_busy_share,"
     "dirty_background_bytes,dirty_bytes,dirty_expire_s,dirty_writeback_s,online_cpus,op,"
-    "read_cap_bps,dir,valid,error\n";
+    "read_cap_bps,dir,target_order,valid,error\n";
 
 int runs_csv_header(FILE *out, cp_err_t *err)
 {
@@ -98,7 +98,7 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
     if (!row->target->is_mem && realpath(row->target->dir, dir) == NULL)
         snprintf(dir, sizeof dir, "%s", row->target->dir);
     csv_out_text(out, row->target->is_mem ? NULL : dir);
-    fprintf(out, ",%d,", row->valid ? 1 : 0);
+    fprintf(out, ",%zu,%d,", row->target_order, row->valid ? 1 : 0);
     csv_out_text(out, row->valid ? NULL : row->error);
     fputc('\n', out);
     if (ferror(out) || fflush(out) != 0)

@@ -1,23 +1,14 @@
-# history_rate.gp - chokepoint history: the compression rate of each study of one host
-# against the study's start time, one line per (target, codec, threads) (rates.dat: the
-# median with bars from the slowest to the fastest repetition), so a slowdown shows as a
-# step down at the study that brought it.
+# history_rate.gp - chokepoint history: the compression rate of each study of one host,
+# one column per study (oldest first, labelled with its start), one line per (target,
+# codec, threads) (rates.dat: the median with bars from the slowest to the fastest
+# repetition), so a slowdown shows as a step down at the study that brought it.
+# Decompressions have their own plot (history_restore.gp).
 load plotsdir.'/common.gp'
+load plotsdir.'/history_common.gp'
 
-set title sprintf("Compression rate over time on %s", host)
-set xdata time
-set timefmt '%s'
-set format x "%Y-%m-%d\n%H:%M"
-set xlabel 'study start (UTC)'
+set title sprintf("Compression rate, study by study, on %s", host)
 set ylabel 'rate (MB/s of input, 1 MB = 10^6 bytes)'
-pad = (time_max - time_min) * 0.06 + 3600
-set xrange [time_min - pad : time_max + pad]
-set yrange [0:*]
-set key vertical maxrows (n_line_title < 12 ? n_line_title : 12) Left reverse width 2
-key_rows = n_line_title < 12 ? n_line_title : 12
-@key_below
-# Two-line time tics need a line more than key_below gives.
-set bmargin key_rows * 1.25 + 6
+eval history_key(n_compress_line)
 
-plot for [i=1:n_line_title] datadir.'/rates.dat' index i-1 using 1:2:3:4 \
-         with yerrorlines lt i title line_title[i]
+plot for [k=1:n_compress_line] datadir.'/rates.dat' index compress_line[k]-1 using 1:2:3:4 \
+         with yerrorlines lt k title line_title[compress_line[k]]

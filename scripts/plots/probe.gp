@@ -14,11 +14,11 @@ set logscale y 10
 set autoscale xfix
 set autoscale yfix
 set offsets graph 0.05, graph 0.05, graph 0.08, graph 0.08
-set key vertical maxrows n_probe_title Left reverse
-key_rows = n_probe_title
+set key vertical maxrows n_probe_write_title Left reverse
+key_rows = n_probe_write_title
 @key_below
 
-plot for [k=1:n_probe_title] datadir.'/probe.dat' index 2*(k-1) using 1:2:3:4 \
-         with yerrorlines lt k title (probe_has_write[k] ? probe_title[k].' write' : ''), \
-     for [k=1:n_probe_title] datadir.'/probe.dat' index 2*(k-1)+1 using 1:2:3:4 \
-         with yerrorlines lt k dt 2 pt 6 title (probe_has_read[k] ? probe_title[k].' read' : '')
+plot for [k=1:n_probe_write_title] datadir.'/probe.dat' index 2*(k-1) using 1:2:3:4 \
+         with yerrorlines lt k title (probe_has_write[k] ? probe_write_title[k] : ''), \
+     for [k=1:n_probe_write_title] datadir.'/probe.dat' index 2*(k-1)+1 using 1:2:3:4 \
+         with yerrorlines lt k dt 2 pt 6 title (probe_has_read[k] ? probe_read_title[k] : '')

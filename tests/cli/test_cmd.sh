@@ -155,19 +155,23 @@ else
 fi
 
 # chokepoint killed outright (SIGKILL: no handler runs): the program the command runs dies
-# with it rather than writing on into the target.
+# with it rather than writing on into the target. The command's shell is chokepoint's child
+# and leads its own process group: that group, and only it, is what this test watches.
 "$CP" sweep -i "$in" --cmd "sleep 41.5 < {input} > {output}" -T 1 --reps 1 --no-warmup \
     -o "$WORK/k.csv" "disk=$disk" > /dev/null 2>&1 &
 pid=$!
-if wait_for 10 pgrep -f "^sleep 41.5" > /dev/null; then
+# command_group: the process group of the command chokepoint ($pid) started, once running.
+command_group() { group=$(pgrep -P "$pid" | head -n 1); [ -n "$group" ]; }
+group=""
+if wait_for 10 command_group; then
+    CLEANUP_HOOKS+=("kill -KILL -- -$group 2> /dev/null")
     kill -KILL "$pid"
     wait "$pid" 2> /dev/null || true
     check "SIGKILL: the command's program is gone too" \
-        wait_for 2 bash -c '! pgrep -f "^sleep 41.5" > /dev/null'
+        wait_for 2 bash -c '! kill -0 -- "-$1" 2> /dev/null' _ "$group"
 else
     kill "$pid" 2> /dev/null || true
     not_ok "the command did not start"
 fi
-pkill -f "^sleep 41.5" 2> /dev/null || true
 
 finish

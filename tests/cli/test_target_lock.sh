@@ -96,7 +96,8 @@ check "t is left as found after the interrupted probe" test -z "$(find t -mindep
 # ---- two studies with the default targets side by side ----
 shm_study=""
 if [ -d /dev/shm ] && [ -w /dev/shm ] && [ "$(stat -f -c %T /dev/shm)" = tmpfs ]; then
-    dead=$(sleep 0 & echo $!; wait)
+    # A PID above the kernel's pid_max: no process has it, now or later.
+    dead=$(( $(cat /proc/sys/kernel/pid_max) + 1 ))
     shm_study=/dev/shm/chokepoint-study.$dead-0.chokepoint-tmp
     mkdir "$shm_study"
     CLEANUP_HOOKS+=("rm -rf '$shm_study'")

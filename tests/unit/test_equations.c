@@ -40,7 +40,7 @@ static void test_rate_equations_in_decimal_units(void **state)
     char buf[128];
     fit_result_t m = fitted(FIT_LINEAR_RATE, 0.046e9, 0.264e9, NAN);
     assert_string_equal(analysis_format_model(&m, buf, sizeof buf),
-                        "rate = 0.046 + 0.264 x T GB/s");
+                        "rate = 46 + 264 x T MB/s");
     m = fitted(FIT_AMDAHL, 10.0, 0.25, NAN);
     assert_string_equal(analysis_format_model(&m, buf, sizeof buf),
                         "time = 10 x (0.25 + 0.75 / T) s");

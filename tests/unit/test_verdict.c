@@ -426,6 +426,64 @@ static void test_whatif_read_ceiling(void **state)
     runs_table_free(runs);
 }
 
+/* A volume probed through an emulated 100 MB/s cap writes at the cap, as far as the study
+ * is concerned, whatever the device under it drains: runs there that the cap did not pace
+ * and that wrote 417 MB/s of output are flagged, not explained. */
+static void test_emulated_probe_holds_unpaced_runs_to_its_cap(void **state)
+{
+    (void)state;
+    runs_table_t *runs = runs_of(
+        "target,threads,seconds,input_bytes,output_bytes,sync\n"
+        "mem,1,1.0,1000000000,417000000,fsync\n"
+        "usb,1,1.0,1000000000,417000000,fsync\n");
+    probe_table_t *probe = probe_of(
+        "target,op,size_bytes,bytes_per_s,drain_bps,emulated,rate_cap_bps\n"
+        "usb,write,100000000,94600000,1800000000,1,100000000\n");
+    analysis_t *a = NULL;
+    cp_err_t err = {0};
+    assert_int_equal(analysis_run(runs, probe, NULL, &a, &err), 0);
+    const analysis_series_t *usb = series_named(a, "usb");
+    assert_close(usb->drain_bps, 100e6, 1e-12);
+    assert_string_equal(usb->drain_source, "emulated-cap");
+    assert_close(usb->write_speed_bps, 100e6, 1e-12);
+    assert_int_equal(usb->verdicts[0].verdict, VERDICT_UNEXPLAINED);
+    assert_int_equal(usb->verdicts[0].miss, MISS_BEYOND_VOLUME);
+    assert_true(usb->points[0].flags & POINT_BEYOND_PROBE);
+    analysis_free(a);
+    probe_table_free(probe);
+    runs_table_free(runs);
+}
+
+/* The what-if asks the model that made the prediction: a disk 2.26 GB/s fast, fsync'd
+ * output the cache holds (serial), 2.5 s of compression and 1.4 GB written: predicted
+ * 2.5 + 0.62 s, measured 3.38 s. Within 10% of 2.5 s needs the flush in 0.28 s: a disk
+ * of 1.4 GB / 0.278 s = 5.04 GB/s, faster than this one, never slower. */
+static void test_whatif_never_a_slower_disk(void **state)
+{
+    (void)state;
+    runs_table_t *runs = runs_of(
+        "target,threads,seconds,input_bytes,output_bytes,sync,dirty_background_bytes,dirty_bytes\n"
+        "mem,2,2.5,4000000000,1400000000,fsync,,\n"
+        "local,2,3.38,4000000000,1400000000,fsync,4000000000,8000000000\n");
+    probe_table_t *probe = probe_of("target,op,size_bytes,bytes_per_s,drain_bps\n"
+                                    "local,write,1000000000,510000000,2260000000\n");
+    analysis_t *a = NULL;
+    cp_err_t err = {0};
+    assert_int_equal(analysis_run(runs, probe, NULL, &a, &err), 0);
+    const analysis_series_t *local = series_named(a, "local");
+    assert_close(local->points[0].predicted_seconds, 2.5 + 1.4 / 2.26, 1e-9);
+    assert_int_equal(local->verdict, VERDICT_WRITE);
+    assert_int_equal(local->verdicts[0].cause, CAUSE_FLUSH_TAIL);
+    assert_close(local->whatif_seconds, 2.5 / 0.9, 1e-9);
+    assert_close(local->whatif_write_bps, 1.4e9 / (2.5 / 0.9 - 2.5), 1e-6);
+    assert_true(local->whatif_write_bps > local->drain_bps);
+    /* With O_DIRECT the writes would overlap: any disk taking 1.4 GB in 2.78 s would do. */
+    assert_close(local->whatif_direct_bps, 1.4e9 / (2.5 / 0.9), 1e-6);
+    analysis_free(a);
+    probe_table_free(probe);
+    runs_table_free(runs);
+}
+
 static void test_ceiling_from_mem_model_between_thread_counts(void **state)
 {
     (void)state;
@@ -459,6 +517,8 @@ int main(void)
         cmocka_unit_test(test_analysis_no_usable_runs),
         cmocka_unit_test(test_analysis_stage_verdict),
         cmocka_unit_test(test_whatif_read_ceiling),
+        cmocka_unit_test(test_emulated_probe_holds_unpaced_runs_to_its_cap),
+        cmocka_unit_test(test_whatif_never_a_slower_disk),
         cmocka_unit_test(test_crossover_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# What a new user stumbles on, pinned: a repeated target or a fixture too small to time
+# is refused before anything is written; rates take their unit in any case; a --cmd
+# placeholder typo is refused; a target whose runs all failed is named in the answer
+# with its first error; a command on an emulated target is labelled unpaced where its
+# verdict is; an emulated cap recorded in runs.csv is the volume's speed without a probe;
+# compare warns when the inputs differ and names what it could not pair.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+mkdir -p "$WORK/d"
+"$CP" fixture -q -o "$WORK/in" --size 2M
+# --- refusals before anything is written -------------------------------------------------
+run "$CP" run --quick --out "$WORK/s1" mem mem
+expect_status 2 "run with mem twice"
+check "it names the repeated target" grep -q "target 'mem' is given twice" "$WORK/err"
+check "nothing was written" test ! -e "$WORK/s1"
+run "$CP" run --fixture-size 100 --out "$WORK/s2" mem
+expect_status 2 "a 100-byte fixture"
+check "it says the smallest that works" grep -q "the smallest is 1M" "$WORK/err"
+check "nothing was written for it" test ! -e "$WORK/s2"
+run "$CP" sweep -i "$WORK/in" --cmd 'zstd -T{thread} -c {input} > {output}' mem
+expect_status 2 "a --cmd placeholder typo"
+check "it names the typo and the placeholders" \
+    grep -q "unknown placeholder '{thread}'.*{input}, {output} and {threads}" "$WORK/err"
+run "$CP" sweep -i "$WORK/in" -T 1 --reps 1 --no-warmup -q -o "$WORK/lower.csv" \
+    "d=$WORK/d@80mb/s"
+expect_status 0 "a rate cap in lower case (80mb/s)"
+check "it is the 80 MB/s cap" grep -q ',80000000,' "$WORK/lower.csv"
+
+# --- {output} names a path that does not exist yet (zstd -o refuses to overwrite) ---------
+command -v zstd > /dev/null || { not_ok "zstd is missing (scripts/setup.sh --with-tests)"; }
+run "$CP" sweep -i "$WORK/in" -T 1 --reps 1 --no-warmup -o "$WORK/zo.csv" \
+    --cmd 'zstd -q -1 -T{threads} {input} -o {output}' "d=$WORK/d"
+expect_status 0 "a command that writes its own output file (zstd -o {output})"
+check "its run is valid and wrote something" \
+    awk -F, -v v="$(csv_col "$WORK/zo.csv" valid)" -v o="$(csv_col "$WORK/zo.csv" output_bytes)" \
+        'NR == 2 { exit !($v == 1 && $o > 0) }' "$WORK/zo.csv"
+run "$CP" sweep -i "$WORK/in" -T 1 --reps 1 --no-warmup -o "$WORK/zr.csv" \
+    --cmd 'zstd -q -1 -T{threads} -c {input} > {output}' "d=$WORK/d"
+expect_status 0 "the same with a redirection (> {output})"
+check "nothing left in the target" no_temp_files "$WORK/d"
+# A failed run shows its error, not a rate.
+run "$CP" sweep -i "$WORK/in" -T 1 --reps 1 --no-warmup -o "$WORK/fail.csv" \
+    --cmd 'false {input} {output}' "d=$WORK/d"
+check "a failed run's progress line gives its error, no rate" \
+    grep -Eq '\[1/1\] d cmd:false T=1 rep 1: FAILED: [^0-9]' "$WORK/err"
+check "and no MB/s" sh -c "! grep -q 'FAILED.*MB/s' '$WORK/err'"
+
+# --- a target whose runs all failed is named, with its first error ------------------------
+cat > "$WORK/failed.csv" <<'EOF'
+target,codec,threads,seconds,input_bytes,output_bytes,error
+mem,zstd:3,1,1.0,1000000,500000,
+usb,zstd:3,1,,,,no space left on device (usb)
+usb,zstd:3,1,,,,no space left on device (usb)
+EOF
+run "$CP" analyze "$WORK/failed.csv"
+expect_status 0 "analyze a table where one target failed"
+check "the answer names the failed target and its first error" \
+    grep -q "usb (zstd:3): no result: all 2 runs failed; the first error: no space left on device (usb)" \
+    "$WORK/out"
+
+# --- a command on an emulated target is unpaced where its verdict is ----------------------
+cat > "$WORK/cmd.csv" <<'EOF'
+target,codec,threads,seconds,input_bytes,output_bytes,emulated,rate_cap_bps
+mem,zstd:3,1,1.0,1000000000,500000000,0,
+slow,zstd:3,1,6.3,1000000000,500000000,1,80000000
+slow,cmd:zstd,1,1.1,1000000000,500000000,0,
+EOF
+run "$CP" analyze "$WORK/cmd.csv"
+expect_status 0 "analyze a command beside a capped built-in series"
+check "the command's answer says unpaced" grep -q "^  slow (cmd:zstd, unpaced): .*unpaced: the target's emulated cap paces" "$WORK/out"
+# Without a probe, the cap recorded in runs.csv is the capped series' write speed: 500 MB
+# paced at 80 MB/s take 6.25 s beside 1 s of compression: write-bound by the cap.
+check "the capped series is judged against its cap" \
+    grep -q "^  slow (zstd:3): write-bound .*the emulated 80.0 MB/s write cap sets the time" "$WORK/out"
+
+# --- compare warns when the inputs differ, and names what it could not pair ---------------
+cat > "$WORK/a.csv" <<'EOF'
+target,codec,threads,seconds,input_bytes
+ssd,zstd:3,1,1.0,128000000
+nas,zstd:3,1,2.0,128000000
+EOF
+cat > "$WORK/b.csv" <<'EOF'
+target,codec,threads,seconds,input_bytes
+ssd,zstd:3,1,1.3,256000000
+EOF
+run "$CP" compare "$WORK/a.csv" "$WORK/b.csv"
+expect_status 0 "compare a 128 MB study with a 256 MB one"
+check "it warns that the inputs differ" grep -q "warning: the inputs differ (A 128.0 MB, B 256.0 MB)" "$WORK/out"
+check "it names the target it could not pair" grep -q "not paired, so not compared: A: nas (zstd:3)" "$WORK/out"
+finish
