@@ -2,7 +2,7 @@
 # validate-model.sh - the one model (prediction, verdict, cause) against real throttled
 # volumes, on a grid whose ground truth is stated physically.
 #
-#   scripts/validate-model.sh [--size 256M] [--reps 3] [--codecs "zstd:1 zstd:3 zstd:9 xz:1"]
+#   scripts/validate-model.sh [--size 256M] [--reps 3] [--codecs "zstd:3 zstd:1 zstd:9 xz:1"]
 #                             [--factors "0.5 0.8 1.25 2"] [--syncs "fsync direct none"]
 #                             [--threads 1,2,4] [--layouts "split same"] [--no-small-dirty]
 #                             [--no-emulated] [--out DIR]
@@ -30,7 +30,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-size=256M reps=3 codecs="zstd:1 zstd:3 zstd:9 xz:1" factors="0.5 0.8 1.25 2"
+size=256M reps=3 codecs="zstd:3 zstd:1 zstd:9 xz:1" factors="0.5 0.8 1.25 2"
 syncs="fsync direct none" threads=1,2,4 layouts="split same" small_dirty=1 emulated=1 out=""
 while [ $# -gt 0 ]; do
     case $1 in

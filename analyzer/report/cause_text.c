@@ -18,7 +18,14 @@ const char *write_speed_kind(const analysis_series_t *s)
 
 const char *verdict_label(const analysis_verdict_t *v, char *buf, size_t cap)
 {
-    if (v->verdict == VERDICT_BALANCED)
+    /* An unexplained point says what its check found, not "unknown". */
+    static const char *const misses[] = {
+        [MISS_NONE] = "unknown", [MISS_MODEL] = "the model missed",
+        [MISS_BEYOND_VOLUME] = "faster than the volume", [MISS_NO_FIGURE] = "no figure fits",
+    };
+    if (v->verdict == VERDICT_UNEXPLAINED)
+        snprintf(buf, cap, "unexplained (%s)", misses[v->miss]);
+    else if (v->verdict == VERDICT_BALANCED)
         snprintf(buf, cap, "balanced (%s + %s)", cause_name(v->cause),
                  cause_name(v->second_cause));
     else

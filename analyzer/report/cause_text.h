@@ -11,7 +11,8 @@
 const char *write_speed_kind(const analysis_series_t *s);
 
 /* "write-bound (flush-tail)", "balanced (compute + write-throughput)", "unexplained
- * (unknown)": the verdict and its cause(s), as every table prints them. Returns buf. */
+ * (the model missed)": the verdict and its cause(s), or what an unexplained point's check
+ * found, as every table prints them. Returns buf. */
 const char *verdict_label(const analysis_verdict_t *v, char *buf, size_t cap);
 
 /* A cause in a user's words, with its figure: "the disk writing at 185 MB/s (O_DIRECT)",
