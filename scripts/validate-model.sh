@@ -5,7 +5,7 @@
 #   scripts/validate-model.sh [--size 256M] [--reps 3] [--codecs "zstd:3 zstd:1 zstd:9 xz:1"]
 #                             [--factors "0.5 0.8 1.25 2"] [--syncs "fsync direct none"]
 #                             [--threads 1,2,4] [--layouts "split same"] [--no-small-dirty]
-#                             [--no-emulated] [--out DIR]
+#                             [--no-emulated] [--probe-size SIZE] [--out DIR]
 #
 # Calibrates this machine's output rate r1 (the first codec, one thread, into memory),
 # builds loop-mounted ext4 volumes capped by the kernel's block throttle at each factor x
@@ -32,6 +32,7 @@ cd "$(dirname "$0")/.."
 
 size=256M reps=3 codecs="zstd:3 zstd:1 zstd:9 xz:1" factors="0.5 0.8 1.25 2"
 syncs="fsync direct none" threads=1,2,4 layouts="split same" small_dirty=1 emulated=1 out=""
+probe_size=""
 while [ $# -gt 0 ]; do
     case $1 in
     --size) size=$2; shift 2 ;;
@@ -43,6 +44,7 @@ while [ $# -gt 0 ]; do
     --layouts) layouts=$2; shift 2 ;;
     --no-small-dirty) small_dirty=0; shift ;;
     --no-emulated) emulated=0; shift ;;
+    --probe-size) probe_size=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     -h | --help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "validate-model.sh: unknown option '$1'" >&2; exit 2 ;;
@@ -120,7 +122,7 @@ lab() { scripts/lab-volumes.sh exec -- "$@"; }
 
 for probe_sync in fsync direct; do
     echo "== probe ($probe_sync): ${targets[*]}" >&2
-    lab "$CP" probe --sizes "$size" --reps 3 --sync "$probe_sync" -q \
+    lab "$CP" probe --sizes "${probe_size:-$size}" --reps 3 --sync "$probe_sync" -q \
         -o "$out/probe-$probe_sync.csv" --force "${targets[@]}"
 done
 
@@ -213,6 +215,8 @@ def agrees(verdict, cause, second, truth_names):
         if name == "read+flush":
             return (verdict in ("read-bound", "write-bound", "balanced")
                     and {cause, second} & {"read-throughput", "flush-tail"})
+        if name == "compute": # the CPU's time, with or without the cost of writing
+            return verdict == "cpu-bound"
         return verdict == KIND[name] and cause == CAUSE[name]
     if len(truth_names) == 1:
         return bool(one(truth_names[0]))
