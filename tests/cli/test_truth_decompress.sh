@@ -49,6 +49,6 @@ check "the runs are predicted read-limited (got: $regimes)" test "$regimes" = re
 check "the read ceiling comes from the volume's own probe" \
     test "$(jq -r '.targets[] | select(.name == "slow") | .read_from' "$WORK/analysis.json")" = slow
 run "$CP" analyze "$WORK/runs.csv" --probe "$WORK/probe.csv"
-check "the text says what a faster disk would do" grep -q "a disk that reads" "$WORK/out"
+check "the text says what a faster disk would do" grep -q "a volume that reads [0-9.]* [MG]B/s would bring it down" "$WORK/out"
 check "nothing left on the volume" test -z "$(find "${slow#slow=}" -name '*chokepoint*')"
 finish
