@@ -43,7 +43,8 @@ awk '{ s[$1] = s[$1] " " $2; w[$1] = w[$1] " " $3; order[$1] = order[$1] ? order
          base_s = median(s[key[1]]); base_w = median(w[key[1]])
          for (i = 1; i <= n; i++) {
              ms = median(s[key[i]]); mw = median(w[key[i]])
-             printf "%-12s %18.3f %17.3f %14.2f %12.2f\n", key[i], ms, mw,
-                    base_s > 0 ? ms / base_s : 0, base_w > 0 ? mw / base_w : 0
+             rs = (base_s > 0) ? ms / base_s : 0
+             rw = (base_w > 0) ? mw / base_w : 0
+             printf "%-12s %18.3f %17.3f %14.2f %12.2f\n", key[i], ms, mw, rs, rw
          }
      }' "$out.all"
