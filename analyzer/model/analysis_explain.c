@@ -279,8 +279,8 @@ void explain_whatif(analysis_series_t *s, const analysis_verdict_t *last, double
      * compute term (the memory target's time). */
     predict_inputs_t in = point_inputs(s, top, last->cpu_ceiling_bps);
     double goal = in.cpu_s / (1.0 - tolerance);
-    if (!(predict_run(&in).seconds > goal))
-        return; /* already within the tolerance (balanced at CPU speed): no faster volume
+    if (!(top->predicted_seconds > goal))
+        return; /* the point's own prediction is already within the tolerance (balanced at CPU speed): no faster volume
                    is needed, and a slower one is never the answer */
     s->whatif_threads = top->threads;
     if (reads) {
