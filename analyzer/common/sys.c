@@ -351,3 +351,22 @@ bool sys_executable_dir(char *dir, size_t cap)
     *slash = '\0';
     return true;
 }
+
+/* ---- memory --------------------------------------------------------------------------- */
+
+#define HUGE_PAGE_BYTES ((size_t)2 << 20)
+
+void *sys_alloc_large(size_t n)
+{
+    if (n < HUGE_PAGE_BYTES)
+        return malloc(n);
+    void *buf = NULL;
+    if (posix_memalign(&buf, HUGE_PAGE_BYTES, n) != 0)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    /* Only the whole huge pages inside the buffer can be backed by one; advice, so a
+     * refusal (THP compiled out, EINVAL) changes nothing. */
+    (void)madvise(buf, n / HUGE_PAGE_BYTES * HUGE_PAGE_BYTES, MADV_HUGEPAGE);
+#endif
+    return buf;
+}

@@ -134,6 +134,16 @@ int sys_cache_evict(int fd, bool *advised);
  * refusal changes nothing and is ignored. */
 void sys_advise_sequential(int fd);
 
+/* ---- memory --------------------------------------------------------------------------- */
+
+/* Allocates a large, long-lived buffer of n bytes (n > 0). From 2 MiB up it is aligned to
+ * 2 MiB and the kernel is asked to back it with transparent huge pages (MADV_HUGEPAGE, a
+ * hint: ignored where THP is off): a buffer the kernel copies gigabytes into and out of
+ * then costs a few hundred page faults instead of one per 4 KiB, and far fewer TLB misses
+ * (docs/method.md, "The write path"). Smaller buffers are plain malloc. Free with free();
+ * realloc works on it. NULL when out of memory. */
+void *sys_alloc_large(size_t n);
+
 /* The directory of the running executable (from /proc/self/exe) into dir (cap bytes).
  * False when it cannot be told. */
 bool sys_executable_dir(char *dir, size_t cap);
