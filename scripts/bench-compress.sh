@@ -4,8 +4,11 @@
 # CLI's preset (zstd:3,zstd-cli:3; see `chokepoint sweep --help`), so both compress the same
 # `mixed` fixture onto the same directory and into memory, timed the same way (input cache
 # dropped, until the output's fsync per --sync), in one shuffled order. Prints per case the
-# median input MB/s of both, the ratio chokepoint/CLI, and the mean user and system CPU
-# seconds of both; then checks that chokepoint's peak RSS does not grow with the input.
+# median input MB/s of both, the ratios chokepoint/CLI of wall seconds, user and system
+# CPU, and a SHORT line per case that falls short of the goal (throughput at least the
+# CLI's; system time onto a disk at most 1.2x the CLI's); then the same for whole
+# processes with a warm input, onto the disk and to /dev/null; then checks that
+# chokepoint's peak RSS does not grow with the input.
 #   scripts/bench-compress.sh [DIR] [SIZE] [REPS]     (defaults: build/bench, 1G, 3)
 # Environment: CODECS (default "zstd:3 xz:6"), THREADS ("1 2"), SYNCS ("fsync none"),
 # ENGINES ("blocks native"), BENCH_LARGE=0 skips the 4 x SIZE memory check, BENCH_WARM=0
@@ -29,33 +32,46 @@ codec_list() { # zstd:3 xz:6 -> zstd:3,zstd-cli:3,xz:6,xz-cli:6
 }
 
 # summarize CSV ENGINE SYNC: one line per target x codec x threads, the built-in codec
-# against its CLI.
+# against its CLI: median input MB/s of both, then chokepoint/CLI ratios of the median
+# seconds (wall), the mean user and the mean system CPU seconds; then a SHORT line for
+# each case where chokepoint's throughput is under the CLI's, or, on a directory target,
+# its system time is over 1.2x the CLI's (the write path's goal, docs/method.md).
 summarize() {
     awk -F, -v engine="$2" -v sync="$3" '
         NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         $c["valid"] == 1 {
             key = $c["target"] SUBSEP $c["codec"] SUBSEP $c["threads"]
-            n[key]++; v[key, n[key]] = $c["bytes_per_s"] / 1e6
+            n[key]++; v[key, n[key]] = $c["bytes_per_s"] / 1e6; w[key, n[key]] = $c["seconds"]
             user[key] += $c["cpu_user_s"]; sys[key] += $c["cpu_sys_s"]
         }
-        function median(key,   i, j, t, a, m) {
+        function median(arr, key,   i, j, t, a, m) {
             m = n[key]
-            for (i = 1; i <= m; i++) a[i] = v[key, i]
+            for (i = 1; i <= m; i++) a[i] = arr[key, i]
             for (i = 2; i <= m; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
             return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
         }
+        function ratio(a, b) { return b > 0 ? a / b : 0 }
         END {
             for (key in n) {
                 split(key, k, SUBSEP)
                 if (k[2] ~ /^cmd:/) continue
                 split(k[2], cl, ":"); cli = k[1] SUBSEP "cmd:" cl[1] "-cli:" cl[2] SUBSEP k[3]
                 if (!(cli in n)) continue
-                a = median(key); b = median(cli)
-                printf "%-5s %-7s T%-3s %-7s %-6s %9.1f %9.1f %7.3f %6.2f/%-6.2f %6.2f/%-6.2f\n",
-                    k[1], k[2], k[3], engine, sync, a, b, (b > 0 ? a / b : 0),
+                a = median(v, key); b = median(v, cli)
+                rw = ratio(median(w, key), median(w, cli))
+                ru = ratio(user[key] / n[key], user[cli] / n[cli])
+                rs = ratio(sys[key] / n[key], sys[cli] / n[cli])
+                printf "%-5s %-7s T%-3s %-7s %-6s %9.1f %9.1f %6.3f %6.3f %6.3f %11.2f/%-5.2f %5.2f/%-5.2f\n",
+                    k[1], k[2], k[3], engine, sync, a, b, rw, ru, rs,
                     user[key] / n[key], sys[key] / n[key], user[cli] / n[cli], sys[cli] / n[cli]
+                if (a < b)
+                    short[++ns] = sprintf("SHORT %s %s T%s %s %s: throughput %.1f%% under the CLI", k[1], k[2], k[3], engine, sync, 100 * (1 - a / b))
+                if (k[1] != "mem" && rs > 1.2)
+                    short[++ns] = sprintf("SHORT %s %s T%s %s %s: system time %.2fx the CLI (goal 1.2x)", k[1], k[2], k[3], engine, sync, rs)
             }
-        }' "$1" | sort -k1,1 -k2,2 -k3,3V
+            for (i = 1; i <= ns; i++) print short[i] > "/dev/stderr"
+        }' "$1" 2> "$1.short" | sort -k1,1 -k2,2 -k3,3V
+    cat "$1.short" >> "$dir/short.txt"
 }
 
 input="$dir/mixed-$size.bin"
@@ -63,8 +79,10 @@ input="$dir/mixed-$size.bin"
 threads=$(echo ${THREADS:-1 2} | tr ' ' ,)
 printf '%s mixed fixture (%s bytes), %s reps, median input MB/s; CPU = mean user/sys seconds\n' \
     "$size" "$(stat -c %s "$input")" "$reps"
-printf '%-5s %-7s %-4s %-7s %-6s %9s %9s %7s %13s %13s\n' target codec T engine sync chokepoint cli \
-    ratio cp_cpu cli_cpu
+printf '%s\n' "ratios: chokepoint / CLI of the median seconds (wall), mean user and mean system CPU"
+printf '%-5s %-7s %-4s %-7s %-6s %9s %9s %6s %6s %6s %17s %11s\n' target codec T engine sync chokepoint cli \
+    wall user sys cp_user/sys cli_user/sys
+: > "$dir/short.txt"
 for sync in ${SYNCS:-fsync none}; do
     for engine in ${ENGINES:-blocks native}; do
         csv="$dir/bench-$engine-$sync.csv"
@@ -76,24 +94,49 @@ done
 
 # Whole processes with a warm input and no fsync (the case where the CLI does least work
 # beside compressing): `chokepoint compress` against `zstd -3 -T2`, alternating, onto the
-# directory; median wall seconds of WARM_RUNS (default 8) each.
+# directory and to /dev/null; each run follows the deletion of the last one's output, so
+# all find the same free memory. Medians of WARM_RUNS (default 8) wall, user and system
+# seconds (/usr/bin/time), and the ratios chokepoint / CLI.
 if [ "${BENCH_WARM:-1}" = 1 ]; then
+    command -v /usr/bin/time > /dev/null || scripts/setup.sh --with-bench
     cat "$input" > /dev/null
-    wall() { local t0 t1; t0=$(date +%s.%N); "$@" > /dev/null 2>&1; t1=$(date +%s.%N); echo "$t1 - $t0" | bc -l; }
     median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
-    : > "$dir/warm-cli"; : > "$dir/warm-blocks"; : > "$dir/warm-native"
+    timed() { # timed FILE CMD...: appends "wall user sys" of one run to FILE
+        local f=$1; shift
+        rm -f "$dir/out/cli.zst" "$dir/out/cp.zst"
+        /usr/bin/time -f '%e %U %S' -a -o "$f" "$@" > /dev/null 2>&1
+    }
+    for dest in disk null; do
+        for who in cli blocks native; do : > "$dir/warm-$dest-$who"; done
+    done
     for _ in $(seq "${WARM_RUNS:-8}"); do
-        wall sh -c "zstd -q -3 -T2 -c '$input' > '$dir/out/cli.zst'" >> "$dir/warm-cli"
+        timed "$dir/warm-disk-cli" sh -c "zstd -q -3 -T2 -c '$input' > '$dir/out/cli.zst'"
+        timed "$dir/warm-null-cli" sh -c "zstd -q -3 -T2 -c '$input' > /dev/null"
         for engine in blocks native; do
-            wall "$cp" compress -i "$input" -o "$dir/out/cp.zst" --codec zstd:3 -T 2 --engine "$engine" \
-                --warm --sync none --force -q >> "$dir/warm-$engine"
+            timed "$dir/warm-disk-$engine" "$cp" compress -i "$input" -o "$dir/out/cp.zst" \
+                --codec zstd:3 -T 2 --engine "$engine" --warm --sync none --force -q
+            timed "$dir/warm-null-$engine" "$cp" compress -i "$input" -o /dev/null \
+                --codec zstd:3 -T 2 --engine "$engine" --warm -q
         done
     done
-    cli=$(median < "$dir/warm-cli")
-    for engine in blocks native; do
-        t=$(median < "$dir/warm-$engine")
-        printf 'warm input, no fsync, zstd:3 T2, whole processes: %s %.3f s, zstd CLI %.3f s, throughput ratio %.3f\n' \
-            "$engine" "$t" "$cli" "$(echo "$cli / $t" | bc -l)"
+    col() { cut -d' ' -f"$2" < "$1" | median; }
+    echo "warm input, no fsync, zstd:3 T2, whole processes, medians of ${WARM_RUNS:-8}: chokepoint / CLI"
+    printf '%-7s %-7s %7s %7s %7s %7s %7s %7s\n' dest engine wall user sys wall_r user_r sys_r
+    for dest in disk null; do
+        c=$dir/warm-$dest-cli
+        for engine in blocks native; do
+            e=$dir/warm-$dest-$engine
+            read -r w u s rw ru rs < <(echo "$(col "$e" 1) $(col "$e" 2) $(col "$e" 3) \
+                $(echo "$(col "$e" 1) / $(col "$c" 1)" | bc -l) \
+                $(echo "$(col "$e" 2) / $(col "$c" 2)" | bc -l) \
+                $(echo "$(col "$e" 3) / $(col "$c" 3)" | bc -l)")
+            printf '%-7s %-7s %7.2f %7.2f %7.2f %7.3f %7.3f %7.3f\n' "$dest" "$engine" "$w" "$u" "$s" "$rw" "$ru" "$rs"
+            awk -v rw="$rw" -v rs="$rs" -v d="$dest" -v e="$engine" 'BEGIN {
+                if (rw > 1) printf "SHORT warm %s %s: wall %.1f%% over the CLI\n", d, e, 100 * (rw - 1)
+                if (d == "disk" && rs > 1.2) printf "SHORT warm %s %s: system time %.2fx the CLI (goal 1.2x)\n", d, e, rs
+            }' >> "$dir/short.txt"
+        done
+        printf '%-7s %-7s %7.2f %7.2f %7.2f\n' "$dest" cli "$(col "$c" 1)" "$(col "$c" 2)" "$(col "$c" 3)"
     done
     rm -f "$dir/out/cli.zst" "$dir/out/cp.zst"
 fi
@@ -111,4 +154,11 @@ if [ "${BENCH_LARGE:-1}" = 1 ]; then
             "$(echo "$small_rss / 1024" | bc -l)" "$(echo "$large_rss / 1024" | bc -l)" "$(echo "$large_rss / $small_rss" | bc -l)"
     done
     rm -f "$big"
+fi
+
+if [ -s "$dir/short.txt" ]; then
+    echo "cases short of the goal (throughput at least the CLI's; system time onto disk at most 1.2x):"
+    cat "$dir/short.txt"
+else
+    echo "no case short of the goal (throughput at least the CLI's; system time onto disk at most 1.2x)"
 fi

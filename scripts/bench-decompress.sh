@@ -10,8 +10,10 @@
 #   onto disk: the restored bytes written back to the directory and fsynced
 #              (chokepoint --layout same; the CLI's disk target).
 # Prints per case and T the median restored MB/s of both, the ratio chokepoint/CLI (both
-# at T: the CLI gets -T T, which zstd's ignores when decoding), and the mean user and
-# system CPU seconds.
+# at T: the CLI gets -T T, which zstd's ignores when decoding), the ratios of the mean
+# user and system CPU seconds and both means, and a SHORT line per case that falls short
+# of the goal (restored at least as fast as the CLI; onto disk, system time at most 1.2x
+# the CLI's).
 #   scripts/bench-decompress.sh [DIR] [SIZE] [REPS]   (defaults: build/bench, 1G, 5)
 # Environment: CODECS (default "zstd:3"; xz:1 is a quick xz case), THREADS ("1 2"),
 # ENGINE (blocks, the default: independent frames, which the CLIs decode one after another;
@@ -56,7 +58,10 @@ input="$dir/mixed-$size.bin"
 [ -f "$input" ] || "$cp" fixture -o "$input" --size "$size" --kind mixed --seed 1 -q
 printf '%s mixed fixture, engine %s, %s reps, median restored MB/s; CPU = mean user/sys seconds\n' \
     "$size" "$engine" "$reps"
-printf '%-8s %-10s %-3s %10s %9s %7s %11s %11s\n' codec case T chokepoint cli ratio cp_cpu cli_cpu
+echo "ratios: chokepoint / CLI of the median restored MB/s (rate), mean user and mean system CPU"
+printf '%-8s %-10s %-3s %10s %9s %7s %6s %6s %11s %11s\n' codec case T chokepoint cli rate user sys cp_cpu cli_cpu
+short=$dir/short-d.txt
+: > "$short"
 for codec in ${CODECS:-zstd:3}; do
     prog=${codec%%:*}
     ext=.zst; [ "$prog" = xz ] && ext=.xz
@@ -82,8 +87,21 @@ for codec in ${CODECS:-zstd:3}; do
         join -j 1 <(medians "$csv" | cut -d' ' -f2- | sort -k1,1) \
                   <(medians "$cli" "$known" | cut -d' ' -f2- | sort -k1,1) | sort -n |
         while read -r t rate u s base bu bs; do
-            printf '%-8s %-10s %-3s %10.1f %9.1f %7.3f %5.2f/%-5.2f %5.2f/%-5.2f\n' "$codec" \
-                "to-$case" "$t" "$rate" "$base" "$(echo "$rate / $base" | bc -l)" "$u" "$s" "$bu" "$bs"
+            awk -v c="$codec" -v k="to-$case" -v t="$t" -v r="$rate" -v b="$base" -v u="$u" \
+                -v s="$s" -v bu="$bu" -v bs="$bs" -v short="$short" 'BEGIN {
+                ru = bu > 0 ? u / bu : 0; rs = bs > 0 ? s / bs : 0
+                printf "%-8s %-10s %-3s %10.1f %9.1f %7.3f %6.3f %6.3f %5.2f/%-5.2f %5.2f/%-5.2f\n",
+                    c, k, t, r, b, r / b, ru, rs, u, s, bu, bs
+                if (r < b) printf "SHORT %s %s T%s: restored %.1f%% slower than the CLI\n", c, k, t, 100 * (1 - r / b) >> short
+                if (k == "to-disk" && rs > 1.2) printf "SHORT %s %s T%s: system time %.2fx the CLI (goal 1.2x)\n", c, k, t, rs >> short
+            }'
         done
     done
 done
+
+if [ -s "$short" ]; then
+    echo "cases short of the goal (restored at least as fast as the CLI; system time onto disk at most 1.2x):"
+    cat "$short"
+else
+    echo "no case short of the goal (restored at least as fast as the CLI; system time onto disk at most 1.2x)"
+fi

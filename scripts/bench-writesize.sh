@@ -4,10 +4,13 @@
 # write, which is what chokepoint's writer pays while it compresses), RUNS times per size
 # in alternating order; prints per size the median system CPU seconds, the median wall
 # seconds and the ratio of each to the 64 KiB figure (the zstd CLI writes about 64-128 KiB
-# at a time). Between runs the file is removed and the page cache written back (sync), so
-# each run starts from the same state.
+# at a time). Between runs the file is removed and the page cache written back (sync), then
+# the script waits SETTLE seconds: 0 finds the memory the last file freed still backed, 4
+# lets a virtual machine's free page reporting hand it back to its host first (a first run
+# on a fresh machine, or one after a pause); one table per SETTLE value. See
+# docs/method.md, "The write path".
 #   scripts/bench-writesize.sh [DIR] [SIZE_MB] [RUNS]   (defaults: build/bench, 600, 5)
-# Environment: SIZES (default "64K 128K 1M 4608K 8M").
+# Environment: SIZES (default "64K 128K 1M 4608K 8M"), SETTLE (default "0 4").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-build/bench}
@@ -21,18 +24,21 @@ trap 'rm -f "$out" "$out".*' EXIT
 
 # bytes SIZE: SIZE (K/M suffix) in bytes.
 bytes() { numfmt --from=iec "$1"; }
+for settle in ${SETTLE:-0 4}; do
+rm -f "$out.all"
 for ((r = 1; r <= runs; r++)); do
     for bs in $sizes; do
         count=$(( mb * 1000000 / $(bytes "$bs") ))
         rm -f "$out"
         sync
+        sleep "$settle"
         /usr/bin/time -f "%S %e" -o "$out.t" dd if=/dev/zero of="$out" bs="$bs" count="$count" \
             status=none
         echo "$bs $(cat "$out.t")" >> "$out.all"
     done
 done
 rm -f "$out"
-echo "write size   system s (median)   wall s (median)   system / 64K   wall / 64K   ($mb MB, $runs runs each, no fsync)"
+echo "settle ${settle} s: write size, system s (median), wall s (median), system / 64K, wall / 64K ($mb MB, $runs runs each, no fsync)"
 awk '{ s[$1] = s[$1] " " $2; w[$1] = w[$1] " " $3; order[$1] = order[$1] ? order[$1] : ++n; key[n] = $1 }
      function median(list,   a, k, i, j, t) {
          k = split(list, a, " ")
@@ -48,3 +54,4 @@ awk '{ s[$1] = s[$1] " " $2; w[$1] = w[$1] " " $3; order[$1] = order[$1] ? order
              printf "%-12s %18.3f %17.3f %14.2f %12.2f\n", key[i], ms, mw, rs, rw
          }
      }' "$out.all"
+done
