@@ -34,11 +34,12 @@ packages=(
     gnuplot-nox                             # plots
 )
 if [ $with_tests = 1 ]; then
-    # cmocka for the unit tests; zstd and xz to check what chokepoint writes; mount,
+    # cmocka for the unit tests; zstd, xz and pigz to check what chokepoint writes and to
+    # run the CLI presets; setpriv (util-linux) to check permission errors as root; mount,
     # losetup, mkfs.ext4, ps and file types for the volume, lab and signal tests; jq and
     # python3 to read the JSON the tests check. The sanitizer build uses gcc's ASan and
     # UBSan, which come with build-essential.
-    packages+=(libcmocka-dev zstd xz-utils util-linux e2fsprogs procps file jq python3)
+    packages+=(libcmocka-dev zstd xz-utils pigz util-linux e2fsprogs procps file jq python3)
 fi
 if [ $with_fuzz = 1 ]; then
     packages+=(clang)

@@ -6,6 +6,7 @@ SRC_DIR=${SRC_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/cp-cli.XXXXXX")
 PASSED=0
 FAILED=0
+SKIPPED=0
 CLEANUP_HOOKS=()
 
 cleanup() {
@@ -17,6 +18,9 @@ trap cleanup EXIT
 
 ok() { PASSED=$((PASSED + 1)); echo "ok: $*"; }
 not_ok() { FAILED=$((FAILED + 1)); echo "FAILED: $*"; }
+# skip_check REASON: one check that cannot run here; counted and listed by scripts/test.sh
+# (the test itself goes on; skip, below, ends it).
+skip_check() { SKIPPED=$((SKIPPED + 1)); echo "SKIPPED: $*"; }
 
 # run CMD...: runs a command, keeping its exit status in $status, stdout in $WORK/out,
 # stderr in $WORK/err.
@@ -54,7 +58,7 @@ no_temp_files() {
 }
 
 finish() {
-    echo "$PASSED passed, $FAILED failed"
+    echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
     [ "$FAILED" -eq 0 ]
 }
 
@@ -65,6 +69,15 @@ skip() {
 }
 
 is_root() { [ "$(id -u)" -eq 0 ]; }
+
+# unprivileged CMD...: runs CMD as an ordinary user, so permission checks apply: as root,
+# as nobody (uid/gid 65534, via setpriv) with $WORK opened for traversal; otherwise (or
+# as root without setpriv, which the caller reports with skip_check) as the caller.
+unprivileged() {
+    if ! is_root || ! command -v setpriv > /dev/null; then "$@"; return; fi
+    chmod 755 "$WORK"
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+}
 
 # mount_tmpfs DIR SIZE: mounts a small tmpfs (root only), unmounted at exit. Returns 1
 # without root (the caller says "skipped"); as root a failed mount is a failure, not a

@@ -93,7 +93,7 @@ check "a warning in the analysis says why" \
 # The other presets, where their programs are installed (setup.sh --with-bench).
 for preset in xz-cli:1 pigz:6; do
     prog=${preset%%:*}; prog=${prog%-cli}; level=${preset#*:}
-    if ! command -v "$prog" > /dev/null; then echo "skip: $preset: no $prog"; continue; fi
+    if ! command -v "$prog" > /dev/null; then not_ok "$preset: no $prog (scripts/setup.sh --with-tests installs it)"; continue; fi
     threads_opt=-T2; [ "$prog" = pigz ] && threads_opt="-p 2"
     want=$("$prog" -q -"$level" $threads_opt -c "$in" | wc -c)
     run "$CP" sweep -i "$in" --codec "$preset" -T 2 --reps 1 --no-warmup -o "$WORK/p.csv" --force mem

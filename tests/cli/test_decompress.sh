@@ -160,7 +160,7 @@ if shm=$(mktemp -d /dev/shm/cp-decompress.XXXXXX 2> /dev/null); then
         "it says the tmpfs archive does not fit"
     check "nothing left on the tmpfs target" test -z "$(ls -A "$shm")"
 else
-    echo "skip: no /dev/shm for the tmpfs archive case"
+    skip_check "no /dev/shm for the tmpfs archive case"
 fi
 
 # A target whose reads are capped (emulated) at 1 MB/s: the archive (about 1.1 MB) takes

@@ -116,7 +116,7 @@ if "$CP" fixture --help > /dev/null 2>&1; then
     usage_error "bad size '-5': expected a number with an optional unit" fixture -o "$T/f" --size -5
     usage_error "unknown option '--bogus'" fixture -o "$T/f" --bogus
 else
-    echo "skipped: no fixture command in this build"
+    skip_check "no fixture command in this build"
 fi
 
 finish

@@ -56,10 +56,19 @@ expect_exit 0 "size 0" -- "$CHOKEPOINT" fixture -o "$work/empty" --size 0 --quie
 
 # Same arguments => same bytes; another seed => other bytes; a prefix of a longer
 # fixture is the shorter fixture.
-"$CHOKEPOINT" fixture -o "$work/a" --size 2M --kind mixed --seed 3 --quiet
-"$CHOKEPOINT" fixture -o "$work/b" --size 2M --kind mixed --seed 3 --quiet
-"$CHOKEPOINT" fixture -o "$work/c" --size 2M --kind mixed --seed 4 --quiet
-"$CHOKEPOINT" fixture -o "$work/long" --size 5M --kind mixed --seed 3 --quiet
+# make FILE ARGS...: writes a fixture that must succeed and exist (so two failures cannot
+# pass as two equal hashes of nothing).
+make() {
+    local file=$1
+    shift
+    "$CHOKEPOINT" fixture -o "$file" "$@" --quiet 2>"$work/make.err" ||
+        fail "fixture $* exited $?: $(cat "$work/make.err")"
+    [ -s "$file" ] || fail "fixture $* wrote no $file"
+}
+make "$work/a" --size 2M --kind mixed --seed 3
+make "$work/b" --size 2M --kind mixed --seed 3
+make "$work/c" --size 2M --kind mixed --seed 4
+make "$work/long" --size 5M --kind mixed --seed 3
 sum() { sha256sum "$1" | cut -d' ' -f1; }
 [ "$(sum "$work/a")" = "$(sum "$work/b")" ] || fail "same seed gave different bytes"
 [ "$(sum "$work/a")" != "$(sum "$work/c")" ] || fail "seeds 3 and 4 gave the same bytes"
@@ -67,8 +76,8 @@ sum() { sha256sum "$1" | cut -d' ' -f1; }
     fail "a 2M fixture is not the prefix of the 5M one"
 
 # The default seed is 1 and the default kind mixed.
-"$CHOKEPOINT" fixture -o "$work/d1" --size 1M --quiet
-"$CHOKEPOINT" fixture -o "$work/d2" --size 1M --kind mixed --seed 1 --quiet
+make "$work/d1" --size 1M
+make "$work/d2" --size 1M --kind mixed --seed 1
 [ "$(sum "$work/d1")" = "$(sum "$work/d2")" ] || fail "defaults are not --kind mixed --seed 1"
 
 # An existing file is refused (exit 2) and left untouched, unless --force.

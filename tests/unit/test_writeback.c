@@ -11,7 +11,7 @@
 
 static const char meminfo[] = "MemTotal:       24000000 kB\n"
                               "MemFree:        20000000 kB\n"
-                              "MemAvailable:   22000000 kB\n"
+                              "MemAvailable:   21500000 kB\n"
                               "Buffers:           10000 kB\n"
                               "Active(file):     600000 kB\n"
                               "Inactive(file):  1400000 kB\n";
@@ -29,10 +29,12 @@ static void test_ratios_apply_to_dirtyable_memory(void **state)
     in.dirty_expire_centisecs = 3000;
     in.dirty_writeback_centisecs = 500;
     writeback_settings_t s = writeback_compute(&in);
-    uint64_t dirtyable = 22000000ull * 1024;
-    assert_int_equal(s.dirtyable_bytes, dirtyable);
-    assert_int_equal(s.dirty_background_bytes, dirtyable / 100 * 10);
-    assert_int_equal(s.dirty_bytes, dirtyable / 100 * 20);
+    /* Dirtyable memory is free plus file pages (20,000,000 + 2,000,000 kB), not
+     * MemAvailable (21,500,000 kB here, so reading the wrong field fails): 22,528,000,000
+     * bytes; 10% and 20% of it, worked out by hand. */
+    assert_int_equal(s.dirtyable_bytes, 22528000000ull);
+    assert_int_equal(s.dirty_background_bytes, 2252800000ull);
+    assert_int_equal(s.dirty_bytes, 4505600000ull);
     assert_true(s.dirty_expire_s == 30.0 && s.dirty_writeback_s == 5.0);
 }
 
