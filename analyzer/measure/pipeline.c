@@ -551,8 +551,9 @@ static int slots_alloc(pipe_t *p, cp_err_t *err)
         return cp_err_set(err, CP_ENOMEM, "out of memory for %zu blocks", p->nslots);
     for (size_t i = 0; i < p->nslots; i++) {
         /* Huge pages: the kernel copies every input byte into `in` and every output byte
-         * out of `out`; 4 KiB pages cost a fault each (the machine's whole system time
-         * on a first run) and a TLB miss per page copied. */
+         * out of `out`; with 4 KiB pages each page costs a fault when first touched (a
+         * host fault too on a virtual machine that hands freed memory back) and a TLB
+         * miss per page copied. */
         p->slots[i].in = sys_alloc_large(p->block_size);
         p->slots[i].out = sys_alloc_large(out_cap);
         p->slots[i].out_cap = out_cap;
