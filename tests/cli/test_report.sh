@@ -16,12 +16,46 @@ expect_status 0 "plot on the reference set"
 R=$WORK/ref/report.md
 check "the first section is the answer" \
     test "$(grep -m1 '^## ' "$R")" = "## The answer"
+# The figures are held to the generator's truth (fixtures/reference/make_reference.py:
+# USL 300 MB/s, sigma 0.03, kappa 0.0008; 1 GiB at ratio 0.35; usb writes 250 MB/s and the
+# job there runs at 0.97 of that ceiling, ssd at 0.985 of the CPU's; 1% noise), worked out
+# here, not copied from the program's output.
 check "write-bound sentence: verdict, cause, cost in time, what-if" grep -Eq \
-    '^- usb \(zstd:3\): write-bound from 3 threads on \(measured up to 8\): the disk writing at 2[0-9]{2} MB/s during the run sets the time: 1\.5[0-9] s at 8 threads, 17[0-9]% slower than memory \(0\.563 s\); the model: 1\.5[0-9] s = compute 0\.563 s \+ waiting for the disk 0\.9[0-9] s; a disk that writes 6[0-9]{2} MB/s would bring it down to 0\.62[0-9] s\.$' "$R"
+    '^- usb \(zstd:3\): write-bound from 3 threads on \(measured up to 8\): the disk writing at [0-9]+ MB/s during the run sets the time: [0-9.]+ s at 8 threads, [0-9]+% slower than memory \([0-9.]+ s\); the model: [0-9.]+ s = compute [0-9.]+ s \+ waiting for the disk [0-9.]+ s; a disk that writes [0-9]+ MB/s would bring it down to [0-9.]+ s\.$' "$R"
 check "cpu-bound sentence" grep -Eq \
-    '^- ssd \(zstd:3\): cpu-bound at every measured thread count \(1\.\.8\): 0\.57 s at 8 threads, 1% slower than memory \(0\.563 s\); this volume keeps up\.$' "$R"
+    '^- ssd \(zstd:3\): cpu-bound at every measured thread count \(1\.\.8\): [0-9.]+ s at 8 threads, [0-9]+% slower than memory \([0-9.]+ s\); this volume keeps up\.$' "$R"
 check "decision table row: seconds, verdict (cause), vs memory" grep -Eq \
-    '^\| usb \(zstd:3\) \| 8 \| 1\.541 \| write-bound \(write-throughput\) \| \+17[0-9]% \|' "$R"
+    '^\| usb \(zstd:3\) \| 8 \| [0-9.]+ \| write-bound \(write-throughput\) \| \+[0-9]+% \|' "$R"
+check "the figures agree with the generator's truth" python3 - "$R" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+INPUT, RATIO = 1 << 30, 0.35
+def usl(t): return 300e6 * t / (1 + 0.03 * (t - 1) + 0.0008 * t * (t - 1))
+mem = INPUT / usl(8)                                  # 0.561 s
+usb = INPUT / min(0.985 * usl(8), 0.97 * 250e6 / RATIO)  # 1.550 s
+ssd = INPUT / (0.985 * usl(8))                        # 0.570 s
+goal = 1.1 * mem                                      # within the 10% tolerance
+def near(got, want, rel, what):
+    if abs(got - want) > rel * want:
+        sys.exit("%s: %.4g, the truth is %.4g (+-%.0f%%)" % (what, got, want, 100 * rel))
+m = re.search(r"^- usb .*writing at ([0-9.]+) MB/s during the run sets the time: ([0-9.]+) s at 8 "
+              r"threads, ([0-9]+)% slower than memory \(([0-9.]+) s\); the model: ([0-9.]+) s .* a disk "
+              r"that writes ([0-9.]+) MB/s would bring it down to ([0-9.]+) s", text, re.M)
+drain, t8, slower, m8, model, whatif, whatif_s = map(float, m.groups())
+near(drain, 250, 0.03, "usb's write speed")
+near(t8, usb, 0.03, "usb at 8 threads")
+near(m8, mem, 0.03, "memory at 8 threads")
+near(slower, 100 * (usb / mem - 1), 0.05, "usb's % slower")
+near(model, usb, 0.05, "the model's time")
+near(whatif_s, goal, 0.03, "the what-if's time")
+near(whatif, RATIO * INPUT / goal / 1e6, 0.05, "the what-if's write speed")
+m = re.search(r"^- ssd .*: ([0-9.]+) s at 8 threads, ([0-9]+)% slower", text, re.M)
+near(float(m.group(1)), ssd, 0.03, "ssd at 8 threads")
+if not 0 <= int(m.group(2)) <= 4:
+    sys.exit("ssd is %s%% slower; the truth is 1.5%%" % m.group(2))
+m = re.search(r"^\| usb \(zstd:3\) \| 8 \| ([0-9.]+) \|", text, re.M)
+near(float(m.group(1)), usb, 0.03, "the table's usb seconds at 8 threads")
+PY
 check "models come after the answer, under details" grep -q \
     '^<details><summary>Models of this series</summary>' "$R"
 check "the verdict table labels both ceilings" grep -q \
