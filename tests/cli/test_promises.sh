@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Promises the help texts and docs make that no other test holds: -h on every command,
-# `analyze --format summary`, `--sync none`, `run --keep-input`, and the input's page
-# cache dropped before a run (checked, as the summary says).
+# `analyze --format summary`, `--sync none`, `run --keep-input`, the input's page cache
+# dropped before a run (checked, as the summary says), `--reps auto` stopping by 10, and
+# `run --decompress`.
 source "$(dirname "$0")/lib.sh"
 set -e
 cd "$WORK"
@@ -72,5 +73,33 @@ fi
 run "$CP" run --quick --threads 1 --no-probe --keep-input --out "$WORK/kept" -q mem
 expect_status 0 "run --keep-input"
 check "--keep-input: the generated input is kept, 64 MiB" test "$(stat -c %s "$WORK/kept/input.bin" 2>/dev/null)" = 67108864
+
+# --reps auto: 3 runs, then more until each median's 95% interval is within +-3%, at most
+# 10. A command whose time is random (a sleep of 0 to 0.99 s) never settles: exactly 10.
+# One that sleeps a fixed 0.3 s settles on its own, before 10.
+col_max_rep() { # the largest rep of CSV's rows
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "rep") c = i; next } $c > m { m = $c } END { print m }' "$1"
+}
+head -c 100000 in.bin > small.bin
+run "$CP" sweep -i small.bin --cmd 'sleep 0.$(od -An -N1 -tu1 /dev/urandom | tr -d " "); cat {input} > {output}' \
+    --cmd-name jitter -T 1 --reps auto --no-warmup -q -o auto-jitter.csv mem
+expect_status 0 "--reps auto on a command whose time is random"
+check "--reps auto stops at 10 when the median never settles ($(col_max_rep auto-jitter.csv))" \
+    test "$(col_max_rep auto-jitter.csv)" = 10
+run "$CP" sweep -i small.bin --cmd 'sleep 0.3; cat {input} > {output}' --cmd-name steady -T 1 \
+    --reps auto --no-warmup -q -o auto-steady.csv mem
+expect_status 0 "--reps auto on a command of steady time"
+check "--reps auto stops on its own when the median settles ($(col_max_rep auto-steady.csv) runs)" \
+    test "$(col_max_rep auto-steady.csv)" -ge 3 -a "$(col_max_rep auto-steady.csv)" -lt 10
+
+# run --decompress: the whole study of restoring, every row a decompression that restored
+# the input's size, and an answer that names it.
+run "$CP" run --decompress -i in.bin --threads 1 --reps 1 --no-probe --out "$WORK/dec" -q mem local="$WORK"
+expect_status 0 "run --decompress"
+check "run --decompress: every row is a decompression" \
+    test "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "op") c = i; next } { print $c }' "$WORK/dec/runs.csv" | sort -u)" = decompress
+check "run --decompress: every row restored the input's 8 MiB" \
+    test "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "input_bytes") c = i; next } { print $c }' "$WORK/dec/runs.csv" | sort -u)" = 8388608
+check "run --decompress: the report names the decompression" grep -q "zstd:3 decompression" "$WORK/dec/report.md"
 
 finish
