@@ -1,5 +1,6 @@
 /* cmd_compress.c - `chokepoint compress`: one timed compression run. */
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -98,6 +99,9 @@ static void print_summary(const compress_record_t *r)
                r->rate_cap_bps / 1e6, r->throttle_s);
     printf("  CPU      %.2f s user, %.2f s system; peak RSS %.1f MB\n", r->cpu_user_s, r->cpu_sys_s,
            (double)r->max_rss_bytes / 1e6);
+    if (!isnan(run->cpu_wait_s))
+        printf("  waiting  %.2f s for a core (the run-queue delay of its threads, summed; "
+               "schedstat)\n", run->cpu_wait_s);
     printf("  stages   reader busy %.2f s, waited %.2f s; compressors busy %.2f s, waited %.2f s "
            "(summed); writer busy %.2f s, waited %.2f s\n",
            run->reader.busy_s, run->reader.wait_s, run->compress.busy_s, run->compress.wait_s,

@@ -1,7 +1,9 @@
 /* sys.c - the Linux implementation of sys.h. */
 #include "common/sys.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <libmount.h>
 #include <stdio.h>
@@ -369,4 +371,84 @@ void *sys_alloc_large(size_t n)
     (void)madvise(buf, n / HUGE_PAGE_BYTES * HUGE_PAGE_BYTES, MADV_HUGEPAGE);
 #endif
     return buf;
+}
+
+/* ---- where time went: pressure stalls and run-queue delay ------------------------------ */
+
+bool sys_parse_pressure(const char *text, double *some_us, double *full_us)
+{
+    *some_us = NAN;
+    *full_us = NAN;
+    for (const char *line = text; line != NULL && *line != '\0';) {
+        const char *total = strstr(line, "total=");
+        const char *end = strchr(line, '\n');
+        if (total != NULL && (end == NULL || total < end)) {
+            char *stop;
+            double us = strtod(total + 6, &stop);
+            if (stop != total + 6) {
+                if (strncmp(line, "some ", 5) == 0)
+                    *some_us = us;
+                else if (strncmp(line, "full ", 5) == 0)
+                    *full_us = us;
+            }
+        }
+        line = end != NULL ? end + 1 : NULL;
+    }
+    return !isnan(*some_us);
+}
+
+bool sys_pressure_read(const char *resource, double *some_us, double *full_us)
+{
+    char name[64];
+    snprintf(name, sizeof name, "pressure/%s", resource);
+    char *text = sys_read_proc(name, 0);
+    bool ok = text != NULL && sys_parse_pressure(text, some_us, full_us);
+    if (text == NULL)
+        *some_us = *full_us = NAN;
+    free(text);
+    return ok;
+}
+
+bool sys_parse_schedstat(const char *text, uint64_t *wait_ns)
+{
+    unsigned long long on_cpu, wait;
+    if (text == NULL || sscanf(text, "%llu %llu", &on_cpu, &wait) != 2)
+        return false;
+    *wait_ns = wait;
+    return true;
+}
+
+int sys_task_waits(sys_task_wait_t *out, size_t cap)
+{
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/self/task", sys_proc_root());
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return -1;
+    int n = 0;
+    bool any_tried = false;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL && (size_t)n < cap) {
+        char *end;
+        long tid = strtol(e->d_name, &end, 10);
+        if (e->d_name[0] == '.' || *end != '\0' || tid <= 0)
+            continue;
+        char path[sizeof dir + 300];
+        snprintf(path, sizeof path, "%s/%.255s/schedstat", dir, e->d_name);
+        char *text = sys_read_file(path, 256);
+        uint64_t wait;
+        if (text != NULL && sys_parse_schedstat(text, &wait)) {
+            out[n].tid = tid;
+            out[n].wait_ns = wait;
+            n++;
+        } else if (!any_tried) {
+            free(text);
+            closedir(d);
+            return -1; /* no schedstat at all: CONFIG_SCHED_INFO off */
+        }
+        any_tried = true;
+        free(text);
+    }
+    closedir(d);
+    return n;
 }

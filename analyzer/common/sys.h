@@ -134,6 +134,34 @@ int sys_cache_evict(int fd, bool *advised);
  * refusal changes nothing and is ignored. */
 void sys_advise_sequential(int fd);
 
+/* ---- where time went: pressure stalls and run-queue delay ------------------------------ */
+
+/* Parses a pressure-stall file (/proc/pressure/io, cpu, memory: lines "some avg10=..
+ * total=US" and "full ... total=US"): the cumulative microseconds in *some_us and *full_us
+ * (NAN when the file has no "full" line, as /proc/pressure/cpu before Linux 5.13). False
+ * when there is no "some" total. */
+bool sys_parse_pressure(const char *text, double *some_us, double *full_us);
+
+/* sys_parse_pressure of "<proc root>/pressure/<resource>" ("io", "cpu"). False (both NAN)
+ * when the kernel has no PSI (CONFIG_PSI off, or psi=0) or the file cannot be read. */
+bool sys_pressure_read(const char *resource, double *some_us, double *full_us);
+
+/* Parses a task's schedstat text ("ON_CPU_NS WAIT_NS TIMESLICES"): *wait_ns is the time
+ * it spent runnable, waiting for a CPU. False when malformed. */
+bool sys_parse_schedstat(const char *text, uint64_t *wait_ns);
+
+/* One thread of this process and its run-queue delay so far. */
+typedef struct sys_task_wait {
+    long tid;
+    uint64_t wait_ns;
+} sys_task_wait_t;
+
+/* The run-queue delay of every thread of this process now, from
+ * "<proc root>/self/task/TID/schedstat" (needs CONFIG_SCHED_INFO), into out[0..cap).
+ * Returns how many were read (a thread that ends while being read is skipped), or -1
+ * when the directory or the first schedstat cannot be read (not measurable here). */
+int sys_task_waits(sys_task_wait_t *out, size_t cap);
+
 /* ---- memory --------------------------------------------------------------------------- */
 
 /* Allocates a large, long-lived buffer of n bytes (n > 0). From 2 MiB up it is aligned to

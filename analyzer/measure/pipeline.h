@@ -92,6 +92,9 @@ typedef struct pipeline_result {
     stage_time_t compress; /* summed over compressor threads */
     stage_time_t writer;
     double read_pace_s;    /* the reader's seconds in the emulated read cap (in reader.busy_s) */
+    double cpu_wait_s;     /* waiting for a core: the run-queue delay of this process's
+                            * threads during the run, summed (schedstat; the library's own
+                            * workers included, read before they end); NAN when unknown */
     bool cache_dropped;    /* the input's page cache was dropped before the run and,
                             * checked with mincore, at most 1% of it stayed resident */
 } pipeline_result_t;

@@ -22,6 +22,8 @@ struct telemetry {
     telemetry_device_t device;
     telemetry_disk_counters_t disk;
     char disk_note[256];
+    /* pressure-stall totals at the start, microseconds (NAN: no PSI) */
+    double psi_io_some_us, psi_io_full_us, psi_cpu_some_us, psi_cpu_full_us;
 };
 
 /* Copies src into dst[cap], truncating; dst is always terminated. */
@@ -266,8 +268,18 @@ telemetry_t *telemetry_start(const char *target_dir, cp_err_t *err)
     }
     t->have_cpu = read_cpu_times(&t->cpu);
     t->start_usage = clock_cpu_usage();
+    sys_pressure_read("io", &t->psi_io_some_us, &t->psi_io_full_us);
+    sys_pressure_read("cpu", &t->psi_cpu_some_us, &t->psi_cpu_full_us);
     t->start_wall_s = clock_now();
     return t;
+}
+
+/* Seconds between two cumulative stall totals in microseconds; NAN when unknown. */
+static double pressure_delta_s(double start_us, double end_us)
+{
+    if (isnan(start_us) || isnan(end_us) || end_us < start_us)
+        return NAN;
+    return (end_us - start_us) / 1e6;
 }
 
 int telemetry_stop(telemetry_t *t, telemetry_sample_t *out)
@@ -290,6 +302,15 @@ int telemetry_stop(telemetry_t *t, telemetry_sample_t *out)
         out->cpu_user_share = out->cpu_sys_share = NAN;
         out->cpu_iowait_share = out->cpu_idle_share = out->cpu_steal_share = NAN;
     }
+
+    /* Machine-wide stall totals grow monotonically; a total missing at either end, or one
+     * that went backwards, is unknown. */
+    double io_some, io_full, cpu_some, cpu_full;
+    sys_pressure_read("io", &io_some, &io_full);
+    sys_pressure_read("cpu", &cpu_some, &cpu_full);
+    out->psi_io_some_s = pressure_delta_s(t->psi_io_some_us, io_some);
+    out->psi_io_full_s = pressure_delta_s(t->psi_io_full_us, io_full);
+    out->psi_cpu_some_s = pressure_delta_s(t->psi_cpu_some_us, cpu_some);
 
     telemetry_disk_counters_t disk_end;
     if (!t->have_disk) {

@@ -1,6 +1,7 @@
 /* telemetry.h - what the machine did during one run: CPU shares from /proc/stat, the
- * target device's written bytes and busy time from /proc/diskstats, and this process's CPU
- * seconds and peak memory from getrusage.
+ * target device's written bytes and busy time from /proc/diskstats, the machine's pressure
+ * stalls from /proc/pressure, and this process's CPU seconds and peak memory from
+ * getrusage.
  *
  * Usage: telemetry_start just before the timed region, telemetry_stop just after it. Both
  * read snapshots; the sample is the difference. Telemetry that cannot be read (no /proc, a
@@ -54,6 +55,10 @@ typedef struct telemetry_sample {
     double cpu_user_s, cpu_sys_s;
     uint64_t max_rss_bytes; /* peak resident memory of the process so far, not a delta */
     int online_cpus;        /* CPUs online at the end; 0 when unknown */
+    /* Machine-wide pressure stalls during the run (/proc/pressure, all tasks, not only
+     * this process): seconds in which some task waited on I/O, in which all non-idle
+     * tasks did (full), and in which some task waited for a CPU. NAN without PSI. */
+    double psi_io_some_s, psi_io_full_s, psi_cpu_some_s;
 } telemetry_sample_t;
 
 typedef struct telemetry telemetry_t;

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/json_number.h"
+
 static json_t *stage_json(const stage_time_t *s)
 {
     return json_pack("{s:f, s:f}", "busy_s", s->busy_s, "wait_s", s->wait_s);
@@ -40,6 +42,7 @@ json_t *record_to_json(const compress_record_t *rec)
     if (record != NULL) {
         json_object_set_new(record, "pipeline_s", json_real(rec->run.pipeline_s));
         json_object_set_new(record, "flush_s", json_real(rec->run.flush_s));
+        json_object_set_new(record, "cpu_wait_s", json_number_or_null(rec->run.cpu_wait_s));
         json_object_set_new(record, "mem_estimate_bytes",
                             json_integer((json_int_t)rec->mem_estimate_bytes));
     }

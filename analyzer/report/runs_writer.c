@@ -15,7 +15,8 @@ static const char runs_header[] =
     "throttle_s,fs_type,ram,emulated,rate_cap_bps,cpu_user_share,cpu_sys_share,"
     "cpu_iowait_share,cpu_idle_share,device,dev_written_bytes,dev_busy_share,"
     "dirty_background_bytes,dirty_bytes,dirty_expire_s,dirty_writeback_s,online_cpus,op,"
-    "read_cap_bps,dir,target_order,valid,error\n";
+    "read_cap_bps,dir,cpu_wait_s,psi_io_some_s,psi_io_full_s,psi_cpu_some_s,target_order,"
+    "valid,error\n";
 
 int runs_csv_header(FILE *out, cp_err_t *err)
 {
@@ -98,6 +99,16 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
     if (!row->target->is_mem && realpath(row->target->dir, dir) == NULL)
         snprintf(dir, sizeof dir, "%s", row->target->dir);
     csv_out_text(out, row->target->is_mem ? NULL : dir);
+    fputc(',', out);
+    /* Where the time went: this process's threads waiting for a core (a command's are
+     * not read), and the machine's pressure stalls. */
+    csv_out_num(out, 4, measured && !r->command ? run->cpu_wait_s : nan);
+    fputc(',', out);
+    csv_out_num(out, 4, measured ? tel->psi_io_some_s : nan);
+    fputc(',', out);
+    csv_out_num(out, 4, measured ? tel->psi_io_full_s : nan);
+    fputc(',', out);
+    csv_out_num(out, 4, measured ? tel->psi_cpu_some_s : nan);
     fprintf(out, ",%zu,%d,", row->target_order, row->valid ? 1 : 0);
     csv_out_text(out, row->valid ? NULL : row->error);
     fputc('\n', out);

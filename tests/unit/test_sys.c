@@ -1,5 +1,6 @@
 /* test_sys.c - the system layer through its header: the free-space margin arithmetic, file
- * system names, and the mount table (libmount) read from a fake /proc, escapes included. */
+ * system names, the mount table (libmount) read from a fake /proc, escapes included, and
+ * the pressure-stall and schedstat readers on captured text. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,6 +8,7 @@
 #include <cmocka.h>
 
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,6 +216,91 @@ static void test_read_proc_file_whole_and_capped(void **state)
     fake_proc_remove(&f);
 }
 
+/* Captured from Linux 6.18 (io, cpu with its "full" line) and 5.10 (cpu without one). */
+static const char pressure_io[] = "some avg10=0.00 avg60=0.12 avg300=0.05 total=8123456\n"
+                                  "full avg10=0.00 avg60=0.10 avg300=0.04 total=7000001\n";
+static const char pressure_cpu_old[] = "some avg10=1.25 avg60=0.80 avg300=0.31 total=42\n";
+
+static void test_pressure_totals(void **state)
+{
+    (void)state;
+    double some, full;
+    assert_true(sys_parse_pressure(pressure_io, &some, &full));
+    assert_true(some == 8123456.0 && full == 7000001.0);
+    assert_true(sys_parse_pressure(pressure_cpu_old, &some, &full));
+    assert_true(some == 42.0 && isnan(full));
+    assert_false(sys_parse_pressure("full avg10=0.00 total=5\n", &some, &full));
+    assert_false(sys_parse_pressure("", &some, &full));
+}
+
+static void test_schedstat_wait(void **state)
+{
+    (void)state;
+    uint64_t wait = 0;
+    assert_true(sys_parse_schedstat("2417396811 310229743 5531\n", &wait));
+    assert_int_equal(wait, 310229743ull);
+    assert_false(sys_parse_schedstat("2417396811\n", &wait));
+    assert_false(sys_parse_schedstat(NULL, &wait));
+}
+
+/* A fake /proc with self/task/{101,102}/schedstat and pressure/io: the readers sum what
+ * the files say. */
+static void test_task_waits_and_pressure_from_files(void **state)
+{
+    (void)state;
+    fake_proc_t f;
+    fake_proc_make(&f, mountinfo);
+    char path[256];
+    snprintf(path, sizeof path, "%s/task", f.self);
+    assert_int_equal(mkdir(path, 0755), 0);
+    const long tids[] = {101, 102};
+    const char *texts[] = {"5 1000000000 3\n", "7 250000000 9\n"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/task/%ld", f.self, tids[i]);
+        assert_int_equal(mkdir(path, 0755), 0);
+        snprintf(path, sizeof path, "%s/task/%ld/schedstat", f.self, tids[i]);
+        FILE *out = fopen(path, "w");
+        assert_non_null(out);
+        fputs(texts[i], out);
+        assert_int_equal(fclose(out), 0);
+    }
+    sys_task_wait_t waits[8];
+    int n = sys_task_waits(waits, 8);
+    assert_int_equal(n, 2);
+    uint64_t sum = 0;
+    for (int i = 0; i < n; i++) {
+        assert_true(waits[i].tid == 101 || waits[i].tid == 102);
+        sum += waits[i].wait_ns;
+    }
+    assert_int_equal(sum, 1250000000ull);
+
+    snprintf(path, sizeof path, "%s/pressure", f.root);
+    assert_int_equal(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/pressure/io", f.root);
+    FILE *out = fopen(path, "w");
+    assert_non_null(out);
+    fputs(pressure_io, out);
+    assert_int_equal(fclose(out), 0);
+    double some, full;
+    assert_true(sys_pressure_read("io", &some, &full));
+    assert_true(some == 8123456.0 && full == 7000001.0);
+    assert_false(sys_pressure_read("cpu", &some, &full)); /* no such file: unknown */
+    assert_true(isnan(some) && isnan(full));
+
+    unlink(path);
+    snprintf(path, sizeof path, "%s/pressure", f.root);
+    rmdir(path);
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/task/%ld/schedstat", f.self, tids[i]);
+        unlink(path);
+        snprintf(path, sizeof path, "%s/task/%ld", f.self, tids[i]);
+        rmdir(path);
+    }
+    snprintf(path, sizeof path, "%s/task", f.self);
+    rmdir(path);
+    fake_proc_remove(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +312,9 @@ int main(void)
         cmocka_unit_test(test_mount_of_a_path_with_a_space),
         cmocka_unit_test(test_mount_of_the_live_working_directory),
         cmocka_unit_test(test_read_proc_file_whole_and_capped),
+        cmocka_unit_test(test_pressure_totals),
+        cmocka_unit_test(test_schedstat_wait),
+        cmocka_unit_test(test_task_waits_and_pressure_from_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
