@@ -320,7 +320,9 @@ int cmd_run(int argc, char **argv)
     if (rc != CP_OK) {
         if (err.msg[0] != '\0') /* option errors were already reported */
             cp_log_error("%s", err.msg);
-        if (s.dir[0] && s.meta)
+        /* A refusal (exit 2: a changed input on resume, a memory estimate) measured
+         * nothing new; pointing at --resume would only repeat it. */
+        if (s.dir[0] && s.meta && rc != CP_EUSAGE)
             cp_log_error("what was measured is in %s (meta.json says where it stopped); "
                          "'chokepoint run --resume %s' continues it", s.dir, s.dir);
     } else if (rc == CP_OK) {

@@ -73,6 +73,20 @@ expect_status 2 "--resume of a directory that is no study"
 run "$CP" run --resume R --threads 4
 expect_status 2 "--resume takes no other options"
 
+# A study whose input changed since is refused in one line naming both hashes, and
+# nothing is measured. (A study abandoned in the sweep, its input then rewritten.)
+"$CP" run -q -i in.bin -c copy --threads 1 --reps 1 --no-probe --seed 7 --out C mem > /dev/null 2>&1
+python3 -c "import json,sys; m=json.load(open(sys.argv[1])); m['status']='running'; m['stage']='sweep'; json.dump(m, open(sys.argv[1], 'w'))" C/meta.json
+cp in.bin in.saved
+head -c 4000000 /dev/urandom > in.bin
+rows_before=$(wc -l < C/runs.csv)
+run "$CP" run --resume C
+expect_status 2 "--resume with a changed input"
+check "the refusal is one error line naming the input and both hashes" bash -c \
+    "[ \$(grep -c 'error:' '$WORK/err') = 1 ] && grep -Eq \"error: input '.*in.bin' is not the one this study measured .*XXH3 .*recorded .*XXH3\" '$WORK/err'"
+check "nothing was measured on the changed input" test "$(wc -l < C/runs.csv)" -eq "$rows_before"
+mv in.saved in.bin
+
 # ---- SIGKILL in the probe, then --resume: probe rows are not doubled ----
 "$CP" run -q -i in.bin -c copy --threads 1 --reps 2 --seed 7 --out P "t=$WORK/t@10MB/s" \
     > /dev/null 2>&1 &
@@ -143,7 +157,11 @@ check "no runs.csv yet" test ! -e runs.csv
 run "$CP" sweep -q -i in.bin -c copy -T 1 --reps 1 --no-warmup mem -o runs.csv
 expect_status 2 "a stopped sweep's rows are not overwritten"
 check "the refusal says where the rows are" grep -q "holds the rows of an earlier command" "$WORK/err"
-rm -f runs.csv.partial
+run "$CP" sweep -q -i in.bin -c copy -T 1 --reps 1 --no-warmup mem -o runs.csv --force
+expect_status 0 "--force replaces a stopped sweep's rows"
+check "--force: runs.csv holds the new run alone, and the .partial is gone" \
+    test "$(($(wc -l < runs.csv) - 1))" -eq 1 -a ! -e runs.csv.partial
+rm -f runs.csv runs.csv.partial
 
 # ---- a live study's directory is not resumed twice ----
 "$CP" run -q -i in.bin -c copy --threads 1 --reps 3 --no-probe --out L "t=$WORK/t@5MB/s" \
