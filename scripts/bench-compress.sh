@@ -126,10 +126,10 @@ if [ "${BENCH_WARM:-1}" = 1 ]; then
         c=$dir/warm-$dest-cli
         for engine in blocks native; do
             e=$dir/warm-$dest-$engine
-            read -r w u s rw ru rs < <(echo "$(col "$e" 1) $(col "$e" 2) $(col "$e" 3) \
-                $(echo "$(col "$e" 1) / $(col "$c" 1)" | bc -l) \
-                $(echo "$(col "$e" 2) / $(col "$c" 2)" | bc -l) \
-                $(echo "$(col "$e" 3) / $(col "$c" 3)" | bc -l)")
+            w=$(col "$e" 1) u=$(col "$e" 2) s=$(col "$e" 3)
+            rw=$(echo "$w / $(col "$c" 1)" | bc -l)
+            ru=$(echo "$u / $(col "$c" 2)" | bc -l)
+            rs=$(echo "$s / $(col "$c" 3)" | bc -l)
             printf '%-7s %-7s %7.2f %7.2f %7.2f %7.3f %7.3f %7.3f\n' "$dest" "$engine" "$w" "$u" "$s" "$rw" "$ru" "$rs"
             awk -v rw="$rw" -v rs="$rs" -v d="$dest" -v e="$engine" 'BEGIN {
                 if (rw > 1) printf "SHORT warm %s %s: wall %.1f%% over the CLI\n", d, e, 100 * (rw - 1)

@@ -3,9 +3,9 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <math.h>
 #include <fcntl.h>
 #include <libmount.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -377,6 +377,9 @@ void *sys_alloc_large(size_t n)
 
 bool sys_parse_pressure(const char *text, double *some_us, double *full_us)
 {
+    double unused_full;
+    if (full_us == NULL)
+        full_us = &unused_full;
     *some_us = NAN;
     *full_us = NAN;
     for (const char *line = text; line != NULL && *line != '\0';) {
@@ -403,8 +406,11 @@ bool sys_pressure_read(const char *resource, double *some_us, double *full_us)
     snprintf(name, sizeof name, "pressure/%s", resource);
     char *text = sys_read_proc(name, 0);
     bool ok = text != NULL && sys_parse_pressure(text, some_us, full_us);
-    if (text == NULL)
-        *some_us = *full_us = NAN;
+    if (text == NULL) {
+        *some_us = NAN;
+        if (full_us != NULL)
+            *full_us = NAN;
+    }
     free(text);
     return ok;
 }

@@ -138,8 +138,8 @@ void sys_advise_sequential(int fd);
 
 /* Parses a pressure-stall file (/proc/pressure/io, cpu, memory: lines "some avg10=..
  * total=US" and "full ... total=US"): the cumulative microseconds in *some_us and *full_us
- * (NAN when the file has no "full" line, as /proc/pressure/cpu before Linux 5.13). False
- * when there is no "some" total. */
+ * (NAN when the file has no "full" line, as /proc/pressure/cpu before Linux 5.13; full_us
+ * may be NULL when not wanted). False when there is no "some" total. */
 bool sys_parse_pressure(const char *text, double *some_us, double *full_us);
 
 /* sys_parse_pressure of "<proc root>/pressure/<resource>" ("io", "cpu"). False (both NAN)

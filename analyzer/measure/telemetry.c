@@ -23,7 +23,7 @@ struct telemetry {
     telemetry_disk_counters_t disk;
     char disk_note[256];
     /* pressure-stall totals at the start, microseconds (NAN: no PSI) */
-    double psi_io_some_us, psi_io_full_us, psi_cpu_some_us, psi_cpu_full_us;
+    double psi_io_some_us, psi_io_full_us, psi_cpu_some_us;
 };
 
 /* Copies src into dst[cap], truncating; dst is always terminated. */
@@ -269,7 +269,7 @@ telemetry_t *telemetry_start(const char *target_dir, cp_err_t *err)
     t->have_cpu = read_cpu_times(&t->cpu);
     t->start_usage = clock_cpu_usage();
     sys_pressure_read("io", &t->psi_io_some_us, &t->psi_io_full_us);
-    sys_pressure_read("cpu", &t->psi_cpu_some_us, &t->psi_cpu_full_us);
+    sys_pressure_read("cpu", &t->psi_cpu_some_us, NULL);
     t->start_wall_s = clock_now();
     return t;
 }
@@ -305,9 +305,9 @@ int telemetry_stop(telemetry_t *t, telemetry_sample_t *out)
 
     /* Machine-wide stall totals grow monotonically; a total missing at either end, or one
      * that went backwards, is unknown. */
-    double io_some, io_full, cpu_some, cpu_full;
+    double io_some, io_full, cpu_some;
     sys_pressure_read("io", &io_some, &io_full);
-    sys_pressure_read("cpu", &cpu_some, &cpu_full);
+    sys_pressure_read("cpu", &cpu_some, NULL);
     out->psi_io_some_s = pressure_delta_s(t->psi_io_some_us, io_some);
     out->psi_io_full_s = pressure_delta_s(t->psi_io_full_us, io_full);
     out->psi_cpu_some_s = pressure_delta_s(t->psi_cpu_some_us, cpu_some);

@@ -280,8 +280,9 @@ void explain_whatif(analysis_series_t *s, const analysis_verdict_t *last, double
     predict_inputs_t in = point_inputs(s, top, last->cpu_ceiling_bps);
     double goal = in.cpu_s / (1.0 - tolerance);
     if (!(top->predicted_seconds > goal))
-        return; /* the point's own prediction is already within the tolerance (balanced at CPU speed): no faster volume
-                   is needed, and a slower one is never the answer */
+        return; /* the point's own prediction is already within the tolerance (balanced
+                   at CPU speed): no faster volume is needed, and a slower one is never
+                   the answer */
     s->whatif_threads = top->threads;
     if (reads) {
         predict_inputs_t both = in;

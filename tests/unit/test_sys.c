@@ -227,6 +227,8 @@ static void test_pressure_totals(void **state)
     double some, full;
     assert_true(sys_parse_pressure(pressure_io, &some, &full));
     assert_true(some == 8123456.0 && full == 7000001.0);
+    assert_true(sys_parse_pressure(pressure_io, &some, NULL)); /* full not wanted */
+    assert_true(some == 8123456.0);
     assert_true(sys_parse_pressure(pressure_cpu_old, &some, &full));
     assert_true(some == 42.0 && isnan(full));
     assert_false(sys_parse_pressure("full avg10=0.00 total=5\n", &some, &full));
