@@ -1,5 +1,6 @@
 #include "common/cleanup.h"
 
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -15,11 +16,17 @@ static char cleanup_promote_to[CLEANUP_SLOTS][PATH_MAX]; /* "" = delete */
 static atomic_int cleanup_live[CLEANUP_SLOTS];
 static volatile sig_atomic_t interrupted_flag;
 
+#define SETTING_SLOTS 4
+static char setting_paths[SETTING_SLOTS][128];
+static char setting_values[SETTING_SLOTS][32];
+static atomic_int setting_live[SETTING_SLOTS];
+
 static void on_signal(int sig)
 {
     (void)sig;
     if (interrupted_flag) {
         cp_cleanup_unlink_all();
+        cp_cleanup_settings_restore();
         _exit(130);
     }
     interrupted_flag = 1;
@@ -88,5 +95,36 @@ void cp_cleanup_unlink_all(void)
          * temporary name rather than being lost. */
         if (cleanup_promote_to[i][0] == '\0' || link(cleanup_paths[i], cleanup_promote_to[i]) == 0)
             unlink(cleanup_paths[i]);
+    }
+}
+
+int cp_cleanup_remember_setting(const char *path, const char *old_value)
+{
+    if (strlen(path) >= sizeof setting_paths[0] || strlen(old_value) >= sizeof setting_values[0])
+        return -1;
+    for (int i = 0; i < SETTING_SLOTS; i++) {
+        int expected = 0;
+        if (atomic_compare_exchange_strong(&setting_live[i], &expected, 2)) {
+            strcpy(setting_paths[i], path);
+            strcpy(setting_values[i], old_value);
+            atomic_store(&setting_live[i], 1);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+void cp_cleanup_settings_restore(void)
+{
+    for (int i = 0; i < SETTING_SLOTS; i++) {
+        int expected = 1;
+        if (!atomic_compare_exchange_strong(&setting_live[i], &expected, 0))
+            continue;
+        int fd = open(setting_paths[i], O_WRONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            ssize_t ignored = write(fd, setting_values[i], strlen(setting_values[i]));
+            (void)ignored;
+            close(fd);
+        }
     }
 }

@@ -38,4 +38,13 @@ void cp_cleanup_unlink(int id);
  * (async-signal-safe). */
 void cp_cleanup_unlink_all(void);
 
+/* Remembers a kernel setting (a file under /proc/sys) to put back to old_value when the
+ * process exits (main registers cp_cleanup_settings_restore with atexit) or is ended by a
+ * second signal. Call it before changing the setting. Returns 0, or -1 when no slot is
+ * free or a text is too long (then leave the setting alone). */
+int cp_cleanup_remember_setting(const char *path, const char *old_value);
+
+/* Writes every remembered setting back, once each. Async-signal-safe. */
+void cp_cleanup_settings_restore(void);
+
 #endif

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <libmount.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,8 @@
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+
+#include "common/cleanup.h"
 
 /* ---- /proc and /sys ------------------------------------------------------------------- */
 
@@ -424,10 +427,54 @@ bool sys_parse_schedstat(const char *text, uint64_t *wait_ns)
     return true;
 }
 
-int sys_task_waits(sys_task_wait_t *out, size_t cap)
+bool sys_parse_task_stat(const char *text, uint64_t *blkio_ticks)
+{
+    const char *p = text != NULL ? strrchr(text, ')') : NULL;
+    if (p == NULL)
+        return false;
+    p++;
+    /* After the name come field 3 (state) onwards: field 42 is the 40th of them. */
+    for (int field = 3; field < 42; field++) {
+        while (*p == ' ')
+            p++;
+        if (*p == '\0' || *p == '\n')
+            return false;
+        while (*p != ' ' && *p != '\0' && *p != '\n')
+            p++;
+    }
+    char *end;
+    errno = 0;
+    unsigned long long ticks = strtoull(p, &end, 10);
+    if (end == p || errno != 0 || (*end != ' ' && *end != '\n' && *end != '\0'))
+        return false;
+    *blkio_ticks = ticks;
+    return true;
+}
+
+/* Reads one thread's accounting from "dir/TID/"; false when the thread is gone. */
+static bool read_task_account(const char *dir, const char *tid_name, sys_task_account_t *out)
+{
+    char path[900];
+    snprintf(path, sizeof path, "%s/%.255s/schedstat", dir, tid_name);
+    char *text = sys_read_file(path, 256);
+    bool ok = text != NULL && sys_parse_schedstat(text, &out->wait_ns);
+    free(text);
+    if (!ok)
+        return false;
+    snprintf(path, sizeof path, "%s/%.255s/stat", dir, tid_name);
+    text = sys_read_file(path, 2048);
+    ok = text != NULL && sys_parse_task_stat(text, &out->blkio_ticks);
+    free(text);
+    return ok;
+}
+
+int sys_task_accounts(long pid, sys_task_account_t *out, size_t cap)
 {
     char dir[600];
-    snprintf(dir, sizeof dir, "%s/self/task", sys_proc_root());
+    if (pid == 0)
+        snprintf(dir, sizeof dir, "%s/self/task", sys_proc_root());
+    else
+        snprintf(dir, sizeof dir, "%s/%ld/task", sys_proc_root(), pid);
     DIR *d = opendir(dir);
     if (d == NULL)
         return -1;
@@ -439,22 +486,200 @@ int sys_task_waits(sys_task_wait_t *out, size_t cap)
         long tid = strtol(e->d_name, &end, 10);
         if (e->d_name[0] == '.' || *end != '\0' || tid <= 0)
             continue;
-        char path[sizeof dir + 300];
-        snprintf(path, sizeof path, "%s/%.255s/schedstat", dir, e->d_name);
-        char *text = sys_read_file(path, 256);
-        uint64_t wait;
-        if (text != NULL && sys_parse_schedstat(text, &wait)) {
+        if (read_task_account(dir, e->d_name, &out[n])) {
             out[n].tid = tid;
-            out[n].wait_ns = wait;
             n++;
         } else if (!any_tried) {
-            free(text);
             closedir(d);
-            return -1; /* no schedstat at all: CONFIG_SCHED_INFO off */
+            return -1; /* no schedstat at all (CONFIG_SCHED_INFO off), or the process ended */
         }
         any_tried = true;
-        free(text);
     }
     closedir(d);
     return n;
+}
+
+#define DELAYACCT_SYSCTL "/proc/sys/kernel/task_delayacct"
+
+bool sys_delayacct_enable(void)
+{
+    static int state = -1; /* -1 not tried; 0 off; 1 on */
+    if (state >= 0)
+        return state == 1;
+    state = 0;
+    char *text = sys_read_file(DELAYACCT_SYSCTL, 32);
+    if (text == NULL)
+        return false; /* no delay accounting in this kernel */
+    bool was_on = text[0] == '1';
+    free(text);
+    if (was_on) {
+        state = 1;
+        return true;
+    }
+    int fd = open(DELAYACCT_SYSCTL, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false; /* not root: the machine-wide pressure figures stand in */
+    /* Remembered before it is changed: an interrupt in between still puts it back. */
+    if (cp_cleanup_remember_setting(DELAYACCT_SYSCTL, "0\n") != 0) {
+        close(fd);
+        return false;
+    }
+    bool ok = write(fd, "1\n", 2) == 2;
+    close(fd);
+    state = ok ? 1 : 0;
+    return ok;
+}
+
+/* ---- write-back throttling (tracefs) ---------------------------------------------------- */
+
+/* The thread-group id of a trace line recorded with record-tgid: the number in the
+ * parentheses before the CPU ("zstd-4242 (4240) [001] ..."); -1 when there is none. */
+static long trace_line_tgid(const char *line, const char *event)
+{
+    const char *cpu = NULL;
+    for (const char *p = line; p < event; p++)
+        if (*p == '[')
+            cpu = p;
+    const char *open = NULL;
+    for (const char *p = line; cpu != NULL && p < cpu; p++)
+        if (*p == '(')
+            open = p;
+    if (open == NULL)
+        return -1;
+    char *end;
+    long tgid = strtol(open + 1, &end, 10);
+    while (*end == ' ')
+        end++;
+    return *end == ')' && tgid > 0 ? tgid : -1;
+}
+
+double sys_parse_dirty_pauses(const char *text, const long *tgids, size_t n)
+{
+    double ms = 0;
+    for (const char *line = text; line != NULL && *line != '\0';) {
+        const char *eol = strchr(line, '\n');
+        size_t len = eol != NULL ? (size_t)(eol - line) : strlen(line);
+        char buf[1024];
+        if (line[0] != '#' && len < sizeof buf) {
+            memcpy(buf, line, len);
+            buf[len] = '\0';
+            const char *event = strstr(buf, " balance_dirty_pages: ");
+            const char *pause = event != NULL ? strstr(event, " pause=") : NULL;
+            long tgid = event != NULL ? trace_line_tgid(buf, event) : -1;
+            bool ours = false;
+            for (size_t i = 0; i < n && tgid > 0; i++)
+                ours = ours || tgids[i] == tgid;
+            long value;
+            if (ours && pause != NULL && sscanf(pause, " pause=%ld", &value) == 1 && value > 0)
+                ms += (double)value;
+        }
+        line = eol != NULL ? eol + 1 : NULL;
+    }
+    return ms / 1000.0;
+}
+
+struct sys_dirty_trace {
+    char dir[128]; /* the instance */
+};
+
+static const char *tracefs_root(void)
+{
+    static const char *roots[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
+    for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
+        char path[160];
+        snprintf(path, sizeof path, "%s/events/writeback/balance_dirty_pages", roots[i]);
+        if (access(path, F_OK) == 0)
+            return roots[i];
+    }
+    return NULL;
+}
+
+static bool write_text(const char *dir, const char *name, const char *text)
+{
+    char path[300];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    size_t len = strlen(text);
+    bool ok = write(fd, text, len) == (ssize_t)len;
+    return close(fd) == 0 && ok;
+}
+
+/* Removes the instances of processes that no longer exist (killed before they could). */
+static void remove_stale_instances(const char *root)
+{
+    char dir[200];
+    snprintf(dir, sizeof dir, "%s/instances", root);
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d != NULL && (e = readdir(d)) != NULL) {
+        long pid;
+        if (sscanf(e->d_name, "chokepoint-%ld", &pid) == 1 && pid > 0 && kill(pid, 0) != 0 &&
+            errno == ESRCH) {
+            char path[480];
+            snprintf(path, sizeof path, "%s/%.255s", dir, e->d_name);
+            rmdir(path);
+        }
+    }
+    if (d != NULL)
+        closedir(d);
+}
+
+sys_dirty_trace_t *sys_dirty_trace_start(void)
+{
+    const char *root = tracefs_root();
+    if (root == NULL || access(root, W_OK) != 0)
+        return NULL;
+    remove_stale_instances(root);
+    sys_dirty_trace_t *t = calloc(1, sizeof *t);
+    if (t == NULL)
+        return NULL;
+    snprintf(t->dir, sizeof t->dir, "%s/instances/chokepoint-%ld", root, (long)getpid());
+    if (mkdir(t->dir, 0700) != 0 && errno != EEXIST) {
+        free(t);
+        return NULL;
+    }
+    if (!write_text(t->dir, "trace", "") || !write_text(t->dir, "options/record-tgid", "1") ||
+        !write_text(t->dir, "events/writeback/balance_dirty_pages/enable", "1")) {
+        rmdir(t->dir);
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+/* True when any CPU's buffer of the instance lost events. */
+static bool trace_overran(const char *dir)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_CONF);
+    for (long cpu = 0; cpu < cpus; cpu++) {
+        char path[200];
+        snprintf(path, sizeof path, "%s/per_cpu/cpu%ld/stats", dir, cpu);
+        char *text = sys_read_file(path, 4096);
+        const char *overrun = text != NULL ? strstr(text, "overrun:") : NULL;
+        long lost = 0;
+        if (overrun != NULL)
+            sscanf(overrun, "overrun: %ld", &lost);
+        free(text);
+        if (lost > 0)
+            return true;
+    }
+    return false;
+}
+
+double sys_dirty_trace_stop(sys_dirty_trace_t *t, const long *tgids, size_t n)
+{
+    if (t == NULL)
+        return NAN;
+    write_text(t->dir, "events/writeback/balance_dirty_pages/enable", "0");
+    char path[200];
+    snprintf(path, sizeof path, "%s/trace", t->dir);
+    char *text = sys_read_file(path, 0);
+    double pause_s = text != NULL && !trace_overran(t->dir)
+                         ? sys_parse_dirty_pauses(text, tgids, n) : NAN;
+    free(text);
+    rmdir(t->dir);
+    free(t);
+    return pause_s;
 }

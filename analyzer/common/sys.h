@@ -150,17 +150,55 @@ bool sys_pressure_read(const char *resource, double *some_us, double *full_us);
  * it spent runnable, waiting for a CPU. False when malformed. */
 bool sys_parse_schedstat(const char *text, uint64_t *wait_ns);
 
-/* One thread of this process and its run-queue delay so far. */
-typedef struct sys_task_wait {
-    long tid;
-    uint64_t wait_ns;
-} sys_task_wait_t;
+/* Parses a task's /proc stat line: *blkio_ticks is field 42, delayacct_blkio_ticks (the
+ * time it was blocked on block I/O, in clock ticks; it grows only while delay accounting
+ * is on). The command name in parentheses may hold spaces and parentheses: fields are
+ * counted from the last ')'. False when malformed or too short (kernels before 2.6.18). */
+bool sys_parse_task_stat(const char *text, uint64_t *blkio_ticks);
 
-/* The run-queue delay of every thread of this process now, from
- * "<proc root>/self/task/TID/schedstat" (needs CONFIG_SCHED_INFO), into out[0..cap).
- * Returns how many were read (a thread that ends while being read is skipped), or -1
- * when the directory or the first schedstat cannot be read (not measurable here). */
-int sys_task_waits(sys_task_wait_t *out, size_t cap);
+/* One thread and its accounting so far. */
+typedef struct sys_task_account {
+    long tid;
+    uint64_t wait_ns;     /* waiting for a core: run-queue delay (schedstat) */
+    uint64_t blkio_ticks; /* blocked on I/O: delay accounting's block-I/O delay, clock
+                           * ticks (sysconf(_SC_CLK_TCK) per second); 0 when it is off */
+} sys_task_account_t;
+
+/* The accounting of every thread of process pid (0: this process) now, from
+ * "<proc root>/PID/task/TID/schedstat" (needs CONFIG_SCHED_INFO) and ".../stat", into
+ * out[0..cap). Returns how many were read (a thread that ends while being read is
+ * skipped), or -1 when the directory or the first thread cannot be read (not measurable
+ * here, or the process is gone). */
+int sys_task_accounts(long pid, sys_task_account_t *out, size_t cap);
+
+/* Turns on the kernel's delay accounting (sysctl kernel.task_delayacct) when it is off and
+ * this process may change it (root), once per process; the old value is put back when the
+ * process exits, also after an interrupt (cp_cleanup_setting_restore; not after SIGKILL).
+ * Returns true when delay accounting is on, so that blkio_ticks measure something. */
+bool sys_delayacct_enable(void);
+
+/* ---- write-back throttling (tracefs) ---------------------------------------------------- */
+
+/* Sums the pause (milliseconds, as the event prints it) of the
+ * "writeback:balance_dirty_pages" events in tracefs text recorded with the record-tgid
+ * option, for tasks whose thread-group id is in tgids[0..n): the time those tasks were put
+ * to sleep for dirtying pages faster than write-back cleans them. Events that did not
+ * sleep (pause <= 0) add nothing. Returns the seconds; lines of other events are ignored. */
+double sys_parse_dirty_pauses(const char *text, const long *tgids, size_t n);
+
+/* A recording of write-back throttling events in a tracefs instance of its own. */
+typedef struct sys_dirty_trace sys_dirty_trace_t;
+
+/* Starts recording "writeback:balance_dirty_pages" events in an instance named after this
+ * process (tracefs at /sys/kernel/tracing or /sys/kernel/debug/tracing, root). Returns
+ * NULL when tracefs cannot be used; the instance is removed by sys_dirty_trace_stop, and
+ * one left by a killed process is removed by the next start. */
+sys_dirty_trace_t *sys_dirty_trace_start(void);
+
+/* Stops the recording, frees t (NULL is fine) and returns the seconds the processes
+ * tgids[0..n) were paused (sys_parse_dirty_pauses); NAN when t is NULL or the events
+ * cannot be read, or when the kernel's buffer overflowed (events were lost). */
+double sys_dirty_trace_stop(sys_dirty_trace_t *t, const long *tgids, size_t n);
 
 /* ---- memory --------------------------------------------------------------------------- */
 

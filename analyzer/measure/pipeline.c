@@ -15,6 +15,7 @@
 #include "common/clock.h"
 #include "common/sys.h"
 #include "measure/pagecache.h"
+#include "measure/run_account.h"
 #include "measure/throttle.h"
 
 /* The native engine's read size: the library buffers whole jobs itself, so big reads only
@@ -70,14 +71,10 @@ typedef struct pipe {
     stage_time_t reader, compress, writer;
     throttle_t read_pace;      /* the emulated read cap (disabled when none) */
     double read_pace_s;
-    /* Every thread's run-queue delay at the start and at the end of the run (the end taken
-     * before the native engine's library workers exit); n < 0: not readable. */
-    sys_task_wait_t *waits_start, *waits_end;
-    int waits_start_n, waits_end_n;
+    /* The threads' accounting: sampled again before the native engine's library workers
+     * exit, so that they count. */
+    run_account_tracker_t *account;
 } pipe_t;
-
-/* Threads a run can have: the team (T + 2) and a library's workers. */
-#define TASK_WAITS_CAP 2048
 
 int pipeline_frames_add(pipeline_frames_t *f, uint64_t packed, uint64_t unpacked)
 {
@@ -301,6 +298,7 @@ static void reader_role(pipe_t *p)
 {
     const pipeline_frames_t *frames = p->params->frames;
     uint64_t seq = 0;
+    run_account_reader(p->account);
     for (;;) {
         if (interrupted_check(p))
             return;
@@ -637,28 +635,8 @@ static void run_team(pipe_t *p)
                 ops->block_ctx_free(ctx);
         }
     }
-    p->waits_end_n = p->waits_start_n >= 0 ? sys_task_waits(p->waits_end, TASK_WAITS_CAP) : -1;
+    run_account_mark(p->account);
     codec_stream_free(stream);
-}
-
-/* Seconds the threads waited for a core between two snapshots: each thread's growth, a
- * thread born during the run counted from zero. NAN when either snapshot is missing. */
-static double task_waits_delta_s(const sys_task_wait_t *start, int nstart,
-                                 const sys_task_wait_t *end, int nend)
-{
-    if (nstart < 0 || nend < 0)
-        return NAN;
-    uint64_t ns = 0;
-    for (int i = 0; i < nend; i++) {
-        uint64_t before = 0;
-        for (int j = 0; j < nstart; j++)
-            if (start[j].tid == end[i].tid && start[j].wait_ns <= end[i].wait_ns) {
-                before = start[j].wait_ns;
-                break;
-            }
-        ns += end[i].wait_ns - before;
-    }
-    return (double)ns / 1e9;
 }
 
 static bool same_file_state(const struct stat *a, const struct stat *b)
@@ -671,7 +649,7 @@ int pipeline_run(const pipeline_params_t *params, sink_t *sink, pipeline_result_
                  cp_err_t *err)
 {
     memset(out, 0, sizeof *out);
-    out->cpu_wait_s = NAN;
+    out->cpu_wait_s = out->io_wait_s = out->io_read_wait_s = out->dirty_pause_s = NAN;
     if (params->threads < 1)
         return cp_err_set(err, CP_EUSAGE, "threads must be at least 1");
     if (params->record_frames != NULL && params->engine != PIPELINE_BLOCKS)
@@ -709,11 +687,7 @@ int pipeline_run(const pipeline_params_t *params, sink_t *sink, pipeline_result_
             out->cache_dropped = dropped;
     }
 
-    p.waits_start = malloc(TASK_WAITS_CAP * sizeof *p.waits_start);
-    p.waits_end = malloc(TASK_WAITS_CAP * sizeof *p.waits_end);
-    p.waits_start_n = p.waits_start != NULL && p.waits_end != NULL
-                          ? sys_task_waits(p.waits_start, TASK_WAITS_CAP) : -1;
-    p.waits_end_n = -1;
+    p.account = run_account_start();
     struct stat before, after;
     double t0 = clock_now();
     if (rc == CP_OK) {
@@ -765,9 +739,11 @@ int pipeline_run(const pipeline_params_t *params, sink_t *sink, pipeline_result_
     out->compress = p.compress;
     out->writer = p.writer;
     out->read_pace_s = p.read_pace_s;
-    out->cpu_wait_s = task_waits_delta_s(p.waits_start, p.waits_start_n, p.waits_end,
-                                         p.waits_end_n);
-    free(p.waits_start);
-    free(p.waits_end);
+    run_account_t account;
+    run_account_finish(p.account, &account);
+    out->cpu_wait_s = account.cpu_wait_s;
+    out->io_wait_s = account.io_wait_s;
+    out->io_read_wait_s = account.io_read_wait_s;
+    out->dirty_pause_s = account.dirty_pause_s;
     return rc;
 }

@@ -95,6 +95,11 @@ typedef struct pipeline_result {
     double cpu_wait_s;     /* waiting for a core: the run-queue delay of this process's
                             * threads during the run, summed (schedstat; the library's own
                             * workers included, read before they end); NAN when unknown */
+    double io_wait_s;      /* blocked on I/O: the threads' block-I/O delay (delay
+                            * accounting, run_account.h), the final fsync included; NAN
+                            * when delay accounting is off and cannot be turned on */
+    double io_read_wait_s; /* of io_wait_s: the reader's, reading the input; NAN unknown */
+    double dirty_pause_s;  /* of io_wait_s: paused by write-back throttling; NAN unknown */
     bool cache_dropped;    /* the input's page cache was dropped before the run and,
                             * checked with mincore, at most 1% of it stayed resident */
 } pipeline_result_t;

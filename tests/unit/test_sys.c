@@ -245,8 +245,57 @@ static void test_schedstat_wait(void **state)
     assert_false(sys_parse_schedstat(NULL, &wait));
 }
 
-/* A fake /proc with self/task/{101,102}/schedstat and pressure/io: the readers sum what
- * the files say. */
+/* A task's stat line as Linux 6.18 prints it, for a thread named "zstd (w) 1": the name's
+ * spaces and parentheses must not shift the fields; field 42 (delayacct_blkio_ticks) is
+ * 37. */
+static const char task_stat[] =
+    "4242 (zstd (w) 1) S 4240 4240 31 34816 4240 4194368 2101 0 0 0 512 96 0 0 20 0 4 0 "
+    "2201443 1124073472 25432 18446744073709551615 1 1 0 0 0 0 0 0 16386 0 0 0 -1 1 0 0 "
+    "37 0 0 0 0 0 0 0 0 0 0\n";
+
+static void test_task_stat_blkio_ticks(void **state)
+{
+    (void)state;
+    uint64_t ticks = 0;
+    assert_true(sys_parse_task_stat(task_stat, &ticks));
+    assert_int_equal(ticks, 37ull);
+    /* cut after field 41: too short */
+    assert_false(sys_parse_task_stat("1 (a) S 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 "
+                                     "0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", &ticks));
+    assert_false(sys_parse_task_stat("no parentheses", &ticks));
+    assert_false(sys_parse_task_stat(NULL, &ticks));
+}
+
+/* Captured from a 6.18 instance with record-tgid (the tail of each line shortened): dd
+ * (tgid 588) paused 8 + 12 ms, one event that did not sleep (pause=0), one of another
+ * process (tgid 700, 30 ms), one line of another event. */
+static const char dirty_trace[] =
+    "# tracer: nop\n"
+    "#           TASK-PID       TGID    CPU#  |||||  TIMESTAMP  FUNCTION\n"
+    "              dd-588     (    588) [001] .N... 22016.789711: balance_dirty_pages: bdi "
+    "254:0: limit=4096 setpoint=3584 dirty=3116 dirtied=256 dirtied_pause=32 paused=0 "
+    "pause=0 period=4 think=0 cgroup_ino=1\n"
+    "              dd-588     (    588) [001] .N... 22016.791975: balance_dirty_pages: bdi "
+    "254:0: limit=4096 dirtied_pause=32 paused=0 pause=8 period=8 think=0 cgroup_ino=1\n"
+    "  writer (a) b-591     (    588) [000] ..... 22016.842402: balance_dirty_pages: bdi "
+    "254:0: limit=4096 dirtied_pause=32 paused=0 pause=12 period=8 think=-4 cgroup_ino=1\n"
+    "            zstd-701     (    700) [000] ..... 22016.850000: balance_dirty_pages: bdi "
+    "254:0: limit=4096 dirtied_pause=32 paused=0 pause=30 period=8 think=0 cgroup_ino=1\n"
+    "              dd-588     (    588) [001] ..... 22016.900000: global_dirty_state: "
+    "dirty=3000 pause=99\n";
+
+static void test_dirty_pauses_summed_per_process(void **state)
+{
+    (void)state;
+    const long dd = 588, both[] = {588, 700}, none = 1;
+    assert_true(fabs(sys_parse_dirty_pauses(dirty_trace, &dd, 1) - 0.020) < 1e-12);
+    assert_true(fabs(sys_parse_dirty_pauses(dirty_trace, both, 2) - 0.050) < 1e-12);
+    assert_true(sys_parse_dirty_pauses(dirty_trace, &none, 1) == 0.0);
+    assert_true(sys_parse_dirty_pauses("", &dd, 1) == 0.0);
+}
+
+/* A fake /proc with self/task/{101,102}/{schedstat,stat} and pressure/io: the readers sum
+ * what the files say. */
 static void test_task_waits_and_pressure_from_files(void **state)
 {
     (void)state;
@@ -265,16 +314,23 @@ static void test_task_waits_and_pressure_from_files(void **state)
         assert_non_null(out);
         fputs(texts[i], out);
         assert_int_equal(fclose(out), 0);
+        snprintf(path, sizeof path, "%s/task/%ld/stat", f.self, tids[i]);
+        out = fopen(path, "w");
+        assert_non_null(out);
+        fputs(task_stat, out); /* 37 ticks each */
+        assert_int_equal(fclose(out), 0);
     }
-    sys_task_wait_t waits[8];
-    int n = sys_task_waits(waits, 8);
+    sys_task_account_t accounts[8];
+    int n = sys_task_accounts(0, accounts, 8);
     assert_int_equal(n, 2);
-    uint64_t sum = 0;
+    uint64_t waits = 0, ticks = 0;
     for (int i = 0; i < n; i++) {
-        assert_true(waits[i].tid == 101 || waits[i].tid == 102);
-        sum += waits[i].wait_ns;
+        assert_true(accounts[i].tid == 101 || accounts[i].tid == 102);
+        waits += accounts[i].wait_ns;
+        ticks += accounts[i].blkio_ticks;
     }
-    assert_int_equal(sum, 1250000000ull);
+    assert_int_equal(waits, 1250000000ull);
+    assert_int_equal(ticks, 74ull);
 
     snprintf(path, sizeof path, "%s/pressure", f.root);
     assert_int_equal(mkdir(path, 0755), 0);
@@ -294,6 +350,8 @@ static void test_task_waits_and_pressure_from_files(void **state)
     rmdir(path);
     for (int i = 0; i < 2; i++) {
         snprintf(path, sizeof path, "%s/task/%ld/schedstat", f.self, tids[i]);
+        unlink(path);
+        snprintf(path, sizeof path, "%s/task/%ld/stat", f.self, tids[i]);
         unlink(path);
         snprintf(path, sizeof path, "%s/task/%ld", f.self, tids[i]);
         rmdir(path);
@@ -316,6 +374,8 @@ int main(void)
         cmocka_unit_test(test_read_proc_file_whole_and_capped),
         cmocka_unit_test(test_pressure_totals),
         cmocka_unit_test(test_schedstat_wait),
+        cmocka_unit_test(test_task_stat_blkio_ticks),
+        cmocka_unit_test(test_dirty_pauses_summed_per_process),
         cmocka_unit_test(test_task_waits_and_pressure_from_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
