@@ -102,6 +102,16 @@ static void print_summary(const compress_record_t *r)
     if (!isnan(run->cpu_wait_s))
         printf("  waiting  %.2f s for a core (the run-queue delay of its threads, summed; "
                "schedstat)\n", run->cpu_wait_s);
+    if (!isnan(run->io_wait_s)) {
+        printf("  blocked  %.2f s on I/O (the block-I/O delay of its threads, summed; delay "
+               "accounting)", run->io_wait_s);
+        if (!isnan(run->io_read_wait_s))
+            printf(": %.2f s reading the input, %.2f s writing", run->io_read_wait_s,
+                   run->io_wait_s - run->io_read_wait_s);
+        if (!isnan(run->dirty_pause_s))
+            printf(", of it %.2f s paused by write-back throttling", run->dirty_pause_s);
+        printf("\n");
+    }
     printf("  stages   reader busy %.2f s, waited %.2f s; compressors busy %.2f s, waited %.2f s "
            "(summed); writer busy %.2f s, waited %.2f s\n",
            run->reader.busy_s, run->reader.wait_s, run->compress.busy_s, run->compress.wait_s,

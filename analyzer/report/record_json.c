@@ -43,6 +43,11 @@ json_t *record_to_json(const compress_record_t *rec)
         json_object_set_new(record, "pipeline_s", json_real(rec->run.pipeline_s));
         json_object_set_new(record, "flush_s", json_real(rec->run.flush_s));
         json_object_set_new(record, "cpu_wait_s", json_number_or_null(rec->run.cpu_wait_s));
+        json_object_set_new(record, "io_wait_s", json_number_or_null(rec->run.io_wait_s));
+        json_object_set_new(record, "io_read_wait_s",
+                            json_number_or_null(rec->run.io_read_wait_s));
+        json_object_set_new(record, "dirty_pause_s",
+                            json_number_or_null(rec->run.dirty_pause_s));
         json_object_set_new(record, "mem_estimate_bytes",
                             json_integer((json_int_t)rec->mem_estimate_bytes));
     }

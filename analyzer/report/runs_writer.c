@@ -15,7 +15,7 @@ static const char runs_header[] =
     "throttle_s,fs_type,ram,emulated,rate_cap_bps,cpu_user_share,cpu_sys_share,"
     "cpu_iowait_share,cpu_idle_share,device,dev_written_bytes,dev_busy_share,"
     "dirty_background_bytes,dirty_bytes,dirty_expire_s,dirty_writeback_s,online_cpus,op,"
-    "read_cap_bps,dir,cpu_wait_s,psi_io_some_s,psi_io_full_s,psi_cpu_some_s,target_order,"
+    "read_cap_bps,dir,cpu_wait_s,io_wait_s,io_read_wait_s,io_wait_source,dirty_pause_s,psi_io_some_s,psi_io_full_s,psi_cpu_some_s,target_order,"
     "valid,error\n";
 
 int runs_csv_header(FILE *out, cp_err_t *err)
@@ -100,9 +100,21 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
         snprintf(dir, sizeof dir, "%s", row->target->dir);
     csv_out_text(out, row->target->is_mem ? NULL : dir);
     fputc(',', out);
-    /* Where the time went: this process's threads waiting for a core (a command's are
-     * not read), and the machine's pressure stalls. */
-    csv_out_num(out, 4, measured && !r->command ? run->cpu_wait_s : nan);
+    /* Where the time went: this process's threads waiting for a core and blocked on I/O
+     * (a command's are not read); without delay accounting, the machine's I/O pressure
+     * stands in, labelled as machine-wide. */
+    bool own = measured && !r->command;
+    csv_out_num(out, 4, own ? run->cpu_wait_s : nan);
+    fputc(',', out);
+    bool delayacct = own && !isnan(run->io_wait_s);
+    bool psi = !delayacct && measured && !isnan(tel->psi_io_some_s);
+    csv_out_num(out, 4, delayacct ? run->io_wait_s : psi ? tel->psi_io_some_s : nan);
+    fputc(',', out);
+    csv_out_num(out, 4, delayacct ? run->io_read_wait_s : nan);
+    fputc(',', out);
+    csv_out_text(out, delayacct ? "delayacct" : psi ? "psi-system" : NULL);
+    fputc(',', out);
+    csv_out_num(out, 4, own ? run->dirty_pause_s : nan);
     fputc(',', out);
     csv_out_num(out, 4, measured ? tel->psi_io_some_s : nan);
     fputc(',', out);
