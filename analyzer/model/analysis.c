@@ -144,6 +144,10 @@ static double row_expire(const run_row_t *r) { return r->dirty_expire_s; }
 static double row_flusher(const run_row_t *r) { return r->dirty_writeback_s; }
 static double row_cpus(const run_row_t *r) { return r->online_cpus; }
 static double row_block(const run_row_t *r) { return r->block_bytes; }
+static double row_cpu_wait(const run_row_t *r) { return r->cpu_wait_s; }
+static double row_io_wait(const run_row_t *r) { return r->io_wait_s; }
+static double row_io_read_wait(const run_row_t *r) { return r->io_read_wait_s; }
+static double row_dirty_pause(const run_row_t *r) { return r->dirty_pause_s; }
 static double row_compress(const run_row_t *r)
 {
     return r->stage_s[RUN_STAGE_COMPRESS_BUSY] / ((double)r->threads * r->seconds);
@@ -210,6 +214,13 @@ static int build_points(const run_row_t *const *rows, size_t n, analysis_series_
         p->dirty_writeback_s = rows_median(g, m, row_flusher, scratch, NULL, NULL);
         p->online_cpus = rows_median(g, m, row_cpus, scratch, NULL, NULL);
         p->block_bytes = rows_median(g, m, row_block, scratch, NULL, NULL);
+        p->cpu_wait_s = rows_median(g, m, row_cpu_wait, scratch, NULL, NULL);
+        p->io_wait_s = rows_median(g, m, row_io_wait, scratch, NULL, NULL);
+        p->io_read_wait_s = rows_median(g, m, row_io_read_wait, scratch, NULL, NULL);
+        p->dirty_pause_s = rows_median(g, m, row_dirty_pause, scratch, NULL, NULL);
+        p->io_wait_system = false;
+        for (size_t i = 0; i < m; i++)
+            p->io_wait_system = p->io_wait_system || g[i]->io_wait_system;
         start = end;
     }
     s->output_ratio = rows_median(rows, n, row_ratio, scratch, NULL, NULL);

@@ -75,6 +75,10 @@ typedef struct analysis_point {
     double dirty_background_bytes, dirty_bytes, dirty_expire_s, dirty_writeback_s;
     double online_cpus;
     double block_bytes;       /* the blocks engine's input block; NAN otherwise */
+    /* Where the time went (medians of the runs' summed thread figures, run_row_t; NAN
+     * when not measured); io_wait_system: io_wait_s is the machine's I/O pressure. */
+    double cpu_wait_s, io_wait_s, io_read_wait_s, dirty_pause_s;
+    bool io_wait_system;
     /* The repetitions spread (max - min) more than the tolerance of the median. */
     bool noisy;
     unsigned flags;           /* enum analysis_point_flag */
@@ -113,6 +117,9 @@ typedef struct analysis_verdict {
     cause_evidence_t evidence;
     double gap_s, flush_share; /* the shortfall against the CPU ceiling, the flush's share */
     bool device_disagrees;
+    /* The kernel's accounting of the run's threads contradicts the cause
+     * (cause_accounting_disagrees). */
+    bool accounting_disagrees;
 } analysis_verdict_t;
 
 /* The CPU ceiling of one codec: the mem series, or (estimated) the fastest series at
@@ -258,6 +265,22 @@ int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
 /* The bytes point p of series s wrote to its volume: the output, or a decompression's
  * restored bytes. */
 double analysis_written_bytes(const analysis_series_t *s, const analysis_point_t *p);
+
+/* Where a point's wall time went (docs/method.md, "Where the time went"): the kernel's
+ * figures, summed over the run's threads, spread over the pipeline's T + 2 threads (the
+ * reader, the writer and T compressors), so that the parts add up to the point's median
+ * seconds: on a core (user + system CPU), waiting for a core, blocked reading the input,
+ * blocked writing (write-back throttling and the final flush included), and the rest
+ * (waiting for another stage: a slot, a block, the flush). */
+typedef struct analysis_time_split {
+    int threads; /* T + 2 */
+    double seconds, on_core_s, core_wait_s, read_wait_s, write_wait_s, other_s;
+} analysis_time_split_t;
+
+/* Fills *out for point p. False (and *out zeroed) when the point's runs did not record
+ * their own threads' waits (a command's runs, no delay accounting: the machine-wide
+ * pressure figures cannot be split per thread; no reader/writer split). */
+bool analysis_time_split(const analysis_point_t *p, analysis_time_split_t *out);
 
 /* Frees an analysis; NULL is fine. */
 void analysis_free(analysis_t *analysis);

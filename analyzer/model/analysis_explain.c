@@ -157,6 +157,10 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
     e->cpu_idle_share = p->cpu_idle_share;
     e->cpu_sys_share = p->cpu_sys_share;
     e->dev_busy_share = p->dev_busy_share;
+    e->cpu_wait_s = p->cpu_wait_s;
+    e->io_wait_s = p->io_wait_s;
+    e->io_read_wait_s = p->io_wait_system ? NAN : p->io_read_wait_s;
+    e->io_paced = s->emulated == 1;
     e->busy_growth = NAN;
     if (mem_point != NULL && !s->is_mem) {
         double busy = p->compress_busy * p->threads * p->seconds;
@@ -205,10 +209,15 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
             v->miss = MISS_NO_FIGURE;
     }
     v->verdict = v->second_cause != CAUSE_UNKNOWN ? VERDICT_BALANCED : cause_verdict(v->cause);
-    /* A balanced point is contradicted only when the device contradicts both its terms. */
-    v->device_disagrees = cause_device_disagrees(v->cause, e->dev_busy_share) &&
+    /* A balanced point is contradicted only when the device contradicts both its terms;
+     * the run's own accounting, where known, witnesses in the device's place. */
+    v->device_disagrees = !cause_accounting_known(v->cause, e) &&
+                          cause_device_disagrees(v->cause, e->dev_busy_share) &&
                           (v->second_cause == CAUSE_UNKNOWN ||
                            cause_device_disagrees(v->second_cause, e->dev_busy_share));
+    v->accounting_disagrees = !s->is_mem && cause_accounting_disagrees(v->cause, e) &&
+                              (v->second_cause == CAUSE_UNKNOWN ||
+                               cause_accounting_disagrees(v->second_cause, e));
 }
 
 void explain_series_errors(analysis_series_t *s, double *scratch)
@@ -374,4 +383,24 @@ void explain_crossover(analysis_series_t *s, const fit_result_t *ceiling_models,
     verdict_crossover_range_where(curve, volume_limits_at, &range,
                                   ANALYSIS_CROSSOVER_MAX_THREADS, &s->crossover_lo,
                                   &s->crossover_hi);
+}
+
+bool analysis_time_split(const analysis_point_t *p, analysis_time_split_t *out)
+{
+    memset(out, 0, sizeof *out);
+    if (isnan(p->cpu_wait_s) || isnan(p->io_wait_s) || isnan(p->io_read_wait_s) ||
+        p->io_wait_system || !(p->seconds > 0.0) || isnan(p->cpu_user_s) ||
+        isnan(p->cpu_sys_s))
+        return false;
+    double n = (double)(p->threads + 2);
+    double reads = p->io_read_wait_s;
+    out->threads = p->threads + 2;
+    out->seconds = p->seconds;
+    out->on_core_s = (p->cpu_user_s + p->cpu_sys_s) / n;
+    out->core_wait_s = p->cpu_wait_s / n;
+    out->read_wait_s = reads / n;
+    out->write_wait_s = fmax(0.0, p->io_wait_s - reads) / n;
+    out->other_s = fmax(0.0, p->seconds - out->on_core_s - out->core_wait_s - out->read_wait_s -
+                                 out->write_wait_s);
+    return true;
 }

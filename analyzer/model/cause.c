@@ -85,3 +85,30 @@ bool cause_device_disagrees(verdict_cause_t cause, double dev_busy_share)
     default: return false;
     }
 }
+
+bool cause_accounting_known(verdict_cause_t cause, const cause_evidence_t *e)
+{
+    switch (cause) {
+    case CAUSE_WRITE_THROUGHPUT:
+    case CAUSE_FLUSH_TAIL:
+    case CAUSE_READ_THROUGHPUT: return !e->io_paced && !isnan(e->io_wait_s);
+    case CAUSE_CORES_SATURATED: return !isnan(e->cpu_wait_s);
+    default: return false;
+    }
+}
+
+bool cause_accounting_disagrees(verdict_cause_t cause, const cause_evidence_t *e)
+{
+    double gap = cause_gap_s(e);
+    if (!(gap > 0.0))
+        return false;
+    double reads = isnan(e->io_read_wait_s) ? e->io_wait_s : e->io_read_wait_s;
+    double writes = isnan(e->io_read_wait_s) ? e->io_wait_s : e->io_wait_s - e->io_read_wait_s;
+    switch (cause) {
+    case CAUSE_WRITE_THROUGHPUT:
+    case CAUSE_FLUSH_TAIL: return !e->io_paced && writes < gap / 4.0;
+    case CAUSE_READ_THROUGHPUT: return !e->io_paced && reads < gap / 4.0;
+    case CAUSE_CORES_SATURATED: return e->cpu_wait_s < gap / 10.0;
+    default: return false;
+    }
+}

@@ -60,6 +60,12 @@ typedef struct cause_evidence {
     double cpu_idle_share, cpu_sys_share; /* of all CPUs over the run */
     double dev_busy_share;   /* the target's device over the run */
     double busy_growth;      /* compressors' busy seconds / those in memory - 1 */
+    /* The kernel's accounting, summed over the run's threads (NAN unknown): waiting for a
+     * core; blocked on I/O, and of it on reading the input (NAN: not split). io_paced:
+     * the volume is an emulated cap (chokepoint's own pacing sleeps, not I/O), so the
+     * I/O figures cannot witness a throughput cause. */
+    double cpu_wait_s, io_wait_s, io_read_wait_s;
+    bool io_paced;
     /* The model's decomposition of the point (model/predict.h); predicted_s NAN when the
      * point has no prediction. */
     double predicted_s;
@@ -86,5 +92,19 @@ verdict_cause_t cause_classify(const cause_evidence_t *e, double tolerance);
  * busy less than half the run, or a CPU cause on a device busy at least 95% of it. False
  * when the busy share is unknown. */
 bool cause_device_disagrees(verdict_cause_t cause, double dev_busy_share);
+
+/* True when the run's own figures can witness the cause: its I/O waits for a throughput
+ * or flush cause on a volume that is not paced by an emulated cap, its waits for a core
+ * for saturated cores. The device's busy share is then not used as a witness: a device
+ * behind a block throttle, a loop device or a network share can be idle while the run's
+ * writes wait. */
+bool cause_accounting_known(verdict_cause_t cause, const cause_evidence_t *e);
+
+/* True when the kernel's accounting contradicts the cause (docs/method.md, "Where the
+ * time went"): a write cause (write throughput, flush tail) whose threads were blocked on
+ * writes for under a quarter of the gap to the CPU ceiling, a read cause blocked on reads
+ * under a quarter of it, or saturated cores whose threads waited for a core under a tenth
+ * of it. False when the figure or the gap is unknown, or the I/O is paced (io_paced). */
+bool cause_accounting_disagrees(verdict_cause_t cause, const cause_evidence_t *e);
 
 #endif

@@ -53,6 +53,12 @@ typedef struct run_row {
     double online_cpus;                          /* CPUs online during the run */
     double block_bytes;   /* the pipeline's input block (the first output waits for one) */
     double target_order;  /* the target's position on the command line (1-based); NAN */
+    /* Where the time went (summed over the run's threads; NAN when not measured): waiting
+     * for a core, blocked on I/O (of it: reading the input, and paused by write-back);
+     * io_wait_system: io_wait_s is the machine's I/O pressure ("psi-system"), not the
+     * run's own threads' delay accounting ("delayacct"). */
+    double cpu_wait_s, io_wait_s, io_read_wait_s, dirty_pause_s;
+    bool io_wait_system;
 } run_row_t;
 
 /* A (target, codec) whose rows failed, with the first failure's error text, so that a

@@ -72,6 +72,9 @@ static json_t *evidence_json(const analysis_verdict_t *v)
     json_object_set_new(o, "cpu_sys_share", json_number_or_null(e->cpu_sys_share));
     json_object_set_new(o, "dev_busy_share", json_number_or_null(e->dev_busy_share));
     json_object_set_new(o, "busy_growth", json_number_or_null(e->busy_growth));
+    json_object_set_new(o, "cpu_wait_s", json_number_or_null(e->cpu_wait_s));
+    json_object_set_new(o, "io_wait_s", json_number_or_null(e->io_wait_s));
+    json_object_set_new(o, "io_read_wait_s", json_number_or_null(e->io_read_wait_s));
     json_object_set_new(o, "predicted_s", json_number_or_null(e->predicted_s));
     json_object_set_new(o, "noise_s", json_number_or_null(e->noise_s));
     if (e->predicted_s > 0.0) {
@@ -84,6 +87,32 @@ static json_t *evidence_json(const analysis_verdict_t *v)
         }
         json_object_set_new(o, "parts_s", parts);
         json_object_set_new(o, "own_s", own);
+    }
+    return o;
+}
+
+/* Where a point's time went: the summed figures as measured, and their split over the
+ * pipeline's threads (analysis_time_split) when it can be made. */
+static json_t *time_json(const analysis_point_t *p)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "cpu_wait_s", json_number_or_null(p->cpu_wait_s));
+    json_object_set_new(o, "io_wait_s", json_number_or_null(p->io_wait_s));
+    json_object_set_new(o, "io_read_wait_s", json_number_or_null(p->io_read_wait_s));
+    json_object_set_new(o, "dirty_pause_s", json_number_or_null(p->dirty_pause_s));
+    json_object_set_new(o, "io_wait_source",
+                        isnan(p->io_wait_s) ? json_null()
+                        : json_string(p->io_wait_system ? "psi-system" : "delayacct"));
+    analysis_time_split_t t;
+    if (analysis_time_split(p, &t)) {
+        json_t *split = json_object();
+        json_object_set_new(split, "threads", json_integer(t.threads));
+        json_object_set_new(split, "on_core_s", json_real(t.on_core_s));
+        json_object_set_new(split, "core_wait_s", json_real(t.core_wait_s));
+        json_object_set_new(split, "read_wait_s", json_real(t.read_wait_s));
+        json_object_set_new(split, "write_wait_s", json_real(t.write_wait_s));
+        json_object_set_new(split, "other_s", json_real(t.other_s));
+        json_object_set_new(o, "per_thread", split);
     }
     return o;
 }
@@ -149,6 +178,7 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
             json_object_set_new(st, "writer", json_number_or_null(p->writer_busy));
             json_object_set_new(j, "stage_busy", st);
         }
+        json_object_set_new(j, "time", time_json(p));
         json_array_append_new(points, j);
     }
     json_object_set_new(o, "points", points);
@@ -197,6 +227,7 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
         json_object_set_new(j, "unexplained", miss_json(v->miss));
         json_object_set_new(j, "evidence", evidence_json(v));
         json_object_set_new(j, "device_disagrees", json_boolean(v->device_disagrees));
+        json_object_set_new(j, "accounting_disagrees", json_boolean(v->accounting_disagrees));
         json_array_append_new(verdicts, j);
     }
     json_object_set_new(o, "verdicts", verdicts);

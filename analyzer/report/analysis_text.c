@@ -374,6 +374,10 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *
                 : s->decompress                       ? "decoders"
                                                       : "compressors",
                 md ? "  \n" : "\n");
+    for (size_t k = 0; k < s->npoints; k++)
+        if (time_split_words(&s->points[k], buf, sizeof buf)[0])
+            fprintf(out, "%sat %d thread%s, %s%s", indent, s->points[k].threads,
+                    s->points[k].threads == 1 ? "" : "s", buf, md ? "  \n" : "\n");
     crossover_words(a, s, buf, sizeof buf);
     fprintf(out, "%s%s%s", indent, buf, md ? "  \n" : "\n");
     answer_whatif(a, s, buf, sizeof buf);

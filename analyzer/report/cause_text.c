@@ -191,6 +191,53 @@ const char *cause_words(const analysis_series_t *s, const analysis_point_t *p,
     if (!isnan(e->dev_busy_share))
         strbuf_appendf(buf, cap, "; device busy %.0f%% of the run%s", 100.0 * e->dev_busy_share,
                        v->device_disagrees ? " (which disagrees)" : "");
+    accounting_words(v, buf, cap);
+    return buf;
+}
+
+void accounting_words(const analysis_verdict_t *v, char *buf, size_t cap)
+{
+    const cause_evidence_t *e = &v->evidence;
+    if (!(v->gap_s > 0.0))
+        return;
+    bool split = !isnan(e->io_read_wait_s);
+    const char *on = split ? "" : "I/O ";
+    double reads = split ? e->io_read_wait_s : e->io_wait_s;
+    double writes = split ? e->io_wait_s - e->io_read_wait_s : e->io_wait_s;
+    const char *disagrees = v->accounting_disagrees ? " (which disagrees)" : "";
+    switch (v->cause) {
+    case CAUSE_WRITE_THROUGHPUT:
+    case CAUSE_FLUSH_TAIL:
+        if (!isnan(writes) && !e->io_paced)
+            strbuf_appendf(buf, cap, "; %s blocked on %swrites %.2f s of the %.2f s gap%s",
+                           split ? "its threads were" : "the machine was", on, writes,
+                           v->gap_s, disagrees);
+        break;
+    case CAUSE_READ_THROUGHPUT:
+        if (!isnan(reads) && !e->io_paced)
+            strbuf_appendf(buf, cap, "; %s blocked on %sreads %.2f s of the %.2f s gap%s",
+                           split ? "its reader was" : "the machine was", on, reads, v->gap_s,
+                           disagrees);
+        break;
+    case CAUSE_CORES_SATURATED:
+        if (!isnan(e->cpu_wait_s))
+            strbuf_appendf(buf, cap, "; its threads waited for a core %.2f s of the %.2f s "
+                           "gap%s", e->cpu_wait_s, v->gap_s, disagrees);
+        break;
+    default: break;
+    }
+}
+
+const char *time_split_words(const analysis_point_t *p, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    analysis_time_split_t t;
+    if (!analysis_time_split(p, &t))
+        return buf;
+    snprintf(buf, cap, "where the %.3f s went (per thread, over its %d): on a core %.2f s, "
+             "waiting for a core %.2f s, blocked reading %.2f s, blocked writing %.2f s, "
+             "waiting for another stage %.2f s", t.seconds, t.threads, t.on_core_s,
+             t.core_wait_s, t.read_wait_s, t.write_wait_s, t.other_s);
     return buf;
 }
 

@@ -36,6 +36,15 @@ void cause_miss_words(const analysis_series_t *s, const analysis_point_t *p,
 const char *cause_words(const analysis_series_t *s, const analysis_point_t *p,
                         const analysis_verdict_t *v, double tolerance, char *buf, size_t cap);
 
+/* Appends to buf[cap] the kernel's figure that witnesses v's cause against its gap to
+ * the CPU ceiling ("; its threads were blocked on writes 0.52 s of the 0.61 s gap"), and
+ * "(which disagrees)" when it contradicts it; nothing when unknown or not applicable. */
+void accounting_words(const analysis_verdict_t *v, char *buf, size_t cap);
+
+/* "where the 3.38 s went (per thread, over its 4): on a core ..." for point p
+ * (analysis_time_split); "" when its runs did not record their threads' waits. */
+const char *time_split_words(const analysis_point_t *p, char *buf, size_t cap);
+
 /* The prediction of point p in words ("predicted 5.69 s (serial: compression, then a
  * 2.24 s flush), measured 5.75 s, +1%"), or "" when p has none. Returns buf. */
 const char *prediction_words(const analysis_point_t *p, char *buf, size_t cap);

@@ -30,11 +30,12 @@ static bool row_failed(const csv_table_t *t, size_t row, int col_error, int col_
 }
 
 /* Optional evidence columns, after the label columns, in run_row_t's order. */
-enum { RUN_EVIDENCE_COUNT = 12 };
+enum { RUN_EVIDENCE_COUNT = 16 };
 static const char *const evidence_columns[RUN_EVIDENCE_COUNT] = {
     "pipeline_s", "flush_s", "cpu_idle_share", "cpu_sys_share", "dev_busy_share",
     "dirty_background_bytes", "dirty_bytes", "dirty_expire_s", "dirty_writeback_s",
-    "online_cpus", "block_size", "target_order",
+    "online_cpus", "block_size", "target_order", "cpu_wait_s", "io_wait_s", "io_read_wait_s",
+    "dirty_pause_s",
 };
 
 static int load_row(const csv_table_t *t, size_t row, const int *col, run_row_t *r,
@@ -74,6 +75,7 @@ static int load_row(const csv_table_t *t, size_t row, const int *col, run_row_t 
         &r->pipeline_s, &r->flush_s, &r->cpu_idle_share, &r->cpu_sys_share,
         &r->dev_busy_share, &r->dirty_background_bytes, &r->dirty_bytes, &r->dirty_expire_s,
         &r->dirty_writeback_s, &r->online_cpus, &r->block_bytes, &r->target_order,
+        &r->cpu_wait_s, &r->io_wait_s, &r->io_read_wait_s, &r->dirty_pause_s,
     };
     for (int e = 0; e < RUN_EVIDENCE_COUNT && rc == 0; e++)
         rc = table_nonnegative(t, row, col[C_EVIDENCE + e], evidence[e], err);
@@ -181,6 +183,7 @@ static int runs_from_table(const csv_table_t *t, runs_table_t **out, cp_err_t *e
     int col_dir = csv_table_find(t, "dir");
     int col_op = csv_table_find(t, "op"), col_read_cap = csv_table_find(t, "read_cap_bps");
     int col_engine = csv_table_find(t, "engine");
+    int col_io_source = csv_table_find(t, "io_wait_source");
 
     runs_table_t *runs = calloc(1, sizeof *runs);
     size_t n = csv_table_rows(t);
@@ -211,6 +214,10 @@ static int runs_from_table(const csv_table_t *t, runs_table_t **out, cp_err_t *e
         if (strcmp(csv_table_cell(t, i, col_engine), "blocks") != 0 ||
             strncmp(runs->rows[runs->nrows].codec, "cmd:", 4) == 0)
             runs->rows[runs->nrows].block_bytes = NAN;
+        /* io_wait_s is the run's own threads' delay (delayacct) unless it says it is the
+         * machine's pressure figure. */
+        runs->rows[runs->nrows].io_wait_system =
+            strcmp(csv_table_cell(t, i, col_io_source), "psi-system") == 0;
         runs->nrows++;
     }
     *out = runs;

@@ -294,6 +294,45 @@ static void test_device_disagreement(void **state)
     assert_false(cause_device_disagrees(CAUSE_COMPUTE, NAN));
 }
 
+/* The kernel's accounting against the gap: a 10 s run whose memory-speed time is 6 s has
+ * a 4 s gap; a write cause needs 1 s (a quarter) blocked on writes, a read cause 1 s on
+ * reads, saturated cores 0.4 s (a tenth) waiting for a core. */
+static void test_accounting_disagreement(void **state)
+{
+    (void)state;
+    cause_evidence_t e = {0};
+    e.seconds = 10.0;
+    e.cpu_seconds = 6.0;
+    e.cpu_wait_s = e.io_wait_s = e.io_read_wait_s = NAN;
+    /* nothing measured: nothing known, nothing contradicted */
+    assert_false(cause_accounting_known(CAUSE_WRITE_THROUGHPUT, &e));
+    assert_false(cause_accounting_disagrees(CAUSE_WRITE_THROUGHPUT, &e));
+    e.io_wait_s = 1.5;
+    e.io_read_wait_s = 0.6; /* 0.9 s on writes: under a quarter of 4 s */
+    assert_true(cause_accounting_known(CAUSE_WRITE_THROUGHPUT, &e));
+    assert_true(cause_accounting_disagrees(CAUSE_WRITE_THROUGHPUT, &e));
+    assert_true(cause_accounting_disagrees(CAUSE_FLUSH_TAIL, &e));
+    assert_true(cause_accounting_disagrees(CAUSE_READ_THROUGHPUT, &e));
+    e.io_read_wait_s = 0.4; /* 1.1 s on writes */
+    assert_false(cause_accounting_disagrees(CAUSE_WRITE_THROUGHPUT, &e));
+    e.io_read_wait_s = NAN; /* no split (the machine's figure): all of it counts */
+    assert_false(cause_accounting_disagrees(CAUSE_READ_THROUGHPUT, &e));
+    e.io_wait_s = 0.9;
+    assert_true(cause_accounting_disagrees(CAUSE_READ_THROUGHPUT, &e));
+    /* an emulated cap paces with sleeps, not I/O: its waits witness nothing */
+    e.io_paced = true;
+    assert_false(cause_accounting_known(CAUSE_WRITE_THROUGHPUT, &e));
+    assert_false(cause_accounting_disagrees(CAUSE_WRITE_THROUGHPUT, &e));
+    e.cpu_wait_s = 0.39;
+    assert_true(cause_accounting_disagrees(CAUSE_CORES_SATURATED, &e));
+    e.cpu_wait_s = 0.41;
+    assert_false(cause_accounting_disagrees(CAUSE_CORES_SATURATED, &e));
+    assert_false(cause_accounting_disagrees(CAUSE_COMPUTE, &e));
+    e.seconds = 5.0; /* faster than memory: no gap, nothing to witness */
+    e.cpu_wait_s = 0.0;
+    assert_false(cause_accounting_disagrees(CAUSE_CORES_SATURATED, &e));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -307,6 +346,7 @@ int main(void)
         cmocka_unit_test(test_speed_for_seconds_per_kind),
         cmocka_unit_test(test_each_cause),
         cmocka_unit_test(test_device_disagreement),
+        cmocka_unit_test(test_accounting_disagreement),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
