@@ -83,6 +83,13 @@ static void list_plots(const plot_data_t *d, plot_set_t *set)
                     ? "no probe.csv, so no measured write speeds"
                     : "no target with runs has a write speed in the probe table");
     }
+    if (d->ntime_split > 0) {
+        if ((pf = add_plot(set, "time_split")) != NULL)
+            plot_caption_time_split(a, pf->caption, sizeof pf->caption);
+    } else {
+        add_skipped(set, "time_split", "no run recorded its threads' waits (delay accounting "
+                    "needs root; a command's runs are not split)");
+    }
 }
 
 /* ---- putting it together -------------------------------------------------------------- */

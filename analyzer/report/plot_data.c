@@ -478,6 +478,41 @@ static size_t write_sustained(const plot_data_t *c, FILE *f, FILE *vars)
 
 /* ---- compression rate against write speed --------------------------------------------- */
 
+/* ---- where the time went: a stacked bar per target and thread count ------------------ */
+
+static size_t write_time_split(const plot_data_t *c, FILE *f, FILE *vars)
+{
+    const analysis_t *a = c->a;
+    fputs("# columns: on_core_s core_wait_s read_wait_s write_wait_s other_s seconds threads\n"
+          "# one row per target and thread count: its median seconds split over the "
+          "pipeline's T + 2 threads (docs/method.md, \"Where the time went\"); the labels are "
+          "in vars.gp, ts_label\n", f);
+    size_t n = 0;
+    analysis_time_split_t t;
+    for (size_t i = 0; i < a->nseries; i++)
+        for (size_t k = 0; k < a->series[i].npoints; k++)
+            n += analysis_time_split(&a->series[i].points[k], &t);
+    var_array(vars, "ts_label", n);
+    char name[256], label[300];
+    n = 0;
+    for (size_t i = 0; i < a->nseries; i++) {
+        const analysis_series_t *s = &a->series[i];
+        for (size_t k = 0; k < s->npoints; k++) {
+            if (!analysis_time_split(&s->points[k], &t))
+                continue;
+            fprintf(f, "%.6g %.6g %.6g %.6g %.6g %.6g %d\n", t.on_core_s, t.core_wait_s,
+                    t.read_wait_s, t.write_wait_s, t.other_s, t.seconds, s->points[k].threads);
+            snprintf(label, sizeof label, "%s T=%d",
+                     plot_series_name(s, c->multi_codec, name, sizeof name),
+                     s->points[k].threads);
+            var_array_string(vars, "ts_label", n++, label);
+        }
+    }
+    if (n == 0)
+        fputs("NaN NaN NaN NaN NaN NaN 0\n", f);
+    return n;
+}
+
 static size_t write_rate_vs_write(const plot_data_t *c, FILE *f, FILE *vars)
 {
     const analysis_t *a = c->a;
@@ -601,6 +636,7 @@ int plot_data_write(plot_data_t *c, const char *datadir, cp_err_t *err)
     const analysis_t *a = c->a;
     c->nceilings = 0;
     c->nrate_vs_write = 0;
+    c->ntime_split = 0;
     datafile_t vars, d;
     int rc = datafile_open(&vars, datadir, "vars.gp", "plot", err);
     if (rc != CP_OK)
@@ -663,6 +699,7 @@ int plot_data_write(plot_data_t *c, const char *datadir, cp_err_t *err)
         DATA("probe_sustained.dat", write_sustained(c, d.f, v));
 
     DATA("rate_vs_write.dat", c->nrate_vs_write = write_rate_vs_write(c, d.f, v));
+    DATA("time_split.dat", c->ntime_split = write_time_split(c, d.f, v));
 #undef DATA
     if (rc == CP_OK)
         rc = datafile_commit(&vars, err);

@@ -14,6 +14,7 @@ static const char *plot_heading(const char *name)
         {"probe", "Volume speeds by file size"},
         {"probe_sustained", "One long write"},
         {"rate_vs_write", "Compression rate against write speed"},
+        {"time_split", "Where the time went"},
     };
     for (size_t i = 0; i < sizeof headings / sizeof headings[0]; i++)
         if (strcmp(headings[i].name, name) == 0)

@@ -240,8 +240,9 @@ static void test_without_probe(void **state)
     assert_non_null(find_plot(&fx->set, "rate_vs_threads"));
     assert_non_null(find_plot(&fx->set, "bottleneck"));
     assert_non_null(find_plot(&fx->set, "rate_vs_write"));
-    assert_int_equal(fx->set.nskipped, 1);
+    assert_int_equal(fx->set.nskipped, 2);
     assert_non_null(strstr(fx->set.skipped[0], "probe: no probe.csv"));
+    assert_non_null(strstr(fx->set.skipped[1], "time_split: no run recorded its threads' waits"));
     destroy(fx);
     /* A table without the cap column has no volume speed at all. */
     static const char uncapped[] =
@@ -249,9 +250,40 @@ static void test_without_probe(void **state)
         "mem,zstd:3,1,8,800000000,400000000\nmem,zstd:3,2,4,800000000,400000000\n"
         "disk,zstd:3,1,8,800000000,400000000\ndisk,zstd:3,2,5,800000000,400000000\n";
     fx = make(uncapped, false);
-    assert_int_equal(fx->set.nskipped, 3);
+    assert_int_equal(fx->set.nskipped, 4);
     assert_non_null(strstr(fx->set.skipped[0], "bottleneck: no probe.csv"));
     assert_non_null(strstr(fx->set.skipped[2], "rate_vs_write: no probe.csv"));
+    destroy(fx);
+}
+
+/* Where the time went, by hand: disk at T = 2 ran 5 s with 6 + 2 CPU seconds, waited 1 s
+ * for a core and was blocked 6 s on I/O, 1 s of it reading. Over its 4 threads: 2 s on a
+ * core, 0.25 s waiting for a core, 0.25 s reading, 1.25 s writing, 1.25 s the rest. The
+ * T = 1 point has only the machine's pressure figure: it is not split. */
+static void test_time_split_by_hand(void **state)
+{
+    (void)state;
+    static const char runs[] =
+        "target,codec,threads,seconds,input_bytes,output_bytes,cpu_user_s,cpu_sys_s,"
+        "cpu_wait_s,io_wait_s,io_read_wait_s,io_wait_source\n"
+        "mem,zstd:3,1,8,800000000,400000000,7.9,0.1,0.1,0.05,0.05,delayacct\n"
+        "disk,zstd:3,1,9,800000000,400000000,7.9,0.5,0.2,0.9,,psi-system\n"
+        "disk,zstd:3,2,5,800000000,400000000,6,2,1,6,1,delayacct\n";
+    fixture_t *fx = make(runs, false);
+    const plot_file_t *p = find_plot(&fx->set, "time_split");
+    assert_non_null(p);
+    char data[256];
+    snprintf(data, sizeof data, "%s/plot-data", fx->dir);
+    const char *text = read_text(data, "time_split.dat");
+    assert_non_null(text);
+    assert_non_null(strstr(text, "\n2.66667 0.0333333 0.0166667 0 5.28333 8 1\n"));
+    assert_non_null(strstr(text, "\n2 0.25 0.25 1.25 1.25 5 2\n"));
+    assert_null(strstr(text, " 9 1\n")); /* disk at T = 1: not split */
+    const char *vars = read_text(data, "vars.gp");
+    assert_non_null(strstr(vars, "n_ts_label = 2"));
+    assert_non_null(strstr(vars, "ts_label[2] = 'disk T=2'"));
+    assert_non_null(strstr(p->caption, "disk at 2 threads: 5.000 s, 30% blocked on I/O, 5% "
+                                       "waiting for a core"));
     destroy(fx);
 }
 
@@ -328,6 +360,7 @@ int main(void)
         cmocka_unit_test(test_without_probe),
         cmocka_unit_test(test_oversubscribed_points_marked),
         cmocka_unit_test(test_quotes_in_names),
+        cmocka_unit_test(test_time_split_by_hand),
         cmocka_unit_test(test_report_markdown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
