@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Blocked on I/O (`io_wait_s`, delay accounting) is a witness, not decoration. Physics:
+# zstd:1 writes its output far faster than a 20 MB/s volume takes it; with O_DIRECT the
+# writer waits in the kernel for every write, so the run's threads are blocked for about
+# the whole gap between its time and the same compression into memory. Into memory only
+# the input's reads can block: under a quarter of the run.
+# Also: the study turns delay accounting on only for itself (kernel.task_delayacct is
+# back to its old value afterwards, also after an interrupt), the verdict's witness
+# agrees, and the report says where the time went. Needs root, loop devices and a
+# block-throttling cgroup; exits 77 (skip) otherwise.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+need_lab
+need_python3
+SYSCTL=/proc/sys/kernel/task_delayacct
+[ -w "$SYSCTL" ] || skip "no kernel.task_delayacct to turn on here"
+old=$(cat "$SYSCTL")
+CLEANUP_HOOKS+=("echo $old > $SYSCTL")
+echo 0 > "$SYSCTL" # off, as on most machines: the study must turn it on and back off
+
+run "$CP" fixture -o "$WORK/in.bin" --size 96M --kind mixed --seed 5 -q
+expect_status 0 "a 96 MiB mixed fixture"
+cat "$WORK/in.bin" > /dev/null
+lab_slow_volume 20 512M
+
+run lab "$CP" probe --sizes 32M --reps 1 --sync direct -q -o "$WORK/probe.csv" "$slow"
+expect_status 0 "probe of the 20 MB/s volume with O_DIRECT"
+check "the probe left delay accounting off again" test "$(cat $SYSCTL)" = 0
+run lab "$CP" sweep -i "$WORK/in.bin" -c zstd:1 -T 2 --reps 1 --sync direct \
+    -o "$WORK/runs.csv" "$slow" mem
+expect_status 0 "sweep onto the 20 MB/s volume and into memory"
+check "the sweep left delay accounting off again" test "$(cat $SYSCTL)" = 0
+
+# field TARGET COLUMN: the runs.csv value
+field() {
+    python3 -c "
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    if r['target'] == sys.argv[2]:
+        print(r[sys.argv[3]])" "$WORK/runs.csv" "$1" "$2"
+}
+for t in slow mem; do
+    check "$t: io_wait_s measured by delay accounting" test "$(field $t io_wait_source)" = delayacct
+done
+slow_s=$(field slow seconds); mem_s=$(field mem seconds)
+slow_io=$(field slow io_wait_s); mem_io=$(field mem io_wait_s)
+slow_read=$(field slow io_read_wait_s)
+echo "slow: $slow_s s, blocked $slow_io s ($slow_read s reading); mem: $mem_s s, blocked $mem_io s"
+check "the 20 MB/s volume's run took over 3x the memory run" \
+    awk -v a="$slow_s" -v b="$mem_s" 'BEGIN { exit !(a > 3 * b) }'
+check "blocked on I/O for at least half of its gap beyond the memory run's" \
+    awk -v io="$slow_io" -v mio="$mem_io" -v a="$slow_s" -v b="$mem_s" \
+    'BEGIN { exit !(io - mio >= 0.5 * (a - b)) }'
+check "the blocking was writing, not reading the cached input" \
+    awk -v io="$slow_io" -v r="$slow_read" 'BEGIN { exit !(r < 0.1 * io) }'
+check "into memory, blocked under a quarter of the run" \
+    awk -v io="$mem_io" -v a="$mem_s" 'BEGIN { exit !(io < 0.25 * a) }'
+
+# The analysis: the verdict's witness agrees, and the time is split for the report.
+run "$CP" analyze "$WORK/runs.csv" --probe "$WORK/probe.csv" --format json
+expect_status 0 "analyze"
+cp "$WORK/out" "$WORK/analysis.json"
+verdict=$(jq -r '.targets[] | select(.name == "slow") | .verdicts[-1].verdict' "$WORK/analysis.json")
+check "the 20 MB/s volume is write-bound (got $verdict)" test "$verdict" = write-bound
+check "the kernel's accounting agrees with the write cause" test \
+    "$(jq -r '.targets[] | select(.name == "slow") | .verdicts[-1].accounting_disagrees' "$WORK/analysis.json")" = false
+check "the per-thread split adds up to the time, and writing is its largest known part" \
+    python3 -c "
+import json, sys
+a = json.load(open(sys.argv[1]))
+point = [s for s in a['targets'] if s['name'] == 'slow'][0]['points'][-1]
+p = point['time']['per_thread']
+parts = p['on_core_s'] + p['core_wait_s'] + p['read_wait_s'] + p['write_wait_s'] + p['other_s']
+known = [p['on_core_s'], p['core_wait_s'], p['read_wait_s']]
+sys.exit(not (abs(parts - point['seconds']) < 1e-6 * point['seconds'] and p['threads'] == 4
+              and p['write_wait_s'] > max(known)))
+" "$WORK/analysis.json"
+run "$CP" analyze "$WORK/runs.csv" --probe "$WORK/probe.csv"
+check "the report says where the time went" grep -q "where the .* s went (per thread, over its 4)" "$WORK/out"
+
+# An interrupted sweep puts the setting back too (a slow codec into memory: still running
+# when the signal comes).
+"$CP" sweep -i "$WORK/in.bin" -c zstd:19 -T 1 --reps 1 -o "$WORK/stopped.csv" mem \
+    > "$WORK/stopped.out" 2>&1 &
+pid=$!
+CLEANUP_HOOKS+=("kill $pid 2> /dev/null")
+for _ in $(seq 100); do
+    [ "$(cat $SYSCTL)" = 1 ] && break
+    sleep 0.1
+done
+check "during the study delay accounting is on" test "$(cat $SYSCTL)" = 1
+sleep 1
+kill -INT "$pid" 2> /dev/null || true
+set +e
+wait "$pid"
+stopped=$?
+set -e
+check "the interrupted sweep exits 130 (got $stopped)" test "$stopped" = 130
+check "after the interrupt delay accounting is off again" test "$(cat $SYSCTL)" = 0
+finish
