@@ -207,25 +207,26 @@ else
     kb=$(((2 * est + 4000000) / 1024))
     fake_meminfo half.meminfo "$kb"
     half_mb=$(awk -v b=$((kb * 1024)) 'BEGIN { printf "%.1f", b / 2 / 1e6 }')
-    run with_meminfo half.meminfo "$CP" sweep -i in12.bin "${dec[@]}" -o dec.csv mem
+    run with_meminfo half.meminfo "$CP" sweep -i in12.bin "${dec[@]}" -o dec-mem.csv mem
     expect_status 1 "--decompress: mem's archive past half of MemAvailable ($kb kB)"
     expect_one_line_error "mem target keeps its archive in RAM.* passes the $half_mb MB left for archives in RAM" \
         "the room it names is half of MemAvailable ($half_mb MB)"
-    check "nothing was timed" test ! -e dec.csv -a ! -e dec.csv.partial
+    check "nothing was timed" test ! -e dec-mem.csv -a ! -e dec-mem.csv.partial
     if shm=$(mktemp -d /dev/shm/cp-promises-resume.XXXXXX 2> /dev/null) &&
         [ "$(stat -f -c %T "$shm")" = tmpfs ]; then
         CLEANUP_HOOKS+=("rm -rf '$shm'")
-        run with_meminfo half.meminfo "$CP" sweep -i in12.bin "${dec[@]}" -o dec.csv "shm=$shm"
+        run with_meminfo half.meminfo "$CP" sweep -i in12.bin "${dec[@]}" -o dec-shm.csv "shm=$shm"
         expect_status 1 "--decompress: a tmpfs target's archive past half of MemAvailable"
         expect_one_line_error "target 'shm' keeps its archive in RAM \(tmpfs\).* passes the $half_mb MB left" \
             "the room it names for tmpfs is half of MemAvailable"
-        check "nothing was timed, nothing left on the tmpfs" test ! -e dec.csv -a -z "$(ls -A "$shm")"
+        check "nothing was timed, nothing left on the tmpfs" test ! -e dec-shm.csv -a -z "$(ls -A "$shm")"
     else
         skip_check "an archive on tmpfs against half of MemAvailable: no tmpfs /dev/shm"
     fi
     fake_meminfo room.meminfo $(((2 * 12582912 + 8000000) / 1024))
-    run with_meminfo room.meminfo "$CP" sweep -i in12.bin "${dec[@]}" -o dec.csv mem
+    run with_meminfo room.meminfo "$CP" sweep -i in12.bin "${dec[@]}" -o dec-room.csv mem
     expect_status 0 "--decompress: the same archive with half of MemAvailable above it"
+    check "and its run is timed" test "$(data_rows dec-room.csv)" -eq 1
 fi
 
 # ---- 4. compare lists the verdicts that changed ------------------------------------------
