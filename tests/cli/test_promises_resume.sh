@@ -10,8 +10,6 @@ set -e
 cd "$WORK"
 need_python3 || { finish; exit 1; }
 
-json_get() { python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$1" "$2"; }
-
 # stopped DIR: meta.json as a study killed in its sweep leaves it (running, no process
 # holding the lock: abandoned), so run --resume takes it up
 stopped() {
