@@ -435,9 +435,15 @@ int study_execute(study_t *s, int argc, char **argv, cp_err_t *err)
     bool defaults = s->n_targets == 0;
     if (rc == CP_OK)
         rc = target_lock_all(s->targets, s->n_targets, &s->target_locks, err);
-    if (rc == CP_OK && s->resume)
+    /* A resumed study's state is read before this process locks its directory: once
+     * locked, a study whose process died ("running", abandoned) would read as live. */
+    char status_before[32] = "unknown";
+    if (rc == CP_OK && s->resume) {
         snprintf(s->dir, sizeof s->dir, "%s", s->out_arg);
-    else if (rc == CP_OK)
+        const char *status = study_dir_status(s->dir, NULL);
+        if (status != NULL)
+            snprintf(status_before, sizeof status_before, "%s", status);
+    } else if (rc == CP_OK)
         rc = make_results_dir(s, err);
     if (rc == CP_OK)
         rc = dirlock_acquire(s->dir, &s->lock, err);
@@ -461,8 +467,7 @@ int study_execute(study_t *s, int argc, char **argv, cp_err_t *err)
         localtime_r(&t, &tm);
         strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%S%z", &tm);
         json_array_append_new(resumes, json_pack("{s:s, s:s, s:s}", "started", now,
-                                                 "status_before",
-                                                 study_dir_status(s->dir, NULL) ?: "unknown",
+                                                 "status_before", status_before,
                                                  "stage_before",
                                                  json_string_value(json_object_get(s->meta, "stage"))
                                                      ?: ""));

@@ -129,6 +129,9 @@ need_python3() {
     return 1
 }
 
+# json_get FILE EXPR: prints the Python expression EXPR over FILE's JSON, bound to m
+json_get() { python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$1" "$2"; }
+
 # wait_for SECONDS CMD...: polls CMD every 20 ms until it succeeds (0) or SECONDS pass (1).
 wait_for() {
     local limit=$1 t0=$EPOCHREALTIME

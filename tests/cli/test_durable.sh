@@ -25,8 +25,6 @@ wait_rows() {
 # duplicates FILE COLS: how many rows repeat the key made of columns COLS (cut -f list)
 duplicates() { tail -n +2 "$1" | cut -d, -f"$2" | sort | uniq -d | wc -l; }
 
-json_get() { python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$1" "$2"; }
-
 # ---- SIGKILL in the sweep, then --resume ----
 "$CP" run -q -i in.bin -c copy --threads 1,2 --reps 2 --no-probe --seed 7 --out R \
     "t=$WORK/t@20MB/s" mem > /dev/null 2>&1 &
