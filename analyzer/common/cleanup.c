@@ -48,21 +48,29 @@ bool cp_interrupted(void) { return interrupted_flag != 0; }
 
 void cp_set_interrupted(bool on) { interrupted_flag = on ? 1 : 0; }
 
+/* Claims a free slot of live[0..n): marks it 2 (being written; the caller fills it and
+ * stores 1, live) and returns its index, or -1 when all are taken. */
+static int claim_slot(atomic_int *live, int n)
+{
+    for (int i = 0; i < n; i++) {
+        int expected = 0;
+        if (atomic_compare_exchange_strong(&live[i], &expected, 2))
+            return i;
+    }
+    return -1;
+}
+
 static int track(const char *path, const char *promote_to)
 {
     if (strlen(path) >= PATH_MAX || strlen(promote_to) >= PATH_MAX)
         return -1;
-    for (int i = 0; i < CLEANUP_SLOTS; i++) {
-        int expected = 0;
-        /* 2 = being written, 1 = live */
-        if (atomic_compare_exchange_strong(&cleanup_live[i], &expected, 2)) {
-            strcpy(cleanup_paths[i], path);
-            strcpy(cleanup_promote_to[i], promote_to);
-            atomic_store(&cleanup_live[i], 1);
-            return i;
-        }
+    int i = claim_slot(cleanup_live, CLEANUP_SLOTS);
+    if (i >= 0) {
+        strcpy(cleanup_paths[i], path);
+        strcpy(cleanup_promote_to[i], promote_to);
+        atomic_store(&cleanup_live[i], 1);
     }
-    return -1;
+    return i;
 }
 
 int cp_cleanup_track(const char *path) { return track(path, ""); }
@@ -102,16 +110,13 @@ int cp_cleanup_remember_setting(const char *path, const char *old_value)
 {
     if (strlen(path) >= sizeof setting_paths[0] || strlen(old_value) >= sizeof setting_values[0])
         return -1;
-    for (int i = 0; i < SETTING_SLOTS; i++) {
-        int expected = 0;
-        if (atomic_compare_exchange_strong(&setting_live[i], &expected, 2)) {
-            strcpy(setting_paths[i], path);
-            strcpy(setting_values[i], old_value);
-            atomic_store(&setting_live[i], 1);
-            return 0;
-        }
-    }
-    return -1;
+    int i = claim_slot(setting_live, SETTING_SLOTS);
+    if (i < 0)
+        return -1;
+    strcpy(setting_paths[i], path);
+    strcpy(setting_values[i], old_value);
+    atomic_store(&setting_live[i], 1);
+    return 0;
 }
 
 void cp_cleanup_settings_restore(void)

@@ -501,18 +501,23 @@ int sys_task_accounts(long pid, sys_task_account_t *out, size_t cap)
 
 #define DELAYACCT_SYSCTL "/proc/sys/kernel/task_delayacct"
 
+bool sys_delayacct_is_on(void)
+{
+    char *text = sys_read_file(DELAYACCT_SYSCTL, 32);
+    bool on = text != NULL && text[0] == '1';
+    free(text);
+    return on;
+}
+
 bool sys_delayacct_enable(void)
 {
     static int state = -1; /* -1 not tried; 0 off; 1 on */
     if (state >= 0)
         return state == 1;
     state = 0;
-    char *text = sys_read_file(DELAYACCT_SYSCTL, 32);
-    if (text == NULL)
+    if (access(DELAYACCT_SYSCTL, F_OK) != 0)
         return false; /* no delay accounting in this kernel */
-    bool was_on = text[0] == '1';
-    free(text);
-    if (was_on) {
+    if (sys_delayacct_is_on()) {
         state = 1;
         return true;
     }

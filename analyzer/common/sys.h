@@ -177,6 +177,10 @@ int sys_task_accounts(long pid, sys_task_account_t *out, size_t cap);
  * Returns true when delay accounting is on, so that blkio_ticks measure something. */
 bool sys_delayacct_enable(void);
 
+/* True when kernel.task_delayacct reads 1 now (another process that turned it on may have
+ * turned it off since). */
+bool sys_delayacct_is_on(void);
+
 /* ---- write-back throttling (tracefs) ---------------------------------------------------- */
 
 /* Sums the pause (milliseconds, as the event prints it) of the

@@ -115,16 +115,6 @@ static uint64_t growth(const run_account_tracker_t *t, long tid, bool io, bool t
     return sum;
 }
 
-/* True when delay accounting is still on (another process that turned it on may have
- * turned it off again while this run went on). */
-static bool delayacct_still_on(void)
-{
-    char *text = sys_read_file("/proc/sys/kernel/task_delayacct", 32);
-    bool on = text != NULL && text[0] == '1';
-    free(text);
-    return on;
-}
-
 void run_account_finish(run_account_tracker_t *t, run_account_t *out)
 {
     out->cpu_wait_s = out->io_wait_s = out->io_read_wait_s = out->dirty_pause_s = NAN;
@@ -144,7 +134,7 @@ void run_account_finish(run_account_tracker_t *t, run_account_t *out)
         double tick_s = 1.0 / (double)sysconf(_SC_CLK_TCK);
         uint64_t run_ticks = (uint64_t)ceil(run_s / tick_s);
         uint64_t flush_ticks = (uint64_t)ceil(flush_s / tick_s);
-        if (t->delayacct && delayacct_still_on() && tick_s > 0) {
+        if (t->delayacct && sys_delayacct_is_on() && tick_s > 0) {
             out->io_wait_s =
                 (double)growth(t, 0, true, true, run_ticks, flush_ticks) * tick_s;
             out->io_read_wait_s =
