@@ -488,6 +488,7 @@ int sys_task_accounts(long pid, sys_task_account_t *out, size_t cap)
             continue;
         if (read_task_account(dir, e->d_name, &out[n])) {
             out[n].tid = tid;
+            out[n].tgid = pid == 0 ? (long)getpid() : pid;
             n++;
         } else if (!any_tried) {
             closedir(d);
@@ -496,6 +497,53 @@ int sys_task_accounts(long pid, sys_task_account_t *out, size_t cap)
         any_tried = true;
     }
     closedir(d);
+    return n;
+}
+
+/* Appends the children named in each thread's "<proc root>/PID/task/TID/children" to
+ * out[n..cap) when not there already; returns the new count. */
+static int append_children(long pid, long *out, int n, int cap)
+{
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/%ld/task", sys_proc_root(), pid);
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return n;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[900];
+        snprintf(path, sizeof path, "%s/%s/children", dir, e->d_name);
+        char *text = sys_read_file(path, 1 << 16);
+        for (char *s = text; s != NULL && *s != '\0';) {
+            char *end;
+            long child = strtol(s, &end, 10);
+            if (end == s)
+                break;
+            s = end;
+            bool known = false;
+            for (int i = 0; i < n && !known; i++)
+                known = out[i] == child;
+            if (!known && child > 0 && n < cap)
+                out[n++] = child;
+        }
+        free(text);
+    }
+    closedir(d);
+    return n;
+}
+
+int sys_process_tree(long root, long *out, int cap)
+{
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/%ld/task", sys_proc_root(), root);
+    if (root <= 0 || cap < 1 || access(dir, F_OK) != 0)
+        return -1;
+    int n = 0;
+    out[n++] = root;
+    for (int i = 0; i < n; i++) /* breadth first: out[] grows as children are found */
+        n = append_children(out[i], out, n, cap);
     return n;
 }
 

@@ -159,6 +159,7 @@ bool sys_parse_task_stat(const char *text, uint64_t *blkio_ticks);
 /* One thread and its accounting so far. */
 typedef struct sys_task_account {
     long tid;
+    long tgid;            /* its process */
     uint64_t wait_ns;     /* waiting for a core: run-queue delay (schedstat) */
     uint64_t blkio_ticks; /* blocked on I/O: delay accounting's block-I/O delay, clock
                            * ticks (sysconf(_SC_CLK_TCK) per second); 0 when it is off */
@@ -170,6 +171,12 @@ typedef struct sys_task_account {
  * skipped), or -1 when the directory or the first thread cannot be read (not measurable
  * here, or the process is gone). */
 int sys_task_accounts(long pid, sys_task_account_t *out, size_t cap);
+
+/* Process root and its descendants now, root first, breadth first, into out[0..cap), from
+ * "<proc root>/PID/task/TID/children" (CONFIG_PROC_CHILDREN). Returns the count, or -1 when
+ * root is not a process here. A process that forks while being read may be missed until
+ * the next call. */
+int sys_process_tree(long root, long *out, int cap);
 
 /* Turns on the kernel's delay accounting (sysctl kernel.task_delayacct) when it is off and
  * this process may change it (root), once per process; the old value is put back when the

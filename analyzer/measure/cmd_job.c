@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include "common/clock.h"
 #include "common/tempfile.h"
 #include "measure/pagecache.h"
+#include "measure/run_account.h"
 
 /* ---- templates ------------------------------------------------------------------------ */
 
@@ -389,8 +391,6 @@ static ssize_t fifo_drain(int fd, uint64_t *count)
     return n == 0 && total == 0 ? 0 : 1;
 }
 
-/* Waits for pid, counting the FIFO's bytes meanwhile (fifo_fd >= 0). CP_OK when it exited
- * by itself, CP_EINTR when interrupted (the group is then killed). */
 static int wait_child(pid_t pid, int fifo_fd, uint64_t *fifo_bytes, int *status,
                       struct rusage *ru)
 {
@@ -438,6 +438,8 @@ static int describe_failure(const cmd_job_t *job, int status, uint64_t out_bytes
 int cmd_job_run(const cmd_job_t *job, compress_record_t *rec, cp_err_t *err)
 {
     memset(rec, 0, sizeof *rec);
+    rec->run.cpu_wait_s = rec->run.io_wait_s = rec->run.io_read_wait_s = NAN;
+    rec->run.dirty_pause_s = NAN;
     snprintf(rec->codec, sizeof rec->codec, "%s", job->cmd->series);
     rec->command = true;
     rec->decompress = job->restores_bytes > 0;
@@ -504,6 +506,7 @@ int cmd_job_run(const cmd_job_t *job, compress_record_t *rec, cp_err_t *err)
         memset(&ru, 0, sizeof ru);
         uint64_t fifo_bytes = 0;
         fflush(NULL);
+        run_account_tracker_t *account = run_account_start(true);
         double t0 = clock_now();
         pid_t pid = spawn(command, fileno(err_file));
         if (pid < 0) {
@@ -513,6 +516,7 @@ int cmd_job_run(const cmd_job_t *job, compress_record_t *rec, cp_err_t *err)
             rc = wait_child(pid, fifo_fd, &fifo_bytes, &status, &ru);
         }
         double t1 = clock_now();
+        run_account_mark(account);
         rec->run.pipeline_s = t1 - t0;
         rec->cpu_user_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
         rec->cpu_sys_s = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
@@ -534,6 +538,12 @@ int cmd_job_run(const cmd_job_t *job, compress_record_t *rec, cp_err_t *err)
                 close(fd);
             rec->run.flush_s = clock_now() - t1;
         }
+        run_account_t acc;
+        run_account_finish(account, &acc);
+        rec->run.cpu_wait_s = acc.cpu_wait_s;
+        rec->run.io_wait_s = acc.io_wait_s;
+        rec->run.dirty_pause_s = acc.dirty_pause_s; /* no reader of chokepoint's own */
+        rec->run.io_read_wait_s = NAN;
         if (rc == CP_OK)
             rc = describe_failure(job, status, rec->run.output_bytes, fileno(err_file), err);
     }

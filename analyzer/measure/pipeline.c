@@ -687,7 +687,7 @@ int pipeline_run(const pipeline_params_t *params, sink_t *sink, pipeline_result_
             out->cache_dropped = dropped;
     }
 
-    p.account = run_account_start();
+    p.account = run_account_start(false);
     struct stat before, after;
     double t0 = clock_now();
     if (rc == CP_OK) {

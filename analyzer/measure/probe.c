@@ -133,6 +133,8 @@ static probe_row_t row_for(const probe_ctx_t *pc, const target_state_t *ts, prob
     r.flush_s = NAN;
     r.drain_bps = NAN;
     r.io_cpu_s = NAN;
+    r.account = (run_account_t){NAN, NAN, NAN, NAN};
+    r.psi_io_some_s = r.psi_io_full_s = r.psi_cpu_some_s = NAN;
     r.seed = pc->params->seed;
     return r;
 }
@@ -222,6 +224,8 @@ typedef struct write_timing {
     double flush_s;            /* the final flush alone */
     double flush_device_bytes; /* bytes the device wrote during the flush; NAN unknown */
     double io_cpu_s;           /* the whole machine's system CPU seconds during the write */
+    run_account_t account;     /* where the write's time went */
+    double psi_io_some_s, psi_io_full_s, psi_cpu_some_s;
 } write_timing_t;
 
 /* Busy system seconds of all CPUs in a telemetry sample; NAN when unknown. */
@@ -237,9 +241,11 @@ static int write_file(probe_ctx_t *pc, target_state_t *ts, uint64_t size, uint64
 {
     uint64_t salt = fill_file_data(pc, file_seed);
     telemetry_t *whole = telemetry_start(ts->spec->dir, NULL);
+    run_account_tracker_t *account = run_account_start(false);
     double t0 = clock_now();
     sink_t *s = open_probe_file(ts, "probe", err);
     if (s == NULL) {
+        run_account_finish(account, &timing->account);
         telemetry_free(whole);
         return err->code ? err->code : CP_EIO;
     }
@@ -251,9 +257,11 @@ static int write_file(probe_ctx_t *pc, target_state_t *ts, uint64_t size, uint64
     uint64_t before_flush = 0;
     bool have_before = telemetry_disk_written(whole, &before_flush);
     double t_flush = clock_now();
+    run_account_mark(account);
     if (rc == CP_OK)
         rc = sink_finish(s, err);
     double t_end = clock_now();
+    run_account_finish(account, &timing->account);
     telemetry_sample_t whole_sample;
     memset(&whole_sample, 0, sizeof whole_sample);
     if (whole != NULL)
@@ -266,6 +274,9 @@ static int write_file(probe_ctx_t *pc, target_state_t *ts, uint64_t size, uint64
             ? (double)(whole_sample.dev_written_bytes - before_flush)
             : NAN;
     timing->io_cpu_s = sample_system_seconds(&whole_sample);
+    timing->psi_io_some_s = whole != NULL ? whole_sample.psi_io_some_s : NAN;
+    timing->psi_io_full_s = whole != NULL ? whole_sample.psi_io_full_s : NAN;
+    timing->psi_cpu_some_s = whole != NULL ? whole_sample.psi_cpu_some_s : NAN;
     if (rc != CP_OK) {
         sink_close(s);
         return rc;
@@ -290,7 +301,7 @@ static size_t read_alignment(int fd, const volume_info_t *v)
 /* Drops the file's cache, then times open..read to EOF..close in block-size chunks, each
  * read paced by the target's emulated read cap when it has one. */
 static int read_file(probe_ctx_t *pc, target_state_t *ts, const char *path, uint64_t size,
-                     double *seconds, bool *dropped, cp_err_t *err)
+                     double *seconds, bool *dropped, probe_row_t *row, cp_err_t *err)
 {
     int rc = pagecache_drop(path, dropped, err);
     if (rc != CP_OK)
@@ -314,6 +325,8 @@ static int read_file(probe_ctx_t *pc, target_state_t *ts, const char *path, uint
     if (posix_memalign(&buf, align, len) != 0)
         return cp_err_set(err, CP_ENOMEM, "out of memory for a %zu-byte read buffer", len);
 
+    telemetry_t *whole = telemetry_start(ts->spec->dir, NULL);
+    run_account_tracker_t *account = run_account_start(false);
     double t0 = clock_now();
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | (direct ? O_DIRECT : 0));
     if (fd < 0 && direct && errno == EINVAL) {
@@ -327,6 +340,8 @@ static int read_file(probe_ctx_t *pc, target_state_t *ts, const char *path, uint
     if (fd < 0) {
         rc = cp_err_errno(err, CP_EIO, errno, "cannot open %s for reading (target '%s')", path,
                           ts->spec->name);
+        run_account_finish(account, &row->account);
+        telemetry_free(whole);
         free(buf);
         return rc;
     }
@@ -351,6 +366,16 @@ static int read_file(probe_ctx_t *pc, target_state_t *ts, const char *path, uint
     }
     close(fd);
     *seconds = clock_now() - t0;
+    run_account_finish(account, &row->account);
+    if (whole != NULL) {
+        telemetry_sample_t sample;
+        memset(&sample, 0, sizeof sample);
+        telemetry_stop(whole, &sample);
+        row->psi_io_some_s = sample.psi_io_some_s;
+        row->psi_io_full_s = sample.psi_io_full_s;
+        row->psi_cpu_some_s = sample.psi_cpu_some_s;
+    }
+    telemetry_free(whole);
     free(buf);
     if (rc == CP_OK && got != size)
         rc = cp_err_set(err, CP_EIO, "read %" PRIu64 " bytes of %s, expected %" PRIu64, got,
@@ -391,13 +416,17 @@ static int run_task(probe_ctx_t *pc, target_state_t *ts, const probe_task_t *tas
                                        w.flush_device_bytes,
                                        wb.known ? (double)wb.dirty_background_bytes : NAN);
         r.io_cpu_s = w.io_cpu_s;
+        r.account = w.account;
+        r.psi_io_some_s = w.psi_io_some_s;
+        r.psi_io_full_s = w.psi_io_full_s;
+        r.psi_cpu_some_s = w.psi_cpu_some_s;
         rc = emit(pc, &r, err);
     }
     if (rc == CP_OK && p->op_read) {
         bool dropped = false;
-        rc = read_file(pc, ts, sink_temp_path(s), task->size, &seconds, &dropped, err);
+        probe_row_t r = row_for(pc, ts, PROBE_READ);
+        rc = read_file(pc, ts, sink_temp_path(s), task->size, &seconds, &dropped, &r, err);
         if (rc == CP_OK) {
-            probe_row_t r = row_for(pc, ts, PROBE_READ);
             /* direct when read with O_DIRECT, otherwise the write's mode */
             if (p->sync == SYNC_DIRECT)
                 r.sync = ts->read_direct ? SYNC_DIRECT : SYNC_FSYNC;

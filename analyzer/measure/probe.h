@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "measure/run_account.h"
 #include "measure/target.h"
 #include "common/err.h"
 #include "measure/sink.h"
@@ -69,6 +70,11 @@ typedef struct probe_row {
     double io_cpu_s;       /* write rows: system CPU seconds of the whole machine during
                               the write (page-cache copies, file system, block layer,
                               loop or RAID workers); NAN when unknown */
+    run_account_t account; /* write and read rows: where the row's time went, by the
+                              kernel's accounting of chokepoint's threads (all NAN for
+                              sustained rows and where not measured) */
+    double psi_io_some_s, psi_io_full_s, psi_cpu_some_s; /* the machine's pressure stalls
+                              during the row; NAN unknown */
     uint64_t seed;
 } probe_row_t;
 

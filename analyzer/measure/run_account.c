@@ -1,118 +1,200 @@
-/* run_account.c - the run's threads' accounting from /proc and tracefs. */
+/* run_account.c - the run's threads' accounting from /proc and tracefs, read by a poller
+ * thread of its own every POLL_S and summed per thread and phase (before and after the
+ * mark), each within what the phase's length allows. */
 #include "measure/run_account.h"
 
+#include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/clock.h"
 #include "common/sys.h"
 
-/* Threads a run can have: the team (T + 2) and a library's workers. */
+/* Threads a run can have: the team (T + 2) and a library's workers, or a command's. */
 #define TASKS_CAP 2048
+/* Processes: chokepoint and a command's process tree (the guardian, the shell, programs). */
+#define PROCESSES_CAP 64
+/* Seconds between readings: the most of a thread's last moments (before it ends) that can
+ * be missed. */
+#define POLL_S 0.02
+
+/* One thread's figures since the run started. */
+typedef struct thread_sum {
+    long tid;
+    uint64_t last_wait_ns, last_ticks; /* the latest reading */
+    uint64_t wait_ns[2], ticks[2];     /* growth: [0] before the mark, [1] after it */
+} thread_sum_t;
 
 struct run_account_tracker {
-    sys_task_account_t start[TASKS_CAP];
-    int start_n;                       /* < 0: not readable here */
-    sys_task_account_t marked[TASKS_CAP]; /* every thread at the pipeline's end */
-    int marked_n;
-    sys_task_account_t latest[TASKS_CAP]; /* every thread seen since the start, newest */
-    int latest_n;
-    long reader_tid;                   /* 0: not named */
-    bool delayacct;                    /* delay accounting was on at the start */
-    double started, mark_at;           /* clock_now() at the start snapshot and the mark */
+    pthread_mutex_t lock; /* guards everything below against the poller */
+    thread_sum_t threads[TASKS_CAP];
+    int threads_n;
+    sys_task_account_t scratch[TASKS_CAP]; /* a reading's figures */
+    long poller_tid;    /* the poller's own thread: never counted */
+    bool command;       /* a command's run: this process's threads only wait for it */
+    long tgids[PROCESSES_CAP]; /* every process seen since the start */
+    int tgids_n;
+    long reader_tid;    /* 0: not named */
+    bool readable;      /* this process's threads can be read (schedstat) */
+    bool delayacct;     /* delay accounting was on at the start */
+    int phase;          /* 0 until the mark, 1 after it */
+    double started;     /* clock_now() at the first reading */
+    double mark_at;     /* clock_now() at the mark */
+    double tick_s;      /* the length of delay accounting's tick */
     sys_dirty_trace_t *trace;
+    pthread_t poller;
+    bool poller_running, stopping;
+    pthread_cond_t stop;
 };
 
-run_account_tracker_t *run_account_start(void)
+/* Every thread of this process and of its descendants (a command's process tree) now, into
+ * out[0..cap); remembers the processes in t->tgids. -1 when this process's threads cannot
+ * be read (no schedstat). */
+static int snapshot(run_account_tracker_t *t, sys_task_account_t *out, int cap)
 {
-    run_account_tracker_t *t = malloc(sizeof *t);
+    long pids[PROCESSES_CAP];
+    int np = sys_process_tree((long)getpid(), pids, PROCESSES_CAP);
+    if (np < 0)
+        return -1;
+    int n = 0;
+    for (int p = 0; p < np && n < cap; p++) {
+        int got = sys_task_accounts(pids[p], out + n, (size_t)(cap - n));
+        if (got < 0) {
+            if (p == 0)
+                return -1; /* this process's own: not measurable here */
+            continue;      /* a process that ended while being read */
+        }
+        n += got;
+        bool known = false;
+        for (int i = 0; i < t->tgids_n && !known; i++)
+            known = t->tgids[i] == pids[p];
+        if (!known && t->tgids_n < PROCESSES_CAP)
+            t->tgids[t->tgids_n++] = pids[p];
+    }
+    return n;
+}
+
+/* a - b, or 0 when it is more than `most`: no wait that ends during the run began before
+ * it, so a larger step is the kernel's error (a block-I/O delay measured from a start
+ * it never recorded: about the machine's uptime; docs/method.md, "Telemetry"). */
+static uint64_t credible_growth(uint64_t a, uint64_t b, uint64_t most)
+{
+    uint64_t g = a > b ? a - b : 0;
+    return g <= most ? g : 0;
+}
+
+/* Reads every thread and adds its growth since the previous reading to the current phase.
+ * With `baseline` (the first reading) nothing is added: the figures so far belong to
+ * earlier work. Called with t->lock held. */
+static void read_threads(run_account_tracker_t *t, bool baseline)
+{
+    if (!t->readable)
+        return;
+    sys_task_account_t *now = t->scratch;
+    int n = snapshot(t, now, TASKS_CAP);
+    long self = (long)getpid();
+    double since = clock_now() - t->started;
+    if (n < 0) {
+        if (baseline)
+            t->readable = false;
+        return;
+    }
+    uint64_t most_ns = (uint64_t)(since * 1e9) + 1;
+    uint64_t most_ticks = t->tick_s > 0 ? (uint64_t)ceil(since / t->tick_s) + 1 : 0;
+    for (int i = 0; i < n; i++) {
+        int j = 0;
+        while (j < t->threads_n && t->threads[j].tid != now[i].tid)
+            j++;
+        thread_sum_t *s = &t->threads[j];
+        if (j == t->threads_n) {
+            if (t->threads_n == TASKS_CAP)
+                continue;
+            t->threads_n++;
+            memset(s, 0, sizeof *s); /* born since the last reading: from zero */
+            s->tid = now[i].tid;
+            if (baseline) {
+                s->last_wait_ns = now[i].wait_ns;
+                s->last_ticks = now[i].blkio_ticks;
+            }
+        }
+        if (now[i].wait_ns < s->last_wait_ns || now[i].blkio_ticks < s->last_ticks)
+            s->last_wait_ns = s->last_ticks = 0; /* a reused thread id */
+        /* Of a command's run, this process's threads' waits for a core are not the run's
+         * (they only wait for the command); their I/O is (the flush). */
+        bool own = now[i].tgid == self;
+        if (now[i].tid != t->poller_tid && !(t->command && own))
+            s->wait_ns[t->phase] += credible_growth(now[i].wait_ns, s->last_wait_ns, most_ns);
+        s->ticks[t->phase] += credible_growth(now[i].blkio_ticks, s->last_ticks, most_ticks);
+        s->last_wait_ns = now[i].wait_ns;
+        s->last_ticks = now[i].blkio_ticks;
+    }
+}
+
+/* The poller: a reading every POLL_S until stopped. */
+static void *poll_loop(void *arg)
+{
+    run_account_tracker_t *t = arg;
+    pthread_mutex_lock(&t->lock);
+    t->poller_tid = (long)syscall(SYS_gettid);
+    while (!t->stopping) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        long ns = until.tv_nsec + (long)(POLL_S * 1e9);
+        until.tv_sec += ns / 1000000000L;
+        until.tv_nsec = ns % 1000000000L;
+        int rc = pthread_cond_timedwait(&t->stop, &t->lock, &until);
+        if (rc == ETIMEDOUT && !t->stopping)
+            read_threads(t, false);
+    }
+    pthread_mutex_unlock(&t->lock);
+    return NULL;
+}
+
+run_account_tracker_t *run_account_start(bool command)
+{
+    run_account_tracker_t *t = calloc(1, sizeof *t);
     if (t == NULL)
         return NULL;
+    pthread_mutex_init(&t->lock, NULL);
+    pthread_cond_init(&t->stop, NULL);
+    t->command = command;
     t->delayacct = sys_delayacct_enable();
     t->trace = sys_dirty_trace_start();
-    t->latest_n = t->marked_n = 0;
-    t->reader_tid = 0;
-    t->start_n = sys_task_accounts(0, t->start, TASKS_CAP);
+    t->tick_s = 1.0 / (double)sysconf(_SC_CLK_TCK);
+    t->readable = true;
     t->started = clock_now();
+    read_threads(t, true);
+    if (t->readable)
+        t->poller_running = pthread_create(&t->poller, NULL, poll_loop, t) == 0;
     return t;
 }
 
 void run_account_reader(run_account_tracker_t *t)
 {
-    if (t != NULL)
-        t->reader_tid = (long)syscall(SYS_gettid);
-}
-
-/* Snapshots the threads again, keeping each thread's newest figures. */
-static void sample(run_account_tracker_t *t)
-{
-    if (t->start_n < 0)
+    if (t == NULL)
         return;
-    sys_task_account_t now[TASKS_CAP];
-    int n = sys_task_accounts(0, now, TASKS_CAP);
-    for (int i = 0; i < n; i++) {
-        int j = 0;
-        while (j < t->latest_n && t->latest[j].tid != now[i].tid)
-            j++;
-        if (j == t->latest_n) {
-            if (t->latest_n == TASKS_CAP)
-                continue;
-            t->latest_n++;
-        }
-        t->latest[j] = now[i];
-    }
+    pthread_mutex_lock(&t->lock);
+    t->reader_tid = (long)syscall(SYS_gettid);
+    pthread_mutex_unlock(&t->lock);
 }
 
 void run_account_mark(run_account_tracker_t *t)
 {
     if (t == NULL)
         return;
-    sample(t);
-    memcpy(t->marked, t->latest, (size_t)t->latest_n * sizeof *t->latest);
-    t->marked_n = t->latest_n;
-    t->mark_at = clock_now();
-}
-
-/* A thread's figure in snapshot[0..n), the chosen field; `otherwise` when it is not
- * there. */
-static uint64_t field_of(const sys_task_account_t *snapshot, int n, long tid, bool io,
-                         uint64_t otherwise)
-{
-    for (int i = 0; i < n; i++)
-        if (snapshot[i].tid == tid)
-            return io ? snapshot[i].blkio_ticks : snapshot[i].wait_ns;
-    return otherwise;
-}
-
-/* The summed growth of the threads (only of tid when tid > 0) in the field's unit: from
- * the start to the mark, each thread's at most most_run, and from the mark to the end
- * (the flush; only when `through_end`), each thread's at most most_flush. No thread waits
- * longer than an interval lasts: a larger figure is the kernel's error (docs/method.md,
- * "Telemetry"), and it is cut to the interval. */
-static uint64_t growth(const run_account_tracker_t *t, long tid, bool io, bool through_end,
-                       uint64_t most_run, uint64_t most_flush)
-{
-    uint64_t sum = 0;
-    for (int i = 0; i < t->latest_n; i++) {
-        long id = t->latest[i].tid;
-        if (tid > 0 && id != tid)
-            continue;
-        uint64_t end = io ? t->latest[i].blkio_ticks : t->latest[i].wait_ns;
-        uint64_t start = field_of(t->start, t->start_n, id, io, 0);
-        if (start > end)
-            start = 0; /* a reused thread id counts from zero */
-        uint64_t mid = field_of(t->marked, t->marked_n, id, io, start);
-        if (mid < start || mid > end)
-            mid = start;
-        sum += mid - start < most_run ? mid - start : most_run;
-        if (through_end)
-            sum += end - mid < most_flush ? end - mid : most_flush;
+    pthread_mutex_lock(&t->lock);
+    if (t->phase == 0) {
+        read_threads(t, false);
+        t->phase = 1;
+        t->mark_at = clock_now();
     }
-    return sum;
+    pthread_mutex_unlock(&t->lock);
 }
 
 void run_account_finish(run_account_tracker_t *t, run_account_t *out)
@@ -120,28 +202,46 @@ void run_account_finish(run_account_tracker_t *t, run_account_t *out)
     out->cpu_wait_s = out->io_wait_s = out->io_read_wait_s = out->dirty_pause_s = NAN;
     if (t == NULL)
         return;
-    if (t->marked_n == 0)
-        run_account_mark(t); /* the run ended before its pipeline did: all of it is "run" */
-    else
-        sample(t);
-    double now = clock_now();
-    long self = (long)getpid();
-    out->dirty_pause_s = sys_dirty_trace_stop(t->trace, &self, 1);
-    if (t->start_n >= 0) {
-        double run_s = t->mark_at - t->started, flush_s = now - t->mark_at;
-        out->cpu_wait_s = (double)growth(t, 0, false, true, (uint64_t)(run_s * 1e9),
-                                         (uint64_t)(flush_s * 1e9)) / 1e9;
-        double tick_s = 1.0 / (double)sysconf(_SC_CLK_TCK);
-        uint64_t run_ticks = (uint64_t)ceil(run_s / tick_s);
-        uint64_t flush_ticks = (uint64_t)ceil(flush_s / tick_s);
-        if (t->delayacct && sys_delayacct_is_on() && tick_s > 0) {
-            out->io_wait_s =
-                (double)growth(t, 0, true, true, run_ticks, flush_ticks) * tick_s;
-            out->io_read_wait_s =
-                t->reader_tid > 0
-                    ? (double)growth(t, t->reader_tid, true, false, run_ticks, 0) * tick_s
-                    : NAN;
+    pthread_mutex_lock(&t->lock);
+    t->stopping = true;
+    pthread_cond_signal(&t->stop);
+    pthread_mutex_unlock(&t->lock);
+    if (t->poller_running)
+        pthread_join(t->poller, NULL);
+    read_threads(t, false); /* the poller is gone: no lock needed */
+    double end = clock_now();
+    if (t->phase == 0)
+        t->mark_at = end; /* the run ended before its pipeline did: all of it is "run" */
+    out->dirty_pause_s = sys_dirty_trace_stop(t->trace, t->tgids, (size_t)t->tgids_n);
+    if (t->readable) {
+        /* No thread waits longer than a phase lasts: a larger sum is the kernel's error
+         * (one thread credited with another's wait, docs/method.md, "Telemetry") and is
+         * cut to the phase's length. */
+        double len[2] = {t->mark_at - t->started, end - t->mark_at};
+        uint64_t most_ns[2], most_ticks[2];
+        for (int ph = 0; ph < 2; ph++) {
+            most_ns[ph] = (uint64_t)(len[ph] * 1e9);
+            most_ticks[ph] = (uint64_t)ceil(len[ph] / t->tick_s);
+        }
+        uint64_t wait_ns = 0, ticks = 0, reader_ticks = 0;
+        for (int i = 0; i < t->threads_n; i++) {
+            const thread_sum_t *s = &t->threads[i];
+            for (int ph = 0; ph < 2; ph++) {
+                uint64_t w = s->wait_ns[ph] < most_ns[ph] ? s->wait_ns[ph] : most_ns[ph];
+                uint64_t k = s->ticks[ph] < most_ticks[ph] ? s->ticks[ph] : most_ticks[ph];
+                wait_ns += w;
+                ticks += k;
+                if (s->tid == t->reader_tid && ph == 0)
+                    reader_ticks = k; /* reading ends at the mark */
+            }
+        }
+        out->cpu_wait_s = (double)wait_ns / 1e9;
+        if (t->delayacct && sys_delayacct_is_on()) {
+            out->io_wait_s = (double)ticks * t->tick_s;
+            out->io_read_wait_s = t->reader_tid > 0 ? (double)reader_ticks * t->tick_s : NAN;
         }
     }
+    pthread_cond_destroy(&t->stop);
+    pthread_mutex_destroy(&t->lock);
     free(t);
 }

@@ -5,10 +5,11 @@
  * Usage: run_account_start before the timed region; run_account_reader from the thread
  * that reads the input; run_account_mark when the pipeline has handed its last byte to
  * the kernel, before threads that belong to the run end (a library's workers);
- * run_account_finish after the flush. Each thread counts by its growth since the start, a
- * thread born during the run from zero; a thread seen by the mark and gone by the finish
- * keeps its figures of the mark. Nothing here is ever an error for the run: a figure that
- * cannot be measured on this machine is NAN. */
+ * run_account_finish after the flush. The threads are this process's and its descendants'
+ * (a command's process tree), read every 20 ms: a thread counts by its growth between
+ * readings (born during the run: from zero), and what it does after the last reading
+ * that saw it, before it ends, is missed. Nothing here is ever an error for the
+ * run: a figure that cannot be measured on this machine is NAN. */
 #ifndef CP_RUN_ACCOUNT_H
 #define CP_RUN_ACCOUNT_H
 
@@ -20,15 +21,18 @@ typedef struct run_account {
     double io_wait_s;     /* blocked on I/O (reads, writes, write-back throttling, fsync) */
     double io_read_wait_s; /* of which: the input's reader until the mark (read misses) */
     double dirty_pause_s; /* of which: paused by balance_dirty_pages (the page cache's dirty
-                           * limit); needs tracefs (root) */
+                           * limit), the processes' seen; needs tracefs (root) */
 } run_account_t;
 
 typedef struct run_account_tracker run_account_tracker_t;
 
-/* Snapshots this process's threads and, as root, turns on delay accounting for the
- * process's lifetime (sys_delayacct_enable) and starts the write-back trace. Returns NULL
+/* Reads the threads of this process and its descendants and, as root, turns on delay
+ * accounting for the process's lifetime (sys_delayacct_enable) and starts the write-back
+ * trace; a thread of its own then reads them every 20 ms until run_account_finish. With
+ * `command` the run is a child process tree's: this process's threads' waits for a core
+ * are left out (they only wait for it), their I/O (the flush) is counted. Returns NULL
  * only when out of memory; run_account_finish then gives all NAN. */
-run_account_tracker_t *run_account_start(void);
+run_account_tracker_t *run_account_start(bool command);
 
 /* Names the calling thread as the run's reader: its block-I/O delay until the mark counts
  * as blocked on reads, everything else as blocked on writes. Thread-safe against the

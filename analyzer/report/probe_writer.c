@@ -7,10 +7,12 @@
 #include <string.h>
 
 #include "report/csv_out.h"
+#include "report/runs_writer.h"
 
 static const char csv_header[] =
     "target,op,size_bytes,rep,seconds,bytes_per_s,sync,fs_type,emulated,rate_cap_bps,ram,"
-    "rotational,device,cache_dropped,seed,flush_s,drain_bps,io_cpu_s,dir\n";
+    "rotational,device,cache_dropped,seed,flush_s,drain_bps,io_cpu_s,dir,cpu_wait_s,io_wait_s,"
+    "io_read_wait_s,io_wait_source,dirty_pause_s,psi_io_some_s,psi_io_full_s,psi_cpu_some_s\n";
 
 const char *probe_csv_header_text(void) { return csv_header; }
 
@@ -44,6 +46,9 @@ int probe_csv_row(FILE *out, const probe_row_t *r, cp_err_t *err)
     csv_out_num(out, 4, r->io_cpu_s);
     fputc(',', out);
     csv_out_text(out, r->dir);
+    fputc(',', out);
+    runs_csv_accounting(out, &r->account, r->psi_io_some_s, r->psi_io_full_s,
+                        r->psi_cpu_some_s);
     fputc('\n', out);
     if (ferror(out))
         return cp_err_set(err, CP_EIO, "cannot write a probe CSV row");

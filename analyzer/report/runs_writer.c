@@ -25,6 +25,30 @@ int runs_csv_header(FILE *out, cp_err_t *err)
     return CP_OK;
 }
 
+void runs_csv_accounting(FILE *out, const run_account_t *a, double psi_io_some_s,
+                         double psi_io_full_s, double psi_cpu_some_s)
+{
+    /* Without delay accounting, the machine's I/O pressure stands in for blocked on I/O,
+     * labelled as machine-wide. */
+    bool delayacct = !isnan(a->io_wait_s);
+    bool psi = !delayacct && !isnan(psi_io_some_s);
+    csv_out_num(out, 4, a->cpu_wait_s);
+    fputc(',', out);
+    csv_out_num(out, 4, delayacct ? a->io_wait_s : psi_io_some_s);
+    fputc(',', out);
+    csv_out_num(out, 4, delayacct ? a->io_read_wait_s : NAN);
+    fputc(',', out);
+    csv_out_text(out, delayacct ? "delayacct" : psi ? "psi-system" : NULL);
+    fputc(',', out);
+    csv_out_num(out, 4, a->dirty_pause_s);
+    fputc(',', out);
+    csv_out_num(out, 4, psi_io_some_s);
+    fputc(',', out);
+    csv_out_num(out, 4, psi_io_full_s);
+    fputc(',', out);
+    csv_out_num(out, 4, psi_cpu_some_s);
+}
+
 int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
 {
     const compress_record_t *r = &row->record;
@@ -100,27 +124,13 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
         snprintf(dir, sizeof dir, "%s", row->target->dir);
     csv_out_text(out, row->target->is_mem ? NULL : dir);
     fputc(',', out);
-    /* Where the time went: this process's threads waiting for a core and blocked on I/O
-     * (a command's are not read); without delay accounting, the machine's I/O pressure
-     * stands in, labelled as machine-wide. */
-    bool own = measured && !r->command;
-    csv_out_num(out, 4, own ? run->cpu_wait_s : nan);
-    fputc(',', out);
-    bool delayacct = own && !isnan(run->io_wait_s);
-    bool psi = !delayacct && measured && !isnan(tel->psi_io_some_s);
-    csv_out_num(out, 4, delayacct ? run->io_wait_s : psi ? tel->psi_io_some_s : nan);
-    fputc(',', out);
-    csv_out_num(out, 4, delayacct ? run->io_read_wait_s : nan);
-    fputc(',', out);
-    csv_out_text(out, delayacct ? "delayacct" : psi ? "psi-system" : NULL);
-    fputc(',', out);
-    csv_out_num(out, 4, own ? run->dirty_pause_s : nan);
-    fputc(',', out);
-    csv_out_num(out, 4, measured ? tel->psi_io_some_s : nan);
-    fputc(',', out);
-    csv_out_num(out, 4, measured ? tel->psi_io_full_s : nan);
-    fputc(',', out);
-    csv_out_num(out, 4, measured ? tel->psi_cpu_some_s : nan);
+    run_account_t account = {nan, nan, nan, nan};
+    if (measured)
+        account = (run_account_t){run->cpu_wait_s, run->io_wait_s, run->io_read_wait_s,
+                                  run->dirty_pause_s};
+    runs_csv_accounting(out, &account, measured ? tel->psi_io_some_s : nan,
+                        measured ? tel->psi_io_full_s : nan,
+                        measured ? tel->psi_cpu_some_s : nan);
     fprintf(out, ",%zu,%d,", row->target_order, row->valid ? 1 : 0);
     csv_out_text(out, row->valid ? NULL : row->error);
     fputc('\n', out);

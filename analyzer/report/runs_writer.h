@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "common/err.h"
+#include "measure/run_account.h"
 #include "measure/sweep.h"
 #include "report/rows_file.h"
 
@@ -16,6 +17,12 @@ int runs_csv_header(FILE *out, cp_err_t *err);
 /* Writes one row in the header's order and flushes it, so rows survive an interrupt.
  * Unknown values are empty fields. CP_EIO when the stream reports an error. */
 int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err);
+
+/* Writes the eight "where the time went" columns, cpu_wait_s .. psi_cpu_some_s, as
+ * docs/formats.md defines them for runs.csv and probe.csv (no separators around them);
+ * NAN figures are empty fields. */
+void runs_csv_accounting(FILE *out, const run_account_t *a, double psi_io_some_s,
+                         double psi_io_full_s, double psi_cpu_some_s);
 
 /* The header line (with its '\n'), static. */
 const char *runs_csv_header_text(void);

@@ -57,6 +57,23 @@ check "the blocking was writing, not reading the cached input" \
 check "into memory, blocked under a quarter of the run" \
     awk -v io="$mem_io" -v a="$mem_s" 'BEGIN { exit !(io < 0.25 * a) }'
 
+# A command's process tree is read too: dd writing 24 MiB with O_DIRECT onto the 20 MB/s
+# volume waits in the kernel for nearly all of its run (chokepoint only waits for it).
+run lab "$CP" sweep -i "$WORK/in.bin" --cmd 'dd if={input} of={output} bs=1M count=24 oflag=direct status=none' \
+    -T 1 --reps 1 -o "$WORK/cmd.csv" "$slow"
+expect_status 0 "a dd command onto the 20 MB/s volume"
+cmd_field() {
+    python3 -c "
+import csv, sys
+print(list(csv.DictReader(open(sys.argv[1])))[0][sys.argv[2]])" "$WORK/cmd.csv" "$1"
+}
+cmd_s=$(cmd_field seconds); cmd_io=$(cmd_field io_wait_s)
+echo "dd command: $cmd_s s, blocked $cmd_io s"
+check "the command's io_wait_s is measured by delay accounting" \
+    test "$(cmd_field io_wait_source)" = delayacct
+check "the command was blocked on I/O for at least 60% of its run" \
+    awk -v io="$cmd_io" -v a="$cmd_s" 'BEGIN { exit !(io >= 0.6 * a && io <= 1.1 * a) }'
+
 # The analysis: the verdict's witness agrees, and the time is split for the report.
 run "$CP" analyze "$WORK/runs.csv" --probe "$WORK/probe.csv" --format json
 expect_status 0 "analyze"

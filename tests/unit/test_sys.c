@@ -361,6 +361,53 @@ static void test_task_waits_and_pressure_from_files(void **state)
     fake_proc_remove(&f);
 }
 
+/* Writes text to "<root>/<pid>/task/<tid>/children", making the directories. */
+static void write_children(const char *root, long pid, long tid, const char *text)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%ld", root, pid);
+    mkdir(path, 0755);
+    snprintf(path, sizeof path, "%s/%ld/task", root, pid);
+    mkdir(path, 0755);
+    snprintf(path, sizeof path, "%s/%ld/task/%ld", root, pid, tid);
+    mkdir(path, 0755);
+    snprintf(path, sizeof path, "%s/%ld/task/%ld/children", root, pid, tid);
+    FILE *out = fopen(path, "w");
+    assert_non_null(out);
+    fputs(text, out);
+    assert_int_equal(fclose(out), 0);
+}
+
+/* A command's process tree: the guardian 100 (two threads, one child each), the shell 200
+ * that forked 400, a program 300 with no children; 500 is no process. */
+static void test_process_tree_follows_children(void **state)
+{
+    (void)state;
+    fake_proc_t f;
+    fake_proc_make(&f, mountinfo);
+    write_children(f.root, 100, 100, "200 ");
+    write_children(f.root, 100, 101, "300 200 ");
+    write_children(f.root, 200, 200, "400 ");
+    write_children(f.root, 300, 300, "");
+    write_children(f.root, 400, 400, "");
+    long pids[8];
+    assert_int_equal(sys_process_tree(100, pids, 8), 4);
+    assert_int_equal(pids[0], 100);
+    long seen = 0;
+    for (int i = 1; i < 4; i++)
+        seen += pids[i];
+    assert_int_equal(seen, 200 + 300 + 400);
+    assert_int_equal(pids[3], 400); /* breadth first: the grandchild last */
+    assert_int_equal(sys_process_tree(100, pids, 2), 2); /* cut at the capacity */
+    assert_int_equal(sys_process_tree(200, pids, 8), 2);
+    assert_int_equal(sys_process_tree(500, pids, 8), -1);
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf %s/100 %s/200 %s/300 %s/400", f.root, f.root, f.root,
+             f.root);
+    assert_int_equal(system(cmd), 0);
+    fake_proc_remove(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -377,6 +424,7 @@ int main(void)
         cmocka_unit_test(test_task_stat_blkio_ticks),
         cmocka_unit_test(test_dirty_pauses_summed_per_process),
         cmocka_unit_test(test_task_waits_and_pressure_from_files),
+        cmocka_unit_test(test_process_tree_follows_children),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
