@@ -42,6 +42,65 @@ static json_t *side_json(const compare_study_t *study, const analysis_series_t *
     return o;
 }
 
+/* The point of series s at `threads`, or NULL. */
+static const analysis_point_t *point_at(const analysis_series_t *s, int threads)
+{
+    for (size_t i = 0; i < s->npoints; i++)
+        if (s->points[i].threads == threads)
+            return &s->points[i];
+    return NULL;
+}
+
+/* Where the time went at `threads` as shares of the point's time (analysis_time_split),
+ * in the order of split_parts; false when the side recorded no thread accounting. */
+static const char *const split_parts[] = {"on a core", "waiting for a core", "blocked reading",
+                                          "blocked writing", "waiting for another stage"};
+static const char *const split_keys[] = {"on_core", "core_wait", "read_wait", "write_wait",
+                                         "other"};
+#define SPLIT_PARTS 5
+
+static bool split_shares(const analysis_series_t *s, int threads, double share[SPLIT_PARTS])
+{
+    const analysis_point_t *pt = point_at(s, threads);
+    analysis_time_split_t t;
+    if (pt == NULL || !analysis_time_split(pt, &t) || !(t.seconds > 0))
+        return false;
+    double parts[SPLIT_PARTS] = {t.on_core_s, t.core_wait_s, t.read_wait_s, t.write_wait_s,
+                                 t.other_s};
+    for (int i = 0; i < SPLIT_PARTS; i++)
+        share[i] = parts[i] / t.seconds;
+    return true;
+}
+
+static json_t *split_json(const analysis_series_t *s, int threads)
+{
+    double share[SPLIT_PARTS];
+    if (!split_shares(s, threads, share))
+        return json_null();
+    json_t *o = json_object();
+    for (int i = 0; i < SPLIT_PARTS; i++)
+        json_object_set_new(o, split_keys[i], json_number_or_null(share[i]));
+    return o;
+}
+
+/* One line per common thread count where both sides recorded where the time went:
+ * each part's share of the point's time in A and in B. */
+static void split_changes(FILE *out, const compare_pair_t *p, const char *indent)
+{
+    for (size_t i = 0; i < p->npoints; i++) {
+        int threads = p->points[i].threads;
+        double a[SPLIT_PARTS], b[SPLIT_PARTS];
+        if (!split_shares(p->a, threads, a) || !split_shares(p->b, threads, b))
+            continue;
+        fprintf(out, "%swhere the time went at %d thread%s, A -> B (share of the time, per "
+                "thread):", indent, threads, threads == 1 ? "" : "s");
+        for (int k = 0; k < SPLIT_PARTS; k++)
+            fprintf(out, "%s %s %.0f%% -> %.0f%%", k ? "," : "", split_parts[k], 100 * a[k],
+                    100 * b[k]);
+        fputc('\n', out);
+    }
+}
+
 static json_t *pair_json(const compare_pair_t *p, const compare_study_t *studies)
 {
     json_t *o = json_object(), *pts = json_array(), *vc = json_array();
@@ -61,6 +120,8 @@ static json_t *pair_json(const compare_pair_t *p, const compare_study_t *studies
         json_object_set_new(j, "change", json_string(compare_change_name(c->change)));
         json_object_set_new(j, "basis", json_string(compare_basis_name(c->basis)));
         json_object_set_new(j, "regression", json_boolean(c->regression));
+        json_object_set_new(j, "time_a", split_json(p->a, c->threads));
+        json_object_set_new(j, "time_b", split_json(p->b, c->threads));
         json_array_append_new(pts, j);
     }
     json_object_set_new(o, "points", pts);
@@ -235,6 +296,7 @@ int compare_write_text_pairs(const compare_result_t *r, const compare_study_t *s
                     c->regression ? " REGRESSION" : "");
         }
         pair_figures(out, p, "  ");
+        split_changes(out, p, "  ");
         compare_pair_summary(r, p, sum, sizeof sum);
         fprintf(out, "  %s\n", sum);
     }
@@ -300,6 +362,7 @@ int compare_write_markdown_pairs(const compare_result_t *r, const compare_study_
         }
         fputc('\n', out);
         pair_figures(out, p, "- ");
+        split_changes(out, p, "- ");
         compare_pair_summary(r, p, sum, sizeof sum);
         fprintf(out, "- %s\n", sum);
     }

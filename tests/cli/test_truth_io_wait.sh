@@ -93,6 +93,26 @@ known = [p['on_core_s'], p['core_wait_s'], p['read_wait_s']]
 sys.exit(not (abs(parts - point['seconds']) < 1e-6 * point['seconds'] and p['threads'] == 4
               and p['write_wait_s'] > max(known)))
 " "$WORK/analysis.json"
+# compare sets the shares side by side: the study against itself gives analyze's split.
+run "$CP" compare "$WORK/runs.csv" "$WORK/runs.csv" --format json
+expect_status 0 "compare the study with itself"
+cp "$WORK/out" "$WORK/compare.json"
+check "compare's shares of where the time went are analyze's split over the point's time" \
+    python3 -c "
+import json, sys
+a = json.load(open(sys.argv[1])); c = json.load(open(sys.argv[2]))
+point = [s for s in a['targets'] if s['name'] == 'slow'][0]['points'][-1]
+split = point['time']['per_thread']
+pair = [p for p in c['pairs'] if p['a']['target'] == 'slow'][0]
+cp = [q for q in pair['points'] if q['threads'] == point['threads']][0]
+want = split['write_wait_s'] / point['seconds']
+sys.exit(not (abs(cp['time_a']['write_wait'] - want) < 1e-6 and cp['time_a'] == cp['time_b']
+              and cp['time_a']['write_wait'] > max(cp['time_a'][k] for k in
+                                                   ('on_core', 'core_wait', 'read_wait'))))
+" "$WORK/analysis.json" "$WORK/compare.json"
+run "$CP" compare "$WORK/runs.csv" "$WORK/runs.csv"
+check "compare says where the time went, A -> B" grep -q "where the time went at 2 threads, A -> B" "$WORK/out"
+
 run "$CP" analyze "$WORK/runs.csv" --probe "$WORK/probe.csv"
 check "the report says where the time went" grep -q "where the .* s went (per thread, over its 4)" "$WORK/out"
 
