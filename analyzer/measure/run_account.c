@@ -1,6 +1,6 @@
-/* run_account.c - the run's threads' accounting from /proc and tracefs, read by a poller
- * thread of its own every POLL_S and summed per thread and phase (before and after the
- * mark), each within what the phase's length allows. */
+/* run_account.c - the run's threads' accounting from /proc and tracefs, read at the start,
+ * the mark and the end (and, for a command, by a poller thread every POLL_S), summed per
+ * thread and phase (before and after the mark), each within what the phase allows. */
 #include "measure/run_account.h"
 
 #include <errno.h>
@@ -170,7 +170,9 @@ run_account_tracker_t *run_account_start(bool command)
     t->readable = true;
     t->started = clock_now();
     read_threads(t, true);
-    if (t->readable)
+    /* A command's processes end before the mark and take their figures with them: they
+     * are read while they run. chokepoint's own threads are all there at the mark. */
+    if (t->readable && command)
         t->poller_running = pthread_create(&t->poller, NULL, poll_loop, t) == 0;
     return t;
 }

@@ -6,7 +6,7 @@
  * that reads the input; run_account_mark when the pipeline has handed its last byte to
  * the kernel, before threads that belong to the run end (a library's workers);
  * run_account_finish after the flush. The threads are this process's and its descendants'
- * (a command's process tree), read every 20 ms: a thread counts by its growth between
+ * (a command's process tree, also read every 20 ms): a thread counts by its growth between
  * readings (born during the run: from zero), and what it does after the last reading
  * that saw it, before it ends, is missed. Nothing here is ever an error for the
  * run: a figure that cannot be measured on this machine is NAN. */
@@ -28,9 +28,10 @@ typedef struct run_account_tracker run_account_tracker_t;
 
 /* Reads the threads of this process and its descendants and, as root, turns on delay
  * accounting for the process's lifetime (sys_delayacct_enable) and starts the write-back
- * trace; a thread of its own then reads them every 20 ms until run_account_finish. With
- * `command` the run is a child process tree's: this process's threads' waits for a core
- * are left out (they only wait for it), their I/O (the flush) is counted. Returns NULL
+ * trace. With `command` the run is a child process tree's: a thread of its own reads the
+ * tree every 20 ms until run_account_finish (its processes end before the mark), and this
+ * process's threads' waits for a core are left out (they only wait for it), their I/O
+ * (the flush) is counted. Returns NULL
  * only when out of memory; run_account_finish then gives all NAN. */
 run_account_tracker_t *run_account_start(bool command);
 
