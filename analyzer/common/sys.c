@@ -127,6 +127,9 @@ static void fill_mount(struct libmnt_fs *fs, sys_mount_t *out)
     copy_text(out->fstype, sizeof out->fstype, type ? type : "");
     copy_text(out->source, sizeof out->source, source ? source : "");
     copy_text(out->target, sizeof out->target, target ? target : "");
+    char *options = mnt_fs_strdup_options(fs); /* the VFS's and the file system's, merged */
+    copy_text(out->options, sizeof out->options, options ? options : "");
+    free(options);
 }
 
 int sys_mount_by_devno(unsigned major_no, unsigned minor_no, sys_mount_t *out, cp_err_t *err)

@@ -53,12 +53,16 @@ bool sys_mem_available(uint64_t *bytes);
 
 #define SYS_FS_TYPE_MAX 64
 #define SYS_MOUNT_SOURCE_MAX 512
+#define SYS_MOUNT_OPTIONS_MAX 512
 
 typedef struct sys_mount {
     unsigned major, minor;               /* the mount's device number */
     char fstype[SYS_FS_TYPE_MAX];        /* "ext4", "btrfs", "tmpfs", ... */
     char source[SYS_MOUNT_SOURCE_MAX];   /* "/dev/sda1", "tmpfs"; escapes decoded */
     char target[PATH_MAX];               /* the mount point; escapes decoded */
+    char options[SYS_MOUNT_OPTIONS_MAX]; /* "rw,relatime,errors=remount-ro": the mount's
+                                          * and the file system's options, as mount(8)
+                                          * lists them */
 } sys_mount_t;
 
 /* The mount with device number major:minor in <proc root>/self/mountinfo (parsed by

@@ -39,6 +39,7 @@ int volume_inspect(const char *dir, volume_info_t *out, cp_err_t *err)
     if (sys_mount_of_path(dir, &m, NULL) == CP_OK) {
         snprintf(v.source, sizeof v.source, "%.*s", (int)sizeof v.source - 1, m.source);
         snprintf(v.mount_point, sizeof v.mount_point, "%s", m.target);
+        snprintf(v.mount_options, sizeof v.mount_options, "%s", m.options);
     }
     if (v.dev_major != 0) { /* major 0: no block device (tmpfs, overlay, nfs, btrfs...) */
         unsigned long value;

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "common/err.h"
+#include "common/sys.h"
 
 #define VOLUME_FS_NAME_MAX 32
 #define VOLUME_SOURCE_MAX 256
@@ -21,6 +22,7 @@ typedef struct volume_info {
     unsigned dev_major, dev_minor;    /* st_dev of the directory */
     char source[VOLUME_SOURCE_MAX];   /* mount source ("/dev/sda1", "tmpfs"); "" if unknown */
     char mount_point[PATH_MAX];       /* "" if unknown */
+    char mount_options[SYS_MOUNT_OPTIONS_MAX]; /* "rw,relatime,..."; "" if unknown */
     int rotational;                   /* 1 spinning, 0 solid state, -1 unknown */
     uint32_t logical_block_bytes;     /* device logical block size; 0 if unknown */
 } volume_info_t;

@@ -23,6 +23,7 @@
 #include "common/err.h"
 #include "model/analysis.h"
 #include "model/runs.h"
+#include "model/study_env.h"
 
 #define COMPARE_MIN_REPS 3
 #define COMPARE_DEFAULT_RESAMPLES 2000
@@ -58,6 +59,7 @@ typedef struct compare_study {
     const char *label;          /* how reports name it: the path given */
     const analysis_t *analysis;
     const runs_table_t *runs;
+    const study_env_t *env;     /* its meta.json's environment; NULL or not known: none */
 } compare_study_t;
 
 /* A pairing asked for by name (--pair NAME_A:NAME_B): target a of study A with target b

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "report/meta_json.h"
 #include "report/probe_csv.h"
 #include "report/runs_csv.h"
 
@@ -26,7 +27,8 @@ void compare_input_free(compare_input_t *in)
 
 compare_study_t compare_input_study(const compare_input_t *in)
 {
-    return (compare_study_t){.label = in->path, .analysis = in->analysis, .runs = in->runs};
+    return (compare_study_t){
+        .label = in->path, .analysis = in->analysis, .runs = in->runs, .env = &in->env};
 }
 
 int compare_input_load(const char *path, const analysis_options_t *options,
@@ -61,6 +63,17 @@ int compare_input_load(const char *path, const analysis_options_t *options,
     }
     if (rc == CP_OK && (in->runs_path = strdup(runs_path)) == NULL)
         rc = cp_err_set(err, CP_ENOMEM, "out of memory");
+    study_env_init(&in->env);
+    if (rc == CP_OK) {
+        /* The environment is the meta.json of the runs table's directory, when it has one. */
+        char meta_path[PATH_MAX];
+        const char *slash = strrchr(runs_path, '/');
+        int dir_len = slash != NULL ? (int)(slash - runs_path) : 1;
+        const char *dir = slash != NULL ? runs_path : ".";
+        if ((size_t)snprintf(meta_path, sizeof meta_path, "%.*s/meta.json", dir_len, dir) <
+            sizeof meta_path)
+            meta_read_env(meta_path, &in->env);
+    }
     if (rc == CP_OK)
         rc = runs_table_load(runs_path, &in->runs, err);
     if (rc == CP_OK && probe != NULL)

@@ -16,9 +16,12 @@ typedef struct compare_input {
     runs_table_t *runs;
     probe_table_t *probe;       /* NULL without probe.csv */
     analysis_t *analysis;
+    study_env_t env;            /* from meta.json beside the runs table; env.known false
+                                   without one */
 } compare_input_t;
 
-/* Loads path (a directory with runs.csv and optionally probe.csv, or a runs table) and
+/* Loads path (a directory with runs.csv, optionally probe.csv and meta.json, or a runs
+ * table, with the meta.json beside it when there is one) and
  * analyses it with options. On success *out is the caller's (compare_input_free). A
  * directory without runs.csv, or a path that does not exist, is CP_EUSAGE naming it; data
  * errors are CP_EDATA with FILE:LINE. *out is NULL on failure. */

@@ -147,6 +147,98 @@ static json_t *pair_json(const compare_pair_t *p, const compare_study_t *studies
     return o;
 }
 
+/* ---- environments ------------------------------------------------------------------- */
+
+#define ENV_DIFFS_MAX 64
+
+/* The differences between study k's environment and A's into out; -1 when either has no
+ * meta.json. */
+static long env_differences(const compare_study_t *studies, size_t k, study_env_diff_t *out)
+{
+    const study_env_t *a = studies[0].env, *b = studies[k].env;
+    if (a == NULL || b == NULL || !a->known || !b->known)
+        return -1;
+    size_t n = study_env_differences(a, b, out, ENV_DIFFS_MAX);
+    return (long)(n < ENV_DIFFS_MAX ? n : ENV_DIFFS_MAX);
+}
+
+static char study_letter(size_t k) { return k < 26 ? (char)('A' + k) : '?'; }
+
+static json_t *environments_json(const compare_study_t *studies, size_t n)
+{
+    json_t *list = json_array();
+    study_env_diff_t diffs[ENV_DIFFS_MAX]; /* about 60 KB */
+    for (size_t k = 1; k < n; k++) {
+        long nd = env_differences(studies, k, diffs);
+        json_t *o = json_object(), *d = json_array();
+        json_object_set_new(o, "study", json_string(studies[k].label));
+        json_object_set_new(o, "known", json_boolean(nd >= 0));
+        for (long i = 0; i < nd; i++)
+            json_array_append_new(d, json_pack("{s:s, s:s, s:s, s:s}", "what", diffs[i].what,
+                                               "a", diffs[i].a, "b", diffs[i].b, "explains",
+                                               diffs[i].explains));
+        json_object_set_new(o, "differences", d);
+        json_array_append_new(list, o);
+    }
+    return list;
+}
+
+/* The environments side by side: per study after A, each difference with what it can
+ * change, or that none was found, or that a side has no meta.json. */
+static void environments_text(FILE *out, const compare_study_t *studies, size_t n,
+                              const char *bullet)
+{
+    study_env_diff_t diffs[ENV_DIFFS_MAX]; /* about 60 KB */
+    fprintf(out, "\nEnvironments (meta.json), each study against A:\n");
+    for (size_t k = 1; k < n; k++) {
+        long nd = env_differences(studies, k, diffs);
+        char who = study_letter(k);
+        if (nd < 0) {
+            fprintf(out, "%s%c: %s has no meta.json: machine, page cache and settings "
+                    "unknown, so a change cannot be traced to them\n", bullet, who,
+                    studies[0].env != NULL && studies[0].env->known ? "it" : "A or it");
+            continue;
+        }
+        if (nd == 0)
+            fprintf(out, "%s%c: the same CPU, kernel, write-back thresholds, sync mode, input "
+                    "size, version and targets' file systems, mount options and devices\n",
+                    bullet, who);
+        for (long i = 0; i < nd; i++) {
+            const study_env_diff_t *d = &diffs[i];
+            fprintf(out, "%s%c: %s %s -> %s%s%s\n", bullet, who, d->what, d->a, d->b,
+                    d->explains[0] ? ": " : "", d->explains);
+        }
+    }
+}
+
+/* For a pair whose verdicts changed: the differences of its B's environment that can move
+ * a verdict, named in one line. */
+static void verdict_env_line(FILE *out, const compare_pair_t *p, const compare_study_t *studies,
+                             const char *indent)
+{
+    study_env_diff_t diffs[ENV_DIFFS_MAX]; /* about 60 KB */
+    if (p->nverdict_changes == 0)
+        return;
+    long nd = env_differences(studies, p->study_b, diffs);
+    if (nd < 0)
+        return;
+    int named = 0;
+    for (long i = 0; i < nd; i++) {
+        if (!diffs[i].explains[0])
+            continue;
+        if (named++ == 0)
+            fprintf(out, "%sdifferences that can explain the changed verdicts: %s", indent,
+                    diffs[i].what);
+        else
+            fprintf(out, ", %s", diffs[i].what);
+    }
+    if (named > 0)
+        fputc('\n', out);
+    else
+        fprintf(out, "%sno recorded difference of environment explains the changed verdicts: "
+                "the volume itself, or noise (see the repetitions)\n", indent);
+}
+
 json_t *compare_result_json(const compare_result_t *r, const compare_study_t *studies,
                             size_t n)
 {
@@ -169,6 +261,7 @@ json_t *compare_result_json(const compare_result_t *r, const compare_study_t *st
     for (size_t i = 0; i < r->npairs; i++)
         json_array_append_new(pairs, pair_json(&r->pairs[i], studies));
     json_object_set_new(root, "pairs", pairs);
+    json_object_set_new(root, "environments", environments_json(studies, n));
     return root;
 }
 
@@ -296,6 +389,7 @@ int compare_write_text_pairs(const compare_result_t *r, const compare_study_t *s
                     c->regression ? " REGRESSION" : "");
         }
         pair_figures(out, p, "  ");
+        verdict_env_line(out, p, studies, "  ");
         split_changes(out, p, "  ");
         compare_pair_summary(r, p, sum, sizeof sum);
         fprintf(out, "  %s\n", sum);
@@ -337,6 +431,7 @@ int compare_write_text(const compare_result_t *r, const compare_study_t *studies
 {
     header_text(out, r, studies, n, "");
     write_unpaired(r, studies, n, out, "");
+    environments_text(out, studies, n, "  ");
     return compare_write_text_pairs(r, studies, n, out, err);
 }
 
@@ -362,6 +457,7 @@ int compare_write_markdown_pairs(const compare_result_t *r, const compare_study_
         }
         fputc('\n', out);
         pair_figures(out, p, "- ");
+        verdict_env_line(out, p, studies, "- ");
         split_changes(out, p, "- ");
         compare_pair_summary(r, p, sum, sizeof sum);
         fprintf(out, "- %s\n", sum);
@@ -377,6 +473,7 @@ int compare_write_markdown(const compare_result_t *r, const compare_study_t *stu
     fprintf(out, "# chokepoint comparison\n\n");
     header_text(out, r, studies, n, "- ");
     write_unpaired(r, studies, n, out, "- ");
+    environments_text(out, studies, n, "- ");
     int rc = compare_write_markdown_pairs(r, studies, n, "##", out, err);
     if (rc != CP_OK)
         return rc;

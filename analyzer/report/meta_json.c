@@ -1,5 +1,7 @@
 #include "report/meta_json.h"
 
+#include <math.h>
+
 #include <limits.h>
 #include <string.h>
 #include <stdio.h>
@@ -63,6 +65,7 @@ void meta_add_target(json_t *meta, const target_spec_t *t, const volume_info_t *
         json_object_set_new(o, "device", json_string(dev));
         json_object_set_new(o, "mount_source", json_string(v->source));
         json_object_set_new(o, "mount_point", json_string(v->mount_point));
+        json_object_set_new(o, "mount_options", json_string(v->mount_options));
         json_object_set_new(o, "rotational", v->rotational < 0 ? json_null()
                                                                : json_boolean(v->rotational));
         json_object_set_new(o, "free_bytes", json_integer((json_int_t)v->free_bytes));
@@ -198,4 +201,67 @@ void meta_write_markdown(const json_t *meta, FILE *out)
                 str_or(t, "dir", "-"), str_or(t, "fs_type", "-"), str_or(t, "mount_source", ""),
                 str_or(t, "device", "-"), kind);
     }
+}
+
+/* ---- reading ---------------------------------------------------------------------------- */
+
+static void text_of(const json_t *o, const char *key, char *out, size_t cap)
+{
+    const char *v = json_string_value(json_object_get(o, key));
+    snprintf(out, cap, "%s", v != NULL ? v : "");
+}
+
+static double number_of(const json_t *o, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static void target_env(const json_t *t, study_env_target_t *out)
+{
+    text_of(t, "name", out->name, sizeof out->name);
+    out->memory = json_is_true(json_object_get(t, "memory"));
+    text_of(t, "fs_type", out->fs_type, sizeof out->fs_type);
+    text_of(t, "mount_options", out->mount_options, sizeof out->mount_options);
+    text_of(t, "device", out->device, sizeof out->device);
+    text_of(t, "mount_source", out->mount_source, sizeof out->mount_source);
+    const json_t *rot = json_object_get(t, "rotational");
+    out->rotational = json_is_boolean(rot) ? (json_is_true(rot) ? 1 : 0) : -1;
+    out->write_cap_bps = number_of(t, "emulated_cap_bytes_per_s");
+    out->read_cap_bps = number_of(t, "emulated_read_cap_bytes_per_s");
+}
+
+bool meta_read_env(const char *path, study_env_t *env)
+{
+    json_error_t jerr;
+    json_t *meta = json_load_file(path, 0, &jerr);
+    env->known = json_is_object(meta);
+    if (!env->known) {
+        json_decref(meta);
+        return false;
+    }
+    const json_t *host = json_object_get(meta, "host");
+    const json_t *wb = json_object_get(host, "writeback");
+    text_of(meta, "chokepoint_version", env->version, sizeof env->version);
+    text_of(host, "cpu_model", env->cpu_model, sizeof env->cpu_model);
+    env->online_cpus = number_of(host, "online_cpus");
+    env->usable_cpus = number_of(host, "usable_cpus");
+    env->mem_total_bytes = number_of(host, "mem_total_bytes");
+    text_of(host, "kernel", env->kernel, sizeof env->kernel);
+    env->dirty_background_bytes = number_of(wb, "dirty_background_bytes");
+    env->dirty_bytes = number_of(wb, "dirty_bytes");
+    env->dirty_expire_s = number_of(wb, "dirty_expire_centisecs") / 100.0;
+    text_of(meta, "sync", env->sync, sizeof env->sync);
+    text_of(meta, "engine", env->engine, sizeof env->engine);
+    env->input_bytes = number_of(json_object_get(meta, "input"), "bytes");
+    const json_t *targets = json_object_get(meta, "targets");
+    size_t i;
+    const json_t *t;
+    json_array_foreach(targets, i, t)
+    {
+        if (env->ntargets < STUDY_ENV_TARGETS_MAX)
+            target_env(t, &env->targets[env->ntargets++]);
+    }
+    json_decref(meta);
+    return true;
 }

@@ -5,6 +5,7 @@
 #define CP_META_JSON_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "measure/target.h"
 #include "common/err.h"
 #include "measure/volume.h"
+#include "model/study_env.h"
 
 /* Starts a meta object: chokepoint version, command line (argv), start time, host (CPU
  * model and counts, memory, kernel, OS). The caller owns the reference (json_decref);
@@ -31,6 +33,11 @@ void meta_set_status(json_t *meta, const char *status, const char *stage);
 /* Writes a "How this was measured" Markdown section from meta: host, input, targets
  * (filesystem, device, RAM, emulated write or read cap), repetitions, sync mode and seed. */
 void meta_write_markdown(const json_t *meta, FILE *out);
+
+/* Reads the environment recorded in the meta.json at path into *env (study_env_init first:
+ * what the file lacks stays unknown). False, with env->known false, when the file is
+ * missing or not JSON; never an error: an environment only explains. */
+bool meta_read_env(const char *path, study_env_t *env);
 
 /* Writes meta to DIR/meta.json (replacing the previous version atomically). */
 int meta_write(const json_t *meta, const char *dir, cp_err_t *err);

@@ -140,6 +140,40 @@ assert (p["a"]["target"], p["b"]["target"]) == ("usb-stick", "nas")
 assert abs(p["points"][0]["rate_ratio"] - 44.0 / 50.0) < 1e-9
 ' "$WORK/out"
 
+# --- environments from meta.json -------------------------------------------------------------
+run "$CP" compare "$WORK/A" "$WORK/B"
+check "without meta.json the environments are said to be unknown" \
+    grep -q "B: it has no meta.json\|B: A or it has no meta.json" "$WORK/out"
+for side in A B; do
+    bg=2400000000; sync=fsync
+    [ "$side" = B ] && { bg=33554432; sync=direct; }
+    cat > "$WORK/$side/meta.json" <<JSON
+{"chokepoint_version": "0.1.0", "sync": "$sync", "engine": "blocks",
+ "host": {"cpu_model": "AMD EPYC", "online_cpus": 8, "usable_cpus": 8, "kernel": "6.18.44",
+          "writeback": {"dirty_background_bytes": $bg, "dirty_bytes": 4800000000,
+                        "dirty_expire_centisecs": 3000.0}},
+ "input": {"bytes": 1073741824},
+ "targets": [{"name": "usb", "memory": false, "fs_type": "ext4", "mount_options": "rw,relatime",
+              "device": "8:17", "mount_source": "/dev/sdb1", "rotational": true,
+              "emulated_cap_bytes_per_s": null}]}
+JSON
+done
+run "$CP" compare "$WORK/A" "$WORK/B"
+expect_status 0 "compare with both environments"
+check "the write-back threshold is set side by side with what it explains" \
+    grep -q "B: dirty_background_bytes 2.4 GB -> 33.55 MB: write-back starts once this much output is dirty: the page cache held more of the output in A" "$WORK/out"
+check "the sync mode is set side by side" grep -q "B: sync fsync -> direct" "$WORK/out"
+check "nothing else differs" test "$(grep -c '^  B: ' "$WORK/out")" = 2
+run "$CP" compare "$WORK/A" "$WORK/B" --format json
+check "JSON environments list the two differences" python3 -c '
+import json, sys
+e = json.load(open(sys.argv[1]))["environments"]
+assert len(e) == 1 and e[0]["known"] is True, e
+assert [d["what"] for d in e[0]["differences"]] == ["dirty_background_bytes", "sync"], e
+assert e[0]["differences"][0]["a"] == "2.4 GB" and e[0]["differences"][0]["b"] == "33.55 MB"
+' "$WORK/out"
+rm -f "$WORK/A/meta.json" "$WORK/B/meta.json"
+
 # --- markdown, -o, plots ----------------------------------------------------------------
 run "$CP" compare "$WORK/A" "$WORK/B" --format markdown
 expect_status 0 "markdown"

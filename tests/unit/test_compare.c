@@ -13,6 +13,7 @@
 
 #include "model/analysis.h"
 #include "model/compare.h"
+#include "model/study_env.h"
 #include "report/runs_csv.h"
 
 static void assert_close(double got, double want, double rel)
@@ -363,10 +364,59 @@ static void test_host_against_vm(void **state)
     unload(&b);
 }
 
+/* Two environments that differ in the write-back threshold, the sync mode, the version
+ * and a target's device: each is named once, in order, with an explanation except the
+ * version; the same environment differs in nothing; an unknown side gives nothing. */
+static void test_environment_differences(void **state)
+{
+    (void)state;
+    study_env_t a, b;
+    study_env_init(&a);
+    a.known = true;
+    snprintf(a.kernel, sizeof a.kernel, "6.18.44");
+    a.usable_cpus = 8;
+    a.dirty_background_bytes = 2.4e9;
+    a.dirty_bytes = 4.8e9;
+    snprintf(a.sync, sizeof a.sync, "fsync");
+    snprintf(a.version, sizeof a.version, "0.1.0");
+    a.ntargets = 2;
+    snprintf(a.targets[0].name, sizeof a.targets[0].name, "mem");
+    a.targets[0].memory = true;
+    snprintf(a.targets[1].name, sizeof a.targets[1].name, "usb");
+    snprintf(a.targets[1].fs_type, sizeof a.targets[1].fs_type, "ext4");
+    snprintf(a.targets[1].mount_source, sizeof a.targets[1].mount_source, "/dev/sdb1");
+    a.targets[1].rotational = -1;
+    a.targets[1].write_cap_bps = NAN;
+    b = a;
+    study_env_diff_t d[8];
+    assert_int_equal(study_env_differences(&a, &b, d, 8), 0);
+
+    b.dirty_background_bytes = 32.0 * 1024 * 1024;
+    b.usable_cpus = 8.04; /* within 1%: the same */
+    snprintf(b.sync, sizeof b.sync, "direct");
+    snprintf(b.version, sizeof b.version, "0.2.0");
+    snprintf(b.targets[1].mount_source, sizeof b.targets[1].mount_source, "/dev/sdc1");
+    assert_int_equal(study_env_differences(&a, &b, d, 8), 4);
+    assert_string_equal(d[0].what, "dirty_background_bytes");
+    assert_string_equal(d[0].a, "2.4 GB");
+    assert_string_equal(d[0].b, "33.55 MB");
+    assert_non_null(strstr(d[0].explains, "held more of the output in A"));
+    assert_string_equal(d[1].what, "sync");
+    assert_string_equal(d[2].what, "chokepoint version");
+    assert_string_equal(d[2].explains, "");
+    assert_string_equal(d[3].what, "usb: device");
+    assert_string_equal(d[3].b, "/dev/sdc1");
+    assert_int_equal(study_env_differences(&a, &b, d, 2), 4); /* counted past the room */
+
+    b.known = false;
+    assert_int_equal(study_env_differences(&a, &b, d, 8), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decide_on_threshold),
+        cmocka_unit_test(test_environment_differences),
         cmocka_unit_test(test_decide_on_interval),
         cmocka_unit_test(test_regression_limit),
         cmocka_unit_test(test_bootstrap_hand_made),

@@ -124,6 +124,7 @@ static void test_mount_by_devno_decodes_escapes(void **state)
     assert_string_equal(m.fstype, "btrfs");
     assert_string_equal(m.source, "/dev/sdb1");
     assert_string_equal(m.target, "/srv");
+    assert_string_equal(m.options, "rw,relatime,ssd"); /* the mount's and the fs's */
     assert_int_equal(sys_mount_by_devno(0, 36, &m, &err), CP_OK);
     assert_string_equal(m.source, "/dev/my disk");
     assert_string_equal(m.target, "/mnt/my disk");
