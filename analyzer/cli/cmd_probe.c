@@ -38,7 +38,9 @@ static const char usage_text[] =
     "                    2MB,5MB,10MB,20MB,50MB,100MB,200MB,500MB,1GB,2GB); K M G are\n"
     "                    powers of 1024, KB MB GB powers of 1000. Sizes that do not fit\n"
     "                    in free space less max(64 MiB, 5%) are skipped with a warning.\n"
-    "  --reps N          repetitions of each size (default 3), in shuffled order\n"
+    "  --reps N|auto     repetitions of each size (default 3), in shuffled order; auto:\n"
+    "                    3, then more of each size until the median of its writes and\n"
+    "                    reads is within +-3% at 95% confidence (at most 10)\n"
     "  --ops LIST        write, read and/or sustained (default write,read; plus\n"
     "                    sustained when --sustained is given). A read reads back the\n"
     "                    file just written, so 'read' alone still writes it.\n"
@@ -184,7 +186,7 @@ int cmd_probe(int argc, char **argv)
             sizes_given = true;
             break;
         case OPT_REPS:
-            rc = options_reps(optarg, &p.reps, &err);
+            rc = options_reps_or_auto(optarg, &p.reps, &p.reps_auto, &err);
             reps_given = true;
             break;
         case OPT_OPS: ops_text = optarg; break;

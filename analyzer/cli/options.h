@@ -44,8 +44,8 @@ int options_error(const char *command, int c, char **argv);
  * "bad --reps 'TEXT': expected a whole number from 1 to 1000" in err. */
 int options_reps(const char *text, int *out, cp_err_t *err);
 
-/* --reps N or --reps auto (sweep and run): auto sets *out to 3 and *auto_reps, which asks
- * for more repetitions until each median settles (measure/sweep.h). */
+/* --reps N or --reps auto (sweep, run and probe): auto sets *out to 3 and *auto_reps, which asks
+ * for more repetitions until each median settles (measure/sweep.h, measure/probe.h). */
 int options_reps_or_auto(const char *text, int *out, bool *auto_reps, cp_err_t *err);
 
 /* --seed N: a whole number from 0 to CP_SEED_MAX (decimal digits only). CP_OK with *out

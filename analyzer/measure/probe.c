@@ -17,6 +17,7 @@
 #include "common/prng.h"
 #include "common/sys.h"
 #include "measure/pagecache.h"
+#include "measure/sweep.h"
 #include "measure/telemetry.h"
 #include "measure/throttle.h"
 
@@ -102,15 +103,23 @@ typedef struct target_state {
 
 typedef struct probe_task {
     size_t target;
+    size_t size_index;   /* into params->sizes */
     uint64_t size;
     int rep;
 } probe_task_t;
+
+/* The seconds measured so far of one (target, size), for --reps auto. */
+typedef struct size_times {
+    double write_s[SWEEP_AUTO_MAX_REPS], read_s[SWEEP_AUTO_MAX_REPS];
+    int n_write, n_read;
+} size_times_t;
 
 typedef struct probe_ctx {
     const probe_params_t *params;
     probe_row_cb cb;
     void *cb_ctx;
     unsigned char *wbuf; /* block_bytes of random data, page aligned */
+    size_times_t *times; /* [target * PROBE_MAX_SIZES + size index] */
 } probe_ctx_t;
 
 static probe_row_t row_for(const probe_ctx_t *pc, const target_state_t *ts, probe_op_t op)
@@ -387,6 +396,7 @@ static int run_task(probe_ctx_t *pc, target_state_t *ts, const probe_task_t *tas
                     size_t count, cp_err_t *err)
 {
     const probe_params_t *p = pc->params;
+    size_times_t *times = &pc->times[task->target * PROBE_MAX_SIZES + task->size_index];
     int rc = check_fits(ts, task->size, err);
     if (rc != CP_OK)
         return rc > 0 ? CP_OK : rc;
@@ -421,6 +431,8 @@ static int run_task(probe_ctx_t *pc, target_state_t *ts, const probe_task_t *tas
         r.psi_io_full_s = w.psi_io_full_s;
         r.psi_cpu_some_s = w.psi_cpu_some_s;
         rc = emit(pc, &r, err);
+        if (seconds > 0 && times->n_write < SWEEP_AUTO_MAX_REPS)
+            times->write_s[times->n_write++] = seconds;
     }
     if (rc == CP_OK && p->op_read) {
         bool dropped = false;
@@ -436,6 +448,8 @@ static int run_task(probe_ctx_t *pc, target_state_t *ts, const probe_task_t *tas
             r.bytes_per_s = seconds > 0 ? (double)task->size / seconds : 0;
             r.cache_dropped = dropped ? 1 : 0;
             rc = emit(pc, &r, err);
+            if (seconds > 0 && times->n_read < SWEEP_AUTO_MAX_REPS)
+                times->read_s[times->n_read++] = seconds;
         }
     }
     sink_close(s);
@@ -577,6 +591,43 @@ static int prepare_target(const probe_params_t *p, const target_spec_t *spec,
     return CP_OK;
 }
 
+/* Whether one (target, size)'s measured ops are settled (--reps auto). */
+static bool size_settled(const probe_params_t *p, const size_times_t *t)
+{
+    if (p->op_write && t->n_write < SWEEP_AUTO_MAX_REPS &&
+        !sweep_median_settled(t->write_s, t->n_write, SWEEP_AUTO_WITHIN))
+        return false;
+    if (p->op_read && t->n_read < SWEEP_AUTO_MAX_REPS &&
+        !sweep_median_settled(t->read_s, t->n_read, SWEEP_AUTO_WITHIN))
+        return false;
+    return true;
+}
+
+/* --reps auto: one more repetition of every size not yet settled, in a fresh shuffled
+ * order, until all are or each has SWEEP_AUTO_MAX_REPS. tasks has room for one a size. */
+static int run_until_settled(probe_ctx_t *pc, target_state_t *states, const bool *fits,
+                             size_t n, probe_task_t *tasks, prng_t *g, cp_err_t *err)
+{
+    const probe_params_t *p = pc->params;
+    int rc = CP_OK;
+    for (int rep = p->reps + 1; rep <= SWEEP_AUTO_MAX_REPS && rc == CP_OK; rep++) {
+        size_t n_tasks = 0;
+        for (size_t t = 0; t < n; t++)
+            for (size_t i = 0; states[t].spec != NULL && i < p->n_sizes; i++)
+                if (fits[t * PROBE_MAX_SIZES + i] &&
+                    !size_settled(p, &pc->times[t * PROBE_MAX_SIZES + i]))
+                    tasks[n_tasks++] = (probe_task_t){t, i, p->sizes[i], rep};
+        if (n_tasks == 0)
+            break;
+        cp_log_info("--reps auto: %zu size(s) not yet within +-%.0f%%, repetition %d", n_tasks,
+                    100.0 * SWEEP_AUTO_WITHIN, rep);
+        prng_shuffle(g, tasks, n_tasks, sizeof *tasks);
+        for (size_t i = 0; i < n_tasks && rc == CP_OK; i++)
+            rc = run_task(pc, &states[tasks[i].target], &tasks[i], i, n_tasks, err);
+    }
+    return rc;
+}
+
 int probe_run(const probe_params_t *params, const target_spec_t *targets, size_t n,
               probe_row_cb cb, void *ctx, cp_err_t *err)
 {
@@ -585,13 +636,16 @@ int probe_run(const probe_params_t *params, const target_spec_t *targets, size_t
     int rc = check_params(params, e);
     if (rc != CP_OK)
         return rc;
+    prng_t g = prng_make(params->seed);
     target_state_t *states = calloc(n ? n : 1, sizeof *states);
     bool *fits = calloc((n ? n : 1) * PROBE_MAX_SIZES, sizeof *fits);
     bool *sustained = calloc(n ? n : 1, sizeof *sustained);
-    size_t max_tasks = n * params->n_sizes * (size_t)(params->reps > 0 ? params->reps : 0);
+    size_t max_tasks = n * params->n_sizes * (size_t)(params->reps > 1 ? params->reps : 1);
     probe_task_t *tasks = calloc(max_tasks ? max_tasks : 1, sizeof *tasks);
-    probe_ctx_t pc = {params, cb, ctx, NULL};
+    probe_ctx_t pc = {params, cb, ctx, NULL, calloc((n ? n : 1) * PROBE_MAX_SIZES,
+                                                   sizeof(size_times_t))};
     if (states == NULL || fits == NULL || sustained == NULL || tasks == NULL ||
+        pc.times == NULL ||
         posix_memalign((void **)&pc.wbuf, DIRECT_ALIGN_MIN, params->block_bytes) != 0) {
         pc.wbuf = NULL;
         rc = cp_err_set(e, CP_ENOMEM, "out of memory setting up the probe");
@@ -611,23 +665,23 @@ int probe_run(const probe_params_t *params, const target_spec_t *targets, size_t
         for (size_t i = 0; rc == CP_OK && i < params->n_sizes; i++)
             if (fits[t * PROBE_MAX_SIZES + i])
                 for (int rep = 1; rep <= params->reps; rep++)
-                    tasks[n_tasks++] = (probe_task_t){t, params->sizes[i], rep};
+                    tasks[n_tasks++] = (probe_task_t){t, i, params->sizes[i], rep};
     }
     if (rc != CP_OK)
         goto done;
-    {
-        prng_t g = prng_make(params->seed);
-        prng_shuffle(&g, tasks, n_tasks, sizeof *tasks);
-    }
+    prng_shuffle(&g, tasks, n_tasks, sizeof *tasks);
 
     for (size_t i = 0; i < n_tasks && rc == CP_OK; i++)
         rc = run_task(&pc, &states[tasks[i].target], &tasks[i], i, n_tasks, e);
+    if (rc == CP_OK && params->reps_auto && (params->op_write || params->op_read))
+        rc = run_until_settled(&pc, states, fits, n, tasks, &g, e);
     for (size_t t = 0; t < n && rc == CP_OK; t++)
         if (states[t].spec != NULL && sustained[t])
             rc = run_sustained(&pc, &states[t], e);
     cp_log_progress_done();
 
 done:
+    free(pc.times);
     free(pc.wbuf);
     free(tasks);
     free(sustained);

@@ -37,6 +37,10 @@ typedef struct probe_params {
     uint64_t sizes[PROBE_MAX_SIZES]; /* file sizes in bytes, in the order given */
     size_t n_sizes;
     int reps;                        /* repetitions of each size */
+    bool reps_auto;                  /* then more, a round at a time, of every size whose
+                                        write or read median is not yet settled
+                                        (sweep_median_settled, SWEEP_AUTO_WITHIN), at most
+                                        SWEEP_AUTO_MAX_REPS in all */
     bool op_write;                   /* report write rows */
     bool op_read;                    /* read each file back and report read rows */
     uint64_t sustained_bytes;        /* one long write of this size; 0 = none */

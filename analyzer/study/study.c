@@ -232,6 +232,7 @@ static int stage_probe(study_t *s, cp_err_t *err)
         p.sizes[n++] = s->input_size > 0 ? s->input_size : 1;
     p.n_sizes = n;
     p.reps = s->sweep.reps;
+    p.reps_auto = s->sweep.reps_auto;
     p.seed = s->sweep.seed;
     /* The probe takes the runs' write path, so its figures (the I/O path's CPU cost above
      * all) are the ones those runs paid; a run without fsync still needs the disk's own

@@ -80,6 +80,27 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 [ "$(wc -l <"$work/slow.csv")" -eq 2 ] || fail "--ops write should give write rows only"
 check_target_clean "throttled run"
 
+# --- --reps auto: 3, then more until each size's median is within +-3% at 95%, at most 10 ---
+"$CHOKEPOINT" probe --sizes 2MB,4MB --reps auto --ops write -q "slow=$target@20MB/s" \
+    >"$work/auto.csv" 2>"$work/err"; rc=$?
+[ $rc -eq 0 ] || fail "--reps auto exit $rc: $(cat "$work/err")"
+python3 - "$work/auto.csv" <<'PY' || fail "--reps auto stopped by another rule: $(cat "$work/auto.csv")"
+import csv, math, statistics, sys
+t975 = {2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
+by_size = {}
+for r in csv.DictReader(open(sys.argv[1])):
+    by_size.setdefault(r["size_bytes"], []).append(float(r["seconds"]))
+assert sorted(by_size) == ["2000000", "4000000"], by_size
+def settled(s):
+    half = t975[min(len(s) - 1, 9)] * statistics.stdev(s) / math.sqrt(len(s))
+    return half <= 0.03 * statistics.median(s)
+for size, s in by_size.items():
+    assert 3 <= len(s) <= 10, (size, s)
+    assert len(s) == 10 or settled(s), (size, s)        # it stopped because it settled
+    assert len(s) == 3 or not settled(s[:-1]), (size, s)  # and not later than that
+PY
+check_target_clean "--reps auto run"
+
 # --- sustained: one long write logged every half second ---
 "$CHOKEPOINT" probe --ops sustained --sustained 20MB "slow=$target@20MB/s" >"$work/sus.csv" 2>"$work/err"; rc=$?
 [ $rc -eq 0 ] || fail "sustained exit $rc: $(cat "$work/err")"
