@@ -87,9 +87,6 @@ int codec_parse_list(const char *text, codec_spec_t **out, size_t *count, cp_err
 /* Writes the canonical text of spec ("zstd:3", "xz:6e", "copy") into buf. */
 void codec_format(const codec_spec_t *spec, char *buf, size_t size);
 
-/* The registry, NULL-terminated, for help texts. */
-const codec_ops_t *const *codec_registry(void);
-
 /* Feeds in[0..in_size) to the stream; with finish, also ends the stream/frame. Output is
  * handed to out(ctx, ...) as it is produced. Returns CP_OK or the first error. */
 int codec_stream_process(codec_stream_t *s, const void *in, size_t in_size, bool finish,

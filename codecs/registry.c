@@ -7,7 +7,6 @@
 
 static const codec_ops_t *const registry[] = {&codec_zstd, &codec_xz, &codec_copy, NULL};
 
-const codec_ops_t *const *codec_registry(void) { return registry; }
 
 static int codec_usage_error(cp_err_t *err, const char *text)
 {

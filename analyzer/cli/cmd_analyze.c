@@ -1,6 +1,7 @@
 /* cmd_analyze.c - `chokepoint analyze RUNS.csv [--probe PROBE.csv] [--tolerance 0.10]
- * [--format text|json|markdown] [-o FILE]`: argument handling and output only; the work is
- * in report/analysis.c. */
+ * [--format text|json|markdown] [-o FILE]`: argument handling only; the tables are loaded
+ * by report/ (runs_csv.c, probe_csv.c), analysed by model/analysis.c and written by
+ * report/ (analysis_text.c, analysis_json.c). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>

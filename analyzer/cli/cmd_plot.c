@@ -1,5 +1,5 @@
 /* cmd_plot.c - `chokepoint plot RESULTS_DIR [--format png|svg|both] [--tolerance X] [-q]`:
- * argument handling only; the analysis is report/analysis.c, the drawing report/plot.c,
+ * argument handling only; the analysis is model/analysis.c, the drawing report/plot.c,
  * the report report/report_md.c. */
 #include <errno.h>
 #include <stdio.h>

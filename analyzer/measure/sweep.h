@@ -76,8 +76,9 @@ typedef struct sweep_params {
  * within +-within of the median. Pure. */
 bool sweep_median_settled(const double *seconds, int n, double within);
 
-/* What --decompress cannot go with: a command series (cmds) or the native engine.
- * CP_EUSAGE naming it; CP_OK when p does not decompress. */
+/* What --decompress cannot go with: a command series that has no restore (a preset's
+ * restore is cmd_series_restore; a --cmd template has none). CP_EUSAGE naming it; CP_OK
+ * when p does not decompress. */
 int sweep_check_decompress(const sweep_params_t *p, cp_err_t *err);
 
 /* 3 reps with warm-up, split layout, fsync, blocks engine; the caller fills the lists. */

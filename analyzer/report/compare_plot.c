@@ -1,4 +1,5 @@
 /* compare_plot.c - data files, captions and gnuplot runs for compare (compare_plot.h). */
+#include "report/plot_series.h"
 #include "report/compare_plot.h"
 
 #include <errno.h>
@@ -13,7 +14,6 @@
 #include "report/datafile.h"
 #include "report/plot_gnuplot.h"
 
-#define CURVE_SAMPLES 121
 
 /* A series of one study drawn in the overlays: its colour is its study's. */
 typedef struct line {
@@ -93,8 +93,8 @@ static void write_fits(FILE *f, const lines_t *L, const compare_study_t *st, boo
         block_start(f, k, title);
         const analysis_series_t *s = L->items[k].s;
         double lo = s->points[0].threads, hi = s->points[s->npoints - 1].threads;
-        for (int i = 0; i < CURVE_SAMPLES; i++) {
-            double frac = (double)i / (CURVE_SAMPLES - 1);
+        for (int i = 0; i < PLOT_CURVE_SAMPLES; i++) {
+            double frac = (double)i / (PLOT_CURVE_SAMPLES - 1);
             double T = time ? lo * pow(hi / lo, frac) : lo + (hi - lo) * frac;
             fprintf(f, "%.6g", T);
             if (time) {

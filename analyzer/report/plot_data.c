@@ -18,7 +18,6 @@
 #include "report/plot_series.h"
 #include "report/strbuf.h"
 
-#define CURVE_SAMPLES 121 /* points per fitted curve: smooth at 1000 px wide */
 
 /* ---- data files: written beside their final name, renamed into place ----------------- */
 
@@ -127,8 +126,8 @@ static void write_time_fit(const plot_data_t *c, FILE *f)
             fputs("1 NaN\n", f);
             continue;
         }
-        for (int k = 0; k < CURVE_SAMPLES; k++) {
-            double T = sample_threads(lo, hi, k, CURVE_SAMPLES, true);
+        for (int k = 0; k < PLOT_CURVE_SAMPLES; k++) {
+            double T = sample_threads(lo, hi, k, PLOT_CURVE_SAMPLES, true);
             fprintf(f, "%.6g", T);
             put_number(f, fit_time_at(m, T));
             fputc('\n', f);
@@ -148,8 +147,8 @@ static void write_rate_fit(const plot_data_t *c, FILE *f)
             fputs("1 NaN NaN\n", f);
             continue;
         }
-        for (int k = 0; k < CURVE_SAMPLES; k++) {
-            double T = sample_threads(lo, hi, k, CURVE_SAMPLES, false);
+        for (int k = 0; k < PLOT_CURVE_SAMPLES; k++) {
+            double T = sample_threads(lo, hi, k, PLOT_CURVE_SAMPLES, false);
             fprintf(f, "%.6g", T);
             put_number(f, fit_rate_at(&s->models[FIT_LINEAR_RATE], T) / PLOT_MB);
             put_number(f, fit_rate_at(&s->models[FIT_USL], T) / PLOT_MB);
@@ -235,8 +234,8 @@ static void write_cpu(const plot_data_t *c, FILE *f, FILE *fit)
             fputs("1 NaN\n", fit);
             continue;
         }
-        for (int k = 0; k < CURVE_SAMPLES; k++) {
-            double T = sample_threads(1.0, c->bottleneck_xmax, k, CURVE_SAMPLES, false);
+        for (int k = 0; k < PLOT_CURVE_SAMPLES; k++) {
+            double T = sample_threads(1.0, c->bottleneck_xmax, k, PLOT_CURVE_SAMPLES, false);
             fprintf(fit, "%.6g", T);
             put_number(fit, fit_rate_at(&ce->models[ce->best_rate_model], T) / PLOT_MB);
             fputc('\n', fit);
@@ -594,8 +593,8 @@ int plot_data_init(plot_data_t *c, const analysis_t *a, const probe_table_t *pro
         const analysis_ceiling_t *ce = &a->ceilings[i];
         for (size_t k = 0; k < ce->npoints; k++)
             top = fmax(top, ce->bytes_per_s[k]);
-        for (int k = 0; ce->best_rate_model >= 0 && k < CURVE_SAMPLES; k++) {
-            double T = sample_threads(1.0, c->bottleneck_xmax, k, CURVE_SAMPLES, false);
+        for (int k = 0; ce->best_rate_model >= 0 && k < PLOT_CURVE_SAMPLES; k++) {
+            double T = sample_threads(1.0, c->bottleneck_xmax, k, PLOT_CURVE_SAMPLES, false);
             double r = fit_rate_at(&ce->models[ce->best_rate_model], T);
             if (isfinite(r))
                 top = fmax(top, r);

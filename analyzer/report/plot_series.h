@@ -43,4 +43,7 @@ static inline int plot_compare_double(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+/* Points per fitted curve in every plot's data: smooth at 1000 px wide. */
+#define PLOT_CURVE_SAMPLES 121
+
 #endif

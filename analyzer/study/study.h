@@ -3,7 +3,8 @@
  * interrupted or failed study says where it stopped.
  *
  * The command line (cli/cmd_run.c) fills a study_t's parameters; study_execute does the
- * rest. The study_t owns its codecs and threads arrays (study_release frees them). */
+ * rest. The caller owns the study_t's codecs and threads arrays and frees them
+ * (cli/cmd_run.c) after study_execute. */
 #ifndef CP_STUDY_STUDY_H
 #define CP_STUDY_STUDY_H
 
