@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
@@ -535,6 +536,14 @@ static int append_children(long pid, long *out, int n, int cap)
     }
     closedir(d);
     return n;
+}
+
+double sys_thread_system_seconds(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_THREAD, &ru) != 0)
+        return NAN;
+    return (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
 int sys_process_tree(long root, long *out, int cap)

@@ -176,6 +176,10 @@ typedef struct sys_task_account {
  * here, or the process is gone). */
 int sys_task_accounts(long pid, sys_task_account_t *out, size_t cap);
 
+/* The calling thread's system CPU seconds so far (getrusage RUSAGE_THREAD); NAN when it
+ * cannot be read. */
+double sys_thread_system_seconds(void);
+
 /* Process root and its descendants now, root first, breadth first, into out[0..cap), from
  * "<proc root>/PID/task/TID/children" (CONFIG_PROC_CHILDREN). Returns the count, or -1 when
  * root is not a process here. A process that forks while being read may be missed until

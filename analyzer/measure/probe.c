@@ -144,6 +144,7 @@ static probe_row_t row_for(const probe_ctx_t *pc, const target_state_t *ts, prob
     r.io_cpu_s = NAN;
     r.account = (run_account_t){NAN, NAN, NAN, NAN};
     r.psi_io_some_s = r.psi_io_full_s = r.psi_cpu_some_s = NAN;
+    r.thread_sys_s = NAN;
     r.seed = pc->params->seed;
     return r;
 }
@@ -234,6 +235,7 @@ typedef struct write_timing {
     double flush_device_bytes; /* bytes the device wrote during the flush; NAN unknown */
     double io_cpu_s;           /* the whole machine's system CPU seconds during the write */
     run_account_t account;     /* where the write's time went */
+    double thread_sys_s;       /* the writing thread's system CPU seconds */
     double psi_io_some_s, psi_io_full_s, psi_cpu_some_s;
 } write_timing_t;
 
@@ -251,6 +253,7 @@ static int write_file(probe_ctx_t *pc, target_state_t *ts, uint64_t size, uint64
     uint64_t salt = fill_file_data(pc, file_seed);
     telemetry_t *whole = telemetry_start(ts->spec->dir, NULL);
     run_account_tracker_t *account = run_account_start(false);
+    double sys0 = sys_thread_system_seconds();
     double t0 = clock_now();
     sink_t *s = open_probe_file(ts, "probe", err);
     if (s == NULL) {
@@ -270,6 +273,7 @@ static int write_file(probe_ctx_t *pc, target_state_t *ts, uint64_t size, uint64
     if (rc == CP_OK)
         rc = sink_finish(s, err);
     double t_end = clock_now();
+    timing->thread_sys_s = sys_thread_system_seconds() - sys0;
     run_account_finish(account, &timing->account);
     telemetry_sample_t whole_sample;
     memset(&whole_sample, 0, sizeof whole_sample);
@@ -336,6 +340,7 @@ static int read_file(probe_ctx_t *pc, target_state_t *ts, const char *path, uint
 
     telemetry_t *whole = telemetry_start(ts->spec->dir, NULL);
     run_account_tracker_t *account = run_account_start(false);
+    double sys0 = sys_thread_system_seconds();
     double t0 = clock_now();
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | (direct ? O_DIRECT : 0));
     if (fd < 0 && direct && errno == EINVAL) {
@@ -375,6 +380,7 @@ static int read_file(probe_ctx_t *pc, target_state_t *ts, const char *path, uint
     }
     close(fd);
     *seconds = clock_now() - t0;
+    row->thread_sys_s = sys_thread_system_seconds() - sys0;
     run_account_finish(account, &row->account);
     if (whole != NULL) {
         telemetry_sample_t sample;
@@ -427,6 +433,7 @@ static int run_task(probe_ctx_t *pc, target_state_t *ts, const probe_task_t *tas
                                        wb.known ? (double)wb.dirty_background_bytes : NAN);
         r.io_cpu_s = w.io_cpu_s;
         r.account = w.account;
+        r.thread_sys_s = w.thread_sys_s;
         r.psi_io_some_s = w.psi_io_some_s;
         r.psi_io_full_s = w.psi_io_full_s;
         r.psi_cpu_some_s = w.psi_cpu_some_s;

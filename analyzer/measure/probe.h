@@ -79,6 +79,8 @@ typedef struct probe_row {
                               sustained rows and where not measured) */
     double psi_io_some_s, psi_io_full_s, psi_cpu_some_s; /* the machine's pressure stalls
                               during the row; NAN unknown */
+    double thread_sys_s;   /* write and read rows: the probe thread's own system CPU
+                              seconds (getrusage RUSAGE_THREAD); NAN otherwise */
     uint64_t seed;
 } probe_row_t;
 

@@ -191,6 +191,21 @@ int probe_noise_notes(analysis_t *a, const probe_table_t *probe, double toleranc
         for (size_t k = 0; k < sizeof ops / sizeof ops[0] && rc == CP_OK; k++) {
             double lo, hi, mid = probe_table_speed(probe, name, ops[k].op);
             size_t n;
+            probe_modes_t modes;
+            if (probe_table_two_modes(probe, name, ops[k].op, &modes)) {
+                char *text = NULL;
+                rc = add_note(a, true, append(&text, "probe target '%s': its %s at the largest "
+                                              "size fall into two groups, %zu at about %.0f "
+                                              "MB/s and %zu at about %.0f MB/s: two regimes, "
+                                              "not noise around one speed, so their %.0f MB/s "
+                                              "median stands for neither; more --reps will "
+                                              "not settle it (docs/method.md, \"Probe\"); "
+                                              "probe with --sync direct for one speed",
+                                              name, ops[k].what, modes.n_low, modes.low / 1e6,
+                                              modes.n_high, modes.high / 1e6, mid / 1e6)
+                                           ? text : NULL);
+                continue;
+            }
             if (!probe_table_spread(probe, name, ops[k].op, &lo, &hi, &n) || n < 2 ||
                 !((hi - lo) > tolerance * mid))
                 continue;
@@ -201,6 +216,20 @@ int probe_noise_notes(analysis_t *a, const probe_table_t *probe, double toleranc
                                           "MB/s median is noisy; probe again with more --reps",
                                           name, ops[k].what, 100.0 * (hi - lo) / mid, lo / 1e6,
                                           hi / 1e6, n, 100.0 * tolerance, mid / 1e6)
+                                       ? text : NULL);
+        }
+        size_t nread, bound = probe_table_kernel_bound(probe, name, &nread);
+        if (rc == CP_OK && bound > 0) {
+            char *text = NULL;
+            rc = add_note(a, true, append(&text, "probe target '%s': %zu of its %zu reads at "
+                                          "the largest size were bound by the kernel's own "
+                                          "work, not the device: %.1f s or more of system "
+                                          "time per GB and blocked on I/O under a quarter of "
+                                          "the read (on a virtual machine, pages the host "
+                                          "takes back fault in as the cache fills; "
+                                          "docs/method.md, \"Probe\"); its read speed is "
+                                          "the machine's, not the disk's",
+                                          name, bound, nread, PROBE_KERNEL_SYS_S_PER_GB)
                                        ? text : NULL);
         }
     }

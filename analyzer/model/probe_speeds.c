@@ -29,10 +29,16 @@ static double row_speed(const probe_speed_row_t *r, probe_speed_op_t op)
     return r->op == op ? r->bytes_per_s : NAN;
 }
 
-double probe_table_speed(const probe_table_t *t, const char *target, probe_speed_op_t op)
+/* The rows of target that give op a value and that its sustained figures use: those at its
+ * largest size, or all of them when the file gives no sizes. Returns their indices into
+ * t->rows (the caller frees) and *n their count; NULL when there are none or memory ran
+ * out. */
+static size_t *chosen_rows(const probe_table_t *t, const char *target, probe_speed_op_t op,
+                           size_t *n)
 {
-    if (t == NULL || op == PROBE_OP_SUSTAINED)
-        return NAN;
+    *n = 0;
+    if (t == NULL)
+        return NULL;
     double largest = -INFINITY;
     bool any = false, sized = true;
     for (size_t i = 0; i < t->nrows; i++) {
@@ -45,21 +51,99 @@ double probe_table_speed(const probe_table_t *t, const char *target, probe_speed
         else
             largest = fmax(largest, r->size_bytes);
     }
-    if (!any)
-        return NAN;
-    double *speeds = malloc(t->nrows * sizeof *speeds);
-    if (speeds == NULL)
-        return NAN;
-    size_t n = 0;
-    for (size_t i = 0; i < t->nrows; i++) {
+    size_t *idx = any ? malloc(t->nrows * sizeof *idx) : NULL;
+    for (size_t i = 0; idx != NULL && i < t->nrows; i++) {
         const probe_speed_row_t *r = &t->rows[i];
         if (row_speed(r, op) > 0.0 && strcmp(r->target, target) == 0 &&
             (!sized || r->size_bytes == largest))
-            speeds[n++] = row_speed(r, op);
+            idx[(*n)++] = i;
     }
-    double m = stats_median(speeds, n);
-    free(speeds);
+    return idx;
+}
+
+/* The values of op of the chosen rows (chosen_rows) into a new array (the caller frees);
+ * NULL when none. */
+static double *chosen_values(const probe_table_t *t, const char *target, probe_speed_op_t op,
+                             size_t *n)
+{
+    size_t *idx = chosen_rows(t, target, op, n);
+    double *v = idx != NULL ? malloc(*n * sizeof *v) : NULL;
+    for (size_t i = 0; v != NULL && i < *n; i++)
+        v[i] = row_speed(&t->rows[idx[i]], op);
+    free(idx);
+    return v;
+}
+
+double probe_table_speed(const probe_table_t *t, const char *target, probe_speed_op_t op)
+{
+    if (op == PROBE_OP_SUSTAINED)
+        return NAN;
+    size_t n;
+    double *v = chosen_values(t, target, op, &n);
+    double m = v != NULL ? stats_median(v, n) : NAN;
+    free(v);
     return m;
+}
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+bool probe_two_modes(const double *values, size_t n, probe_modes_t *out)
+{
+    memset(out, 0, sizeof *out);
+    if (n < 2 * PROBE_MODE_MIN_RUNS)
+        return false;
+    double *v = malloc(n * sizeof *v);
+    if (v == NULL)
+        return false;
+    memcpy(v, values, n * sizeof *v);
+    qsort(v, n, sizeof *v, compare_double);
+    size_t cut = 0; /* the widest gap lies between v[cut - 1] and v[cut] */
+    double widest = 0.0;
+    for (size_t i = PROBE_MODE_MIN_RUNS; i + PROBE_MODE_MIN_RUNS <= n; i++)
+        if (v[i - 1] > 0.0 && v[i] / v[i - 1] > widest) {
+            widest = v[i] / v[i - 1];
+            cut = i;
+        }
+    bool two = widest > PROBE_MODE_GAP;
+    if (two) {
+        out->low = stats_median(v, cut);
+        out->n_low = cut;
+        out->high = stats_median(v + cut, n - cut);
+        out->n_high = n - cut;
+    }
+    free(v);
+    return two;
+}
+
+bool probe_table_two_modes(const probe_table_t *t, const char *target, probe_speed_op_t op,
+                           probe_modes_t *out)
+{
+    size_t n;
+    double *v = chosen_values(t, target, op, &n);
+    bool two = v != NULL && probe_two_modes(v, n, out);
+    free(v);
+    return two;
+}
+
+bool probe_row_kernel_bound(const probe_speed_row_t *r)
+{
+    return r->op == PROBE_OP_READ && r->seconds > 0.0 && r->size_bytes > 0.0 &&
+           r->thread_sys_s / (r->size_bytes / 1e9) >= PROBE_KERNEL_SYS_S_PER_GB &&
+           r->io_wait_s < 0.25 * r->seconds;
+}
+
+size_t probe_table_kernel_bound(const probe_table_t *t, const char *target, size_t *n)
+{
+    size_t *idx = chosen_rows(t, target, PROBE_OP_READ, n);
+    size_t bound = 0;
+    for (size_t i = 0; idx != NULL && i < *n; i++)
+        bound += probe_row_kernel_bound(&t->rows[idx[i]]);
+    free(idx);
+    return bound;
 }
 
 bool probe_table_emulated(const probe_table_t *t, const char *target, probe_speed_op_t op,
@@ -118,32 +202,15 @@ const char *probe_table_match(const probe_table_t *t, const char *name, const ch
 bool probe_table_spread(const probe_table_t *t, const char *target, probe_speed_op_t op,
                         double *min, double *max, size_t *n)
 {
-    if (t == NULL)
+    size_t count;
+    double *v = chosen_values(t, target, op, &count);
+    if (v == NULL)
         return false;
-    double largest = -INFINITY;
-    bool sized = true;
-    size_t any = 0;
-    for (size_t i = 0; i < t->nrows; i++) {
-        const probe_speed_row_t *r = &t->rows[i];
-        if (!(row_speed(r, op) > 0.0) || strcmp(r->target, target) != 0)
-            continue;
-        any++;
-        if (isnan(r->size_bytes))
-            sized = false;
-        else
-            largest = fmax(largest, r->size_bytes);
+    *min = INFINITY, *max = -INFINITY, *n = count;
+    for (size_t i = 0; i < count; i++) {
+        *min = fmin(*min, v[i]);
+        *max = fmax(*max, v[i]);
     }
-    if (any == 0)
-        return false;
-    *min = INFINITY, *max = -INFINITY, *n = 0;
-    for (size_t i = 0; i < t->nrows; i++) {
-        const probe_speed_row_t *r = &t->rows[i];
-        double v = row_speed(r, op);
-        if (v > 0.0 && strcmp(r->target, target) == 0 && (!sized || r->size_bytes == largest)) {
-            *min = fmin(*min, v);
-            *max = fmax(*max, v);
-            (*n)++;
-        }
-    }
+    free(v);
     return true;
 }

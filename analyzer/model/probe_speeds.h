@@ -34,6 +34,8 @@ typedef struct probe_speed_row {
     bool direct;       /* the row's sync column says direct (O_DIRECT) */
     double rate_cap_bps; /* the emulated cap that paced the row (a read row's read cap,
                             a write row's write cap); NAN when none or not given */
+    double io_wait_s;    /* the probe thread blocked on I/O during the row; NAN unknown */
+    double thread_sys_s; /* the probe thread's system CPU seconds during the row; NAN */
 } probe_speed_row_t;
 
 typedef struct probe_table {
@@ -58,6 +60,37 @@ double probe_table_speed(const probe_table_t *table, const char *target, probe_s
  * the table is NULL or has no such rows. */
 bool probe_table_spread(const probe_table_t *table, const char *target, probe_speed_op_t op,
                         double *min, double *max, size_t *n);
+
+/* Two groups of repetitions, each PROBE_MODE_MIN_RUNS or more, the slowest of the faster
+ * group more than PROBE_MODE_GAP times the fastest of the slower: two regimes, not noise
+ * around one speed (docs/method.md, "Probe"). */
+#define PROBE_MODE_MIN_RUNS 2
+#define PROBE_MODE_GAP 1.5
+typedef struct probe_modes {
+    double low, high;     /* each group's median */
+    size_t n_low, n_high; /* and its count */
+} probe_modes_t;
+
+/* Whether values[0..n) (any order) fall into two groups as above, cut at the widest ratio
+ * between neighbours in sorted order; *out filled when they do, zeroed otherwise. */
+bool probe_two_modes(const double *values, size_t n, probe_modes_t *out);
+
+/* probe_two_modes of a target's rows of op at its largest size (as probe_table_speed
+ * picks them). False when the table is NULL or they do not split. */
+bool probe_table_two_modes(const probe_table_t *t, const char *target, probe_speed_op_t op,
+                           probe_modes_t *out);
+
+/* A read row limited by the kernel's own work, not by the device: its thread spent
+ * PROBE_KERNEL_SYS_S_PER_GB or more of system CPU per GB read (a read the page cache
+ * serves costs 0.1-0.3 s per GB) and was blocked on I/O for under a quarter of the row
+ * (on a VM that returns free memory to the host, the page cache's pages fault in from
+ * the host as they are filled; docs/method.md, "Probe"). False when a figure is unknown. */
+#define PROBE_KERNEL_SYS_S_PER_GB 0.8
+bool probe_row_kernel_bound(const probe_speed_row_t *r);
+
+/* How many of a target's read rows at its largest size are kernel-bound; *n how many read
+ * rows there are at that size (0 when none). */
+size_t probe_table_kernel_bound(const probe_table_t *t, const char *target, size_t *n);
 
 /* Whether a target's rows of op (write, read or sustained) were paced by an emulated cap:
  * true when any of them says so (emulated 1 or a cap). Then *cap_bps, when cap_bps is not

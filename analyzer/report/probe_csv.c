@@ -22,7 +22,8 @@ static int probe_from_table(const csv_table_t *t, probe_table_t **out, cp_err_t 
     int col_ram = csv_table_find(t, "ram"), col_emulated = csv_table_find(t, "emulated");
     int col_drain = csv_table_find(t, "drain_bps"), col_io = csv_table_find(t, "io_cpu_s");
     int col_dir = csv_table_find(t, "dir"), col_cap = csv_table_find(t, "rate_cap_bps");
-    int col_sync = csv_table_find(t, "sync");
+    int col_sync = csv_table_find(t, "sync"), col_io_wait = csv_table_find(t, "io_wait_s");
+    int col_thread_sys = csv_table_find(t, "thread_sys_s");
 
     probe_table_t *probe = calloc(1, sizeof *probe);
     size_t n = csv_table_rows(t);
@@ -60,6 +61,10 @@ static int probe_from_table(const csv_table_t *t, probe_table_t **out, cp_err_t 
             rc = table_positive(t, i, col_drain, false, &r->drain_bps, err);
         if (rc == 0)
             rc = table_nonnegative(t, i, col_io, &r->io_cpu_s, err);
+        if (rc == 0)
+            rc = table_nonnegative(t, i, col_io_wait, &r->io_wait_s, err);
+        if (rc == 0)
+            rc = table_nonnegative(t, i, col_thread_sys, &r->thread_sys_s, err);
         if (rc == 0) {
             /* Label and plot columns: an odd value reads as unknown, not as an error. */
             if (csv_table_number(t, i, col_seconds, &r->seconds, NULL) != 0 || !(r->seconds >= 0.0))

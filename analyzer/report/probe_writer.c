@@ -6,13 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/probe_speeds.h"
 #include "report/csv_out.h"
 #include "report/runs_writer.h"
 
 static const char csv_header[] =
     "target,op,size_bytes,rep,seconds,bytes_per_s,sync,fs_type,emulated,rate_cap_bps,ram,"
     "rotational,device,cache_dropped,seed,flush_s,drain_bps,io_cpu_s,dir,cpu_wait_s,io_wait_s,"
-    "io_read_wait_s,io_wait_source,dirty_pause_s,psi_io_some_s,psi_io_full_s,psi_cpu_some_s\n";
+    "io_read_wait_s,io_wait_source,dirty_pause_s,psi_io_some_s,psi_io_full_s,psi_cpu_some_s,"
+    "thread_sys_s\n";
 
 const char *probe_csv_header_text(void) { return csv_header; }
 
@@ -49,6 +51,8 @@ int probe_csv_row(FILE *out, const probe_row_t *r, cp_err_t *err)
     fputc(',', out);
     runs_csv_accounting(out, &r->account, r->psi_io_some_s, r->psi_io_full_s,
                         r->psi_cpu_some_s);
+    fputc(',', out);
+    csv_out_num(out, 4, r->thread_sys_s);
     fputc('\n', out);
     if (ferror(out))
         return cp_err_set(err, CP_EIO, "cannot write a probe CSV row");
@@ -157,6 +161,12 @@ static void print_sized_op(FILE *out, const probe_row_t *rows, size_t n, const c
     probe_format_size(size_text, sizeof size_text, sizes[n_sizes - 1]);
     fprintf(out, "  %s sustained: %.1f MB/s (median at %s; min %.1f, max %.1f)\n",
             probe_op_name(op), top.median, size_text, top.min, top.max);
+    probe_modes_t modes; /* stats_for left the largest size's MB/s in scratch[0..top.n) */
+    if (probe_two_modes(scratch, top.n, &modes))
+        fprintf(out, "  %s: two groups at %s, %zu at about %.1f and %zu at about %.1f MB/s: "
+                "two regimes, not noise (docs/method.md, \"Probe\"); --sync direct gives "
+                "one\n", probe_op_name(op), size_text, modes.n_low, modes.low, modes.n_high,
+                modes.high);
 }
 
 static void print_sustained_run(FILE *out, const probe_row_t *rows, size_t n,

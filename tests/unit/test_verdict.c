@@ -8,6 +8,7 @@
 
 #include <cmocka.h>
 
+#include "model/probe_speeds.h"
 #include "model/verdict.h"
 #include "model/analysis.h"
 #include "report/probe_csv.h"
@@ -503,10 +504,55 @@ static void test_ceiling_from_mem_model_between_thread_counts(void **state)
     runs_table_free(runs);
 }
 
+/* Two regimes, not noise: the reads of one size split at the widest ratio between
+ * neighbours when each side has two or more and the gap is over 1.5x (hand-sorted:
+ * 299 383 | 626 2240, gap 626 / 383 = 1.63). */
+static void test_probe_two_modes(void **state)
+{
+    (void)state;
+    probe_modes_t m;
+    const double reads[] = {2240, 299, 626, 383};
+    assert_true(probe_two_modes(reads, 4, &m));
+    assert_int_equal(m.n_low, 2);
+    assert_int_equal(m.n_high, 2);
+    assert_true(fabs(m.low - (299 + 383) / 2.0) < 1e-9);
+    assert_true(fabs(m.high - (626 + 2240) / 2.0) < 1e-9);
+    const double one_speed[] = {500, 520, 540, 560, 580, 600};
+    assert_false(probe_two_modes(one_speed, 6, &m));
+    assert_int_equal(m.n_low + m.n_high, 0);
+    const double lone_outlier[] = {500, 510, 520, 1600}; /* one fast run is not a group */
+    assert_false(probe_two_modes(lone_outlier, 4, &m));
+    assert_false(probe_two_modes(reads, 3, &m)); /* too few for two groups of two */
+    const double small_gap[] = {400, 410, 590, 600}; /* 590 / 410 = 1.44 */
+    assert_false(probe_two_modes(small_gap, 4, &m));
+}
+
+/* A read bound by the kernel's own work: 1.06 s of system time per GB read and blocked
+ * 0.03 s of 0.9 s; not when it waited for the device, nor when the kernel was quick. */
+static void test_probe_kernel_bound_read(void **state)
+{
+    (void)state;
+    probe_speed_row_t r = {.op = PROBE_OP_READ, .size_bytes = 268435456, .seconds = 0.8988,
+                           .io_wait_s = 0.03, .thread_sys_s = 0.2838};
+    assert_true(probe_row_kernel_bound(&r));
+    r.io_wait_s = 0.61; /* blocked on the device for 2/3 of it */
+    assert_false(probe_row_kernel_bound(&r));
+    r.io_wait_s = 0.0;
+    r.thread_sys_s = 0.0264; /* 0.098 s per GB: a read the cache served */
+    assert_false(probe_row_kernel_bound(&r));
+    r.thread_sys_s = NAN; /* not measured */
+    assert_false(probe_row_kernel_bound(&r));
+    r.thread_sys_s = 0.2838;
+    r.op = PROBE_OP_WRITE;
+    assert_false(probe_row_kernel_bound(&r));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_each_verdict_branch),
+        cmocka_unit_test(test_probe_two_modes),
+        cmocka_unit_test(test_probe_kernel_bound_read),
         cmocka_unit_test(test_efficiency_and_write_ceiling),
         cmocka_unit_test(test_crossover),
         cmocka_unit_test(test_analysis_verdicts_and_crossover),
