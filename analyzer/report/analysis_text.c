@@ -362,11 +362,12 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *
     fprintf(out, "%swhy: %s%s", indent, buf, md ? "  \n" : "\n");
     prediction_words(top, buf, sizeof buf);
     if (buf[0])
-        fprintf(out, "%sat %d threads: %s%s", indent, top->threads, buf, md ? "  \n" : "\n");
+        fprintf(out, "%sat %d thread%s: %s%s", indent, top->threads,
+                top->threads == 1 ? "" : "s", buf, md ? "  \n" : "\n");
     if (last->has_stage_verdict)
-        fprintf(out, "%spipeline at %d threads: reader busy %.0f%%, %s %.0f%%, writer "
+        fprintf(out, "%spipeline at %d thread%s: reader busy %.0f%%, %s %.0f%%, writer "
                      "%.0f%% of the run (busiest: %s)%s",
-                indent, top->threads, 100.0 * top->reader_busy,
+                indent, top->threads, top->threads == 1 ? "" : "s", 100.0 * top->reader_busy,
                 s->decompress ? "decoders" : "compressors", 100.0 * top->compress_busy,
                 100.0 * top->writer_busy,
                 last->stage_verdict == VERDICT_WRITE  ? "writer"
