@@ -461,6 +461,18 @@ static bool measured_before(const sweep_params_t *p, size_t t, size_t c, size_t 
                                seconds);
 }
 
+/* How many of plan[0..n) are left to measure: those a resumed study did not measure
+ * before. */
+static size_t runs_left(const sweep_params_t *p, const planned_run_t *plan, size_t n)
+{
+    size_t left = 0;
+    double seconds;
+    for (size_t i = 0; i < n; i++)
+        left += !measured_before(p, plan[i].target, plan[i].codec, plan[i].thread, plan[i].rep,
+                                 &seconds);
+    return left;
+}
+
 /* A resumed study: true when every first-round run of (t, c) was measured before. */
 static bool case_done(const sweep_params_t *p, size_t t, size_t c)
 {
@@ -573,7 +585,7 @@ static int run_plan(const sweep_params_t *p, target_state_t *st, const planned_r
         size_t k = (plan[i].target * p->n_codecs + plan[i].codec) * p->n_threads + plan[i].thread;
         if (measured_before(p, plan[i].target, plan[i].codec, plan[i].thread, plan[i].rep,
                             &seconds)) {
-            pc->total--; /* resumed: kept from before, not measured twice */
+            /* resumed: kept from before, not measured twice (nor in pc->total) */
             if (seconds > 0.0 && times[k].n < SWEEP_AUTO_MAX_REPS)
                 times[k].seconds[times[k].n++] = seconds;
             continue;
@@ -620,7 +632,7 @@ static int run_until_settled(const sweep_params_t *p, target_state_t *st, planne
         cp_log_info("--reps auto: %zu case(s) not yet within +-%.0f%%, repetition %d", n,
                     100.0 * SWEEP_AUTO_WITHIN, round);
         prng_shuffle(g, plan, n, sizeof *plan);
-        pc->total += n;
+        pc->total += runs_left(p, plan, n);
         rc = run_plan(p, st, plan, n, done, pc, times, some_failed, cb, ctx, err);
         done += n;
     }
@@ -693,7 +705,8 @@ int sweep_run(const sweep_params_t *p, sweep_row_cb cb, void *ctx, cp_err_t *err
         warn_unpaced_commands(p, st);
     if (rc == CP_OK && p->warmup)
         rc = warm_up(p, st, err);
-    progress_ctx_t pc = {cb, ctx, 0, total, clock_now()};
+    /* "[k/N]": N counts the runs this sweep measures, not those a resumed study kept. */
+    progress_ctx_t pc = {cb, ctx, 0, runs_left(p, plan, total), clock_now()};
     bool some_failed = false;
     if (rc == CP_OK)
         rc = run_plan(p, st, plan, total, 0, &pc, times, &some_failed, cb, ctx, err);

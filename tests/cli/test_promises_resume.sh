@@ -106,6 +106,35 @@ check "meta.json: complete, no run failed, the resume kept 7 runs" test \
 check "meta.json: the resume found the study abandoned (its process died), not running" \
     test "$(json_get F/meta.json 'm["resumes"][-1]["status_before"]')" = abandoned
 
+# fail_orders FILE ORDER...: the rows of runs.csv at those places in the run order become
+# failed runs (valid 0, an error, no time), as a sweep writes them
+fail_orders() {
+    python3 - "$@" <<'PY'
+import csv, sys
+path, orders = sys.argv[1], set(sys.argv[2:])
+rows = list(csv.reader(open(path, newline="")))
+head = rows[0]
+for r in rows[1:]:
+    if r[head.index("order")] in orders:
+        r[head.index("seconds")] = r[head.index("bytes_per_s")] = ""
+        r[head.index("valid")] = "0"
+        r[head.index("error")] = "cannot write the output: No space left on device"
+csv.writer(open(path, "w", newline=""), lineterminator="\n").writerows(rows)
+PY
+}
+
+# ---- 1b. a resume's progress counts the runs it measures ---------------------------------
+# The two runs first in the study's order failed; the resume keeps the seed, so it measures
+# them first: "[1/2]" and "[2/2]", not "[1/8]" as if the 6 kept runs were still to come.
+cp -r base P
+stopped P
+fail_orders P/runs.csv 1 2
+check "two rows are failed runs" test "$(grep -c ',0,cannot write the output' P/runs.csv)" -eq 2
+run "$CP" run --resume P
+expect_status 0 "run --resume of a study with its first two runs failed"
+check "the progress counts the 2 runs left: $(progress_lines | cut -d' ' -f1 | tr '\n' ' ')" \
+    test "$(progress_lines | cut -d' ' -f1 | tr '\n' ' ')" = "[1/2] [2/2] "
+
 # ---- 2. run --resume drops a last line cut off mid-row -----------------------------------
 # A power cut in the middle of the last row's write: half its bytes, no newline.
 cp -r base C
