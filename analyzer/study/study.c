@@ -579,10 +579,21 @@ int study_resume_load(const char *dir, char *abs_dir, json_t **meta, int *argc, 
     const char *status = study_dir_status(abs_dir, &stage);
     int rc = CP_OK;
     long pid = 0;
-    if (status != NULL && strcmp(status, "complete") == 0)
-        rc = cp_err_set(err, CP_EUSAGE, "--resume '%s': the study is complete; nothing to "
-                        "resume (see its report.md)", dir);
-    else if (dirlock_held(abs_dir, &pid))
+    size_t failed = 0;
+    if (status != NULL && strcmp(status, "complete") == 0) {
+        /* A complete study whose runs failed is resumed to measure them again. */
+        snprintf(path, sizeof path, "%s/runs.csv", abs_dir);
+        rc = study_failed_runs(path, &failed, err);
+        if (rc == CP_OK && failed == 0)
+            rc = cp_err_set(err, CP_EUSAGE, "--resume '%s': the study is complete and every "
+                            "run succeeded; nothing to resume (see its report.md)", dir);
+        else if (rc != CP_OK) {
+            char why[CP_ERR_MSG_MAX];
+            snprintf(why, sizeof why, "%s", err->msg);
+            rc = cp_err_set(err, CP_EUSAGE, "--resume '%s': %s", dir, why);
+        }
+    }
+    if (rc == CP_OK && dirlock_held(abs_dir, &pid))
         rc = cp_err_set(err, CP_EUSAGE, "--resume '%s': in use by a running chokepoint "
                         "process (pid %ld)", dir, pid);
     const char *cwd = json_string_value(json_object_get(m, "cwd"));
@@ -604,11 +615,16 @@ int study_resume_load(const char *dir, char *abs_dir, json_t **meta, int *argc, 
         json_decref(m);
         return rc;
     }
-    cp_log_info("resuming %s (%s in stage '%s')", abs_dir,
-                status == NULL ? "unknown state" : strcmp(status, "abandoned") == 0
-                                                       ? "abandoned: its process died"
-                                                       : status,
-                stage);
+    if (failed > 0)
+        cp_log_info("resuming %s (complete, but runs.csv holds %zu failed run%s: measuring "
+                    "%s again)", abs_dir, failed, failed == 1 ? "" : "s",
+                    failed == 1 ? "it" : "them");
+    else
+        cp_log_info("resuming %s (%s in stage '%s')", abs_dir,
+                    status == NULL ? "unknown state" : strcmp(status, "abandoned") == 0
+                                                           ? "abandoned: its process died"
+                                                           : status,
+                    stage);
     *meta = m;
     *argv = args;
     *argc = (int)n;

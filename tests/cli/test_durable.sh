@@ -64,7 +64,7 @@ check "nothing temporary is left on the target" no_temp_files t
 
 run "$CP" run --resume R
 expect_status 2 "--resume of a complete study"
-check "the refusal says it is complete" grep -q "complete; nothing to resume" "$WORK/err"
+check "the refusal says it is complete" grep -q "complete and every run succeeded; nothing to resume" "$WORK/err"
 mkdir unrelated
 run "$CP" run --resume unrelated
 expect_status 2 "--resume of a directory that is no study"

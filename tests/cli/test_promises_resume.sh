@@ -135,6 +135,42 @@ expect_status 0 "run --resume of a study with its first two runs failed"
 check "the progress counts the 2 runs left: $(progress_lines | cut -d' ' -f1 | tr '\n' ' ')" \
     test "$(progress_lines | cut -d' ' -f1 | tr '\n' ' ')" = "[1/2] [2/2] "
 
+# ---- 1c. a complete study whose runs failed: run --resume measures them again -----------
+# The study ran to the end, but two runs failed (their rows say why): it is complete, and
+# resuming it retries those two, keeps the six good rows, and analyses again.
+cp -r base D
+fail_orders D/runs.csv 3 6
+python3 - D/meta.json <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["some_runs_failed"] = True
+json.dump(m, open(sys.argv[1], "w"), indent=2)
+PY
+grep ',1,$' D/runs.csv > D.kept || true
+check "the study is complete with 2 failed rows" test \
+    "$(json_get D/meta.json 'm["status"], m["some_runs_failed"]')" = "('complete', True)" -a \
+    "$(grep -c ',0,cannot write the output' D/runs.csv)" -eq 2
+run "$CP" run --resume D
+expect_status 0 "run --resume of a complete study with 2 failed runs"
+check "it says it retries them: 'complete, but runs.csv holds 2 failed runs: measuring them again'" \
+    grep -q "^resuming .*/D (complete, but runs.csv holds 2 failed runs: measuring them again)$" "$WORK/err"
+check "it measures exactly those 2: $(progress_lines | cut -d' ' -f1 | tr '\n' ' ')" \
+    test "$(progress_lines | cut -d' ' -f1 | tr '\n' ' ')" = "[1/2] [2/2] "
+check "runs.csv: the 6 good rows as they were, then 2 valid ones, no failed row" test \
+    "$(head -7 D/runs.csv | tail -6)" = "$(cat D.kept)" -a "$(data_rows D/runs.csv)" -eq 8 -a \
+    "$(grep -c ',1,$' D/runs.csv)" -eq 8
+check "meta.json: complete, no run failed, the resume found it complete and kept 6 runs" test \
+    "$(json_get D/meta.json 'm["status"], m["some_runs_failed"], m["resumes"][-1]["status_before"], m["resumes"][-1]["runs_kept"]')" \
+    = "('complete', False, 'complete', 6)"
+check "the analysis is written again, after the retry" test D/analysis.json -nt D.kept
+# A complete study with no failed run has nothing to resume: refused, nothing touched.
+cp -r base E
+run "$CP" run --resume E
+expect_status 2 "run --resume of a complete study whose runs all succeeded"
+expect_one_line_error "^chokepoint: error: --resume 'E': the study is complete and every run succeeded; nothing to resume \(see its report.md\)$" \
+    "it says why there is nothing to resume"
+check "nothing in it changed" diff -r base E
+
 # ---- 2. run --resume drops a last line cut off mid-row -----------------------------------
 # A power cut in the middle of the last row's write: half its bytes, no newline.
 cp -r base C
