@@ -398,7 +398,8 @@ static int write_report(const analysis_t *a, FILE *out, bool md, cp_err_t *err)
         fprintf(out, "analysis of %s%s%s (tolerance %.0f%%)\n", a->runs_path,
                 a->probe_path ? " with probe " : "", a->probe_path ? a->probe_path : "",
                 100.0 * a->tolerance);
-    fprintf(out, "%zu runs in %zu series", a->runs_used, a->nseries);
+    fprintf(out, "%zu run%s in %zu series", a->runs_used, a->runs_used == 1 ? "" : "s",
+            a->nseries);
     if (a->runs_skipped > 0)
         fprintf(out, "; %zu failed run%s skipped (error or valid = 0)", a->runs_skipped,
                 a->runs_skipped == 1 ? "" : "s");

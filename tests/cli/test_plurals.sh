@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A count agrees with its noun wherever chokepoint writes one: "1 thread", "2 threads",
-# "1, 2 and 4 threads", "1 failed run", in the answer, the notes, the details, the
-# Markdown report, the plot captions and the refusals.
+# "1, 2 and 4 threads", "1 failed run", "1 run in 1 series", "1 of 1 thread count", in
+# the answer, the notes, the details, the Markdown report, the plot captions, compare and
+# the refusals.
 source "$(dirname "$0")/lib.sh"
 set -e
 cd "$WORK"
@@ -9,16 +10,16 @@ cd "$WORK"
 # bad_plurals FILE...: the lines where a count disagrees with "thread(s)" or "run(s)"
 # ("2 thread counts" is a count of counts, and fine)
 bad_plurals() {
-    grep -HnP '(?<![0-9.,])1 (failed )?(threads|runs)\b|(?<![0-9.])([02-9]|[1-9][0-9]+) (failed )?(thread(?!s|\scounts?\b)|run\b)' "$@" || true
+    grep -HnP '(?<![0-9.,])1 (failed )?(threads|runs|thread counts)\b|(?<![0-9.])([02-9]|[1-9][0-9]+) (failed )?(thread(?!s|\scounts?\b)|run\b)' "$@" || true
 }
 no_bad_plurals() { [ -z "$(bad_plurals "$@")" ]; }
 
 # The checker itself finds each wrong form (else every check below would pass blindly).
 printf '%s\n' 'x at 2 thread: y' 'x at 1 threads (y)' 'x at 1, 2 and 4 thread: y' \
-    '(1 failed runs skipped)' '3 failed run skipped' > wrong.txt
+    '(1 failed runs skipped)' '3 failed run skipped' '1 of 1 thread counts slower' > wrong.txt
 printf '%s\n' 'x at 1 thread: y' 'at 2 threads, 1..8 threads' 'needs 2 thread counts' \
     '1 failed run skipped' '12 threads' > right.txt
-check "the checker finds all 5 wrong lines" test "$(bad_plurals wrong.txt | wc -l)" -eq 5
+check "the checker finds all 6 wrong lines" test "$(bad_plurals wrong.txt | wc -l)" -eq 6
 check "and none of the right ones" no_bad_plurals right.txt
 
 # runs FILE T...: mem and disk, 3 repetitions at each T, 1 GB in, 400 MB out; the disk 1-3%
@@ -79,6 +80,16 @@ printf 'target,threads,seconds,input_bytes,error\ndisk,1,,,out of space\n' > non
 run "$CP" analyze none.csv
 expect_status 2 "a file of one failed run"
 expect_one_line_error 'none.csv: no usable runs \(1 failed run skipped\)$' "the refusal: '1 failed run skipped'"
+
+# ---- one run; a comparison at one thread count ------------------------------------------
+printf 'target,threads,seconds,input_bytes\nmem,1,2,1000000000\n' > single.csv
+run "$CP" analyze single.csv
+check "one run is '1 run in 1 series'" grep -q '^1 run in 1 series\.$' "$WORK/out"
+printf 'target,threads,seconds,input_bytes\nmem,1,2.5,1000000000\n' > single-b.csv
+run "$CP" compare single.csv single-b.csv
+expect_status 0 "compare two studies of one thread count"
+check "'1 of 1 thread count slower'" grep -q '1 of 1 thread count slower, 0 faster, 0 the same' "$WORK/out"
+check "compare: no count disagrees with its noun: $(bad_plurals "$WORK/out" | head -3)" no_bad_plurals "$WORK/out"
 
 # ---- the memory refusal at 1 thread ------------------------------------------------------
 run "$CP" compress -i one.csv -o /dev/null -c xz:9 -T 1 --max-memory 1M
