@@ -87,6 +87,7 @@ static int run_measuring(const command_t *c, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    sys_std_fds_guard(); /* before anything opens a file that could take 1 or 2 */
     if (argc < 2) {
         print_usage(stderr);
         return 2;

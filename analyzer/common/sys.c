@@ -346,6 +346,18 @@ void sys_advise_sequential(int fd)
     (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 }
 
+void sys_std_fds_guard(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+            continue;
+        /* The lowest free number: fd itself, as 0..fd-1 are open by now. */
+        int got = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+        if (got >= 0 && got != fd)
+            close(got);
+    }
+}
+
 bool sys_executable_dir(char *dir, size_t cap)
 {
     if (cap < 2)

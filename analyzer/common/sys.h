@@ -229,6 +229,11 @@ double sys_dirty_trace_stop(sys_dirty_trace_t *t, const long *tgids, size_t n);
  * realloc works on it. NULL when out of memory. */
 void *sys_alloc_large(size_t n);
 
+/* Opens /dev/null on each of descriptors 0, 1 and 2 that is closed (a command started
+ * with >&- or 2>&-), so that no file the program opens later takes that number and gets
+ * its messages. Call it before opening anything. */
+void sys_std_fds_guard(void);
+
 /* The directory of the running executable (from /proc/self/exe) into dir (cap bytes).
  * False when it cannot be told. */
 bool sys_executable_dir(char *dir, size_t cap);

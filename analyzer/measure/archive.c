@@ -76,22 +76,24 @@ int archive_make(const char *input_path, uint64_t input_bytes, uint64_t input_ha
         out->frames.packed_total = run.output_bytes;
         out->frames.unpacked_total = run.input_bytes;
     }
+    uint64_t ram_needed = 0;
     if (rc == CP_ENOMEM && sink_limit_reached(out->file)) {
-        cp_err_clear(err); /* the sink's own message says less */
+        ram_needed = sink_bytes(out->file);
+        cp_err_clear(err); /* the sink's own message does not name the archive */
         rc = cp_err_set(err, CP_ENOMEM,
-                        "the mem target keeps its archive in RAM, and the %s archive of this "
-                        "input passes the %.1f MB left for archives in RAM (the memory limit less "
-                        "the runs' estimate and the archives already made); leave out mem, use "
-                        "a smaller input or raise --max-memory (--decompress)",
-                        codec_name, (double)ram_limit / 1e6);
+                        "the %s archive of this input needs %.1f MB of RAM, past the %.1f MB "
+                        "--max-memory leaves for it (--decompress)", codec_name,
+                        (double)ram_needed / 1e6, (double)ram_limit / 1e6);
     }
     if (rc == CP_OK && run.input_bytes != input_bytes)
         rc = cp_err_set(err, CP_EINVALID, "input %s changed while it was compressed",
                         input_path);
     if (rc == CP_OK)
         rc = check_restore(out, input_bytes, input_hash, threads, t->name, err);
-    if (rc != CP_OK)
+    if (rc != CP_OK) {
         archive_close(out);
+        out->ram_needed = ram_needed;
+    }
     return rc;
 }
 

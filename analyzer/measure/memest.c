@@ -108,10 +108,11 @@ int memest_check(const codec_spec_t *codecs, size_t n_codecs, pipeline_engine_t 
         else
             snprintf(limit_text, sizeof limit_text, "%.2f GB", (double)limit / 1e9);
         return cp_err_set(err, CP_EUSAGE,
-                          "%s at %d threads (%s engine) needs an estimated %.2f GB of memory "
+                          "%s at %d thread%s (%s engine) needs an estimated %.2f GB of memory "
                           "(a ring of %zu blocks of %s: %.2f GB; the codec: %.2f GB), "
                           "above the %s %s; %s, or set the limit with --max-memory SIZE",
-                          name, top, pipeline_engine_name(engine), (double)m.total_bytes / 1e9,
+                          name, top, top == 1 ? "" : "s", pipeline_engine_name(engine),
+                          (double)m.total_bytes / 1e9,
                           m.slots, block_text, (double)m.ring_bytes / 1e9,
                           (double)m.codec_bytes / 1e9, limit_text,
                           limit_bytes > 0 ? "given by --max-memory" : "available now", advice);

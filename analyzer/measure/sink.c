@@ -217,10 +217,11 @@ static const sink_ops_t file_ops = {file_write, file_finish, file_close};
 
 static int ram_write(sink_t *s, const void *buf, size_t len, cp_err_t *err)
 {
-    if (s->limit > 0 && s->bytes + len > s->limit) {
+    if (s->limit_reached || (s->limit > 0 && s->bytes + len > s->limit)) {
+        /* Counted, not kept: the caller learns how much room the whole file needs. */
         s->limit_reached = true;
-        return cp_err_set(err, CP_ENOMEM, "the file kept in memory would pass its %.1f MB limit",
-                          (double)s->limit / 1e6);
+        s->bytes += len;
+        return CP_OK;
     }
     int rc = pace(s, len, err);
     if (rc == CP_OK)
@@ -232,8 +233,9 @@ static int ram_write(sink_t *s, const void *buf, size_t len, cp_err_t *err)
 
 static int ram_finish(sink_t *s, cp_err_t *err)
 {
-    (void)s;
-    (void)err;
+    if (s->limit_reached)
+        return cp_err_set(err, CP_ENOMEM, "the file kept in memory needs %.1f MB, past its "
+                          "%.1f MB limit", (double)s->bytes / 1e6, (double)s->limit / 1e6);
     return CP_OK; /* the file stays open: it is the only thing that keeps the bytes */
 }
 

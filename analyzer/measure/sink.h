@@ -48,13 +48,14 @@ sink_t *sink_open_mem(const sink_options_t *opts, cp_err_t *err);
 /* Opens a sink on an anonymous file in RAM (memfd): the bytes are kept, readable at
  * sink_temp_path ("/proc/PID/fd/N", so a child process can open it too) until
  * sink_close frees them. Nothing is synced. Holds
- * what a memory target must keep (a decompression's archive). A write that would take it
- * past limit_bytes (0: no limit) fails with CP_ENOMEM instead of exhausting the machine.
- * NULL with err set on failure. */
+ * what a memory target must keep (a decompression's archive). Bytes past limit_bytes (0: no
+ * limit) are counted but not kept, instead of exhausting the machine, and sink_finish then
+ * fails with CP_ENOMEM; sink_bytes says how much the whole file needed. NULL with err set
+ * on failure. */
 sink_t *sink_open_ram(const char *name, const sink_options_t *opts, uint64_t limit_bytes,
                       cp_err_t *err);
 
-/* True when a RAM file sink refused a write for passing its limit. */
+/* True when a RAM file sink passed its limit (its writes since were counted, not kept). */
 bool sink_limit_reached(const sink_t *s);
 
 /* A memory sink that also keeps an XXH3-64 of the bytes (sink_hash): checks what a

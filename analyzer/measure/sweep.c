@@ -14,6 +14,7 @@
 #include "common/prng.h"
 #include "common/clock.h"
 #include "common/sys.h"
+#include "common/units.h"
 #include "measure/memest.h"
 #include "measure/verify.h"
 
@@ -143,29 +144,85 @@ static int largest_threads(const sweep_params_t *p)
     return most;
 }
 
-/* The RAM the archives kept in memory may fill (the mem target's, and those on a RAM
- * volume such as tmpfs): the memory limit less the largest run's estimate
- * (measure/memest.h), since the runs need theirs beside the archives. The limit is
- * --max-memory, else half of what is available now (the rest for the page cache and
- * everything else). 0: unknown (no limit); at least 1 byte otherwise. */
-static uint64_t archive_ram_budget(const sweep_params_t *p)
+/* The room of the archives kept in RAM (the mem target's, and those on a RAM volume
+ * such as tmpfs), and what it comes from, for the message when one does not fit. */
+typedef struct ram_room {
+    uint64_t left;      /* bytes the archives still to make may fill; 0: unknown (no limit) */
+    uint64_t limit;     /* --max-memory, else 0 */
+    uint64_t available; /* MemAvailable when the sweep started; 0 when not read */
+    uint64_t runs;      /* the largest run's estimate, which the runs need beside them */
+    uint64_t made;      /* the archives already made in RAM */
+    bool halved;        /* no --max-memory: half of what is available was the smaller */
+} ram_room_t;
+
+/* The RAM the archives kept in memory may fill: the memory limit less the largest run's
+ * estimate (measure/memest.h), since the runs need theirs beside the archives. The limit
+ * is --max-memory, else what is available now, and then at most half of it (the rest for
+ * the page cache and everything else). left is 0 when unknown (no limit), at least 1
+ * byte otherwise. */
+static ram_room_t archive_ram_room(const sweep_params_t *p)
 {
-    uint64_t limit = p->max_memory, available = 0;
-    if (limit == 0 && !sys_mem_available(&available))
-        return 0;
-    uint64_t runs = 0;
+    ram_room_t room = {0};
+    room.limit = p->max_memory;
+    bool known = sys_mem_available(&room.available);
+    if (room.limit == 0 && !known)
+        return room;
     for (size_t c = 0; c < p->n_codecs; c++) { /* making the archives, then restoring */
         memest_t m = memest_compute_study(&p->codecs[c], p->engine, largest_threads(p),
                                           p->block_size, true);
-        runs = m.total_bytes > runs ? m.total_bytes : runs;
+        room.runs = m.total_bytes > room.runs ? m.total_bytes : room.runs;
     }
-    if (limit == 0) {
-        uint64_t beside = available > runs ? available - runs : 0;
-        limit = beside < available / 2 ? beside : available / 2;
+    uint64_t left;
+    if (room.limit == 0) {
+        uint64_t beside = room.available > room.runs ? room.available - room.runs : 0;
+        room.halved = room.available / 2 < beside;
+        left = room.halved ? room.available / 2 : beside;
     } else {
-        limit = limit > runs ? limit - runs : 0;
+        left = room.limit > room.runs ? room.limit - room.runs : 0;
     }
-    return limit > 0 ? limit : 1;
+    room.left = left > 0 ? left : 1;
+    return room;
+}
+
+/* CP_ENOMEM in one line: target t's archive of codec needs `needed` bytes of RAM, more
+ * than room leaves; where the room comes from, and what makes more. */
+static int ram_room_error(const ram_room_t *room, const target_spec_t *t, const char *fs_type,
+                          const char *codec, uint64_t needed, cp_err_t *err)
+{
+    char from[256], made[64] = "", advice[320], limit[32], where[PATH_MAX + 64];
+    if (room->made > 0)
+        snprintf(made, sizeof made, ", less %.1f MB of archives already made",
+                 (double)room->made / 1e6);
+    if (room->limit > 0)
+        snprintf(from, sizeof from, "--max-memory %s less the runs' estimate of %.1f MB%s",
+                 units_format_bytes_echo(limit, sizeof limit, room->limit),
+                 (double)room->runs / 1e6, made);
+    else if (room->halved)
+        snprintf(from, sizeof from, "half of the %.1f MB of memory available now%s",
+                 (double)room->available / 1e6, made);
+    else
+        snprintf(from, sizeof from, "the %.1f MB of memory available now less the runs' "
+                 "estimate of %.1f MB%s", (double)room->available / 1e6,
+                 (double)room->runs / 1e6, made);
+    uint64_t want = room->runs + room->made + needed;
+    if (room->available > 0 && want > room->available)
+        snprintf(advice, sizeof advice, "that and the runs need %.1f MB, more than is available: "
+                 "free memory, use a smaller input or leave out '%s'", (double)want / 1e6,
+                 t->name);
+    else
+        snprintf(advice, sizeof advice, "give --max-memory %lluM or more, use a smaller input "
+                 "or leave out '%s'", (unsigned long long)((want + (1u << 20) - 1) >> 20),
+                 t->name);
+    if (t->is_mem)
+        snprintf(where, sizeof where, "in memory");
+    else
+        snprintf(where, sizeof where, "in RAM (%s, %s)", fs_type, t->dir);
+    cp_err_clear(err);
+    return cp_err_set(err, CP_ENOMEM, "--decompress: target '%s' keeps its archive %s, and its "
+                      "%s archive of this input needs %.1f MB there, past the %.1f MB left for "
+                      "archives in RAM (%s); %s",
+                      t->name, where, codec, (double)needed / 1e6, (double)room->left / 1e6,
+                      from, advice);
 }
 
 /* The codec before c whose archive c restores too (the same codec, as a built-in series
@@ -193,7 +250,7 @@ static int make_archives(const sweep_params_t *p, uint64_t input_size, target_st
     if (rc == CP_OK && bytes != input_size)
         rc = cp_err_set(err, CP_EINVALID, "input %s changed while it was read", p->input_path);
     int threads = largest_threads(p);
-    uint64_t ram_left = archive_ram_budget(p);
+    ram_room_t room = archive_ram_room(p);
     for (size_t i = 0; i < p->n_targets && rc == CP_OK; i++) {
         const target_spec_t *t = &p->targets[i];
         bool in_ram = t->is_mem || st[i].volume.is_ram;
@@ -215,22 +272,21 @@ static int make_archives(const sweep_params_t *p, uint64_t input_size, target_st
              * at most 200, and its frame is the same for any number of them). */
             int make_threads = p->engine == PIPELINE_NATIVE && threads > 16 ? 16 : threads;
             rc = archive_make(p->input_path, input_size, hash, &p->codecs[c], p->engine,
-                              make_threads, p->block_size, t, t->is_mem ? ram_left : 0,
+                              make_threads, p->block_size, t, t->is_mem ? room.left : 0,
                               &st[i].archives[c], err);
             uint64_t held = st[i].archives[c].frames.packed_total;
-            if (rc == CP_OK && in_ram && ram_left > 0 && held > ram_left) {
+            if (rc == CP_ENOMEM && st[i].archives[c].ram_needed > 0)
+                rc = ram_room_error(&room, t, st[i].volume.fs_type, name,
+                                    st[i].archives[c].ram_needed, err);
+            if (rc == CP_OK && in_ram && room.left > 0 && held > room.left) {
                 /* A RAM volume's file: known only once written. */
                 archive_close(&st[i].archives[c]);
-                rc = cp_err_set(err, CP_ENOMEM,
-                                "target '%s' keeps its archive in RAM (%s), and the %s archive "
-                                "of this input passes the %.1f MB left for archives in RAM "
-                                "(the memory limit less the runs' estimate and the archives "
-                                "already made); leave the target out, use a smaller input or "
-                                "raise --max-memory (--decompress)",
-                                t->name, st[i].volume.fs_type, name, (double)ram_left / 1e6);
+                rc = ram_room_error(&room, t, st[i].volume.fs_type, name, held, err);
             }
-            if (rc == CP_OK && in_ram && ram_left > 0)
-                ram_left = ram_left > held ? ram_left - held : 1;
+            if (rc == CP_OK && in_ram && room.left > 0) {
+                room.left = room.left > held ? room.left - held : 1;
+                room.made += held;
+            }
         }
     }
     return rc;
@@ -461,6 +517,18 @@ static bool measured_before(const sweep_params_t *p, size_t t, size_t c, size_t 
                                seconds);
 }
 
+/* How many of plan[0..n) are left to measure: those a resumed study did not measure
+ * before. */
+static size_t runs_left(const sweep_params_t *p, const planned_run_t *plan, size_t n)
+{
+    size_t left = 0;
+    double seconds;
+    for (size_t i = 0; i < n; i++)
+        left += !measured_before(p, plan[i].target, plan[i].codec, plan[i].thread, plan[i].rep,
+                                 &seconds);
+    return left;
+}
+
 /* A resumed study: true when every first-round run of (t, c) was measured before. */
 static bool case_done(const sweep_params_t *p, size_t t, size_t c)
 {
@@ -573,7 +641,7 @@ static int run_plan(const sweep_params_t *p, target_state_t *st, const planned_r
         size_t k = (plan[i].target * p->n_codecs + plan[i].codec) * p->n_threads + plan[i].thread;
         if (measured_before(p, plan[i].target, plan[i].codec, plan[i].thread, plan[i].rep,
                             &seconds)) {
-            pc->total--; /* resumed: kept from before, not measured twice */
+            /* resumed: kept from before, not measured twice (nor in pc->total) */
             if (seconds > 0.0 && times[k].n < SWEEP_AUTO_MAX_REPS)
                 times[k].seconds[times[k].n++] = seconds;
             continue;
@@ -620,7 +688,7 @@ static int run_until_settled(const sweep_params_t *p, target_state_t *st, planne
         cp_log_info("--reps auto: %zu case(s) not yet within +-%.0f%%, repetition %d", n,
                     100.0 * SWEEP_AUTO_WITHIN, round);
         prng_shuffle(g, plan, n, sizeof *plan);
-        pc->total += n;
+        pc->total += runs_left(p, plan, n);
         rc = run_plan(p, st, plan, n, done, pc, times, some_failed, cb, ctx, err);
         done += n;
     }
@@ -693,7 +761,8 @@ int sweep_run(const sweep_params_t *p, sweep_row_cb cb, void *ctx, cp_err_t *err
         warn_unpaced_commands(p, st);
     if (rc == CP_OK && p->warmup)
         rc = warm_up(p, st, err);
-    progress_ctx_t pc = {cb, ctx, 0, total, clock_now()};
+    /* "[k/N]": N counts the runs this sweep measures, not those a resumed study kept. */
+    progress_ctx_t pc = {cb, ctx, 0, runs_left(p, plan, total), clock_now()};
     bool some_failed = false;
     if (rc == CP_OK)
         rc = run_plan(p, st, plan, total, 0, &pc, times, &some_failed, cb, ctx, err);

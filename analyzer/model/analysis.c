@@ -520,9 +520,12 @@ int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
 {
     *out = NULL;
     analysis_options_t opts = options ? *options : analysis_defaults();
-    if (runs == NULL || runs->nrows == 0)
-        return cp_err_set(err, CP_EDATA, "%s: no usable runs (%zu failed runs skipped)",
-                          runs && runs->path ? runs->path : "runs", runs ? runs->skipped_failed : 0);
+    if (runs == NULL || runs->nrows == 0) {
+        size_t failed = runs ? runs->skipped_failed : 0;
+        return cp_err_set(err, CP_EDATA, "%s: no usable runs (%zu failed run%s skipped)",
+                          runs && runs->path ? runs->path : "runs", failed,
+                          failed == 1 ? "" : "s");
+    }
     if (!(opts.tolerance >= 0.0 && opts.tolerance < 1.0))
         return cp_err_set(err, CP_EUSAGE, "tolerance %g is not in [0, 1)", opts.tolerance);
 

@@ -362,11 +362,12 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *
     fprintf(out, "%swhy: %s%s", indent, buf, md ? "  \n" : "\n");
     prediction_words(top, buf, sizeof buf);
     if (buf[0])
-        fprintf(out, "%sat %d threads: %s%s", indent, top->threads, buf, md ? "  \n" : "\n");
+        fprintf(out, "%sat %d thread%s: %s%s", indent, top->threads,
+                top->threads == 1 ? "" : "s", buf, md ? "  \n" : "\n");
     if (last->has_stage_verdict)
-        fprintf(out, "%spipeline at %d threads: reader busy %.0f%%, %s %.0f%%, writer "
+        fprintf(out, "%spipeline at %d thread%s: reader busy %.0f%%, %s %.0f%%, writer "
                      "%.0f%% of the run (busiest: %s)%s",
-                indent, top->threads, 100.0 * top->reader_busy,
+                indent, top->threads, top->threads == 1 ? "" : "s", 100.0 * top->reader_busy,
                 s->decompress ? "decoders" : "compressors", 100.0 * top->compress_busy,
                 100.0 * top->writer_busy,
                 last->stage_verdict == VERDICT_WRITE  ? "writer"
@@ -397,7 +398,8 @@ static int write_report(const analysis_t *a, FILE *out, bool md, cp_err_t *err)
         fprintf(out, "analysis of %s%s%s (tolerance %.0f%%)\n", a->runs_path,
                 a->probe_path ? " with probe " : "", a->probe_path ? a->probe_path : "",
                 100.0 * a->tolerance);
-    fprintf(out, "%zu runs in %zu series", a->runs_used, a->nseries);
+    fprintf(out, "%zu run%s in %zu series", a->runs_used, a->runs_used == 1 ? "" : "s",
+            a->nseries);
     if (a->runs_skipped > 0)
         fprintf(out, "; %zu failed run%s skipped (error or valid = 0)", a->runs_skipped,
                 a->runs_skipped == 1 ? "" : "s");

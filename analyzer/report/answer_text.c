@@ -17,6 +17,12 @@ static const char *label(const analysis_series_t *s, char *buf, size_t cap)
     return buf;
 }
 
+/* "thread" or "threads", to follow the count n. */
+static const char *threads_word(int n)
+{
+    return n == 1 ? "thread" : "threads";
+}
+
 /* The memory target's time for point p: its input at the CPU ceiling's rate. */
 static double cpu_seconds(const analysis_point_t *p, const analysis_verdict_t *v)
 {
@@ -56,7 +62,7 @@ static void reach_words(const analysis_series_t *s, char *buf, size_t cap)
     else if (k == 0)
         snprintf(buf, cap, "at every measured thread count (%d..%d)", s->points[0].threads, top);
     else if (k == n - 1)
-        snprintf(buf, cap, "at %d threads, the largest count measured", top);
+        snprintf(buf, cap, "at %d %s, the largest count measured", top, threads_word(top));
     else
         snprintf(buf, cap, "from %d thread%s on (measured up to %d)", s->points[k].threads,
                  s->points[k].threads == 1 ? "" : "s", top);
@@ -126,8 +132,8 @@ const char *answer_whatif(const analysis_t *a, const analysis_series_t *s, char 
                s->rate_cap_bps > 0.0 ? "is capped at" : "writes",
                analysis_format_rate(s->write_speed_bps, have, sizeof have),
                analysis_format_rate(s->write_speed_bps / ratio, have_in, sizeof have_in), ratio);
-    strbuf_appendf(buf, cap, "; at %d threads the job needs %s of writes to keep up with the "
-                   "cores while they compress", p->threads,
+    strbuf_appendf(buf, cap, "; at %d %s the job needs %s of writes to keep up with the "
+                   "cores while they compress", p->threads, threads_word(p->threads),
                    analysis_format_rate(v->cpu_ceiling_bps * ratio, need, sizeof need));
     if (s->whatif_threads > 0) {
         strbuf_appendf(buf, cap, "; ");
@@ -153,12 +159,13 @@ const char *answer_sentence(const analysis_t *a, const analysis_series_t *s, cha
     slower_words(p->seconds, cpu_s, slower, sizeof slower);
     const char *against = a->ceilings[s->ceiling].estimated ? "the fastest target" : "memory";
     if (s->is_mem) {
-        strbuf_appendf(buf, cap, "%s: the CPU ceiling: %.3g s at %d threads (%s of %s)", name,
-               p->seconds, p->threads, analysis_format_rate(p->bytes_per_s, r1, sizeof r1),
+        strbuf_appendf(buf, cap, "%s: the CPU ceiling: %.3g s at %d %s (%s of %s)", name,
+               p->seconds, p->threads, threads_word(p->threads),
+               analysis_format_rate(p->bytes_per_s, r1, sizeof r1),
                s->decompress ? "restored data" : "input");
         if (p->flags & POINT_OVERSUBSCRIBED)
-            strbuf_appendf(buf, cap, "; %d threads is more than the %.0f CPUs online (oversubscribed)",
-                   p->threads, p->online_cpus);
+            strbuf_appendf(buf, cap, "; %d %s is more than the %.0f CPUs online (oversubscribed)",
+                   p->threads, threads_word(p->threads), p->online_cpus);
         strbuf_appendf(buf, cap, ".");
         return buf;
     }
@@ -166,8 +173,8 @@ const char *answer_sentence(const analysis_t *a, const analysis_series_t *s, cha
     strbuf_appendf(buf, cap, "%s: %s %s: ", name, verdict_name(v->verdict), reach);
     const cause_evidence_t *e = &v->evidence;
     if (v->cause == CAUSE_UNKNOWN) {
-        strbuf_appendf(buf, cap, "%.3g s at %d threads, %s %s (%.3g s); ", p->seconds,
-                       p->threads, slower, against, cpu_s);
+        strbuf_appendf(buf, cap, "%.3g s at %d %s, %s %s (%.3g s); ", p->seconds,
+                       p->threads, threads_word(p->threads), slower, against, cpu_s);
         cause_miss_words(s, p, v, a->tolerance, buf, cap);
     } else if (v->verdict == VERDICT_BALANCED) {
         cause_plain_words(s, v->cause, what, sizeof what);
@@ -184,18 +191,18 @@ const char *answer_sentence(const analysis_t *a, const analysis_series_t *s, cha
         bool added = t1 == TERM_FLUSH || t2 == TERM_FLUSH;
         const char *fig = added ? "adds " : "";
         strbuf_appendf(buf, cap, "%s (%s%.3g s) and %s (%s%.3g s) %s, so going faster "
-                       "needs both: %.3g s at %d threads, %s %s (%.3g s)", what, fig,
+                       "needs both: %.3g s at %d %s, %s %s (%.3g s)", what, fig,
                        added ? e->part_s[t1] : e->own_s[t1], other, fig,
                        added ? e->part_s[t2] : e->own_s[t2],
                        added ? "add about as much" : "take about as long", p->seconds,
-                       p->threads, slower, against, cpu_s);
+                       p->threads, threads_word(p->threads), slower, against, cpu_s);
     } else if (v->cause == CAUSE_COMPUTE) {
-        strbuf_appendf(buf, cap, "%.3g s at %d threads, %s %s (%.3g s); this volume keeps up",
-                       p->seconds, p->threads, slower, against, cpu_s);
+        strbuf_appendf(buf, cap, "%.3g s at %d %s, %s %s (%.3g s); this volume keeps up",
+                       p->seconds, p->threads, threads_word(p->threads), slower, against, cpu_s);
     } else {
-        strbuf_appendf(buf, cap, "%s sets the time: %.3g s at %d threads, %s %s (%.3g s)",
+        strbuf_appendf(buf, cap, "%s sets the time: %.3g s at %d %s, %s %s (%.3g s)",
                        cause_plain_words(s, v->cause, what, sizeof what), p->seconds,
-                       p->threads, slower, against, cpu_s);
+                       p->threads, threads_word(p->threads), slower, against, cpu_s);
         if (v->from_model)
             strbuf_appendf(buf, cap, "; the model: %s", decomposition_words(e, parts, sizeof parts));
     }
@@ -204,8 +211,8 @@ const char *answer_sentence(const analysis_t *a, const analysis_series_t *s, cha
         whatif_words(a, s, buf, cap);
     }
     if (p->flags & POINT_OVERSUBSCRIBED)
-        strbuf_appendf(buf, cap, " (%d threads on %.0f CPUs: oversubscribed)", p->threads,
-               p->online_cpus);
+        strbuf_appendf(buf, cap, " (%d %s on %.0f CPUs: oversubscribed)", p->threads,
+               threads_word(p->threads), p->online_cpus);
     if (s->unpaced)
         strbuf_appendf(buf, cap, "; unpaced: the target's emulated cap paces chokepoint's "
                        "own I/O, not a command's, so this is the volume as it is");
@@ -231,14 +238,24 @@ const char *answer_point_marks(const analysis_series_t *s, size_t k, char *buf, 
     return buf;
 }
 
-/* "1, 2 and 4" for the thread counts of s whose points carry flag. */
+/* "1 thread", "2 threads", "1, 2 and 4 threads": the thread counts of s whose points
+ * carry flag, into buf; returns how many there are. */
 static size_t flagged_threads(const analysis_series_t *s, unsigned flag, char *buf, size_t cap)
 {
-    size_t n = 0;
-    buf[0] = '\0';
+    size_t n = 0, total = 0;
+    int last = 0;
     for (size_t k = 0; k < s->npoints; k++)
-        if (s->points[k].flags & flag)
-            strbuf_appendf(buf, cap, "%s%d", n++ ? ", " : "", s->points[k].threads);
+        total += (s->points[k].flags & flag) != 0;
+    buf[0] = '\0';
+    for (size_t k = 0; k < s->npoints; k++) {
+        if (!(s->points[k].flags & flag))
+            continue;
+        n++;
+        last = s->points[k].threads;
+        strbuf_appendf(buf, cap, "%s%d", n == 1 ? "" : n == total ? " and " : ", ", last);
+    }
+    if (n > 0)
+        strbuf_appendf(buf, cap, " %s", n == 1 ? threads_word(last) : "threads");
     return n;
 }
 
@@ -264,35 +281,35 @@ static size_t write_notes(const analysis_t *a, FILE *out, bool md)
         }
         size_t n;
         if ((n = flagged_threads(s, POINT_OVERSUBSCRIBED, at, sizeof at)) > 0 && ++notes)
-            fprintf(out, "%s%s at %s thread%s: more threads than the %.0f CPUs online "
+            fprintf(out, "%s%s at %s: more threads than the %.0f CPUs online "
                     "(oversubscribed): the threads take turns on the cores, so these points "
                     "measure time-slicing, not scaling, and bend the models; measure up to "
-                    "%.0f threads\n", bullet, name, at, n == 1 ? "" : "s", cpus, cpus);
+                    "%.0f threads\n", bullet, name, at, cpus, cpus);
         if ((n = flagged_threads(s, POINT_EFFICIENCY_HIGH, at, sizeof at)) > 0 && ++notes)
-            fprintf(out, "%s%s at %s thread%s: efficiency up to %.0f%%, above 100%%: the run "
+            fprintf(out, "%s%s at %s: efficiency up to %.0f%%, above 100%%: the run "
                     "beat its own ceiling, so a ceiling is too low. Likely the page cache "
                     "(output still in memory when the clock stopped%s), an emulated cap that "
                     "paces less than it claims, or noise in the memory target's time; rerun "
                     "with --reps auto, or with --sync direct to take the cache out\n",
-                    bullet, name, at, n == 1 ? "" : "s", 100.0 * eff,
+                    bullet, name, at, 100.0 * eff,
                     strcmp(s->sync, "none") == 0 ? ": this series did not fsync" : "");
         if ((n = flagged_threads(s, POINT_BEYOND_PROBE, at, sizeof at)) > 0 && ++notes)
-            fprintf(out, "%s%s at %s thread%s: wrote up to %s of output, faster than the "
+            fprintf(out, "%s%s at %s: wrote up to %s of output, faster than the "
                     "volume's %s speed of %s. Likely the page cache absorbed the writes (a "
                     "probe file or timing that kept the output in memory), or the probe ran "
                     "while something else used the disk; probe again with a file as large as "
                     "the output, or sweep with --sync direct\n", bullet, name, at,
-                    n == 1 ? "" : "s", analysis_format_rate(out_bps, r1, sizeof r1),
+                    analysis_format_rate(out_bps, r1, sizeof r1),
                     write_speed_kind(s),
                     analysis_format_rate(s->write_speed_bps > 0.0 ? s->write_speed_bps
                                                                   : s->rate_cap_bps,
                                          r2, sizeof r2));
         if ((n = flagged_threads(s, POINT_SINGLE_RUN_UNEXPLAINED, at, sizeof at)) > 0 &&
             ++notes)
-            fprintf(out, "%s%s at %s thread%s: unexplained, and resting on a single run: "
+            fprintf(out, "%s%s at %s: unexplained, and resting on a single run: "
                     "anything else on the machine can slow one run (noise); rerun with "
                     "--reps 3 or --reps auto before reading anything into it\n", bullet, name,
-                    at, n == 1 ? "" : "s");
+                    at);
     }
     return notes;
 }

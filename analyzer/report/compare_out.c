@@ -23,9 +23,9 @@ void compare_pair_summary(const compare_result_t *r, const compare_pair_t *p, ch
     for (size_t i = 0; i < p->npoints; i++)
         if (worst == NULL || fabs(p->points[i].rate_ratio - 1.0) > fabs(worst->rate_ratio - 1.0))
             worst = &p->points[i];
-    int n = snprintf(buf, cap, "%zu of %zu thread counts slower, %zu faster, %zu the same "
-                     "(threshold %.3g%%)", p->slower, p->npoints, p->faster, p->same,
-                     r->options.threshold * 100.0);
+    int n = snprintf(buf, cap, "%zu of %zu thread count%s slower, %zu faster, %zu the same "
+                     "(threshold %.3g%%)", p->slower, p->npoints, p->npoints == 1 ? "" : "s",
+                     p->faster, p->same, r->options.threshold * 100.0);
     if (worst != NULL && n >= 0 && (size_t)n < cap)
         snprintf(buf + n, cap - (size_t)n, "; the largest difference is at T=%d, B at %.1f%% "
                  "of A", worst->threads, worst->rate_ratio * 100.0);

@@ -395,7 +395,8 @@ void plot_caption_rate_vs_write(const analysis_t *a, bool multi_codec, char *buf
                analysis_format_rate(s->write_speed_bps, w, sizeof w),
                analysis_format_rate(top->bytes_per_s, r, sizeof r));
         if (threads == 0)
-            strbuf_appendf(buf, cap, " at %d threads", top->threads);
+            strbuf_appendf(buf, cap, " at %d thread%s", top->threads,
+                           top->threads == 1 ? "" : "s");
         told++;
     }
     if (threads > 0 && isfinite(cpu) && !multi_codec)

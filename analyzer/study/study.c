@@ -558,6 +558,26 @@ void study_resume_free_args(int argc, char **argv)
     free(argv);
 }
 
+/* A complete study is resumed only to measure its failed runs again: CP_OK with *failed
+ * their number (> 0), else CP_EUSAGE saying there is nothing to resume or why runs.csv
+ * cannot be read. */
+static int complete_study_failed_runs(const char *dir, const char *abs_dir, size_t *failed,
+                                      cp_err_t *err)
+{
+    char path[STUDY_PATH_MAX];
+    snprintf(path, sizeof path, "%s/runs.csv", abs_dir);
+    int rc = study_failed_runs(path, failed, err);
+    if (rc != CP_OK) {
+        char why[CP_ERR_MSG_MAX];
+        snprintf(why, sizeof why, "%s", err->msg);
+        return cp_err_set(err, CP_EUSAGE, "--resume '%s': %s", dir, why);
+    }
+    if (*failed == 0)
+        return cp_err_set(err, CP_EUSAGE, "--resume '%s': the study is complete and every run "
+                          "succeeded; nothing to resume (see its report.md)", dir);
+    return CP_OK;
+}
+
 int study_resume_load(const char *dir, char *abs_dir, json_t **meta, int *argc, char ***argv,
                       cp_err_t *err)
 {
@@ -580,10 +600,10 @@ int study_resume_load(const char *dir, char *abs_dir, json_t **meta, int *argc, 
     const char *status = study_dir_status(abs_dir, &stage);
     int rc = CP_OK;
     long pid = 0;
+    size_t failed = 0;
     if (status != NULL && strcmp(status, "complete") == 0)
-        rc = cp_err_set(err, CP_EUSAGE, "--resume '%s': the study is complete; nothing to "
-                        "resume (see its report.md)", dir);
-    else if (dirlock_held(abs_dir, &pid))
+        rc = complete_study_failed_runs(dir, abs_dir, &failed, err);
+    if (rc == CP_OK && dirlock_held(abs_dir, &pid))
         rc = cp_err_set(err, CP_EUSAGE, "--resume '%s': in use by a running chokepoint "
                         "process (pid %ld)", dir, pid);
     const char *cwd = json_string_value(json_object_get(m, "cwd"));
@@ -605,11 +625,16 @@ int study_resume_load(const char *dir, char *abs_dir, json_t **meta, int *argc, 
         json_decref(m);
         return rc;
     }
-    cp_log_info("resuming %s (%s in stage '%s')", abs_dir,
-                status == NULL ? "unknown state" : strcmp(status, "abandoned") == 0
-                                                       ? "abandoned: its process died"
-                                                       : status,
-                stage);
+    if (failed > 0)
+        cp_log_info("resuming %s (complete, but runs.csv holds %zu failed run%s: measuring "
+                    "%s again)", abs_dir, failed, failed == 1 ? "" : "s",
+                    failed == 1 ? "it" : "them");
+    else
+        cp_log_info("resuming %s (%s in stage '%s')", abs_dir,
+                    status == NULL ? "unknown state" : strcmp(status, "abandoned") == 0
+                                                           ? "abandoned: its process died"
+                                                           : status,
+                    stage);
     *meta = m;
     *argv = args;
     *argc = (int)n;

@@ -70,8 +70,9 @@ int study_execute(study_t *s, int argc, char **argv, cp_err_t *err);
  * and its strings malloc'd: study_resume_free_args) to parse as the study's options, and
  * the meta object (the caller's reference), with the working directory the study ran in
  * restored (chdir) so its relative paths mean the same; *abs_dir is DIR made absolute.
- * CP_EUSAGE when DIR is not a results directory of `chokepoint run`, is complete, or is
- * in use by a live process. */
+ * A complete study is resumed only when its runs.csv holds failed runs (measured again).
+ * CP_EUSAGE when DIR is not a results directory of `chokepoint run`, is complete with every
+ * run valid, or is in use by a live process. */
 int study_resume_load(const char *dir, char *abs_dir, json_t **meta, int *argc, char ***argv,
                       cp_err_t *err);
 void study_resume_free_args(int argc, char **argv);

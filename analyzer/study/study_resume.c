@@ -208,6 +208,22 @@ bool study_done_lookup(void *ctx, const char *target, const char *codec, int thr
     return false;
 }
 
+int study_failed_runs(const char *path, size_t *failed, cp_err_t *err)
+{
+    *failed = 0;
+    if (access(path, F_OK) != 0)
+        return CP_OK;
+    csv_table_t *t = NULL;
+    int rc = csv_table_read_file(path, &t, err);
+    if (rc != CP_OK)
+        return rc;
+    int valid = csv_table_find(t, "valid");
+    for (size_t r = 0; r < csv_table_rows(t); r++) /* as study_done_keep_row keeps them */
+        *failed += valid < 0 || strcmp(csv_table_cell(t, r, valid), "1") != 0;
+    csv_table_free(t);
+    return CP_OK;
+}
+
 int study_input_hash(const char *path, char *hex, unsigned long long *bytes, cp_err_t *err)
 {
     uint64_t hash = 0, size = 0;

@@ -32,6 +32,11 @@ bool study_done_keep_row(void *ctx, const char *const *cells, const char *const 
 bool study_done_lookup(void *ctx, const char *target, const char *codec, int threads, int rep,
                        double *seconds);
 
+/* How many rows of the runs.csv at path are not valid measurements (failed, or not run
+ * after an earlier failure): the runs a resume measures again. 0 for a missing file;
+ * CP_EDATA when it is malformed, CP_EIO when it cannot be read. */
+int study_failed_runs(const char *path, size_t *failed, cp_err_t *err);
+
 /* The XXH3-64 of a file as 16 hex digits (hex holds 17 bytes) and its size. */
 int study_input_hash(const char *path, char *hex, unsigned long long *bytes, cp_err_t *err);
 

@@ -162,13 +162,13 @@ printf 'target,threads,seconds,input_bytes,output_bytes,layout,input_target\n%s\
     "mem,1,1.25,1000000000,500000000,split,src" "disk,1,7,1000000000,500000000,same," >"$WORK/rb.csv"
 printf 'target,op,size_bytes,bytes_per_s\ndisk,write,2000000000,2000000000\ndisk,read,2000000000,150000000\n' >"$WORK/rb_probe.csv"
 "$CP" analyze "$WORK/rb.csv" --probe "$WORK/rb_probe.csv" >"$WORK/out" 2>"$WORK/err" || fail "read-bound: exit $?"
-expect_in "$WORK/out" "verdict at 1 threads?: read-bound"
+expect_in "$WORK/out" "verdict at 1 thread: read-bound"
 
 # --- no usable runs: exit 2, one line naming the file --------------------------------------
 printf 'target,threads,seconds,input_bytes,error\ndisk,1,,,out of space\n' >"$WORK/none.csv"
 "$CP" analyze "$WORK/none.csv" -o "$WORK/none.txt" >"$WORK/out" 2>"$WORK/err"; rc=$?
 [ "$rc" -eq 2 ] || fail "no usable runs: exit $rc, want 2"
-expect_in "$WORK/err" "none.csv: no usable runs \(1 failed runs? skipped\)"
+expect_in "$WORK/err" "none.csv: no usable runs \(1 failed run skipped\)"
 [ "$(wc -l <"$WORK/err")" -eq 1 ] || fail "no usable runs: not one line on stderr"
 [ -e "$WORK/none.txt" ] && fail "no usable runs: output written"
 
@@ -176,10 +176,10 @@ expect_in "$WORK/err" "none.csv: no usable runs \(1 failed runs? skipped\)"
 printf 'target,threads,seconds,input_bytes\nmem,1,4,1000\ndisk,1,5,1000\n' >"$WORK/tol.csv"
 "$CP" analyze "$WORK/tol.csv" --tolerance 0.25 >"$WORK/out" 2>&1 || fail "tolerance 0.25: exit $?"
 sed -n '/^disk/,/^$/p' "$WORK/out" > "$WORK/disk.txt"
-expect_in "$WORK/disk.txt" "verdict at 1 threads?: cpu-bound"
+expect_in "$WORK/disk.txt" "verdict at 1 thread: cpu-bound"
 "$CP" analyze "$WORK/tol.csv" --tolerance 0.1875 >"$WORK/out" 2>&1 || fail "tolerance 0.1875: exit $?"
 sed -n '/^disk/,/^$/p' "$WORK/out" > "$WORK/disk.txt"
-expect_in "$WORK/disk.txt" "verdict at 1 threads?: unexplained"
+expect_in "$WORK/disk.txt" "verdict at 1 thread: unexplained"
 
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "ok"

@@ -144,9 +144,19 @@ head -c 20000000 /dev/urandom > "$WORK/random.bin"
 run "$CP" sweep -i "$WORK/random.bin" --decompress -T 1 --reps 1 --max-memory 90M -q \
     -o "$WORK/ram.csv" mem
 expect_status 1 "an archive in RAM past what --max-memory leaves"
-expect_one_line_error "archive in RAM.*passes the [0-9.]+ MB left for archives in RAM.*--max-memory" \
-    "it says the archive does not fit and how to make room"
+# room_refusal NAME WHERE: the one line naming the room needed (the 20 MB archive), the room
+# left and where it comes from, where the archive is kept, and the --max-memory that holds it
+room_refusal() {
+    echo "^chokepoint: error: --decompress: target '$1' keeps its archive $2, and its zstd:3 archive of this input needs 20\.0 MB there, past the [0-9.]+ MB left for archives in RAM \(--max-memory 90 MiB less the runs' estimate of [0-9.]+ MB\); give --max-memory [0-9]+M or more, use a smaller input or leave out '$1'\$"
+}
+expect_one_line_error "$(room_refusal mem 'in memory')" \
+    "it says what the archive needs, what is left, where, and the --max-memory that holds it"
 check "no rows file from it" test ! -e "$WORK/ram.csv" -a ! -e "$WORK/ram.csv.partial"
+advised=$(sed -nE 's/.*; give --max-memory ([0-9]+M) or more, .*/\1/p' "$WORK/err")
+run "$CP" sweep -i "$WORK/random.bin" --decompress -T 1 --reps 1 --max-memory "${advised:-none}" -q \
+    -o "$WORK/ram.csv" mem
+expect_status 0 "the --max-memory it advises (${advised:-none}) holds the archive"
+rm -f "$WORK/ram.csv"
 run "$CP" sweep -i "$WORK/random.bin" --decompress -T 1 --reps 1 --max-memory 200M -q \
     -o "$WORK/ram.csv" mem
 expect_status 0 "the same archive under a 200 MB limit"
@@ -156,8 +166,8 @@ if shm=$(mktemp -d /dev/shm/cp-decompress.XXXXXX 2> /dev/null); then
     run "$CP" sweep -i "$WORK/random.bin" --decompress -T 1 --reps 1 --max-memory 90M -q \
         -o "$WORK/shm.csv" "shm=$shm"
     expect_status 1 "an archive on tmpfs past what --max-memory leaves"
-    expect_one_line_error "target 'shm' keeps its archive in RAM \(tmpfs\).*--max-memory" \
-        "it says the tmpfs archive does not fit"
+    expect_one_line_error "$(room_refusal shm "in RAM \\(tmpfs, $shm\\)")" \
+        "it says what the tmpfs archive needs, what is left, where, and the option"
     check "nothing left on the tmpfs target" test -z "$(ls -A "$shm")"
 else
     skip_check "no /dev/shm for the tmpfs archive case"

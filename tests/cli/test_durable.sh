@@ -64,12 +64,18 @@ check "nothing temporary is left on the target" no_temp_files t
 
 run "$CP" run --resume R
 expect_status 2 "--resume of a complete study"
-check "the refusal says it is complete" grep -q "complete; nothing to resume" "$WORK/err"
+check "the refusal says it is complete" grep -q "complete and every run succeeded; nothing to resume" "$WORK/err"
 mkdir unrelated
 run "$CP" run --resume unrelated
 expect_status 2 "--resume of a directory that is no study"
 run "$CP" run --resume R --threads 4
 expect_status 2 "--resume takes no other options"
+expect_one_line_error "^chokepoint: error: --resume takes no other options or targets \(but -q and --max-memory\): the study's own are recorded in its meta.json$" \
+    "the refusal names the options it does take"
+run "$CP" run --resume R --max-memory 1G -q
+expect_status 2 "--resume with --max-memory, of a complete study"
+expect_one_line_error "the study is complete and every run succeeded; nothing to resume" \
+    "--max-memory is taken: the refusal is the complete study's"
 
 # A study whose input changed since is refused in one line naming both hashes, and
 # nothing is measured. (A study abandoned in the sweep, its input then rewritten.)

@@ -4,7 +4,8 @@
 # placeholder typo is refused; a target whose runs all failed is named in the answer
 # with its first error; a command on an emulated target is labelled unpaced where its
 # verdict is; an emulated cap recorded in runs.csv is the volume's speed without a probe;
-# compare warns when the inputs differ and names what it could not pair.
+# compare warns when the inputs differ and names what it could not pair; a closed stdout
+# or stderr (run ... 2>&1 | head, >&- 2>&-) fails no finished study and lands in no file.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -89,4 +90,27 @@ run "$CP" compare "$WORK/a.csv" "$WORK/b.csv"
 expect_status 0 "compare a 128 MB study with a 256 MB one"
 check "it warns that the inputs differ" grep -q "warning: the inputs differ (A 128.0 MB, B 256.0 MB)" "$WORK/out"
 check "it names the target it could not pair" grep -q "not paired, so not compared: A: nas (zstd:3)" "$WORK/out"
+
+# --- a reader that goes away, or no stdout and stderr at all, fails no finished study -----
+# run ... 2>&1 | head: the study completes, exit 0. With stdout and stderr closed (>&-
+# 2>&-) the files the study opens would take descriptors 1 and 2 and get its messages:
+# they must hold only their own contents.
+mkdir -p "$WORK/h"
+set +e
+"$CP" run -i "$WORK/in" --threads 1 --reps 1 --out "$WORK/H1" mem "d=$WORK/h" 2>&1 | head -1 > /dev/null
+head_status=${PIPESTATUS[0]}
+set -e
+check "run ... 2>&1 | head: exit $head_status, 0 expected" test "$head_status" -eq 0
+check "and the study is complete" test "$(json_get "$WORK/H1/meta.json" 'm["status"], m["stage"]')" = "('complete', 'done')"
+set +e
+"$CP" run -i "$WORK/in" --threads 1 --reps 1 --out "$WORK/H2" mem "d=$WORK/h" >&- 2>&-
+closed_status=$?
+set -e
+check "run with stdout and stderr closed: exit $closed_status, 0 expected" test "$closed_status" -eq 0
+check "the study is complete" test "$(json_get "$WORK/H2/meta.json" 'm["status"], m["stage"]')" = "('complete', 'done')"
+check "the results directory's lock holds its PID alone: $(head -c 80 "$WORK/H2/.chokepoint.lock" | tr '\n' ' ')" \
+    grep -Eqx '[0-9]+' "$WORK/H2/.chokepoint.lock"
+messages='^(results go to |warm-up \(not timed\): |\[[0-9]+/[0-9]+\] )'
+check "no file of the study or its target holds a message: $(grep -rlE "$messages" "$WORK/H2" "$WORK/h" | tr '\n' ' ')" \
+    test -z "$(grep -rlE "$messages" "$WORK/H2" "$WORK/h")"
 finish

@@ -106,6 +106,71 @@ check "meta.json: complete, no run failed, the resume kept 7 runs" test \
 check "meta.json: the resume found the study abandoned (its process died), not running" \
     test "$(json_get F/meta.json 'm["resumes"][-1]["status_before"]')" = abandoned
 
+# fail_orders FILE ORDER...: the rows of runs.csv at those places in the run order become
+# failed runs (valid 0, an error, no time), as a sweep writes them
+fail_orders() {
+    python3 - "$@" <<'PY'
+import csv, sys
+path, orders = sys.argv[1], set(sys.argv[2:])
+rows = list(csv.reader(open(path, newline="")))
+head = rows[0]
+for r in rows[1:]:
+    if r[head.index("order")] in orders:
+        r[head.index("seconds")] = r[head.index("bytes_per_s")] = ""
+        r[head.index("valid")] = "0"
+        r[head.index("error")] = "cannot write the output: No space left on device"
+csv.writer(open(path, "w", newline=""), lineterminator="\n").writerows(rows)
+PY
+}
+
+# ---- 1b. a resume's progress counts the runs it measures ---------------------------------
+# The two runs first in the study's order failed; the resume keeps the seed, so it measures
+# them first: "[1/2]" and "[2/2]", not "[1/8]" as if the 6 kept runs were still to come.
+cp -r base P
+stopped P
+fail_orders P/runs.csv 1 2
+check "two rows are failed runs" test "$(grep -c ',0,cannot write the output' P/runs.csv)" -eq 2
+run "$CP" run --resume P
+expect_status 0 "run --resume of a study with its first two runs failed"
+check "the progress counts the 2 runs left: $(progress_lines | cut -d' ' -f1 | tr '\n' ' ')" \
+    test "$(progress_lines | cut -d' ' -f1 | tr '\n' ' ')" = "[1/2] [2/2] "
+
+# ---- 1c. a complete study whose runs failed: run --resume measures them again -----------
+# The study ran to the end, but two runs failed (their rows say why): it is complete, and
+# resuming it retries those two, keeps the six good rows, and analyses again.
+cp -r base D
+fail_orders D/runs.csv 3 6
+python3 - D/meta.json <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["some_runs_failed"] = True
+json.dump(m, open(sys.argv[1], "w"), indent=2)
+PY
+grep ',1,$' D/runs.csv > D.kept || true
+check "the study is complete with 2 failed rows" test \
+    "$(json_get D/meta.json 'm["status"], m["some_runs_failed"]')" = "('complete', True)" -a \
+    "$(grep -c ',0,cannot write the output' D/runs.csv)" -eq 2
+run "$CP" run --resume D
+expect_status 0 "run --resume of a complete study with 2 failed runs"
+check "it says it retries them: 'complete, but runs.csv holds 2 failed runs: measuring them again'" \
+    grep -q "^resuming .*/D (complete, but runs.csv holds 2 failed runs: measuring them again)$" "$WORK/err"
+check "it measures exactly those 2: $(progress_lines | cut -d' ' -f1 | tr '\n' ' ')" \
+    test "$(progress_lines | cut -d' ' -f1 | tr '\n' ' ')" = "[1/2] [2/2] "
+check "runs.csv: the 6 good rows as they were, then 2 valid ones, no failed row" test \
+    "$(head -7 D/runs.csv | tail -6)" = "$(cat D.kept)" -a "$(data_rows D/runs.csv)" -eq 8 -a \
+    "$(grep -c ',1,$' D/runs.csv)" -eq 8
+check "meta.json: complete, no run failed, the resume found it complete and kept 6 runs" test \
+    "$(json_get D/meta.json 'm["status"], m["some_runs_failed"], m["resumes"][-1]["status_before"], m["resumes"][-1]["runs_kept"]')" \
+    = "('complete', False, 'complete', 6)"
+check "the analysis is written again, after the retry" test D/analysis.json -nt D.kept
+# A complete study with no failed run has nothing to resume: refused, nothing touched.
+cp -r base E
+run "$CP" run --resume E
+expect_status 2 "run --resume of a complete study whose runs all succeeded"
+expect_one_line_error "^chokepoint: error: --resume 'E': the study is complete and every run succeeded; nothing to resume \(see its report.md\)$" \
+    "it says why there is nothing to resume"
+check "nothing in it changed" diff -r base E
+
 # ---- 2. run --resume drops a last line cut off mid-row -----------------------------------
 # A power cut in the middle of the last row's write: half its bytes, no newline.
 cp -r base C
@@ -207,7 +272,7 @@ else
     half_mb=$(awk -v b=$((kb * 1024)) 'BEGIN { printf "%.1f", b / 2 / 1e6 }')
     run with_meminfo half.meminfo "$CP" sweep -i in12.bin "${dec[@]}" -o dec-mem.csv mem
     expect_status 1 "--decompress: mem's archive past half of MemAvailable ($kb kB)"
-    expect_one_line_error "mem target keeps its archive in RAM.* passes the $half_mb MB left for archives in RAM" \
+    expect_one_line_error "target 'mem' keeps its archive in memory, .* past the $half_mb MB left for archives in RAM \(half of the [0-9.]+ MB of memory available now\); give --max-memory [0-9]+M or more" \
         "the room it names is half of MemAvailable ($half_mb MB)"
     check "nothing was timed" test ! -e dec-mem.csv -a ! -e dec-mem.csv.partial
     if shm=$(mktemp -d /dev/shm/cp-promises-resume.XXXXXX 2> /dev/null) &&
@@ -215,7 +280,7 @@ else
         CLEANUP_HOOKS+=("rm -rf '$shm'")
         run with_meminfo half.meminfo "$CP" sweep -i in12.bin "${dec[@]}" -o dec-shm.csv "shm=$shm"
         expect_status 1 "--decompress: a tmpfs target's archive past half of MemAvailable"
-        expect_one_line_error "target 'shm' keeps its archive in RAM \(tmpfs\).* passes the $half_mb MB left" \
+        expect_one_line_error "target 'shm' keeps its archive in RAM \(tmpfs, $shm\), .* past the $half_mb MB left for archives in RAM \(half of " \
             "the room it names for tmpfs is half of MemAvailable"
         check "nothing was timed, nothing left on the tmpfs" test ! -e dec-shm.csv -a -z "$(ls -A "$shm")"
     else
@@ -328,7 +393,7 @@ expect_status 0 "analyze a disk that beat its probe"
 check "the 2-thread point is marked faster than probed" row_has 2 'faster than probed\?'
 check "the 1-thread point is not" row_lacks 1 'faster than probed'
 check "a note names it: 385 MB/s of output against the probed 200 MB/s" \
-    grep -Eq 'disk \(zstd:3\) at 2 threads?: wrote up to 385 MB/s of output, faster than the volume.s probed speed of 200 MB/s' "$WORK/out"
+    grep -Eq 'disk \(zstd:3\) at 2 threads: wrote up to 385 MB/s of output, faster than the volume.s probed speed of 200 MB/s' "$WORK/out"
 check "nothing is marked noisy" test "$(grep -c noisy "$WORK/out")" -eq 0
 "$CP" analyze clean.csv --probe probe-slow.csv --format json -o slow.json
 check "JSON: faster-than-probed on disk at 2 threads only" \

@@ -69,7 +69,7 @@ check "unexplained sentence with its hint" grep -Eq \
     '^- usb-stick: unexplained from 2 threads on \(measured up to 8\): 28\.3 s at 8 threads, 249% slower than the fastest target \(8\.1 s\); at 29% of the CPU rate; with no volume speed to predict from, checked: the flush \(not recorded\), .* and none accounts for the gap; it rests on one run, so rerun with --reps 3 or more\.$' \
     "$WORK/foreign/report.md"
 check "single-run note" grep -q \
-    'usb-stick at 2, 4, 8 threads: unexplained, and resting on a single run' "$WORK/foreign/report.md"
+    'usb-stick at 2, 4 and 8 threads: unexplained, and resting on a single run' "$WORK/foreign/report.md"
 
 # --- efficiency above 105% is flagged with its likely reason -----------------------------
 cat >"$WORK/fast.csv" <<'EOF'
@@ -108,7 +108,7 @@ expect_status 0 "analyze an oversubscribed sweep"
 check "oversubscribed points are marked in the decision table" grep -Eq \
     '^  disk +3 +10\.300 .*oversubscribed' "$WORK/out"
 check "and explained once" grep -q \
-    'disk at 3, 4 threads: more threads than the 2 CPUs online (oversubscribed)' "$WORK/out"
+    'disk at 3 and 4 threads: more threads than the 2 CPUs online (oversubscribed)' "$WORK/out"
 check "no model describes the CPU rate: said, no crossover drawn" grep -Eq \
     'no model describes the CPU rate \(the closest, [a-z_]+, has R2 0\.[0-9]+.*\), so no crossover is drawn from it' "$WORK/out"
 run "$CP" analyze "$WORK/over.csv" --probe "$WORK/over_probe.csv" --format json

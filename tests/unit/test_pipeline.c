@@ -596,13 +596,16 @@ static void test_archive_on_target_and_in_memory(void **state)
                                   &err),
                      CP_ENOMEM);
     assert_non_null(strstr(err.msg, "--max-memory"));
+    /* ... with the room it needed: the whole archive, compressed to the end. */
+    assert_int_equal(bad.ram_needed, m.frames.packed_total);
 
     archive_close(&a);
     archive_close(&m);
     assert_int_equal(count_entries(tdir), 0);
 }
 
-/* The RAM file keeps what was written, readable by path, and refuses to pass its limit. */
+/* The RAM file keeps what was written, readable by path; past its limit it keeps nothing
+ * more but counts on, and its finish fails saying how much the whole file needed. */
 static void test_ram_file_sink(void **state)
 {
     (void)state;
@@ -613,9 +616,11 @@ static void test_ram_file_sink(void **state)
     assert_int_equal(sink_write(s, "0123456", 7, &err), CP_OK);
     assert_int_equal(sink_write(s, "789", 3, &err), CP_OK);
     assert_false(sink_limit_reached(s));
-    assert_int_equal(sink_write(s, "X", 1, &err), CP_ENOMEM);
+    assert_int_equal(sink_write(s, "XY", 2, &err), CP_OK);
     assert_true(sink_limit_reached(s));
-    assert_int_equal(sink_finish(s, &err), CP_OK);
+    assert_int_equal(sink_write(s, "Z", 1, &err), CP_OK);
+    assert_int_equal(sink_bytes(s), 13);
+    assert_int_equal(sink_finish(s, &err), CP_ENOMEM);
     FILE *f = fopen(sink_temp_path(s), "rb");
     assert_non_null(f);
     char buf[16] = {0};
