@@ -30,6 +30,8 @@ static const command_t commands[] = {
     {"compare", cmd_compare, "compare studies: B/A per thread count, regressions, overlays", false},
     {"history", cmd_history, "every study under a directory: rates over time, latest vs previous",
      false},
+    {"predict", cmd_predict, "the job's time on a volume the study did not run on (a probe, a "
+     "speed, a class)", true},
     {NULL, NULL, NULL, false},
 };
 

@@ -13,5 +13,6 @@ int cmd_plot(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_history(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
 
 #endif

@@ -128,9 +128,8 @@ void explain_predict_point(const analysis_series_t *s, analysis_point_t *p, doub
     p->predicted_regime = pred.regime;
 }
 
-/* The prediction of point p at CPU rate cpu_bps (the decomposition behind the verdict). */
-static prediction_t point_prediction(const analysis_series_t *s, const analysis_point_t *p,
-                                     double cpu_bps)
+prediction_t explain_point_prediction(const analysis_series_t *s, const analysis_point_t *p,
+                                      double cpu_bps)
 {
     predict_inputs_t in = point_inputs(s, p, cpu_bps);
     return predict_run(&in);
@@ -182,7 +181,7 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
     } else if (p->predicted_seconds > 0.0) {
         /* One model decides: the term that sets the predicted time names the verdict,
          * provided the prediction explains the measured time. */
-        prediction_t pred = point_prediction(s, p, v->cpu_ceiling_bps);
+        prediction_t pred = explain_point_prediction(s, p, v->cpu_ceiling_bps);
         e->predicted_s = pred.seconds;
         /* The model is held to the precision of what it is built on: half the spread of
          * this point's repetitions and of the memory target's it starts from. */
@@ -339,7 +338,7 @@ static bool volume_limits_at(double threads, double cpu_rate_bps, void *arg)
     if (!(cpu_rate_bps > 0.0))
         return false;
     c->at.threads = (int)ceil(threads);
-    prediction_t p = point_prediction(c->s, &c->at, cpu_rate_bps);
+    prediction_t p = explain_point_prediction(c->s, &c->at, cpu_rate_bps);
     if (p.regime == PREDICT_UNKNOWN)
         return false;
     predict_term_t second;

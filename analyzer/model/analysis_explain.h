@@ -1,6 +1,7 @@
 /* analysis_explain.h - the part of the analysis that explains a point: the write-back
  * model's prediction and the cause of the verdict. Called by analysis.c for each point,
- * after the ceilings are known; not a public interface of its own. */
+ * after the ceilings are known, and by forecast.c, which asks the same questions of a
+ * volume the study did not run on; not a public interface outside model/. */
 #ifndef CP_MODEL_ANALYSIS_EXPLAIN_H
 #define CP_MODEL_ANALYSIS_EXPLAIN_H
 
@@ -19,6 +20,12 @@ double explain_write_speed(const analysis_series_t *s);
  * cpu_bps (input bytes per second) and p->mem_cpu_work_s (for the I/O path's share of
  * the cores). Nothing for the mem series. */
 void explain_predict_point(const analysis_series_t *s, analysis_point_t *p, double cpu_bps);
+
+/* The model's prediction of point p of series s at CPU rate cpu_bps (input bytes per
+ * second), with p->mem_cpu_work_s: the decomposition behind the verdict, from the same
+ * inputs as explain_predict_point. */
+prediction_t explain_point_prediction(const analysis_series_t *s, const analysis_point_t *p,
+                                      double cpu_bps);
 
 /* True when point p wrote (output, or a restore's bytes) faster than (1 + margin) x the
  * volume's write speed, with timing that waited for the disk (fsync or O_DIRECT): the

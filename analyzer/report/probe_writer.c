@@ -8,6 +8,7 @@
 
 #include "model/probe_speeds.h"
 #include "report/csv_out.h"
+#include "report/probe_csv.h"
 #include "report/runs_writer.h"
 
 static const char csv_header[] =
@@ -224,4 +225,24 @@ void probe_summary_print(FILE *out, const probe_row_t *rows, size_t n)
     }
     free(sizes);
     free(scratch);
+}
+
+int probe_rows_table(const char *name, const probe_row_t *rows, size_t n, probe_table_t **out,
+                     cp_err_t *err)
+{
+    *out = NULL;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *csv = open_memstream(&text, &len);
+    if (csv == NULL)
+        return cp_err_set(err, CP_ENOMEM, "out of memory keeping the probe's rows");
+    int rc = probe_csv_header(csv, err);
+    for (size_t i = 0; rc == CP_OK && i < n; i++)
+        rc = probe_csv_row(csv, &rows[i], err);
+    if (fclose(csv) != 0 && rc == CP_OK)
+        rc = cp_err_set(err, CP_ENOMEM, "out of memory keeping the probe's rows");
+    if (rc == CP_OK)
+        rc = probe_table_load_buffer(name, text, len, out, err);
+    free(text);
+    return rc;
 }

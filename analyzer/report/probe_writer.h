@@ -7,6 +7,7 @@
 
 #include "common/err.h"
 #include "measure/probe.h"
+#include "model/probe_speeds.h"
 
 /* The header line (with its '\n'), static. */
 const char *probe_csv_header_text(void);
@@ -24,5 +25,12 @@ int probe_csv_row(FILE *out, const probe_row_t *row, cp_err_t *err);
  * ("emulated 60 MB/s read cap": a write cap from the write and sustained rows, a read cap
  * from the read rows). rows are not modified; nothing is printed for n == 0. */
 void probe_summary_print(FILE *out, const probe_row_t *rows, size_t n);
+
+/* The rows as a probe table (model/probe_speeds.h), through the CSV text probe.csv holds,
+ * so their figures are read exactly as analyze reads a probe file; name labels the table
+ * in messages. On success *out is the caller's (probe_table_free); CP_ENOMEM, or CP_EDATA
+ * as probe_table_load, on failure (*out NULL). */
+int probe_rows_table(const char *name, const probe_row_t *rows, size_t n, probe_table_t **out,
+                     cp_err_t *err);
 
 #endif

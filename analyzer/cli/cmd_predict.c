@@ -1,0 +1,336 @@
+/* cmd_predict.c - `chokepoint predict`: the job's time on volumes the study did not run
+ * on. Argument handling and output only; the prediction is model/forecast.c, the volumes
+ * cli/predict_volumes.c, the words report/forecast_out.c. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "cli/parse.h"
+#include "cli/predict_volumes.h"
+#include "common/cleanup.h"
+#include "common/err.h"
+#include "common/log.h"
+#include "model/forecast_check.h"
+#include "report/forecast_out.h"
+#include "report/forecast_study.h"
+#include "report/outfile.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: chokepoint predict RESULTS_DIR [--volume NAME=DIR[@CAP]]...\n"
+            "                          [--write [NAME=]RATE [--read RATE]]... [--class NAME]...\n"
+            "                          [--threads LIST] [--codec LIST] [--layout split|same]\n"
+            "                          [--tolerance 0.10] [--check RESULTS_DIR2]\n"
+            "                          [--format text|json|markdown] [-o FILE [--force]]\n"
+            "       chokepoint predict --classes [--format text|json|markdown]\n\n"
+            "Predicts the job's time on volumes the study did not run on, with the model\n"
+            "analyze explains runs with: the memory target's runs in RESULTS_DIR (a results\n"
+            "directory or a runs.csv) give the CPU time per codec and thread count, each\n"
+            "volume its drain rate, and the study's meta.json the page cache's write-back\n"
+            "thresholds. Per volume, codec and thread count: the seconds, the verdict and its\n"
+            "cause, the model's terms, and the thread count from which the volume limits the\n"
+            "job. The first line answers for the first codec at the largest thread count.\n\n"
+            "volumes (any number of each, in one table, in the order given):\n"
+            "  --volume NAME=DIR[@CAP]  probe DIR now (fsync'd writes and cold reads of sizes up\n"
+            "                    to the study's output, 3 repetitions; its files removed) and\n"
+            "                    predict from its drain rate and the CPU cost of writing;\n"
+            "                    @CAP: an emulated write cap paces the probe and the prediction\n"
+            "  --write [NAME=]RATE  a volume typed by its write speed (e.g. usb=150MB/s), taken\n"
+            "                    as its drain rate; named by RATE when no NAME is given\n"
+            "  --read RATE       the read speed of the volume the --write before it typed\n"
+            "                    (counts with --layout same)\n"
+            "  --class NAME      a storage class: typical speeds from published tests, the\n"
+            "                    write speed taken as the drain rate (--classes lists them)\n\n"
+            "options:\n"
+            "  --classes         list the storage classes with their speeds and sources\n"
+            "  -T, --threads LIST  thread counts (default: those the memory target ran); one it\n"
+            "                    did not run is taken from the fitted CPU model, labelled\n"
+            "                    extrapolated\n"
+            "  -c, --codec LIST  codecs as runs.csv names them, comma-separated (default: each\n"
+            "                    the memory target ran)\n"
+            "  --layout L        split (default: the input is read where the study read it) or\n"
+            "                    same (read from each volume: its read speed counts)\n"
+            "  --tolerance X     as analyze's (default 0.10)\n"
+            "  --check DIR2      a later study that ran on the predicted volumes (matched by\n"
+            "                    target name, or a probed volume by its directory): predicted\n"
+            "                    against measured median per point, and the errors\n"
+            "  --format F        text (default), json or markdown\n"
+            "  -o FILE           write there (atomically) instead of stdout\n"
+            "  --force           replace FILE when it exists (otherwise an error)\n"
+            "  -q, --quiet       no informational messages on stderr\n"
+            "  -h, --help        this help\n\n"
+            "Exit status: 0 success, 1 runtime failure (a probe's I/O), 2 usage or data error,\n"
+            "130 interrupted.\n");
+}
+
+enum { OPT_VOLUME = 256, OPT_WRITE, OPT_READ, OPT_CLASS, OPT_CLASSES, OPT_LAYOUT, OPT_TOLERANCE,
+       OPT_CHECK, OPT_FORMAT, OPT_FORCE };
+
+static const struct option predict_options[] = {
+    {"volume", required_argument, NULL, OPT_VOLUME},
+    {"write", required_argument, NULL, OPT_WRITE},
+    {"read", required_argument, NULL, OPT_READ},
+    {"class", required_argument, NULL, OPT_CLASS},
+    {"classes", no_argument, NULL, OPT_CLASSES},
+    {"threads", required_argument, NULL, 'T'},
+    {"codec", required_argument, NULL, 'c'},
+    {"layout", required_argument, NULL, OPT_LAYOUT},
+    {"tolerance", required_argument, NULL, OPT_TOLERANCE},
+    {"check", required_argument, NULL, OPT_CHECK},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"output", required_argument, NULL, 'o'},
+    {"force", no_argument, NULL, OPT_FORCE},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* Everything the command line asked for. */
+typedef struct predict_args {
+    const char *study, *check, *out_path, *codec_text;
+    bool classes, force;
+    options_format_t format;
+    predict_volume_list_t volumes;
+    forecast_request_t request;
+    int *threads;
+    char **codecs;
+    size_t ncodecs;
+} predict_args_t;
+
+static void args_release(predict_args_t *a)
+{
+    predict_volumes_free(&a->volumes);
+    free(a->threads);
+    for (size_t i = 0; i < a->ncodecs; i++)
+        free(a->codecs[i]);
+    free(a->codecs);
+}
+
+/* --codec LIST: the names, comma-separated, as runs.csv gives them. */
+static int parse_codecs(predict_args_t *a, const char *text, cp_err_t *err)
+{
+    char *copy = strdup(text), *save = NULL;
+    if (copy == NULL)
+        return cp_err_set(err, CP_ENOMEM, "out of memory");
+    int rc = CP_OK;
+    for (char *tok = strtok_r(copy, ",", &save); rc == CP_OK && tok != NULL;
+         tok = strtok_r(NULL, ",", &save)) {
+        char **grown = realloc(a->codecs, (a->ncodecs + 1) * sizeof *grown);
+        if (grown == NULL || (grown[a->ncodecs] = strdup(tok)) == NULL) {
+            if (grown != NULL)
+                a->codecs = grown;
+            rc = cp_err_set(err, CP_ENOMEM, "out of memory");
+            break;
+        }
+        a->codecs = grown;
+        a->ncodecs++;
+    }
+    if (rc == CP_OK && a->ncodecs == 0)
+        rc = cp_err_set(err, CP_EUSAGE, "--codec '%s': no codec named", text);
+    free(copy);
+    return rc;
+}
+
+static int parse_args(int argc, char **argv, predict_args_t *a, options_outcome_t *outcome,
+                      cp_err_t *err)
+{
+    int rc = CP_OK, c;
+    *outcome = OPTIONS_FAILED;
+    a->request = forecast_defaults();
+    options_begin();
+    while (rc == CP_OK && (c = getopt_long(argc, argv, ":T:c:o:qh", predict_options, NULL)) != -1) {
+        switch (c) {
+        case OPT_VOLUME: rc = predict_volumes_add_probe(&a->volumes, optarg, err); break;
+        case OPT_WRITE: rc = predict_volumes_add_typed(&a->volumes, optarg, err); break;
+        case OPT_READ: rc = predict_volumes_set_read(&a->volumes, optarg, err); break;
+        case OPT_CLASS: rc = predict_volumes_add_class(&a->volumes, optarg, err); break;
+        case OPT_CLASSES: a->classes = true; break;
+        case 'T':
+            free(a->threads);
+            a->threads = NULL;
+            rc = parse_thread_list(optarg, &a->threads, &a->request.nthreads, err);
+            break;
+        case 'c': a->codec_text = optarg; break;
+        case OPT_LAYOUT: {
+            sweep_layout_t layout;
+            rc = sweep_layout_parse(optarg, &layout, err);
+            a->request.same_layout = layout == SWEEP_SAME;
+            break;
+        }
+        case OPT_TOLERANCE: rc = parse_tolerance(optarg, &a->request.tolerance, err); break;
+        case OPT_CHECK: a->check = optarg; break;
+        case OPT_FORMAT: rc = options_format(optarg, &a->format, err); break;
+        case 'o': a->out_path = optarg; break;
+        case OPT_FORCE: a->force = true; break;
+        case 'q': cp_log_set_quiet(true); break;
+        case 'h': *outcome = OPTIONS_HELP_REQUESTED; return CP_OK;
+        default: options_error("predict", c, argv); return CP_EUSAGE;
+        }
+    }
+    if (rc == CP_OK && optind < argc)
+        a->study = argv[optind++];
+    if (rc == CP_OK && optind < argc)
+        rc = cp_err_set(err, CP_EUSAGE, "predict: one RESULTS_DIR expected, got '%s' too",
+                        argv[optind]);
+    if (rc == CP_OK && a->classes && (a->study != NULL || a->volumes.n > 0 || a->check != NULL))
+        rc = cp_err_set(err, CP_EUSAGE, "--classes lists the storage classes; it takes no "
+                        "RESULTS_DIR, volume or --check");
+    if (rc == CP_OK && !a->classes && a->study == NULL)
+        rc = cp_err_set(err, CP_EUSAGE, "predict: RESULTS_DIR is required; try 'chokepoint "
+                        "predict --help'");
+    if (rc == CP_OK && !a->classes && a->volumes.n == 0)
+        rc = cp_err_set(err, CP_EUSAGE, "predict: no volume to predict; give --volume "
+                        "NAME=DIR, --write RATE or --class NAME");
+    if (rc == CP_OK)
+        rc = predict_volumes_check_names(&a->volumes, err);
+    if (rc == CP_OK && a->codec_text != NULL)
+        rc = parse_codecs(a, a->codec_text, err);
+    if (rc == CP_OK && a->out_path != NULL && a->out_path[0] == '\0')
+        rc = cp_err_set(err, CP_EUSAGE, "-o: empty file name");
+    if (rc == CP_OK && a->force && a->out_path == NULL)
+        rc = cp_err_set(err, CP_EUSAGE, "--force replaces an -o FILE; none was given");
+    /* Refused before anything is probed. */
+    if (rc == CP_OK && a->out_path != NULL)
+        rc = outfile_check(a->out_path, a->force, err);
+    a->request.threads = a->threads;
+    a->request.codecs = (const char *const *)a->codecs;
+    a->request.ncodecs = a->ncodecs;
+    if (rc == CP_OK)
+        *outcome = OPTIONS_PROCEED;
+    return rc;
+}
+
+/* The study's output size for the probe: the largest of its codecs' outputs. */
+static uint64_t study_output_bytes(const analysis_t *a)
+{
+    double largest = 0.0;
+    for (size_t i = 0; i < a->nseries; i++) {
+        const analysis_series_t *s = &a->series[i];
+        for (size_t k = 0; s->is_mem && !s->decompress && k < s->npoints; k++)
+            if (s->points[k].output_bytes > largest)
+                largest = s->points[k].output_bytes;
+    }
+    return (uint64_t)largest;
+}
+
+/* "this machine" when the study ran here (or does not say where), else its host. */
+static const char *machine_words(const forecast_study_t *s, char *buf, size_t cap)
+{
+    char here[256] = "";
+    if (s->hostname[0] == '\0' || (gethostname(here, sizeof here - 1) == 0 &&
+                                   strcmp(here, s->hostname) == 0))
+        snprintf(buf, cap, "this machine");
+    else
+        snprintf(buf, cap, "host %s (the study's)", s->hostname);
+    return buf;
+}
+
+static int write_report(const forecast_report_t *r, options_format_t format, FILE *out,
+                        cp_err_t *err)
+{
+    switch (format) {
+    case OPTIONS_FORMAT_JSON: return forecast_write_json(r, out, err);
+    case OPTIONS_FORMAT_MARKDOWN: return forecast_write_markdown(r, out, err);
+    default: return forecast_write_text(r, out, err);
+    }
+}
+
+static int write_classes(options_format_t format, FILE *out, cp_err_t *err)
+{
+    switch (format) {
+    case OPTIONS_FORMAT_JSON: return storage_classes_write_json(out, err);
+    case OPTIONS_FORMAT_MARKDOWN: return storage_classes_write_markdown(out, err);
+    default: return storage_classes_write_text(out, err);
+    }
+}
+
+/* Writes the report (or the classes, r NULL) to -o FILE through a temporary file, or to
+ * stdout. */
+static int emit(const predict_args_t *a, const forecast_report_t *r, cp_err_t *err)
+{
+    if (a->out_path == NULL)
+        return r != NULL ? write_report(r, a->format, stdout, err)
+                         : write_classes(a->format, stdout, err);
+    outfile_t *f = outfile_open(a->out_path, a->force, err);
+    if (f == NULL)
+        return cp_err_code(err, CP_EIO);
+    int rc = r != NULL ? write_report(r, a->format, outfile_stream(f), err)
+                       : write_classes(a->format, outfile_stream(f), err);
+    if (rc == CP_OK)
+        rc = outfile_commit(f, err);
+    outfile_close(f);
+    return rc;
+}
+
+/* Loads the study, resolves (probes) the volumes, forecasts, checks and writes. */
+static int predict(const predict_args_t *a, cp_err_t *err)
+{
+    forecast_study_t study, later = {0};
+    forecast_volume_t *volumes = NULL;
+    forecast_t *forecast = NULL;
+    forecast_check_t *check = NULL;
+    int rc = forecast_study_load(a->study, &study, err);
+    if (rc != CP_OK)
+        return rc;
+    if (a->check != NULL)
+        rc = forecast_study_load(a->check, &later, err);
+    uint64_t output = study_output_bytes(study.input->analysis);
+    if (rc == CP_OK && output == 0)
+        rc = cp_err_set(err, CP_EDATA, "%s: no runs on the memory target ('mem') to take the "
+                        "CPU time from", study.input->runs_path);
+    /* The forecast is asked once before probing too, so a bad --codec or --threads is
+     * refused before a volume is written to. */
+    forecast_request_t request = a->request;
+    request.writeback = study.writeback;
+    if (rc == CP_OK) {
+        forecast_volume_t dry = forecast_volume_typed("check", 1e9, NAN);
+        rc = forecast_run(study.input->analysis, &dry, 1, &request, &forecast, err);
+        forecast_free(forecast);
+        forecast = NULL;
+    }
+    if (rc == CP_OK)
+        rc = predict_volumes_resolve(&a->volumes, output, &volumes, err);
+    if (rc == CP_OK && cp_interrupted())
+        rc = cp_err_set(err, CP_EINTR, "interrupted");
+    if (rc == CP_OK)
+        rc = forecast_run(study.input->analysis, volumes, a->volumes.n, &request, &forecast, err);
+    if (rc == CP_OK && a->check != NULL)
+        rc = forecast_check_run(forecast, later.input->analysis, &check, err);
+    if (rc == CP_OK) {
+        char machine[320];
+        forecast_report_t r = {forecast, a->study,
+                               study.writeback_known ? study.meta_path : NULL,
+                               machine_words(&study, machine, sizeof machine), check, a->check};
+        rc = emit(a, &r, err);
+    }
+    forecast_check_free(check);
+    forecast_free(forecast);
+    free(volumes);
+    forecast_study_release(&later);
+    forecast_study_release(&study);
+    return rc;
+}
+
+int cmd_predict(int argc, char **argv)
+{
+    cp_err_t err = {0};
+    predict_args_t args = {0};
+    options_outcome_t outcome;
+    int rc = parse_args(argc, argv, &args, &outcome, &err);
+    if (outcome == OPTIONS_HELP_REQUESTED) {
+        usage(stdout);
+        args_release(&args);
+        return 0;
+    }
+    if (rc == CP_OK)
+        rc = args.classes ? emit(&args, NULL, &err) : predict(&args, &err);
+    if (rc != CP_OK && err.msg[0] != '\0')
+        cp_log_error("%s", err.msg);
+    args_release(&args);
+    return cp_exit_status(rc);
+}

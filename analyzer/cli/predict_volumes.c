@@ -1,0 +1,224 @@
+#include "cli/predict_volumes.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/parse.h"
+#include "common/log.h"
+#include "common/prng.h"
+#include "measure/probe.h"
+#include "report/probe_writer.h"
+
+void predict_volumes_free(predict_volume_list_t *list)
+{
+    free(list->specs);
+    list->specs = NULL;
+    list->n = list->cap = 0;
+}
+
+/* A new zeroed spec at the end of the list; NULL when out of memory. */
+static predict_volume_spec_t *append(predict_volume_list_t *list, cp_err_t *err)
+{
+    if (list->n == list->cap) {
+        size_t cap = list->cap ? list->cap * 2 : 8;
+        predict_volume_spec_t *specs = realloc(list->specs, cap * sizeof *specs);
+        if (specs == NULL) {
+            cp_err_set(err, CP_ENOMEM, "out of memory");
+            return NULL;
+        }
+        list->specs = specs;
+        list->cap = cap;
+    }
+    predict_volume_spec_t *s = &list->specs[list->n++];
+    memset(s, 0, sizeof *s);
+    s->write_bps = s->read_bps = NAN;
+    return s;
+}
+
+int predict_volumes_add_probe(predict_volume_list_t *list, const char *text, cp_err_t *err)
+{
+    target_spec_t t;
+    int rc = parse_target(text, &t, err);
+    if (rc != CP_OK)
+        return rc;
+    if (t.is_mem)
+        return cp_err_set(err, CP_EUSAGE, "--volume mem: the memory target is what the "
+                          "prediction starts from; give a directory (NAME=DIR)");
+    predict_volume_spec_t *s = append(list, err);
+    if (s == NULL)
+        return CP_ENOMEM;
+    s->source = FORECAST_PROBE;
+    s->target = t;
+    snprintf(s->name, sizeof s->name, "%s", t.name);
+    return CP_OK;
+}
+
+int predict_volumes_add_typed(predict_volume_list_t *list, const char *text, cp_err_t *err)
+{
+    const char *eq = strchr(text, '=');
+    const char *rate = eq != NULL ? eq + 1 : text;
+    size_t name_len = eq != NULL ? (size_t)(eq - text) : strlen(text);
+    if (name_len == 0 || name_len >= CP_NAME_MAX)
+        return cp_err_set(err, CP_EUSAGE, "--write '%s': expected [NAME=]RATE with a name of "
+                          "1 to %d characters, e.g. usb=150MB/s", text, CP_NAME_MAX - 1);
+    double bps;
+    int rc = parse_rate(rate, &bps, err);
+    if (rc != CP_OK)
+        return rc;
+    predict_volume_spec_t *s = append(list, err);
+    if (s == NULL)
+        return CP_ENOMEM;
+    s->source = FORECAST_TYPED;
+    s->write_bps = bps;
+    snprintf(s->name, sizeof s->name, "%.*s", (int)name_len, text);
+    return CP_OK;
+}
+
+int predict_volumes_set_read(predict_volume_list_t *list, const char *text, cp_err_t *err)
+{
+    predict_volume_spec_t *last = list->n > 0 ? &list->specs[list->n - 1] : NULL;
+    if (last == NULL || last->source != FORECAST_TYPED)
+        return cp_err_set(err, CP_EUSAGE, "--read %s: it gives the read speed of the volume "
+                          "typed by the --write just before it, and there is none", text);
+    if (!isnan(last->read_bps))
+        return cp_err_set(err, CP_EUSAGE, "--read %s: volume '%s' already has a read speed",
+                          text, last->name);
+    return parse_rate(text, &last->read_bps, err);
+}
+
+int predict_volumes_add_class(predict_volume_list_t *list, const char *text, cp_err_t *err)
+{
+    const storage_class_t *c = storage_class_find(text);
+    if (c == NULL)
+        return cp_err_set(err, CP_EUSAGE, "--class '%s': no such storage class; 'chokepoint "
+                          "predict --classes' lists them", text);
+    predict_volume_spec_t *s = append(list, err);
+    if (s == NULL)
+        return CP_ENOMEM;
+    s->source = FORECAST_CLASS;
+    s->storage_class = c;
+    snprintf(s->name, sizeof s->name, "%s", c->name);
+    return CP_OK;
+}
+
+int predict_volumes_check_names(const predict_volume_list_t *list, cp_err_t *err)
+{
+    for (size_t i = 0; i < list->n; i++)
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(list->specs[i].name, list->specs[j].name) == 0)
+                return cp_err_set(err, CP_EUSAGE, "two volumes are named '%s'; give each a "
+                                  "NAME= of its own", list->specs[i].name);
+    return CP_OK;
+}
+
+/* The probe's rows, kept. */
+typedef struct kept_rows {
+    probe_row_t *rows;
+    size_t n, cap;
+} kept_rows_t;
+
+static int keep_row(const probe_row_t *row, void *ctx, cp_err_t *err)
+{
+    kept_rows_t *k = ctx;
+    if (k->n == k->cap) {
+        size_t cap = k->cap ? k->cap * 2 : 32;
+        probe_row_t *rows = realloc(k->rows, cap * sizeof *rows);
+        if (rows == NULL)
+            return cp_err_set(err, CP_ENOMEM, "out of memory keeping the probe's rows");
+        k->rows = rows;
+        k->cap = cap;
+    }
+    k->rows[k->n++] = *row;
+    return CP_OK;
+}
+
+/* The short probe: a quarter, half and all of the output (at least 1 MB each). */
+static probe_params_t short_probe(uint64_t output_bytes)
+{
+    probe_params_t p = probe_defaults();
+    uint64_t largest = output_bytes > 1000000 ? output_bytes : 1000000;
+    p.n_sizes = 0;
+    for (uint64_t div = 4; div >= 1; div /= 2) {
+        uint64_t size = largest / div;
+        if (size >= 1000000 && (p.n_sizes == 0 || p.sizes[p.n_sizes - 1] != size))
+            p.sizes[p.n_sizes++] = size;
+    }
+    p.reps = PREDICT_PROBE_REPS;
+    p.op_write = p.op_read = true;
+    p.sync = SYNC_FSYNC;
+    p.seed = prng_fresh_seed();
+    return p;
+}
+
+/* Probes every --volume of the list at once; *rows is the caller's. */
+static int probe_volumes(const predict_volume_list_t *list, uint64_t output_bytes,
+                         kept_rows_t *rows, cp_err_t *err)
+{
+    size_t n = 0;
+    target_spec_t *targets = calloc(list->n ? list->n : 1, sizeof *targets);
+    if (targets == NULL)
+        return cp_err_set(err, CP_ENOMEM, "out of memory");
+    for (size_t i = 0; i < list->n; i++)
+        if (list->specs[i].source == FORECAST_PROBE)
+            targets[n++] = list->specs[i].target;
+    int rc = CP_OK;
+    if (n > 0) {
+        target_locks_t locks = TARGET_LOCKS_INIT;
+        rc = target_lock_all(targets, n, &locks, err);
+        probe_params_t p = short_probe(output_bytes);
+        char size[32];
+        probe_format_size(size, sizeof size, p.sizes[p.n_sizes - 1]);
+        if (rc == CP_OK) {
+            cp_log_info("probing %zu volume%s: fsync'd writes and cold reads of up to %s "
+                        "(the study's output), %d repetitions", n, n == 1 ? "" : "s", size,
+                        p.reps);
+            rc = probe_run(&p, targets, n, keep_row, rows, err);
+        }
+        target_unlock_all(&locks);
+    }
+    free(targets);
+    return rc;
+}
+
+int predict_volumes_resolve(const predict_volume_list_t *list, uint64_t output_bytes,
+                            forecast_volume_t **out, cp_err_t *err)
+{
+    *out = NULL;
+    kept_rows_t rows = {NULL, 0, 0};
+    probe_table_t *probe = NULL;
+    forecast_volume_t *volumes = calloc(list->n ? list->n : 1, sizeof *volumes);
+    if (volumes == NULL)
+        return cp_err_set(err, CP_ENOMEM, "out of memory");
+    int rc = probe_volumes(list, output_bytes, &rows, err);
+    if (rc == CP_OK && rows.n > 0)
+        rc = probe_rows_table("the probe of --volume", rows.rows, rows.n, &probe, err);
+    for (size_t i = 0; rc == CP_OK && i < list->n; i++) {
+        const predict_volume_spec_t *s = &list->specs[i];
+        if (s->source == FORECAST_TYPED) {
+            volumes[i] = forecast_volume_typed(s->name, s->write_bps, s->read_bps);
+        } else if (s->source == FORECAST_CLASS) {
+            volumes[i] = forecast_volume_class(s->name, s->storage_class);
+        } else {
+            /* The directory as the probe recorded it (resolved), to match a later study's
+             * runs by (predict --check). */
+            const char *dir = s->target.dir;
+            for (size_t r = 0; r < rows.n; r++)
+                if (strcmp(rows.rows[r].target, s->name) == 0)
+                    dir = rows.rows[r].dir;
+            rc = forecast_volume_probed(s->name, dir, probe, s->name,
+                                        s->target.rate_cap_bps > 0.0 ? s->target.rate_cap_bps
+                                                                     : NAN,
+                                        &volumes[i], err);
+        }
+    }
+    probe_table_free(probe);
+    free(rows.rows);
+    if (rc != CP_OK) {
+        free(volumes);
+        return rc;
+    }
+    *out = volumes;
+    return CP_OK;
+}

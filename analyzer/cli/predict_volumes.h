@@ -1,0 +1,56 @@
+/* predict_volumes.h - the volumes `chokepoint predict` is asked about, from its command
+ * line (--volume NAME=DIR[@CAP], --write [NAME=]RATE [--read RATE], --class NAME), in the
+ * order given, and their figures: a probed volume is probed here (measure/probe), briefly. */
+#ifndef CP_CLI_PREDICT_VOLUMES_H
+#define CP_CLI_PREDICT_VOLUMES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/err.h"
+#include "measure/target.h"
+#include "model/forecast.h"
+
+/* The short probe of a --volume: sizes up to the study's output, each this many times. */
+#define PREDICT_PROBE_REPS 3
+
+typedef struct predict_volume_spec {
+    forecast_source_t source;
+    char name[CP_NAME_MAX];
+    target_spec_t target;       /* FORECAST_PROBE: the directory and its emulated caps */
+    double write_bps, read_bps; /* FORECAST_TYPED: as typed (read NAN: not given) */
+    const storage_class_t *storage_class; /* FORECAST_CLASS */
+} predict_volume_spec_t;
+
+typedef struct predict_volume_list {
+    predict_volume_spec_t *specs;
+    size_t n, cap;
+} predict_volume_list_t;
+
+/* Each adds one volume from an option's text, or returns CP_EUSAGE quoting it:
+ * --volume NAME=DIR[@CAP] (parse_target; not mem), --write [NAME=]RATE (named by the rate
+ * as typed when no NAME is given), --class NAME (model/storage_class.h). CP_ENOMEM. */
+int predict_volumes_add_probe(predict_volume_list_t *list, const char *text, cp_err_t *err);
+int predict_volumes_add_typed(predict_volume_list_t *list, const char *text, cp_err_t *err);
+int predict_volumes_add_class(predict_volume_list_t *list, const char *text, cp_err_t *err);
+
+/* --read RATE: the read speed of the volume the --write just before it typed. CP_EUSAGE
+ * when the last volume given is not a typed one or already has a read speed. */
+int predict_volumes_set_read(predict_volume_list_t *list, const char *text, cp_err_t *err);
+
+/* CP_EUSAGE when two volumes share a name. */
+int predict_volumes_check_names(const predict_volume_list_t *list, cp_err_t *err);
+
+/* The forecast's volumes, in the order given: typed and class volumes from their figures;
+ * every --volume probed now (locked against other chokepoint commands while it is, fsync'd
+ * writes and cold reads of sizes up to output_bytes, PREDICT_PROBE_REPS times each; its
+ * files removed), its drain rate and I/O cost read as analyze reads a probe file. On
+ * success *out (n entries) is the caller's (free). The probe's errors otherwise (CP_EUSAGE
+ * for a directory that is not writable or in use, CP_ENOSPC, CP_EIO, CP_EINTR). */
+int predict_volumes_resolve(const predict_volume_list_t *list, uint64_t output_bytes,
+                            forecast_volume_t **out, cp_err_t *err);
+
+/* Frees the list's specs; safe twice. */
+void predict_volumes_free(predict_volume_list_t *list);
+
+#endif
