@@ -1,0 +1,468 @@
+/* predict's pieces: the storage class table, predictions for typed speeds against the
+ * model's formulas worked by hand, the same figures as the analysis for a probed volume,
+ * the check against a later study, and the report's JSON and first line. */
+#include <jansson.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "model/analysis.h"
+#include "model/forecast.h"
+#include "model/forecast_check.h"
+#include "model/storage_class.h"
+#include "report/forecast_out.h"
+#include "report/probe_csv.h"
+#include "report/runs_csv.h"
+
+static void assert_close(double got, double want, double rel)
+{
+    if (!(fabs(got - want) <= rel * fabs(want)))
+        fail_msg("got %.12g, want %.12g (relative tolerance %g)", got, want, rel);
+}
+
+/* ---- the storage class table --------------------------------------------------------- */
+
+static void test_classes_have_the_published_figures(void **state)
+{
+    (void)state;
+    assert_int_equal(storage_class_count(), 11);
+    const storage_class_t *tb3 = storage_class_find("tb3-ssd");
+    assert_non_null(tb3);
+    assert_close(tb3->write_bps, 1200e6, 0);
+    assert_close(tb3->read_bps, 2700e6, 0);
+    const storage_class_t *notrim = storage_class_find("sata-ssd-notrim");
+    assert_non_null(notrim);
+    assert_close(notrim->write_bps, 100e6, 0);
+    assert_close(storage_class_find("usb3-hdd-inner")->write_bps, 60e6, 0);
+    assert_close(storage_class_find("nas-1gbe")->write_bps, 110e6, 0);
+    assert_close(storage_class_find("nvme-gen4")->read_bps, 5000e6, 0);
+    assert_null(storage_class_find("tb3"));
+    assert_null(storage_class_find(NULL));
+    assert_null(storage_class_at(storage_class_count()));
+}
+
+static void test_every_class_is_named_once_and_sourced(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < storage_class_count(); i++) {
+        const storage_class_t *c = storage_class_at(i);
+        assert_ptr_equal(storage_class_find(c->name), c);
+        assert_non_null(strstr(c->sources, "http"));
+        assert_true(c->write_bps > 0.0 && c->read_bps >= c->write_bps * 0.5);
+        for (size_t j = 0; j < i; j++)
+            assert_string_not_equal(storage_class_at(j)->name, c->name);
+    }
+}
+
+/* ---- studies from text --------------------------------------------------------------- */
+
+typedef struct study {
+    runs_table_t *runs;
+    probe_table_t *probe;
+    analysis_t *analysis;
+} study_t;
+
+static void study_load(study_t *s, const char *runs_csv, const char *probe_csv)
+{
+    cp_err_t err = {0};
+    memset(s, 0, sizeof *s);
+    assert_int_equal(runs_table_load_buffer("runs.csv", runs_csv, strlen(runs_csv), &s->runs,
+                                            &err), CP_OK);
+    if (probe_csv != NULL)
+        assert_int_equal(probe_table_load_buffer("probe.csv", probe_csv, strlen(probe_csv),
+                                                 &s->probe, &err), CP_OK);
+    analysis_options_t o = analysis_defaults();
+    int rc = analysis_run(s->runs, s->probe, &o, &s->analysis, &err);
+    if (rc != CP_OK)
+        fail_msg("analysis: %s", err.msg);
+}
+
+static void study_free(study_t *s)
+{
+    analysis_free(s->analysis);
+    probe_table_free(s->probe);
+    runs_table_free(s->runs);
+}
+
+/* 1 GB in, 400 MB out; 10 s at T=1 and Amdahl with a 10% serial part (t = 10 (0.1 +
+ * 0.9 / T)): 5.5 s at 2, 3.25 at 4, 2.5 at 6 (and 2.125 at 8, not run). */
+static const char mem_runs[] =
+    "target,codec,threads,seconds,input_bytes,output_bytes\n"
+    "mem,zstd:3,1,10,1000000000,400000000\n"
+    "mem,zstd:3,2,5.5,1000000000,400000000\n"
+    "mem,zstd:3,4,3.25,1000000000,400000000\n"
+    "mem,zstd:3,6,2.5,1000000000,400000000\n";
+
+static forecast_t *forecast_of(const study_t *s, const forecast_volume_t *v, size_t n,
+                               const forecast_request_t *r)
+{
+    cp_err_t err = {0};
+    forecast_t *f = NULL;
+    if (forecast_run(s->analysis, v, n, r, &f, &err) != CP_OK)
+        fail_msg("forecast: %s", err.msg);
+    return f;
+}
+
+static double seconds_at(const forecast_t *f, size_t volume, int threads)
+{
+    const forecast_point_t *p = forecast_find(f, 0, volume, threads);
+    if (p == NULL)
+        fail_msg("no point at volume %zu, T=%d", volume, threads);
+    return p->prediction.seconds;
+}
+
+/* ---- typed speeds against the formulas --------------------------------------------- */
+
+static void test_typed_speed_without_thresholds_overlaps(void **state)
+{
+    (void)state;
+    study_t s;
+    study_load(&s, mem_runs, NULL);
+    /* No thresholds: nothing held in the page cache, t = max(cpu, out / drain); at
+     * 100 MB/s the 400 MB take 4 s. */
+    forecast_volume_t v = forecast_volume_typed("usb", 100e6, NAN);
+    forecast_t *f = forecast_of(&s, &v, 1, NULL);
+    assert_int_equal(f->npoints, 4);
+    assert_close(seconds_at(f, 0, 1), 10.0, 1e-12);
+    assert_close(seconds_at(f, 0, 2), 5.5, 1e-12);
+    assert_close(seconds_at(f, 0, 4), 4.0, 1e-12);
+    const forecast_point_t *p4 = forecast_find(f, 0, 0, 4);
+    assert_int_equal(p4->verdict, VERDICT_WRITE);
+    assert_int_equal(p4->cause, CAUSE_WRITE_THROUGHPUT);
+    assert_close(p4->prediction.part_s[TERM_COMPUTE], 3.25, 1e-12);
+    assert_close(p4->prediction.part_s[TERM_WRITE], 0.75, 1e-12);
+    assert_int_equal(forecast_find(f, 0, 0, 1)->verdict, VERDICT_CPU);
+    assert_false(p4->extrapolated);
+    assert_string_equal(f->volumes[0].drain_source, "typed");
+    /* The volume limits the job where its 4 s come within 10% of the compression's: the
+     * Amdahl time 10 (0.1 + 0.9 / T) = 4 / 0.9 at T = 2.47 (the fitted curve, near it). */
+    const forecast_crossover_t *x = &f->crossovers[0];
+    assert_true(x->threads > 2.2 && x->threads < 2.8);
+    forecast_free(f);
+    study_free(&s);
+}
+
+static void test_typed_speed_with_the_page_cache(void **state)
+{
+    (void)state;
+    study_t s;
+    study_load(&s, mem_runs, NULL);
+    forecast_volume_t v = forecast_volume_typed("usb", 100e6, NAN);
+    forecast_request_t r = forecast_defaults();
+    /* A background threshold above the output: the cache holds it all until the fsync,
+     * t = cpu + out / drain. */
+    r.writeback = (forecast_writeback_t){1e9, 2e9, NAN, NAN};
+    forecast_t *f = forecast_of(&s, &v, 1, &r);
+    assert_close(seconds_at(f, 0, 1), 14.0, 1e-12);
+    assert_close(seconds_at(f, 0, 6), 6.5, 1e-12);
+    assert_int_equal(forecast_find(f, 0, 0, 1)->cause, CAUSE_FLUSH_TAIL);
+    assert_int_equal(forecast_find(f, 0, 0, 1)->prediction.regime, PREDICT_SERIAL);
+    forecast_free(f);
+    /* 100 MB held: t = max(cpu + 100 MB / drain, cpu x 100/400 + out / drain). */
+    r.writeback = (forecast_writeback_t){100e6, 2e9, NAN, NAN};
+    f = forecast_of(&s, &v, 1, &r);
+    assert_close(seconds_at(f, 0, 1), fmax(10.0 + 1.0, 10.0 / 4 + 4.0), 1e-12);  /* 11 */
+    assert_close(seconds_at(f, 0, 4), fmax(3.25 + 1.0, 3.25 / 4 + 4.0), 1e-12); /* 4.8125 */
+    assert_int_equal(forecast_find(f, 0, 0, 4)->prediction.regime, PREDICT_MIXED);
+    forecast_free(f);
+    study_free(&s);
+}
+
+static void test_class_speed_is_the_drain_rate(void **state)
+{
+    (void)state;
+    study_t s;
+    study_load(&s, mem_runs, NULL);
+    const storage_class_t *hdd = storage_class_find("usb3-hdd-inner"); /* 60 MB/s */
+    forecast_volume_t v = forecast_volume_class(hdd->name, hdd);
+    forecast_t *f = forecast_of(&s, &v, 1, NULL);
+    assert_int_equal(f->volumes[0].source, FORECAST_CLASS);
+    assert_close(seconds_at(f, 0, 1), 10.0, 1e-12);        /* the CPU's 10 s > 6.67 s */
+    assert_close(seconds_at(f, 0, 6), 400e6 / 60e6, 1e-12); /* the disk's 6.67 s > 2.5 s */
+    assert_int_equal(forecast_find(f, 0, 0, 6)->verdict, VERDICT_WRITE);
+    forecast_free(f);
+    study_free(&s);
+}
+
+static void test_read_speed_counts_with_the_same_layout(void **state)
+{
+    (void)state;
+    study_t s;
+    study_load(&s, mem_runs, NULL);
+    forecast_volume_t v = forecast_volume_typed("nas", 1e9, 200e6);
+    forecast_request_t r = forecast_defaults();
+    forecast_t *f = forecast_of(&s, &v, 1, &r);
+    assert_close(seconds_at(f, 0, 6), 2.5, 1e-12); /* split: the input is read elsewhere */
+    forecast_free(f);
+    r.same_layout = true;
+    f = forecast_of(&s, &v, 1, &r);
+    assert_close(seconds_at(f, 0, 6), 1e9 / 200e6, 1e-12); /* reading 1 GB at 200 MB/s */
+    assert_int_equal(forecast_find(f, 0, 0, 6)->verdict, VERDICT_READ);
+    forecast_free(f);
+    study_free(&s);
+}
+
+static void test_unrun_thread_counts_come_from_the_cpu_model(void **state)
+{
+    (void)state;
+    study_t s;
+    study_load(&s, mem_runs, NULL);
+    forecast_volume_t v = forecast_volume_typed("fast", 10e9, NAN);
+    int threads[] = {4, 8};
+    forecast_request_t r = forecast_defaults();
+    r.threads = threads;
+    r.nthreads = 2;
+    forecast_t *f = forecast_of(&s, &v, 1, &r);
+    assert_int_equal(f->npoints, 2);
+    const forecast_point_t *p8 = forecast_find(f, 0, 0, 8);
+    assert_true(p8->extrapolated);
+    assert_false(forecast_find(f, 0, 0, 4)->extrapolated);
+    assert_close(p8->cpu_s, 10.0 * (0.1 + 0.9 / 8), 0.05); /* 2.125 s */
+    forecast_free(f);
+    /* Beyond reach (4 x 6 threads), and a codec the study did not run: refused. */
+    int far[] = {25};
+    r.threads = far;
+    r.nthreads = 1;
+    cp_err_t err = {0};
+    forecast_t *none = NULL;
+    assert_int_equal(forecast_run(s.analysis, &v, 1, &r, &none, &err), CP_EUSAGE);
+    assert_null(none);
+    assert_non_null(strstr(err.msg, "--threads 25"));
+    const char *xz[] = {"xz:6"};
+    r = forecast_defaults();
+    r.codecs = xz;
+    r.ncodecs = 1;
+    cp_err_clear(&err);
+    assert_int_equal(forecast_run(s.analysis, &v, 1, &r, &none, &err), CP_EUSAGE);
+    assert_non_null(strstr(err.msg, "it has: zstd:3"));
+    study_free(&s);
+}
+
+static void test_no_memory_runs_is_a_data_error(void **state)
+{
+    (void)state;
+    study_t s;
+    study_load(&s, "target,codec,threads,seconds,input_bytes,output_bytes\n"
+                   "usb,zstd:3,1,10,1000000000,400000000\n", NULL);
+    forecast_volume_t v = forecast_volume_typed("x", 1e8, NAN);
+    forecast_t *f = NULL;
+    cp_err_t err = {0};
+    assert_int_equal(forecast_run(s.analysis, &v, 1, NULL, &f, &err), CP_EDATA);
+    assert_null(f);
+    study_free(&s);
+}
+
+/* ---- a probed volume: the analysis's own figures ----------------------------------- */
+
+/* A study that ran on "usb" too, with the host's thresholds in its rows, and a probe of
+ * usb with a drain rate and the I/O path's CPU cost. */
+static const char usb_runs[] =
+    "target,codec,engine,block_size,threads,seconds,input_bytes,output_bytes,cpu_user_s,"
+    "cpu_sys_s,online_cpus,dirty_background_bytes,dirty_bytes,dirty_expire_s,"
+    "dirty_writeback_s,dir\n"
+    "mem,zstd:3,blocks,4194304,1,10,1000000000,400000000,9.8,0.2,4,,,,,\n"
+    "mem,zstd:3,blocks,4194304,2,5.5,1000000000,400000000,10.4,0.4,4,,,,,\n"
+    "mem,zstd:3,blocks,4194304,4,3.25,1000000000,400000000,11.8,0.6,4,,,,,\n"
+    "usb,zstd:3,blocks,4194304,1,12,1000000000,400000000,9.9,0.9,4,150000000,300000000,30,5,/mnt/usb\n"
+    "usb,zstd:3,blocks,4194304,2,7,1000000000,400000000,10.5,1.0,4,150000000,300000000,30,5,/mnt/usb\n"
+    "usb,zstd:3,blocks,4194304,4,5.6,1000000000,400000000,11.9,1.2,4,150000000,300000000,30,5,/mnt/usb\n";
+
+static const char usb_probe[] =
+    "target,op,size_bytes,bytes_per_s,drain_bps,io_cpu_s,sync,dir\n"
+    "usb,write,400000000,95000000,90000000,0.8,fsync,/mnt/usb\n"
+    "usb,write,400000000,97000000,92000000,0.9,fsync,/mnt/usb\n"
+    "usb,write,400000000,96000000,91000000,1.0,fsync,/mnt/usb\n"
+    "usb,read,400000000,120000000,,,fsync,/mnt/usb\n";
+
+static void test_a_probed_volume_gets_the_analysis_figures(void **state)
+{
+    (void)state;
+    study_t s;
+    study_load(&s, usb_runs, usb_probe);
+    forecast_volume_t v;
+    cp_err_t err = {0};
+    assert_int_equal(forecast_volume_probed("usb", "/mnt/usb", s.probe, "usb", NAN, &v, &err),
+                     CP_OK);
+    assert_close(v.drain_bps, 91e6, 1e-12);
+    assert_string_equal(v.drain_source, "probe-drain");
+    assert_close(v.io_cpu_per_byte, 0.9 / 400e6, 1e-12);
+    assert_close(v.read_bps, 120e6, 1e-12);
+    assert_int_equal(v.probe_reps, 3);
+    forecast_request_t r = forecast_defaults();
+    r.writeback = (forecast_writeback_t){150e6, 300e6, 30, 5};
+    forecast_t *f = forecast_of(&s, &v, 1, &r);
+    const analysis_series_t *usb = NULL;
+    for (size_t i = 0; i < s.analysis->nseries; i++)
+        if (strcmp(s.analysis->series[i].name, "usb") == 0)
+            usb = &s.analysis->series[i];
+    assert_non_null(usb);
+    for (size_t k = 0; k < usb->npoints; k++) {
+        const analysis_point_t *p = &usb->points[k];
+        assert_true(p->predicted_seconds > 0.0);
+        assert_close(seconds_at(f, 0, p->threads), p->predicted_seconds, 1e-12);
+        assert_int_equal(forecast_find(f, 0, 0, p->threads)->prediction.regime,
+                         p->predicted_regime);
+        assert_int_equal(forecast_find(f, 0, 0, p->threads)->verdict, usb->verdicts[k].verdict);
+    }
+    assert_close(f->crossovers[0].threads, usb->crossover_threads, 1e-12);
+    forecast_free(f);
+    study_free(&s);
+}
+
+/* ---- the check ----------------------------------------------------------------------- */
+
+static void test_check_pairs_points_by_name_or_directory(void **state)
+{
+    (void)state;
+    study_t s, later;
+    study_load(&s, mem_runs, NULL);
+    study_load(&later, "target,codec,threads,seconds,input_bytes,output_bytes,dir\n"
+                       "mem,zstd:3,1,10,1000000000,400000000,\n"
+                       "ext,zstd:3,1,10.5,1000000000,400000000,/mnt/ext\n"
+                       "ext,zstd:3,4,5.0,1000000000,400000000,/mnt/ext\n"
+                       "ext,zstd:3,4,4.0,1000000000,400000000,/mnt/ext\n"
+                       "ext,zstd:3,4,4.4,1000000000,400000000,/mnt/ext\n", NULL);
+    forecast_volume_t v = forecast_volume_typed("usb", 100e6, NAN); /* not run later */
+    forecast_volume_t probed = forecast_volume_typed("usb2", 100e6, NAN);
+    probed.source = FORECAST_PROBE;
+    snprintf(probed.dir, sizeof probed.dir, "/mnt/ext"); /* matched by directory */
+    forecast_volume_t volumes[] = {v, probed};
+    forecast_t *f = forecast_of(&s, volumes, 2, NULL);
+    forecast_check_t *c = NULL;
+    cp_err_t err = {0};
+    assert_int_equal(forecast_check_run(f, later.analysis, &c, &err), CP_OK);
+    assert_int_equal(c->nrows, 2);
+    assert_int_equal(c->unmatched_volumes, 1);
+    assert_string_equal(c->rows[0].target, "ext");
+    assert_close(c->rows[0].measured_s, 10.5, 1e-12);
+    assert_close(c->rows[0].error, (10.0 - 10.5) / 10.5, 1e-12);
+    assert_close(c->rows[1].measured_s, 4.4, 1e-12); /* the median of 5.0, 4.0, 4.4 */
+    assert_int_equal(c->rows[1].runs, 3);
+    assert_close(c->rows[1].error, (4.0 - 4.4) / 4.4, 1e-12);
+    assert_close(c->max_abs_error, 0.4 / 4.4, 1e-12);
+    assert_int_equal(c->input_mismatches, 0);
+    forecast_check_free(c);
+    forecast_free(f);
+    /* Nothing in common: a data error naming the later study. */
+    f = forecast_of(&s, &v, 1, NULL);
+    c = NULL;
+    assert_int_equal(forecast_check_run(f, later.analysis, &c, &err), CP_EDATA);
+    assert_null(c);
+    forecast_free(f);
+    study_free(&later);
+    study_free(&s);
+}
+
+/* ---- the report ---------------------------------------------------------------------- */
+
+static char *report_text(const forecast_report_t *r, int (*write)(const forecast_report_t *,
+                                                                  FILE *, cp_err_t *))
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    cp_err_t err = {0};
+    assert_non_null(out);
+    assert_int_equal(write(r, out, &err), CP_OK);
+    fclose(out);
+    return text;
+}
+
+static void test_first_line_and_json(void **state)
+{
+    (void)state;
+    study_t s;
+    study_load(&s, mem_runs, NULL);
+    const storage_class_t *tb3 = storage_class_find("tb3-ssd");
+    forecast_volume_t volumes[] = {forecast_volume_typed("internal", 2e9, NAN),
+                                   forecast_volume_typed("usb", 100e6, NAN),
+                                   forecast_volume_class(tb3->name, tb3)};
+    forecast_t *f = forecast_of(&s, volumes, 3, NULL);
+    forecast_report_t r = {f, "results/x", NULL, "this machine", NULL, NULL};
+    char line[1024];
+    /* At 6 threads: internal and tb3 at the CPU's 2.5 s, usb 4 s (+60%). */
+    assert_string_equal(forecast_first_line(&r, line, sizeof line),
+                        "For zstd:3 at 6 threads on this machine: internal 2.50 s, usb 4.00 s "
+                        "(+60%, write-bound from 3 threads), tb3-ssd class 2.50 s (within 1%).");
+    char *text = report_text(&r, forecast_write_text);
+    assert_memory_equal(text, line, strlen(line));
+    assert_non_null(strstr(text, STORAGE_CLASS_LABEL));
+    assert_non_null(strstr(text, "the class's write speed is taken as the drain rate"));
+    assert_non_null(strstr(text, "the stated write speed is taken as the drain rate"));
+    free(text);
+    text = report_text(&r, forecast_write_json);
+    json_error_t jerr;
+    json_t *root = json_loads(text, 0, &jerr);
+    if (root == NULL)
+        fail_msg("JSON does not parse: %s", jerr.text);
+    assert_string_equal(json_string_value(json_object_get(root, "first_line")), line);
+    json_t *points = json_object_get(root, "predictions");
+    assert_int_equal(json_array_size(points), 12);
+    json_t *p = json_array_get(points, 6); /* usb at 4 threads */
+    assert_string_equal(json_string_value(json_object_get(p, "volume")), "usb");
+    assert_string_equal(json_string_value(json_object_get(p, "source")), "typed");
+    assert_string_equal(json_string_value(json_object_get(p, "codec")), "zstd:3");
+    assert_int_equal(json_integer_value(json_object_get(p, "threads")), 4);
+    assert_close(json_real_value(json_object_get(p, "seconds")), 4.0, 1e-12);
+    assert_string_equal(json_string_value(json_object_get(p, "verdict")), "write-bound");
+    assert_string_equal(json_string_value(json_object_get(p, "cause")), "write-throughput");
+    json_t *terms = json_object_get(p, "terms");
+    assert_close(json_real_value(json_object_get(terms, "compute")), 3.25, 1e-12);
+    assert_close(json_real_value(json_object_get(terms, "write")), 0.75, 1e-12);
+    assert_true(json_is_false(json_object_get(p, "extrapolated")));
+    json_t *cls = json_array_get(json_object_get(root, "volumes"), 2);
+    assert_string_equal(json_string_value(json_object_get(cls, "source")), "class");
+    assert_string_equal(json_string_value(json_object_get(cls, "label")), STORAGE_CLASS_LABEL);
+    assert_true(json_is_null(json_object_get(root, "check")));
+    json_decref(root);
+    free(text);
+    forecast_free(f);
+    study_free(&s);
+}
+
+static void test_classes_json_lists_every_class(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    cp_err_t err = {0};
+    assert_int_equal(storage_classes_write_json(out, &err), CP_OK);
+    fclose(out);
+    json_t *root = json_loads(text, 0, NULL);
+    assert_non_null(root);
+    json_t *classes = json_object_get(root, "classes");
+    assert_int_equal(json_array_size(classes), storage_class_count());
+    json_t *first = json_array_get(classes, 0);
+    assert_string_equal(json_string_value(json_object_get(first, "name")), "usb3-hdd-outer");
+    assert_close(json_real_value(json_object_get(first, "write_bytes_per_s")), 120e6, 0);
+    assert_non_null(strstr(json_string_value(json_object_get(first, "sources")), "https://"));
+    json_decref(root);
+    free(text);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_classes_have_the_published_figures),
+        cmocka_unit_test(test_every_class_is_named_once_and_sourced),
+        cmocka_unit_test(test_typed_speed_without_thresholds_overlaps),
+        cmocka_unit_test(test_typed_speed_with_the_page_cache),
+        cmocka_unit_test(test_class_speed_is_the_drain_rate),
+        cmocka_unit_test(test_read_speed_counts_with_the_same_layout),
+        cmocka_unit_test(test_unrun_thread_counts_come_from_the_cpu_model),
+        cmocka_unit_test(test_no_memory_runs_is_a_data_error),
+        cmocka_unit_test(test_a_probed_volume_gets_the_analysis_figures),
+        cmocka_unit_test(test_check_pairs_points_by_name_or_directory),
+        cmocka_unit_test(test_first_line_and_json),
+        cmocka_unit_test(test_classes_json_lists_every_class),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
