@@ -14,6 +14,7 @@
 #include "common/cleanup.h"
 #include "common/err.h"
 #include "common/log.h"
+#include "common/prng.h"
 #include "model/forecast_check.h"
 #include "report/forecast_out.h"
 #include "report/forecast_study.h"
@@ -25,7 +26,7 @@ static void usage(FILE *out)
             "usage: chokepoint predict RESULTS_DIR [--volume NAME=DIR[@CAP]]...\n"
             "                          [--write [NAME=]RATE [--read RATE]]... [--class NAME]...\n"
             "                          [--threads LIST] [--codec LIST] [--layout split|same]\n"
-            "                          [--tolerance 0.10] [--check RESULTS_DIR2]\n"
+            "                          [--tolerance 0.10] [--check RESULTS_DIR2] [--seed N]\n"
             "                          [--format text|json|markdown] [-o FILE [--force]]\n"
             "       chokepoint predict --classes [--format text|json|markdown]\n\n"
             "Predicts the job's time on volumes the study did not run on, with the model\n"
@@ -59,6 +60,8 @@ static void usage(FILE *out)
             "  --check DIR2      a later study that ran on the predicted volumes (matched by\n"
             "                    target name, or a probed volume by its directory): predicted\n"
             "                    against measured median per point, and the errors\n"
+            "  --seed N          seed of the probe's order and data, 0 to 2147483647 (default:\n"
+            "                    from the clock; said on stderr)\n"
             "  --format F        text (default), json or markdown\n"
             "  -o FILE           write there (atomically) instead of stdout\n"
             "  --force           replace FILE when it exists (otherwise an error)\n"
@@ -69,7 +72,7 @@ static void usage(FILE *out)
 }
 
 enum { OPT_VOLUME = 256, OPT_WRITE, OPT_READ, OPT_CLASS, OPT_CLASSES, OPT_LAYOUT, OPT_TOLERANCE,
-       OPT_CHECK, OPT_FORMAT, OPT_FORCE };
+       OPT_CHECK, OPT_SEED, OPT_FORMAT, OPT_FORCE };
 
 static const struct option predict_options[] = {
     {"volume", required_argument, NULL, OPT_VOLUME},
@@ -82,6 +85,7 @@ static const struct option predict_options[] = {
     {"layout", required_argument, NULL, OPT_LAYOUT},
     {"tolerance", required_argument, NULL, OPT_TOLERANCE},
     {"check", required_argument, NULL, OPT_CHECK},
+    {"seed", required_argument, NULL, OPT_SEED},
     {"format", required_argument, NULL, OPT_FORMAT},
     {"output", required_argument, NULL, 'o'},
     {"force", no_argument, NULL, OPT_FORCE},
@@ -93,7 +97,8 @@ static const struct option predict_options[] = {
 /* Everything the command line asked for. */
 typedef struct predict_args {
     const char *study, *check, *out_path, *codec_text;
-    bool classes, force;
+    bool classes, force, seed_given;
+    uint64_t seed;
     options_format_t format;
     predict_volume_list_t volumes;
     forecast_request_t request;
@@ -136,6 +141,14 @@ static int parse_codecs(predict_args_t *a, const char *text, cp_err_t *err)
     return rc;
 }
 
+static bool any_probe(const predict_volume_list_t *list)
+{
+    for (size_t i = 0; i < list->n; i++)
+        if (list->specs[i].source == FORECAST_PROBE)
+            return true;
+    return false;
+}
+
 static int parse_args(int argc, char **argv, predict_args_t *a, options_outcome_t *outcome,
                       cp_err_t *err)
 {
@@ -164,6 +177,10 @@ static int parse_args(int argc, char **argv, predict_args_t *a, options_outcome_
         }
         case OPT_TOLERANCE: rc = parse_tolerance(optarg, &a->request.tolerance, err); break;
         case OPT_CHECK: a->check = optarg; break;
+        case OPT_SEED:
+            rc = options_seed(optarg, &a->seed, err);
+            a->seed_given = true;
+            break;
         case OPT_FORMAT: rc = options_format(optarg, &a->format, err); break;
         case 'o': a->out_path = optarg; break;
         case OPT_FORCE: a->force = true; break;
@@ -192,6 +209,9 @@ static int parse_args(int argc, char **argv, predict_args_t *a, options_outcome_
         rc = parse_codecs(a, a->codec_text, err);
     if (rc == CP_OK && a->out_path != NULL && a->out_path[0] == '\0')
         rc = cp_err_set(err, CP_EUSAGE, "-o: empty file name");
+    if (rc == CP_OK && a->seed_given && !any_probe(&a->volumes))
+        rc = cp_err_set(err, CP_EUSAGE, "--seed orders and makes the probe of a --volume; "
+                        "none was given");
     if (rc == CP_OK && a->force && a->out_path == NULL)
         rc = cp_err_set(err, CP_EUSAGE, "--force replaces an -o FILE; none was given");
     /* Refused before anything is probed. */
@@ -294,7 +314,8 @@ static int predict(const predict_args_t *a, cp_err_t *err)
         forecast = NULL;
     }
     if (rc == CP_OK)
-        rc = predict_volumes_resolve(&a->volumes, output, &volumes, err);
+        rc = predict_volumes_resolve(&a->volumes, output,
+                                     a->seed_given ? a->seed : prng_fresh_seed(), &volumes, err);
     if (rc == CP_OK && cp_interrupted())
         rc = cp_err_set(err, CP_EINTR, "interrupted");
     if (rc == CP_OK)

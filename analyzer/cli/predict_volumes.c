@@ -7,7 +7,6 @@
 
 #include "cli/parse.h"
 #include "common/log.h"
-#include "common/prng.h"
 #include "measure/probe.h"
 #include "report/probe_writer.h"
 
@@ -135,7 +134,7 @@ static int keep_row(const probe_row_t *row, void *ctx, cp_err_t *err)
 }
 
 /* The short probe: a quarter, half and all of the output (at least 1 MB each). */
-static probe_params_t short_probe(uint64_t output_bytes)
+static probe_params_t short_probe(uint64_t output_bytes, uint64_t seed)
 {
     probe_params_t p = probe_defaults();
     uint64_t largest = output_bytes > 1000000 ? output_bytes : 1000000;
@@ -148,13 +147,13 @@ static probe_params_t short_probe(uint64_t output_bytes)
     p.reps = PREDICT_PROBE_REPS;
     p.op_write = p.op_read = true;
     p.sync = SYNC_FSYNC;
-    p.seed = prng_fresh_seed();
+    p.seed = seed;
     return p;
 }
 
 /* Probes every --volume of the list at once; *rows is the caller's. */
 static int probe_volumes(const predict_volume_list_t *list, uint64_t output_bytes,
-                         kept_rows_t *rows, cp_err_t *err)
+                         uint64_t seed, kept_rows_t *rows, cp_err_t *err)
 {
     size_t n = 0;
     target_spec_t *targets = calloc(list->n ? list->n : 1, sizeof *targets);
@@ -167,13 +166,13 @@ static int probe_volumes(const predict_volume_list_t *list, uint64_t output_byte
     if (n > 0) {
         target_locks_t locks = TARGET_LOCKS_INIT;
         rc = target_lock_all(targets, n, &locks, err);
-        probe_params_t p = short_probe(output_bytes);
+        probe_params_t p = short_probe(output_bytes, seed);
         char size[32];
         probe_format_size(size, sizeof size, p.sizes[p.n_sizes - 1]);
         if (rc == CP_OK) {
             cp_log_info("probing %zu volume%s: fsync'd writes and cold reads of up to %s "
-                        "(the study's output), %d repetitions", n, n == 1 ? "" : "s", size,
-                        p.reps);
+                        "(the study's output), %d repetitions, seed %llu", n,
+                        n == 1 ? "" : "s", size, p.reps, (unsigned long long)seed);
             rc = probe_run(&p, targets, n, keep_row, rows, err);
         }
         target_unlock_all(&locks);
@@ -183,7 +182,7 @@ static int probe_volumes(const predict_volume_list_t *list, uint64_t output_byte
 }
 
 int predict_volumes_resolve(const predict_volume_list_t *list, uint64_t output_bytes,
-                            forecast_volume_t **out, cp_err_t *err)
+                            uint64_t seed, forecast_volume_t **out, cp_err_t *err)
 {
     *out = NULL;
     kept_rows_t rows = {NULL, 0, 0};
@@ -191,7 +190,7 @@ int predict_volumes_resolve(const predict_volume_list_t *list, uint64_t output_b
     forecast_volume_t *volumes = calloc(list->n ? list->n : 1, sizeof *volumes);
     if (volumes == NULL)
         return cp_err_set(err, CP_ENOMEM, "out of memory");
-    int rc = probe_volumes(list, output_bytes, &rows, err);
+    int rc = probe_volumes(list, output_bytes, seed, &rows, err);
     if (rc == CP_OK && rows.n > 0)
         rc = probe_rows_table("the probe of --volume", rows.rows, rows.n, &probe, err);
     for (size_t i = 0; rc == CP_OK && i < list->n; i++) {

@@ -44,11 +44,11 @@ int predict_volumes_check_names(const predict_volume_list_t *list, cp_err_t *err
 /* The forecast's volumes, in the order given: typed and class volumes from their figures;
  * every --volume probed now (locked against other chokepoint commands while it is, fsync'd
  * writes and cold reads of sizes up to output_bytes, PREDICT_PROBE_REPS times each; its
- * files removed), its drain rate and I/O cost read as analyze reads a probe file. On
+ * files removed; seed orders the probe and makes its data), its drain rate and I/O cost read as analyze reads a probe file. On
  * success *out (n entries) is the caller's (free). The probe's errors otherwise (CP_EUSAGE
  * for a directory that is not writable or in use, CP_ENOSPC, CP_EIO, CP_EINTR). */
 int predict_volumes_resolve(const predict_volume_list_t *list, uint64_t output_bytes,
-                            forecast_volume_t **out, cp_err_t *err);
+                            uint64_t seed, forecast_volume_t **out, cp_err_t *err);
 
 /* Frees the list's specs; safe twice. */
 void predict_volumes_free(predict_volume_list_t *list);

@@ -337,8 +337,8 @@ static void write_people(const forecast_report_t *r, FILE *out, bool md)
                         "count; its time is the %s model's of the CPU curve\n", md ? "\n" : "  ",
                         fit_kind_name((fit_kind_t)f->codecs[c].cpu_model));
         }
-    fprintf(out, "%sThe terms add up to the seconds: compute is the memory target's time, each "
-            "other term what it adds (docs/method.md, \"predict\").\n", md ? "\n" : "\n");
+    fprintf(out, "\nThe terms add up to the seconds: compute is the memory target's time, each "
+            "other term what it adds (docs/method.md, \"Predicting another volume\").\n");
     write_check(r, out, md);
 }
 
