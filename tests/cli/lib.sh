@@ -101,23 +101,30 @@ need_lab() {
     command -v jq >/dev/null || { echo "FAILED: jq is needed (scripts/setup.sh --with-tests)"; exit 1; }
 }
 
-# lab_slow_volume MBPS SIZE: one loop-mounted volume named "slow" whose device reads and
-# writes at MBPS MB/s (scripts/lab-volumes.sh, block cgroup), taken down at exit. Sets
-# $slow to its TARGET argument; lab CMD... runs a command inside the throttling cgroup.
-# Skips (77) where no loop device can be throttled; fails when the set-up breaks.
-lab_slow_volume() {
+# lab_volumes "NAME:MBPS ..." SIZE: loop-mounted volumes whose devices read and write at
+# MBPS MB/s each (scripts/lab-volumes.sh, block cgroup), in a lab instance of this test's
+# own, taken down at exit. Sets $lab_targets to their TARGET arguments (NAME=DIR,
+# space-separated); lab CMD... runs a command inside the throttling cgroup. Skips (77) where no loop
+# device can be throttled; fails when the set-up breaks.
+lab_volumes() {
     LAB=$SRC_DIR/scripts/lab-volumes.sh
     local state rc=0
     state=$(mktemp -d /var/tmp/chokepoint-truth.XXXXXX)
     export CHOKEPOINT_LAB_DIR=$state/lab
-    export CHOKEPOINT_LAB_VOLUMES="slow:$1"
+    export CHOKEPOINT_LAB_VOLUMES="$1"
     export CHOKEPOINT_LAB_SIZE=$2
     export CHOKEPOINT_LAB_CGROUP=chokepoint-truth-$$
     CLEANUP_HOOKS+=("bash '$LAB' down >/dev/null 2>&1; rm -rf '$state'")
     bash "$LAB" up >/dev/null || rc=$?
     [ "$rc" -ne 77 ] || skip "lab-volumes.sh could not throttle a loop device here"
     [ "$rc" -eq 0 ] || { echo "FAILED: lab-volumes.sh up exited $rc"; exit 1; }
-    slow=$(bash "$LAB" targets)
+    lab_targets=$(bash "$LAB" targets)
+}
+
+# lab_slow_volume MBPS SIZE: one such volume named "slow"; sets $slow to its TARGET.
+lab_slow_volume() {
+    lab_volumes "slow:$1" "$2"
+    slow=$lab_targets
 }
 lab() { bash "$LAB" exec -- "$@"; }
 
