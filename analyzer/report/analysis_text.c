@@ -8,7 +8,23 @@
 #include <string.h>
 
 #include "report/answer_text.h"
+#include "report/decision_text.h"
 #include "report/cause_text.h"
+
+const char *analysis_format_seconds(double s, char *buf, size_t cap)
+{
+    if (!isfinite(s))
+        snprintf(buf, cap, "-");
+    else if (s >= 100.0)
+        snprintf(buf, cap, "%.0f", s);
+    else if (s >= 10.0)
+        snprintf(buf, cap, "%.1f", s);
+    else if (s >= 1.0)
+        snprintf(buf, cap, "%.2f", s);
+    else
+        snprintf(buf, cap, "%.3f", s);
+    return buf;
+}
 
 const char *analysis_format_rate(double bps, char *buf, size_t cap)
 {
@@ -436,6 +452,8 @@ int analysis_write_summary(const analysis_t *a, FILE *out, cp_err_t *err)
     char label[300], rate[32], cpu[32], vol[32], wr[32], rd[32], words[1024];
     /* The analysis' own order (by codec, memory first, targets as given), as every
      * report has it. */
+    if (decision_write(a, out, "") > 0)
+        fputc('\n', out);
     int width = 14;
     for (size_t i = 0; i < a->nseries; i++) {
         int w = (int)strlen(series_label(&a->series[i], label, sizeof label));

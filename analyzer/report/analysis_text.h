@@ -26,6 +26,10 @@ int analysis_write_summary(const analysis_t *analysis, FILE *out, cp_err_t *err)
  * "-" for NAN. Returns buf. */
 const char *analysis_format_rate(double bytes_per_s, char *buf, size_t cap);
 
+/* Formats seconds for people with three significant figures or more: "0.563", "3.38",
+ * "41.2", "138"; "-" for NAN. Returns buf. */
+const char *analysis_format_seconds(double seconds, char *buf, size_t cap);
+
 /* Formats a fitted model as an equation ("time = 49.9 / T^0.912",
  * "rate = 0.046 + 0.264 x T GB/s") into buf, or "skipped: REASON". Returns buf. */
 const char *analysis_format_model(const fit_result_t *model, char *buf, size_t cap);

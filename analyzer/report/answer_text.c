@@ -6,6 +6,7 @@
 
 #include "report/analysis_text.h"
 #include "report/cause_text.h"
+#include "report/decision_text.h"
 #include "report/strbuf.h"
 
 static const char *label(const analysis_series_t *s, char *buf, size_t cap)
@@ -328,6 +329,8 @@ size_t answer_write(const analysis_t *a, FILE *out, bool md)
 {
     char buf[1024], marks[128];
     fputs(md ? "## The answer\n\n" : "the answer:\n", out);
+    if (decision_write(a, out, md ? "- " : "  ") > 0)
+        fputc('\n', out);
     for (size_t i = 0; i < a->nseries; i++)
         fprintf(out, "%s%s\n", md ? "- " : "  ", answer_sentence(a, &a->series[i], buf,
                                                                sizeof buf));

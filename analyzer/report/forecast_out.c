@@ -11,19 +11,6 @@
 
 /* ---- words shared by the formats ---------------------------------------------------- */
 
-static const char *format_seconds(double s, char *buf, size_t cap)
-{
-    if (!isfinite(s))
-        snprintf(buf, cap, "-");
-    else if (s >= 100.0)
-        snprintf(buf, cap, "%.0f", s);
-    else if (s >= 10.0)
-        snprintf(buf, cap, "%.1f", s);
-    else
-        snprintf(buf, cap, "%.2f", s);
-    return buf;
-}
-
 static const char *format_bytes(double bytes, char *buf, size_t cap)
 {
     if (!isfinite(bytes))
@@ -208,7 +195,7 @@ const char *forecast_first_line(const forecast_report_t *r, char *buf, size_t ca
         }
         strbuf_appendf(buf, cap, "%s %s %s s%s%s%s", v == 0 ? "" : ",",
                        volume_label(&f->volumes[v], label, sizeof label),
-                       format_seconds(s, secs, sizeof secs), notes[0] ? " (" : "", notes,
+                       analysis_format_seconds(s, secs, sizeof secs), notes[0] ? " (" : "", notes,
                        notes[0] ? ")" : "");
     }
     strbuf_appendf(buf, cap, ".");
@@ -241,17 +228,17 @@ static void write_check(const forecast_report_t *r, FILE *out, bool md)
         const forecast_point_t *p = &f->points[row->point];
         char a[32], b[32], lo[32], hi[32], measured[96];
         snprintf(measured, sizeof measured, "%s (%s..%s, %zu)",
-                 format_seconds(row->measured_s, b, sizeof b),
-                 format_seconds(row->measured_min_s, lo, sizeof lo),
-                 format_seconds(row->measured_max_s, hi, sizeof hi), row->runs);
+                 analysis_format_seconds(row->measured_s, b, sizeof b),
+                 analysis_format_seconds(row->measured_min_s, lo, sizeof lo),
+                 analysis_format_seconds(row->measured_max_s, hi, sizeof hi), row->runs);
         if (md)
             fprintf(out, "| %s | %s | %s | %d | %s | %s | %+.1f%% |\n", f->volumes[p->volume].name,
                     row->target, f->codecs[p->codec].codec, p->threads,
-                    format_seconds(row->predicted_s, a, sizeof a), measured, 100.0 * row->error);
+                    analysis_format_seconds(row->predicted_s, a, sizeof a), measured, 100.0 * row->error);
         else
             fprintf(out, "  %-14s %-14s %-10s %4d %11s %24s %+7.1f%%\n",
                     f->volumes[p->volume].name, row->target, f->codecs[p->codec].codec,
-                    p->threads, format_seconds(row->predicted_s, a, sizeof a), measured,
+                    p->threads, analysis_format_seconds(row->predicted_s, a, sizeof a), measured,
                     100.0 * row->error);
     }
     fprintf(out, "%s%zu point%s checked: median error %.1f%%, largest %.1f%% (|predicted - "
@@ -317,8 +304,8 @@ static void write_people(const forecast_report_t *r, FILE *out, bool md)
                 any_extrapolated = any_extrapolated || p->extrapolated;
                 cause_words(p, cause, sizeof cause);
                 for (int t = 0; t < TERM_COUNT; t++)
-                    format_seconds(p->prediction.part_s[t], parts[t], sizeof parts[t]);
-                format_seconds(p->prediction.seconds, secs, sizeof secs);
+                    analysis_format_seconds(p->prediction.part_s[t], parts[t], sizeof parts[t]);
+                analysis_format_seconds(p->prediction.seconds, secs, sizeof secs);
                 if (md)
                     fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", T, secs,
                             verdict_name(p->verdict), cause,
