@@ -322,8 +322,7 @@ static void fit_series_points(const analysis_point_t *pts, size_t n, fit_result_
     }
 }
 
-/* The point of s at T (points are ascending), or NULL. */
-static const analysis_point_t *point_at(const analysis_series_t *s, int threads)
+const analysis_point_t *analysis_point_at(const analysis_series_t *s, int threads)
 {
     size_t lo = 0, hi = s->npoints;
     while (lo < hi) {
@@ -366,7 +365,7 @@ static int build_ceilings(analysis_t *a)
         for (size_t k = 0; k < s->npoints; k++) {
             const analysis_point_t *p = &s->points[k];
             const analysis_series_t **slot = &ceil->fastest_by_threads[p->threads];
-            if (*slot == NULL || point_at(*slot, p->threads)->bytes_per_s < p->bytes_per_s)
+            if (*slot == NULL || analysis_point_at(*slot, p->threads)->bytes_per_s < p->bytes_per_s)
                 *slot = s;
         }
     }
@@ -388,7 +387,7 @@ static int build_ceilings(analysis_t *a)
         size_t k = 0;
         for (int T = 1; T <= RUNS_THREADS_MAX && k < nt; T++) {
             const analysis_series_t *src = ceil->mem ? ceil->mem : ceil->fastest_by_threads[T];
-            const analysis_point_t *p = src ? point_at(src, T) : NULL;
+            const analysis_point_t *p = src ? analysis_point_at(src, T) : NULL;
             if (p == NULL)
                 continue;
             pts[k] = *p;
@@ -444,10 +443,10 @@ static void judge_series(const analysis_t *a, analysis_series_t *s, double toler
         v->write_ceiling_bps = s->write_ceiling_bps;
         v->read_ceiling_bps = s->read_ceiling_bps;
         const analysis_series_t *fastest = ceil->fastest_by_threads[p->threads];
-        double fastest_rate = point_at(fastest, p->threads)->bytes_per_s;
+        double fastest_rate = analysis_point_at(fastest, p->threads)->bytes_per_s;
         v->fastest = fastest->name;
         v->relative_speed = p->bytes_per_s / fastest_rate;
-        const analysis_point_t *mp = mem ? point_at(mem, p->threads) : NULL;
+        const analysis_point_t *mp = mem ? analysis_point_at(mem, p->threads) : NULL;
         double model_rate = mem ? fit_rate_at(mem->best_rate_model >= 0
                                               ? &mem->models[mem->best_rate_model] : NULL,
                                               p->threads) : NAN;

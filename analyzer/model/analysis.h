@@ -253,6 +253,10 @@ typedef struct analysis {
  * ANALYSIS_MODEL_MAX_HOLDOUT (when defined). */
 bool analysis_model_describes(const fit_result_t *model);
 
+/* The point of series s at that thread count (a binary search: points are ascending), or
+ * NULL when s has none there. */
+const analysis_point_t *analysis_point_at(const analysis_series_t *s, int threads);
+
 /* The thread counts a ceiling was measured at: [*lo, *hi] (0, 0 when empty). */
 void analysis_ceiling_range(const analysis_ceiling_t *ceiling, int *lo, int *hi);
 

@@ -139,14 +139,6 @@ static const analysis_point_t *base_point(const analysis_series_t *mem, int thre
     return base;
 }
 
-static const analysis_point_t *measured_point(const analysis_series_t *mem, int threads)
-{
-    for (size_t k = 0; k < mem->npoints; k++)
-        if (mem->points[k].threads == threads)
-            return &mem->points[k];
-    return NULL;
-}
-
 /* Lists the codecs with memory runs into buf, for messages. */
 static const char *codec_list(const analysis_t *a, char *buf, size_t cap)
 {
@@ -219,7 +211,7 @@ static int choose_threads(const analysis_t *a, const forecast_request_t *r,
     for (size_t i = 0; i < count; i++) {
         int T = r->threads != NULL ? r->threads[i] : mem->points[i].threads;
         (*out)[i] = T;
-        if (measured_point(mem, T) != NULL)
+        if (analysis_point_at(mem, T) != NULL)
             continue;
         if (mem->best_rate_model < 0)
             return cp_err_set(err, CP_EUSAGE, "--threads %d: the memory target ran %s at "
@@ -287,7 +279,7 @@ static analysis_series_t volume_series(const analysis_t *a, const forecast_t *f,
 /* The memory target's rate at T: measured, or its best model's. */
 static double cpu_rate_at(const analysis_series_t *mem, int threads, bool *extrapolated)
 {
-    const analysis_point_t *p = measured_point(mem, threads);
+    const analysis_point_t *p = analysis_point_at(mem, threads);
     *extrapolated = p == NULL;
     return p != NULL ? p->bytes_per_s : fit_rate_at(&mem->models[mem->best_rate_model], threads);
 }

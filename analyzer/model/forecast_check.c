@@ -31,14 +31,6 @@ static const analysis_series_t *series_for(const analysis_t *later, const foreca
     return by_dir;
 }
 
-static const analysis_point_t *series_point(const analysis_series_t *s, int threads)
-{
-    for (size_t k = 0; k < s->npoints; k++)
-        if (s->points[k].threads == threads)
-            return &s->points[k];
-    return NULL;
-}
-
 int forecast_check_run(const forecast_t *f, const analysis_t *later, forecast_check_t **out,
                        cp_err_t *err)
 {
@@ -62,7 +54,7 @@ int forecast_check_run(const forecast_t *f, const analysis_t *later, forecast_ch
         const forecast_point_t *fp = &f->points[i];
         const forecast_codec_t *fc = &f->codecs[fp->codec];
         const analysis_series_t *s = series_for(later, &f->volumes[fp->volume], fc->codec);
-        const analysis_point_t *p = s != NULL ? series_point(s, fp->threads) : NULL;
+        const analysis_point_t *p = s != NULL ? analysis_point_at(s, fp->threads) : NULL;
         if (p == NULL || !(fp->prediction.seconds > 0.0))
             continue;
         forecast_check_row_t *r = &c->rows[c->nrows];

@@ -6,20 +6,11 @@
 #include "report/analysis_text.h"
 #include "report/strbuf.h"
 
-/* Point of s at threads, or NULL. */
-static const analysis_point_t *point_at(const analysis_series_t *s, int threads)
-{
-    for (size_t k = 0; k < s->npoints; k++)
-        if (s->points[k].threads == threads)
-            return &s->points[k];
-    return NULL;
-}
-
 /* The targets (not memory) of ceiling c that ran at threads, in the analysis's order. */
 static bool candidate(const analysis_t *a, size_t c, size_t i, int threads)
 {
     const analysis_series_t *s = &a->series[i];
-    return !s->is_mem && s->ceiling == c && point_at(s, threads) != NULL;
+    return !s->is_mem && s->ceiling == c && analysis_point_at(s, threads) != NULL;
 }
 
 const char *decision_line(const analysis_t *a, size_t c, int threads, char *buf, size_t cap)
@@ -31,7 +22,7 @@ const char *decision_line(const analysis_t *a, size_t c, int threads, char *buf,
         if (!candidate(a, c, i, threads))
             continue;
         n++;
-        double t = point_at(&a->series[i], threads)->seconds;
+        double t = analysis_point_at(&a->series[i], threads)->seconds;
         if (t < fastest)
             fastest = t, best = i;
     }
@@ -44,7 +35,7 @@ const char *decision_line(const analysis_t *a, size_t c, int threads, char *buf,
         if (!candidate(a, c, i, threads))
             continue;
         const analysis_series_t *s = &a->series[i];
-        double t = point_at(s, threads)->seconds, more = t / fastest - 1.0;
+        double t = analysis_point_at(s, threads)->seconds, more = t / fastest - 1.0;
         char secs[32], cost[48];
         if (n == 1)
             snprintf(cost, sizeof cost, "the only target");
