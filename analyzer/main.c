@@ -31,7 +31,7 @@ static const command_t commands[] = {
     {"history", cmd_history, "every study under a directory: rates over time, latest vs previous",
      false},
     {"predict", cmd_predict, "the job's time on a volume the study did not run on (a probe, a "
-     "speed, a class)", true},
+     "speed, a class)", false},
     {NULL, NULL, NULL, false},
 };
 
