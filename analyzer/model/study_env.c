@@ -14,6 +14,7 @@ void study_env_init(study_env_t *env)
     memset(env, 0, sizeof *env);
     env->online_cpus = env->usable_cpus = env->mem_total_bytes = NAN;
     env->dirty_background_bytes = env->dirty_bytes = env->dirty_expire_s = NAN;
+    env->dirty_writeback_s = NAN;
     env->input_bytes = NAN;
 }
 

@@ -35,6 +35,8 @@ typedef struct study_env {
     double dirty_background_bytes, dirty_bytes; /* the thresholds in bytes (from ratios when
                                                    the host set ratios) */
     double dirty_expire_s;
+    double dirty_writeback_s; /* the flusher's wake-up interval */
+    char hostname[STUDY_ENV_TEXT_MAX];
     char sync[16];          /* "fsync", "direct", "none" */
     char engine[16];
     double input_bytes;

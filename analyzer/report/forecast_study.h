@@ -19,9 +19,9 @@ typedef struct forecast_study {
 } forecast_study_t;
 
 /* Loads path as compare_input_load does (CP_EUSAGE for a path that does not exist or a
- * directory without runs.csv, CP_EDATA with FILE:LINE for bad data), then reads the
- * meta.json in path (a directory) or beside it (a runs table). A missing or unreadable
- * meta.json is not an error: the thresholds stay unknown. On success *out is the caller's
+ * directory without runs.csv, CP_EDATA with FILE:LINE for bad data), with the meta.json
+ * beside the runs table. A missing or unreadable meta.json is not an error: the thresholds
+ * stay unknown. On success *out is the caller's
  * (forecast_study_release); on failure nothing is held. */
 int forecast_study_load(const char *path, forecast_study_t *out, cp_err_t *err);
 

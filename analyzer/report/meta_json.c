@@ -251,6 +251,8 @@ bool meta_read_env(const char *path, study_env_t *env)
     env->dirty_background_bytes = number_of(wb, "dirty_background_bytes");
     env->dirty_bytes = number_of(wb, "dirty_bytes");
     env->dirty_expire_s = number_of(wb, "dirty_expire_centisecs") / 100.0;
+    env->dirty_writeback_s = number_of(wb, "dirty_writeback_centisecs") / 100.0;
+    text_of(host, "hostname", env->hostname, sizeof env->hostname);
     text_of(meta, "sync", env->sync, sizeof env->sync);
     text_of(meta, "engine", env->engine, sizeof env->engine);
     env->input_bytes = number_of(json_object_get(meta, "input"), "bytes");
