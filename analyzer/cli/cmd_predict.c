@@ -225,16 +225,12 @@ static int parse_args(int argc, char **argv, predict_args_t *a, options_outcome_
     return rc;
 }
 
-/* The study's output size for the probe: the largest of its codecs' outputs. */
-static uint64_t study_output_bytes(const analysis_t *a)
+/* The probe's largest size: the largest output of the codecs forecast. */
+static uint64_t forecast_output_bytes(const forecast_t *f)
 {
     double largest = 0.0;
-    for (size_t i = 0; i < a->nseries; i++) {
-        const analysis_series_t *s = &a->series[i];
-        for (size_t k = 0; s->is_mem && !s->decompress && k < s->npoints; k++)
-            if (s->points[k].output_bytes > largest)
-                largest = s->points[k].output_bytes;
-    }
+    for (size_t c = 0; c < f->ncodecs; c++)
+        largest = fmax(largest, f->codecs[c].output_bytes);
     return (uint64_t)largest;
 }
 
@@ -299,17 +295,15 @@ static int predict(const predict_args_t *a, cp_err_t *err)
         return rc;
     if (a->check != NULL)
         rc = forecast_study_load(a->check, &later, err);
-    uint64_t output = study_output_bytes(study.input->analysis);
-    if (rc == CP_OK && output == 0)
-        rc = cp_err_set(err, CP_EDATA, "%s: no runs on the memory target ('mem') to take the "
-                        "CPU time from", study.input->runs_path);
     /* The forecast is asked once before probing too, so a bad --codec or --threads is
-     * refused before a volume is written to. */
+     * refused before a volume is written to; it gives the output size to probe up to. */
     forecast_request_t request = a->request;
     request.writeback = study.writeback;
+    uint64_t output = 0;
     if (rc == CP_OK) {
         forecast_volume_t dry = forecast_volume_typed("check", 1e9, NAN);
         rc = forecast_run(study.input->analysis, &dry, 1, &request, &forecast, err);
+        output = rc == CP_OK ? forecast_output_bytes(forecast) : 0;
         forecast_free(forecast);
         forecast = NULL;
     }
