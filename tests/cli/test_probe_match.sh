@@ -19,7 +19,9 @@ check "runs.csv has a dir column with the resolved directory" \
 
 run "$CP" analyze "$WORK/runs.csv" --probe "$WORK/probe.csv" --format json -o "$WORK/a.json"
 expect_status 0 "analyze with differently named targets"
-check "no warning when the directories match" bash -c "! grep -q 'warning' '$WORK/err'"
+# (The probe's own noise notes may warn on a busy machine; no warning may be about the match.)
+check "no warning about the match when the directories match" \
+    bash -c "! grep -q 'warning: target .*matches no probe target\|warning: target .*, series .*measured the' '$WORK/err'"
 check "stderr says which probe target was used" \
     grep -q "takes its speeds from probe target 'vol' in .*probe.csv: the same directory" "$WORK/err"
 if need_python3; then
