@@ -4,7 +4,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "report/analysis_text.h"
+#include "report/figure_text.h"
 #include "report/cause_text.h"
 #include "report/decision_text.h"
 #include "report/strbuf.h"

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/analysis_text.h"
+#include "report/figure_text.h"
 #include "report/strbuf.h"
 
 const char *write_speed_kind(const analysis_series_t *s)

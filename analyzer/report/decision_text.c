@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/analysis_text.h"
+#include "report/figure_text.h"
 #include "report/strbuf.h"
 
 /* The targets (not memory) of ceiling c that ran at threads, in the analysis's order. */

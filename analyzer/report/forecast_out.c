@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/analysis_text.h"
+#include "report/figure_text.h"
 #include "report/json_number.h"
 #include "report/strbuf.h"
 

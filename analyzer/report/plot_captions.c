@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "model/stats.h"
-#include "report/analysis_text.h"
+#include "report/figure_text.h"
 #include "report/cause_text.h"
 #include "report/plot_series.h"
 #include "report/strbuf.h"

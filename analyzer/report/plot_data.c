@@ -12,7 +12,7 @@
 
 #include "report/datafile.h"
 #include "model/stats.h"
-#include "report/analysis_text.h"
+#include "report/figure_text.h"
 #include "report/plot.h"
 #include "report/plot_captions.h"
 #include "report/plot_series.h"

@@ -10,6 +10,7 @@
 
 #include "model/fit.h"
 #include "report/analysis_text.h"
+#include "report/figure_text.h"
 
 static fit_result_t fitted(fit_kind_t kind, double a, double b, double c)
 {

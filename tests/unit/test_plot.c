@@ -13,6 +13,7 @@
 
 #include "model/analysis.h"
 #include "report/analysis_text.h"
+#include "report/figure_text.h"
 #include "report/plot.h"
 #include "report/runs_csv.h"
 #include "report/report_md.h"

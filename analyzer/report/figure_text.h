@@ -1,0 +1,27 @@
+/* figure_text.h - figures in words as every output writes them: rates in decimal units,
+ * durations, and fitted models as equations. Pure formatting into caller buffers. */
+#ifndef CP_REPORT_FIGURE_TEXT_H
+#define CP_REPORT_FIGURE_TEXT_H
+
+#include <stddef.h>
+
+#include "model/fit.h"
+
+/* Formats a rate in bytes/s as "310 MB/s" / "1.23 GB/s" (decimal units) into buf;
+ * "-" for NAN. Returns buf. */
+const char *analysis_format_rate(double bytes_per_s, char *buf, size_t cap);
+
+/* Formats seconds for people with three significant figures or more: "0.563", "3.38",
+ * "41.2", "138"; "-" for NAN. Returns buf. */
+const char *analysis_format_seconds(double seconds, char *buf, size_t cap);
+
+/* Formats a fitted model as an equation ("time = 49.9 / T^0.912",
+ * "rate = 0.046 + 0.264 x T GB/s") into buf, or "skipped: REASON". Returns buf. */
+const char *analysis_format_model(const fit_result_t *model, char *buf, size_t cap);
+
+/* The same with rate equations in a fixed unit (rate_scale bytes/s per unit, e.g. 1e6 and
+ * "MB/s", as a plot's axis); rate_scale 0 picks the unit as analysis_format_model does. */
+const char *analysis_format_model_in(const fit_result_t *model, double rate_scale,
+                                     const char *rate_unit_name, char *buf, size_t cap);
+
+#endif
