@@ -85,12 +85,6 @@ double probe_table_speed(const probe_table_t *t, const char *target, probe_speed
     return m;
 }
 
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 bool probe_two_modes(const double *values, size_t n, probe_modes_t *out)
 {
     memset(out, 0, sizeof *out);
@@ -100,7 +94,7 @@ bool probe_two_modes(const double *values, size_t n, probe_modes_t *out)
     if (v == NULL)
         return false;
     memcpy(v, values, n * sizeof *v);
-    qsort(v, n, sizeof *v, compare_double);
+    stats_sort(v, n);
     size_t cut = 0; /* the widest gap lies between v[cut - 1] and v[cut] */
     double widest = 0.0;
     for (size_t i = PROBE_MODE_MIN_RUNS; i + PROBE_MODE_MIN_RUNS <= n; i++)

@@ -10,6 +10,8 @@ static int compare_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+void stats_sort(double *values, size_t n) { qsort(values, n, sizeof *values, compare_double); }
+
 double stats_median(const double *values, size_t n)
 {
     if (n == 0)

@@ -12,6 +12,9 @@
  * the scratch copy cannot be allocated. The input array is not modified. */
 double stats_median(const double *values, size_t n);
 
+/* Sorts values[0..n) ascending in place (qsort; NANs are not expected). */
+void stats_sort(double *values, size_t n);
+
 /* Arithmetic mean; NAN when n == 0. */
 double stats_mean(const double *values, size_t n);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/probe_speeds.h"
+#include "model/stats.h"
 #include "report/csv_out.h"
 #include "report/probe_csv.h"
 #include "report/runs_writer.h"
@@ -62,12 +63,6 @@ int probe_csv_row(FILE *out, const probe_row_t *r, cp_err_t *err)
 
 /* ---- summary ---- */
 
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static double median_sorted(const double *v, size_t n)
 {
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
@@ -94,7 +89,7 @@ static size_stats_t stats_for(const probe_row_t *rows, size_t n, const char *tar
             scratch[s.n++] = rows[i].bytes_per_s / 1e6;
     if (s.n == 0)
         return s;
-    qsort(scratch, s.n, sizeof *scratch, compare_double);
+    stats_sort(scratch, s.n);
     s.median = median_sorted(scratch, s.n);
     s.min = scratch[0];
     s.max = scratch[s.n - 1];
