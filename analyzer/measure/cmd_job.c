@@ -391,6 +391,8 @@ static ssize_t fifo_drain(int fd, uint64_t *count)
     return n == 0 && total == 0 ? 0 : 1;
 }
 
+/* Waits for pid, counting the FIFO's bytes meanwhile (fifo_fd >= 0). CP_OK when it exited
+ * by itself, CP_EINTR when interrupted (the group is then killed). */
 static int wait_child(pid_t pid, int fifo_fd, uint64_t *fifo_bytes, int *status,
                       struct rusage *ru)
 {
