@@ -434,11 +434,13 @@ bool sys_pressure_read(const char *resource, double *some_us, double *full_us)
     return ok;
 }
 
-bool sys_parse_schedstat(const char *text, uint64_t *wait_ns)
+bool sys_parse_schedstat(const char *text, uint64_t *on_cpu_ns, uint64_t *wait_ns)
 {
     unsigned long long on_cpu, wait;
     if (text == NULL || sscanf(text, "%llu %llu", &on_cpu, &wait) != 2)
         return false;
+    if (on_cpu_ns != NULL)
+        *on_cpu_ns = on_cpu;
     *wait_ns = wait;
     return true;
 }
@@ -473,7 +475,7 @@ static bool read_task_account(const char *dir, const char *tid_name, sys_task_ac
     char path[900];
     snprintf(path, sizeof path, "%s/%.255s/schedstat", dir, tid_name);
     char *text = sys_read_file(path, 256);
-    bool ok = text != NULL && sys_parse_schedstat(text, &out->wait_ns);
+    bool ok = text != NULL && sys_parse_schedstat(text, &out->run_ns, &out->wait_ns);
     free(text);
     if (!ok)
         return false;

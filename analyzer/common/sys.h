@@ -150,9 +150,10 @@ bool sys_parse_pressure(const char *text, double *some_us, double *full_us);
  * when the kernel has no PSI (CONFIG_PSI off, or psi=0) or the file cannot be read. */
 bool sys_pressure_read(const char *resource, double *some_us, double *full_us);
 
-/* Parses a task's schedstat text ("ON_CPU_NS WAIT_NS TIMESLICES"): *wait_ns is the time
- * it spent runnable, waiting for a CPU. False when malformed. */
-bool sys_parse_schedstat(const char *text, uint64_t *wait_ns);
+/* Parses a task's schedstat text ("ON_CPU_NS WAIT_NS TIMESLICES"): *on_cpu_ns is the time
+ * it ran, *wait_ns the time it spent runnable, waiting for a CPU (on_cpu_ns may be NULL).
+ * False when malformed. */
+bool sys_parse_schedstat(const char *text, uint64_t *on_cpu_ns, uint64_t *wait_ns);
 
 /* Parses a task's /proc stat line: *blkio_ticks is field 42, delayacct_blkio_ticks (the
  * time it was blocked on block I/O, in clock ticks; it grows only while delay accounting
@@ -164,6 +165,7 @@ bool sys_parse_task_stat(const char *text, uint64_t *blkio_ticks);
 typedef struct sys_task_account {
     long tid;
     long tgid;            /* its process */
+    uint64_t run_ns;      /* on a core (schedstat) */
     uint64_t wait_ns;     /* waiting for a core: run-queue delay (schedstat) */
     uint64_t blkio_ticks; /* blocked on I/O: delay accounting's block-I/O delay, clock
                            * ticks (sysconf(_SC_CLK_TCK) per second); 0 when it is off */

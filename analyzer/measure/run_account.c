@@ -1,6 +1,7 @@
 /* run_account.c - the run's threads' accounting from /proc and tracefs, read at the start,
- * the mark and the end (and, for a command, by a poller thread every POLL_S), summed per
- * thread and phase (before and after the mark), each within what the phase allows. */
+ * the mark and the end and by a poller thread every few tens of milliseconds in between,
+ * summed per thread and phase (before and after the mark), each within what the
+ * thread's own schedule allows. */
 #include "measure/run_account.h"
 
 #include <errno.h>
@@ -21,14 +22,18 @@
 /* Processes: chokepoint and a command's process tree (the guardian, the shell, programs). */
 #define PROCESSES_CAP 64
 /* Seconds between readings: the most of a thread's last moments (before it ends) that can
- * be missed. */
+ * be missed, and the stretch an impossible step is confined to. At least POLL_S, and
+ * POLL_S_PER_THREAD per thread seen, so that reading many threads costs a core at most
+ * about 1% (a thread's two files take about 25 us). */
 #define POLL_S 0.02
+#define POLL_S_PER_THREAD 0.0025
 
 /* One thread's figures since the run started. */
 typedef struct thread_sum {
     long tid;
-    uint64_t last_wait_ns, last_ticks; /* the latest reading */
-    uint64_t wait_ns[2], ticks[2];     /* growth: [0] before the mark, [1] after it */
+    bool counts_wait;                   /* its waits for a core are the run's */
+    uint64_t last_run_ns, last_wait_ns, last_ticks; /* the latest reading */
+    uint64_t run_ns[2], wait_ns[2], ticks[2]; /* growth: [0] before the mark, [1] after */
 } thread_sum_t;
 
 struct run_account_tracker {
@@ -45,6 +50,7 @@ struct run_account_tracker {
     bool delayacct;     /* delay accounting was on at the start */
     int phase;          /* 0 until the mark, 1 after it */
     double started;     /* clock_now() at the first reading */
+    double last_read;   /* clock_now() at the latest reading */
     double mark_at;     /* clock_now() at the mark */
     double tick_s;      /* the length of delay accounting's tick */
     sys_dirty_trace_t *trace;
@@ -80,13 +86,20 @@ static int snapshot(run_account_tracker_t *t, sys_task_account_t *out, int cap)
     return n;
 }
 
-/* a - b, or 0 when it is more than `most`: no wait that ends during the run began before
- * it, so a larger step is the kernel's error (a block-I/O delay measured from a start
- * it never recorded: about the machine's uptime; docs/method.md, "Telemetry"). */
-static uint64_t credible_growth(uint64_t a, uint64_t b, uint64_t most)
+/* a - b; 0 when a < b. */
+static uint64_t growth(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
+
+/* The block-I/O ticks a reading credits: the growth, unless it is longer than the run has
+ * lasted so far (`since` seconds), which no wait that ends in the run can be: the kernel
+ * measured it from a start it never recorded (about the machine's uptime, or a wait of an
+ * earlier run). Such a step is replaced by the most the thread can have been blocked since
+ * the last reading: the time it slept, sleep_s (docs/method.md, "Telemetry"). */
+static uint64_t credible_ticks(uint64_t step, double since, double sleep_s, double tick_s)
 {
-    uint64_t g = a > b ? a - b : 0;
-    return g <= most ? g : 0;
+    if ((double)step * tick_s <= since + tick_s)
+        return step;
+    uint64_t most = sleep_s > 0 ? (uint64_t)ceil(sleep_s / tick_s) : 0;
+    return step < most ? step : most;
 }
 
 /* Reads every thread and adds its growth since the previous reading to the current phase.
@@ -99,14 +112,13 @@ static void read_threads(run_account_tracker_t *t, bool baseline)
     sys_task_account_t *now = t->scratch;
     int n = snapshot(t, now, TASKS_CAP);
     long self = (long)getpid();
-    double since = clock_now() - t->started;
+    double at = clock_now(), since = at - t->started, dt = at - t->last_read;
+    t->last_read = at;
     if (n < 0) {
         if (baseline)
             t->readable = false;
         return;
     }
-    uint64_t most_ns = (uint64_t)(since * 1e9) + 1;
-    uint64_t most_ticks = t->tick_s > 0 ? (uint64_t)ceil(since / t->tick_s) + 1 : 0;
     for (int i = 0; i < n; i++) {
         int j = 0;
         while (j < t->threads_n && t->threads[j].tid != now[i].tid)
@@ -118,19 +130,28 @@ static void read_threads(run_account_tracker_t *t, bool baseline)
             t->threads_n++;
             memset(s, 0, sizeof *s); /* born since the last reading: from zero */
             s->tid = now[i].tid;
+            /* Of a command's run, this process's threads' waits for a core are not the
+             * run's (they only wait for the command); their I/O is (the flush). */
+            s->counts_wait = !(t->command && now[i].tgid == self);
             if (baseline) {
+                s->last_run_ns = now[i].run_ns;
                 s->last_wait_ns = now[i].wait_ns;
                 s->last_ticks = now[i].blkio_ticks;
             }
         }
-        if (now[i].wait_ns < s->last_wait_ns || now[i].blkio_ticks < s->last_ticks)
-            s->last_wait_ns = s->last_ticks = 0; /* a reused thread id */
-        /* Of a command's run, this process's threads' waits for a core are not the run's
-         * (they only wait for the command); their I/O is (the flush). */
-        bool own = now[i].tgid == self;
-        if (now[i].tid != t->poller_tid && !(t->command && own))
-            s->wait_ns[t->phase] += credible_growth(now[i].wait_ns, s->last_wait_ns, most_ns);
-        s->ticks[t->phase] += credible_growth(now[i].blkio_ticks, s->last_ticks, most_ticks);
+        if (now[i].run_ns < s->last_run_ns || now[i].wait_ns < s->last_wait_ns ||
+            now[i].blkio_ticks < s->last_ticks)
+            s->last_run_ns = s->last_wait_ns = s->last_ticks = 0; /* a reused thread id */
+        if (now[i].tid == t->poller_tid)
+            s->counts_wait = false;
+        uint64_t run = growth(now[i].run_ns, s->last_run_ns);
+        uint64_t wait = growth(now[i].wait_ns, s->last_wait_ns);
+        double slept = dt - (double)run / 1e9 - (double)wait / 1e9;
+        s->run_ns[t->phase] += run;
+        s->wait_ns[t->phase] += wait;
+        s->ticks[t->phase] += credible_ticks(growth(now[i].blkio_ticks, s->last_ticks), since,
+                                             slept, t->tick_s);
+        s->last_run_ns = now[i].run_ns;
         s->last_wait_ns = now[i].wait_ns;
         s->last_ticks = now[i].blkio_ticks;
     }
@@ -145,7 +166,8 @@ static void *poll_loop(void *arg)
     while (!t->stopping) {
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
-        long ns = until.tv_nsec + (long)(POLL_S * 1e9);
+        double interval = POLL_S_PER_THREAD * (double)t->threads_n;
+        long ns = until.tv_nsec + (long)((interval > POLL_S ? interval : POLL_S) * 1e9);
         until.tv_sec += ns / 1000000000L;
         until.tv_nsec = ns % 1000000000L;
         int rc = pthread_cond_timedwait(&t->stop, &t->lock, &until);
@@ -168,11 +190,12 @@ run_account_tracker_t *run_account_start(bool command)
     t->trace = sys_dirty_trace_start();
     t->tick_s = 1.0 / (double)sysconf(_SC_CLK_TCK);
     t->readable = true;
-    t->started = clock_now();
+    t->started = t->last_read = clock_now();
     read_threads(t, true);
-    /* A command's processes end before the mark and take their figures with them: they
-     * are read while they run. chokepoint's own threads are all there at the mark. */
-    if (t->readable && command)
+    /* Read while the run goes on: a command's processes end before the mark and take their
+     * figures with them, and a step the kernel got wrong is then bounded by what one
+     * reading's interval allows, not the whole run's. */
+    if (t->readable)
         t->poller_running = pthread_create(&t->poller, NULL, poll_loop, t) == 0;
     return t;
 }
@@ -216,22 +239,23 @@ void run_account_finish(run_account_tracker_t *t, run_account_t *out)
         t->mark_at = end; /* the run ended before its pipeline did: all of it is "run" */
     out->dirty_pause_s = sys_dirty_trace_stop(t->trace, t->tgids, (size_t)t->tgids_n);
     if (t->readable) {
-        /* No thread waits longer than a phase lasts: a larger sum is the kernel's error
-         * (one thread credited with another's wait, docs/method.md, "Telemetry") and is
-         * cut to the phase's length. */
+        /* A thread can be blocked on I/O only while it sleeps: at most the phase's length
+         * less its time on a core and waiting for one (schedstat, which the kernel keeps
+         * right). A larger block-I/O figure is the kernel's error (a delay credited from a
+         * start it never recorded, or to the wrong thread; docs/method.md, "Telemetry")
+         * and is cut to that. Waits for a core are cut to the phase's length. */
         double len[2] = {t->mark_at - t->started, end - t->mark_at};
-        uint64_t most_ns[2], most_ticks[2];
-        for (int ph = 0; ph < 2; ph++) {
-            most_ns[ph] = (uint64_t)(len[ph] * 1e9);
-            most_ticks[ph] = (uint64_t)ceil(len[ph] / t->tick_s);
-        }
         uint64_t wait_ns = 0, ticks = 0, reader_ticks = 0;
         for (int i = 0; i < t->threads_n; i++) {
             const thread_sum_t *s = &t->threads[i];
             for (int ph = 0; ph < 2; ph++) {
-                uint64_t w = s->wait_ns[ph] < most_ns[ph] ? s->wait_ns[ph] : most_ns[ph];
-                uint64_t k = s->ticks[ph] < most_ticks[ph] ? s->ticks[ph] : most_ticks[ph];
-                wait_ns += w;
+                double len_ns = len[ph] * 1e9;
+                double sleep_ns = len_ns - (double)s->run_ns[ph] - (double)s->wait_ns[ph];
+                uint64_t most_ticks =
+                    sleep_ns > 0 ? (uint64_t)ceil(sleep_ns / 1e9 / t->tick_s) : 0;
+                uint64_t k = s->ticks[ph] < most_ticks ? s->ticks[ph] : most_ticks;
+                if (s->counts_wait)
+                    wait_ns += (uint64_t)fmin((double)s->wait_ns[ph], len_ns);
                 ticks += k;
                 if (s->tid == t->reader_tid && ph == 0)
                     reader_ticks = k; /* reading ends at the mark */

@@ -6,10 +6,11 @@
  * that reads the input; run_account_mark when the pipeline has handed its last byte to
  * the kernel, before threads that belong to the run end (a library's workers);
  * run_account_finish after the flush. The threads are this process's and its descendants'
- * (a command's process tree, also read every 20 ms): a thread counts by its growth between
- * readings (born during the run: from zero), and what it does after the last reading
- * that saw it, before it ends, is missed. Nothing here is ever an error for the
- * run: a figure that cannot be measured on this machine is NAN. */
+ * (a command's process tree), read every 20 ms or more while the run goes on: a thread
+ * counts by its growth between readings (born during the run: from zero), and what a
+ * command's thread does after the last reading that saw it is missed. A thread's
+ * block-I/O figure is held to the time it slept (docs/method.md, "Telemetry"). Nothing
+ * here is ever an error for the run: a figure that cannot be measured is NAN. */
 #ifndef CP_RUN_ACCOUNT_H
 #define CP_RUN_ACCOUNT_H
 
@@ -28,10 +29,9 @@ typedef struct run_account_tracker run_account_tracker_t;
 
 /* Reads the threads of this process and its descendants and, as root, turns on delay
  * accounting for the process's lifetime (sys_delayacct_enable) and starts the write-back
- * trace. With `command` the run is a child process tree's: a thread of its own reads the
- * tree every 20 ms until run_account_finish (its processes end before the mark), and this
- * process's threads' waits for a core are left out (they only wait for it), their I/O
- * (the flush) is counted. Returns NULL
+ * trace; a thread of its own reads them every 20 ms or more until run_account_finish.
+ * With `command` the run is a child process tree's: this process's threads' waits for a
+ * core are left out (they only wait for it), their I/O (the flush) is counted. Returns NULL
  * only when out of memory; run_account_finish then gives all NAN. */
 run_account_tracker_t *run_account_start(bool command);
 

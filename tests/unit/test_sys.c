@@ -239,11 +239,12 @@ static void test_pressure_totals(void **state)
 static void test_schedstat_wait(void **state)
 {
     (void)state;
-    uint64_t wait = 0;
-    assert_true(sys_parse_schedstat("2417396811 310229743 5531\n", &wait));
+    uint64_t on_cpu = 0, wait = 0;
+    assert_true(sys_parse_schedstat("2417396811 310229743 5531\n", &on_cpu, &wait));
+    assert_int_equal(on_cpu, 2417396811ull);
     assert_int_equal(wait, 310229743ull);
-    assert_false(sys_parse_schedstat("2417396811\n", &wait));
-    assert_false(sys_parse_schedstat(NULL, &wait));
+    assert_false(sys_parse_schedstat("2417396811\n", NULL, &wait));
+    assert_false(sys_parse_schedstat(NULL, NULL, &wait));
 }
 
 /* A task's stat line as Linux 6.18 prints it, for a thread named "zstd (w) 1": the name's
