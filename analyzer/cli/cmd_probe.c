@@ -70,22 +70,14 @@ typedef struct probe_output {
     rows_file_t *file;   /* -o FILE: rows appended and synced to FILE.partial */
     bool header_done;    /* stdout: written with the first row, so a failed start prints
                             nothing */
-    probe_row_t *rows;   /* every row, for the summary */
-    size_t n_rows, cap_rows;
+    probe_rows_t kept;   /* every row, for the summary */
 } probe_output_t;
 
 static int on_row(const probe_row_t *row, void *ctx, cp_err_t *err)
 {
     probe_output_t *o = ctx;
-    if (o->n_rows == o->cap_rows) {
-        size_t cap = o->cap_rows ? o->cap_rows * 2 : 64;
-        probe_row_t *rows = realloc(o->rows, cap * sizeof *rows);
-        if (rows == NULL)
-            return cp_err_set(err, CP_ENOMEM, "out of memory keeping probe rows");
-        o->rows = rows;
-        o->cap_rows = cap;
-    }
-    o->rows[o->n_rows++] = *row;
+    if (probe_rows_push(&o->kept, row, err) != CP_OK)
+        return CP_ENOMEM;
     int rc = o->header_done ? CP_OK : probe_csv_header(o->csv, err);
     o->header_done = true;
     if (rc == CP_OK)
@@ -260,7 +252,7 @@ int cmd_probe(int argc, char **argv)
     if (!seed_given)
         p.seed = prng_fresh_seed();
 
-    probe_output_t out = {stdout, NULL, false, NULL, 0, 0};
+    probe_output_t out = {stdout, NULL, false, {NULL, 0, 0}};
     if (out_path != NULL) {
         out.file = rows_file_open(out_path, ROWS_BESIDE, force, probe_csv_header_text(), &err);
         if (out.file == NULL) {
@@ -291,12 +283,12 @@ int cmd_probe(int argc, char **argv)
         rc = cp_err_errno(&err, CP_EIO, errno, "writing the probe CSV to stdout");
     }
     if (!cp_log_quiet())
-        probe_summary_print(stderr, out.rows, out.n_rows);
+        probe_summary_print(stderr, out.kept.rows, out.kept.n);
     if (rc != CP_OK)
         cp_log_error("%s", err.msg);
     if (out_rc != CP_OK)
         cp_log_error("%s", out_err.msg);
-    free(out.rows);
+    free(out.kept.rows);
     target_unlock_all(&locks);
     free(targets);
     if (rc == CP_OK)

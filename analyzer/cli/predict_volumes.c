@@ -112,25 +112,9 @@ int predict_volumes_check_names(const predict_volume_list_t *list, cp_err_t *err
     return CP_OK;
 }
 
-/* The probe's rows, kept. */
-typedef struct kept_rows {
-    probe_row_t *rows;
-    size_t n, cap;
-} kept_rows_t;
-
 static int keep_row(const probe_row_t *row, void *ctx, cp_err_t *err)
 {
-    kept_rows_t *k = ctx;
-    if (k->n == k->cap) {
-        size_t cap = k->cap ? k->cap * 2 : 32;
-        probe_row_t *rows = realloc(k->rows, cap * sizeof *rows);
-        if (rows == NULL)
-            return cp_err_set(err, CP_ENOMEM, "out of memory keeping the probe's rows");
-        k->rows = rows;
-        k->cap = cap;
-    }
-    k->rows[k->n++] = *row;
-    return CP_OK;
+    return probe_rows_push(ctx, row, err);
 }
 
 /* The short probe: a quarter, half and all of the output (at least 1 MB each). */
@@ -153,7 +137,7 @@ static probe_params_t short_probe(uint64_t output_bytes, uint64_t seed)
 
 /* Probes every --volume of the list at once; *rows is the caller's. */
 static int probe_volumes(const predict_volume_list_t *list, uint64_t output_bytes,
-                         uint64_t seed, kept_rows_t *rows, cp_err_t *err)
+                         uint64_t seed, probe_rows_t *rows, cp_err_t *err)
 {
     size_t n = 0;
     target_spec_t *targets = calloc(list->n ? list->n : 1, sizeof *targets);
@@ -185,7 +169,7 @@ int predict_volumes_resolve(const predict_volume_list_t *list, uint64_t output_b
                             uint64_t seed, forecast_volume_t **out, cp_err_t *err)
 {
     *out = NULL;
-    kept_rows_t rows = {NULL, 0, 0};
+    probe_rows_t rows = {NULL, 0, 0};
     probe_table_t *probe = NULL;
     forecast_volume_t *volumes = calloc(list->n ? list->n : 1, sizeof *volumes);
     if (volumes == NULL)

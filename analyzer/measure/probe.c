@@ -46,6 +46,20 @@ static void stamp_pages(unsigned char *buf, size_t len, uint64_t first_page, uin
 
 /* ---- parameters ---- */
 
+int probe_rows_push(probe_rows_t *r, const probe_row_t *row, cp_err_t *err)
+{
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? r->cap * 2 : 64;
+        probe_row_t *rows = realloc(r->rows, cap * sizeof *rows);
+        if (rows == NULL)
+            return cp_err_set(err, CP_ENOMEM, "out of memory keeping the probe's rows");
+        r->rows = rows;
+        r->cap = cap;
+    }
+    r->rows[r->n++] = *row;
+    return CP_OK;
+}
+
 const char *probe_op_name(probe_op_t op)
 {
     switch (op) {

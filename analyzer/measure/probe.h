@@ -84,6 +84,15 @@ typedef struct probe_row {
     uint64_t seed;
 } probe_row_t;
 
+/* Rows kept in memory, in the order measured: {NULL, 0, 0} is empty; free(rows) ends it. */
+typedef struct probe_rows {
+    probe_row_t *rows;
+    size_t n, cap;
+} probe_rows_t;
+
+/* Appends a copy of row to r, growing it. CP_ENOMEM (r unchanged) when memory runs out. */
+int probe_rows_push(probe_rows_t *r, const probe_row_t *row, cp_err_t *err);
+
 /* Receives each row as soon as it is measured. A non-zero return (a CP_E* code, with err
  * set) stops the probe, which then cleans up and returns that code. */
 typedef int (*probe_row_cb)(const probe_row_t *row, void *ctx, cp_err_t *err);
