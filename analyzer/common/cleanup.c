@@ -17,9 +17,7 @@ static atomic_int cleanup_live[CLEANUP_SLOTS];
 static volatile sig_atomic_t interrupted_flag;
 
 #define SETTING_SLOTS 4
-static char setting_paths[SETTING_SLOTS][128];
-static char setting_values[SETTING_SLOTS][32];
-static atomic_int setting_live[SETTING_SLOTS];
+static held_setting_t *_Atomic held_settings[SETTING_SLOTS];
 
 static void on_signal(int sig)
 {
@@ -106,30 +104,21 @@ void cp_cleanup_unlink_all(void)
     }
 }
 
-int cp_cleanup_remember_setting(const char *path, const char *old_value)
+int cp_cleanup_remember_setting(held_setting_t *h)
 {
-    if (strlen(path) >= sizeof setting_paths[0] || strlen(old_value) >= sizeof setting_values[0])
-        return -1;
-    int i = claim_slot(setting_live, SETTING_SLOTS);
-    if (i < 0)
-        return -1;
-    strcpy(setting_paths[i], path);
-    strcpy(setting_values[i], old_value);
-    atomic_store(&setting_live[i], 1);
-    return 0;
+    for (int i = 0; i < SETTING_SLOTS; i++) {
+        held_setting_t *expected = NULL;
+        if (atomic_compare_exchange_strong(&held_settings[i], &expected, h))
+            return 0;
+    }
+    return -1;
 }
 
 void cp_cleanup_settings_restore(void)
 {
     for (int i = 0; i < SETTING_SLOTS; i++) {
-        int expected = 1;
-        if (!atomic_compare_exchange_strong(&setting_live[i], &expected, 0))
-            continue;
-        int fd = open(setting_paths[i], O_WRONLY | O_CLOEXEC);
-        if (fd >= 0) {
-            ssize_t ignored = write(fd, setting_values[i], strlen(setting_values[i]));
-            (void)ignored;
-            close(fd);
-        }
+        held_setting_t *h = atomic_exchange(&held_settings[i], NULL);
+        if (h != NULL)
+            held_setting_release(h);
     }
 }

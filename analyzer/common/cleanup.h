@@ -9,6 +9,8 @@
 
 #include <stdbool.h>
 
+#include "common/held_setting.h"
+
 /* Installs the SIGINT/SIGTERM handlers. Safe to call more than once. */
 void cp_signals_install(void);
 
@@ -38,13 +40,14 @@ void cp_cleanup_unlink(int id);
  * (async-signal-safe). */
 void cp_cleanup_unlink_all(void);
 
-/* Remembers a kernel setting (a file under /proc/sys) to put back to old_value when the
- * process exits (main registers cp_cleanup_settings_restore with atexit) or is ended by a
- * second signal. Call it before changing the setting. Returns 0, or -1 when no slot is
- * free or a text is too long (then leave the setting alone). */
-int cp_cleanup_remember_setting(const char *path, const char *old_value);
+/* Remembers a kernel setting this process holds raised (common/held_setting.h) so that it
+ * is released when the process exits (main registers cp_cleanup_settings_restore with
+ * atexit) or is ended by a second signal. h must live until then (static storage). Returns
+ * 0, or -1 when no slot is free (then release it yourself). */
+int cp_cleanup_remember_setting(held_setting_t *h);
 
-/* Writes every remembered setting back, once each. Async-signal-safe. */
+/* Releases every remembered setting (held_setting_release: the last live holder puts the
+ * original value back), once each. Async-signal-safe. */
 void cp_cleanup_settings_restore(void);
 
 #endif

@@ -574,6 +574,9 @@ int sys_process_tree(long root, long *out, int cap)
 }
 
 #define DELAYACCT_SYSCTL "/proc/sys/kernel/task_delayacct"
+/* Where the holders of a raised setting are counted (common/held_setting.h): a RAM file
+ * system, so a record never outlives a reboot that reset the setting. */
+#define CP_STATE_DIR "/run/chokepoint"
 
 bool sys_delayacct_is_on(void)
 {
@@ -586,27 +589,24 @@ bool sys_delayacct_is_on(void)
 bool sys_delayacct_enable(void)
 {
     static int state = -1; /* -1 not tried; 0 off; 1 on */
+    static held_setting_t held = HELD_SETTING_INIT;
     if (state >= 0)
         return state == 1;
     state = 0;
     if (access(DELAYACCT_SYSCTL, F_OK) != 0)
         return false; /* no delay accounting in this kernel */
-    if (sys_delayacct_is_on()) {
-        state = 1;
-        return true;
+    /* Held, not just set: another chokepoint that ends first must not turn it off under
+     * this one, and the last to end puts the original back (also one a killed process
+     * left raised). Not root: the machine-wide pressure figures stand in. */
+    if (held_setting_raise(&held, CP_STATE_DIR, "task_delayacct", DELAYACCT_SYSCTL, "1\n") == 1) {
+        if (cp_cleanup_remember_setting(&held) != 0)
+            held_setting_release(&held); /* cannot be put back at exit: leave it as found */
+        else
+            state = 1;
     }
-    int fd = open(DELAYACCT_SYSCTL, O_WRONLY | O_CLOEXEC);
-    if (fd < 0)
-        return false; /* not root: the machine-wide pressure figures stand in */
-    /* Remembered before it is changed: an interrupt in between still puts it back. */
-    if (cp_cleanup_remember_setting(DELAYACCT_SYSCTL, "0\n") != 0) {
-        close(fd);
-        return false;
-    }
-    bool ok = write(fd, "1\n", 2) == 2;
-    close(fd);
-    state = ok ? 1 : 0;
-    return ok;
+    if (state == 0 && sys_delayacct_is_on())
+        state = 1; /* someone else turned it on */
+    return state == 1;
 }
 
 /* ---- write-back throttling (tracefs) ---------------------------------------------------- */

@@ -189,9 +189,11 @@ double sys_thread_system_seconds(void);
 int sys_process_tree(long root, long *out, int cap);
 
 /* Turns on the kernel's delay accounting (sysctl kernel.task_delayacct) when it is off and
- * this process may change it (root), once per process; the old value is put back when the
- * process exits, also after an interrupt (cp_cleanup_setting_restore; not after SIGKILL).
- * Returns true when delay accounting is on, so that blkio_ticks measure something. */
+ * this process may change it (root), once per process, and holds it on (held_setting.h,
+ * counted in /run/chokepoint): when the last chokepoint holding it exits, also after an
+ * interrupt (cp_cleanup_settings_restore), the original value is put back; one killed
+ * with SIGKILL leaves it on until the next one that holds it ends. Returns true when delay
+ * accounting is on, so that blkio_ticks measure something. */
 bool sys_delayacct_enable(void);
 
 /* True when kernel.task_delayacct reads 1 now (another process that turned it on may have

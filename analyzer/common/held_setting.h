@@ -1,0 +1,45 @@
+/* held_setting.h - a kernel setting (a file such as /proc/sys/kernel/task_delayacct) that
+ * chokepoint processes raise while they measure and that goes back to its original value
+ * when the last of them ends, however many run at once and even when some were killed.
+ *
+ * The kernel counts the holders: each holds a shared flock(2) on STATE_DIR/NAME.holders for
+ * as long as it holds the setting, and a process that dies drops its lock with its
+ * descriptors. The original value waits in STATE_DIR/NAME.original until the last live
+ * holder writes it back, so a holder killed with SIGKILL leaves the setting raised only
+ * until the next chokepoint that holds it ends. STATE_DIR/NAME.lock serialises raising and
+ * releasing. Without it, a process that ended first put the setting back under another
+ * that was still measuring. */
+#ifndef CP_HELD_SETTING_H
+#define CP_HELD_SETTING_H
+
+#include <limits.h>
+#include <stdatomic.h>
+
+/* One process's hold on one setting. Zero-initialise (HELD_SETTING_INIT) before use; the
+ * paths are filled by held_setting_raise. */
+typedef struct held_setting {
+    atomic_int holder_fd; /* the shared lock on NAME.holders; -1 when not held */
+    char setting[PATH_MAX];
+    char lock_path[PATH_MAX];
+    char holders_path[PATH_MAX];
+    char original_path[PATH_MAX];
+} held_setting_t;
+
+#define HELD_SETTING_INIT {-1, "", "", "", ""}
+
+/* Holds setting_path at the value raised (e.g. "1\n") for this process: records the
+ * setting's present value as the original (unless an earlier holder, live or killed,
+ * already did, or it already reads raised with no original recorded: then someone else
+ * chose it and nothing is put back), writes raised, and takes this process's shared lock.
+ * state_dir is created (0755) when missing. Returns 1 when held, 0 when it cannot be (no
+ * such setting, not allowed to write it or state_dir: the caller goes on without it; the
+ * setting is then unchanged). Not async-signal-safe; call it before the threads start. */
+int held_setting_raise(held_setting_t *h, const char *state_dir, const char *name,
+                       const char *setting_path, const char *raised);
+
+/* Drops this process's hold; when no other live process holds the setting, writes the
+ * recorded original back and removes the record. Safe on HELD_SETTING_INIT, twice, and
+ * from a signal handler (only open, flock, read, write, unlink and close). */
+void held_setting_release(held_setting_t *h);
+
+#endif

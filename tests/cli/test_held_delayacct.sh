@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# kernel.task_delayacct, which a measuring command turns on for its figures, is the
+# machine's and not one process's: a chokepoint that ends while another still measures
+# must leave it on, the last one to end must put the original back, and one killed with
+# SIGKILL (which can run no handler) leaves it on only until the next one ends. Root only.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+SYSCTL=/proc/sys/kernel/task_delayacct
+[ -w "$SYSCTL" ] || skip "no kernel.task_delayacct to change here (needs root)"
+old=$(cat "$SYSCTL")
+CLEANUP_HOOKS+=("echo $old > $SYSCTL")
+RECORD=/run/chokepoint/task_delayacct.original
+[ ! -e "$RECORD" ] || skip "a chokepoint is holding task_delayacct now ($RECORD exists)"
+echo 0 > "$SYSCTL"
+
+run "$CP" fixture -o "$WORK/in.bin" --size 48M --kind text --seed 3 -q
+expect_status 0 "a 48 MiB fixture"
+mkdir "$WORK/vol"
+
+# long_run: a measuring command that lasts seconds (xz at a high level, one thread).
+long_run() {
+    "$CP" compress -i "$WORK/in.bin" -c xz:6 -T 1 -o "$WORK/vol/x.xz" --force \
+        > "$WORK/long.out" 2> "$WORK/long.err" &
+    long_pid=$!
+    for _ in $(seq 100); do
+        [ "$(cat $SYSCTL)" = 1 ] && return 0
+        sleep 0.05
+    done
+    return 1
+}
+short_run() {
+    run "$CP" probe --sizes 1M --reps 1 -q -o "$WORK/probe.csv" --force "$WORK/vol"
+    expect_status 0 "a short probe beside it"
+}
+
+# Two at once: the one that ends first must not turn it off under the other.
+check "a measuring command turns delay accounting on" long_run
+short_run
+if kill -0 "$long_pid" 2> /dev/null; then
+    check "the short command left it on while the long one still measures" \
+        test "$(cat $SYSCTL)" = 1
+else
+    skip_check "the long command ended before the short one; nothing overlapped"
+fi
+wait "$long_pid"
+check "the last one to end put the original back" test "$(cat $SYSCTL)" = 0
+check "and removed the record of it" test ! -e "$RECORD"
+
+# Killed: no handler runs, so the next one to end puts it back.
+check "a measuring command turns delay accounting on again" long_run
+kill -KILL "$long_pid"
+wait "$long_pid" 2> /dev/null || true
+check "SIGKILL leaves it on (documented)" test "$(cat $SYSCTL)" = 1
+check "with the original recorded" grep -qx 0 "$RECORD"
+short_run
+check "the next chokepoint to end put the killed one's original back" \
+    test "$(cat $SYSCTL)" = 0
+check "and removed the record of it" test ! -e "$RECORD"
+finish
