@@ -1,3 +1,6 @@
+/* analysis.c - owns building an analysis from runs: the series and their median points, the
+ * fits, the ceilings and the verdict at each thread count (analysis.h); explaining a point is
+ * analysis_explain.c's, matching probe targets analysis_match.c's. */
 #include "model/analysis.h"
 
 #include <math.h>

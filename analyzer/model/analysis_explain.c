@@ -1,3 +1,5 @@
+/* analysis_explain.c - owns the explanation of one point: the write-back model's
+ * prediction, its parts and the cause of the verdict (analysis_explain.h). */
 #include "model/analysis_explain.h"
 
 #include <math.h>

@@ -1,3 +1,5 @@
+/* cause.c - owns the choice of a verdict's cause from the figures a point carries, and
+ * when the kernel's accounting disagrees with it (cause.h). */
 #include "model/cause.h"
 
 #include <math.h>

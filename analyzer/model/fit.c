@@ -1,3 +1,5 @@
+/* fit.c - owns the four scaling models' fits (power law, linear, Amdahl, USL) with GSL
+ * and their evaluation (fit.h). */
 #include "model/fit.h"
 
 #include <float.h>

@@ -1,3 +1,5 @@
+/* forecast.c - owns the prediction for a volume the study did not run on: the series
+ * analyze would build for it, and analyze's own prediction and crossover (forecast.h). */
 #include "model/forecast.h"
 
 #include <math.h>

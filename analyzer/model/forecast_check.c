@@ -1,3 +1,5 @@
+/* forecast_check.c - owns pairing predictions with a later study's medians and their
+ * errors (forecast_check.h). */
 #include "model/forecast_check.h"
 
 #include <math.h>

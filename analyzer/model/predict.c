@@ -1,3 +1,5 @@
+/* predict.c - owns the write-back model: a run's time from its CPU time, the drain rate,
+ * the sync mode and the page cache's thresholds, as a sum of named parts (predict.h). */
 #include "model/predict.h"
 
 #include <math.h>

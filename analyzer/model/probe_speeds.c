@@ -1,3 +1,5 @@
+/* probe_speeds.c - owns reading the probe speeds table: the write, read and sustained speed
+ * per target at the size that matters, two-speed sizes and kernel-bound reads (probe_speeds.h). */
 #include "model/probe_speeds.h"
 
 #include <math.h>

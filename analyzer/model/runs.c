@@ -1,3 +1,4 @@
+/* runs.c - owns freeing the runs table (runs.h); loading it is the runs.csv loader's. */
 #include "model/runs.h"
 
 #include <stdlib.h>

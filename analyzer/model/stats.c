@@ -1,3 +1,4 @@
+/* stats.c - owns the descriptive statistics and goodness-of-fit measures (stats.h). */
 #include "model/stats.h"
 
 #include <math.h>

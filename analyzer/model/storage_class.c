@@ -1,3 +1,5 @@
+/* storage_class.c - owns the table of storage classes and their published speeds
+ * (storage_class.h). */
 #include "model/storage_class.h"
 
 #include <string.h>

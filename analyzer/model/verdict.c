@@ -1,3 +1,5 @@
+/* verdict.c - owns the verdict at one thread count from the ceilings, and the thread
+ * count where a volume starts to limit the job (verdict.h). */
 #include "model/verdict.h"
 
 #include <math.h>
