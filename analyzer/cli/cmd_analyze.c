@@ -18,10 +18,10 @@
 #include "common/log.h"
 #include "common/tempfile.h"
 #include "study/study.h"
-#include "report/analysis_load.h"
-#include "report/analysis_json.h"
+#include "tables/analysis_load.h"
+#include "tables/analysis_json.h"
 #include "report/analysis_text.h"
-#include "report/outfile.h"
+#include "tables/outfile.h"
 
 typedef enum { FORMAT_TEXT, FORMAT_JSON, FORMAT_MARKDOWN, FORMAT_SUMMARY } format_t;
 
@@ -88,7 +88,7 @@ static int write_output(const analysis_t *a, format_t format, FILE *out, cp_err_
     }
 }
 
-/* Writes into a temporary file beside path and renames it into place (report/outfile.h),
+/* Writes into a temporary file beside path and renames it into place (tables/outfile.h),
  * so a failure never leaves a half-written report nor damages an existing file. */
 static int write_file(const analysis_t *a, format_t format, const char *path, bool force,
                       cp_err_t *err)

@@ -1,5 +1,5 @@
 /* cmd_compare.c - `chokepoint compare A B [C...]`: argument handling and output only; the
- * loading is report/compare_load.c, the comparison model/compare.c, the formats
+ * loading is tables/compare_load.c, the comparison model/compare.c, the formats
  * report/compare_out.c and the plots report/compare_plot.c. */
 #include <errno.h>
 #include <math.h>
@@ -15,10 +15,10 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "model/compare.h"
-#include "report/compare_load.h"
 #include "report/compare_out.h"
 #include "report/compare_plot.h"
-#include "report/outfile.h"
+#include "tables/compare_load.h"
+#include "tables/outfile.h"
 
 
 static const char compare_usage[] =

@@ -1,5 +1,5 @@
 /* cmd_history.c - `chokepoint history ROOT`: argument handling and output only; finding
- * and loading the studies is report/history_load.c, grouping and the comparison
+ * and loading the studies is tables/history_load.c, grouping and the comparison
  * model/history.c (on model/compare.c), the formats report/history_out.c and the plots
  * report/history_plot.c. */
 #include <errno.h>
@@ -17,10 +17,10 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "model/history.h"
-#include "report/history_load.h"
 #include "report/history_out.h"
 #include "report/history_plot.h"
-#include "report/outfile.h"
+#include "tables/history_load.h"
+#include "tables/outfile.h"
 
 
 static const char history_usage[] =

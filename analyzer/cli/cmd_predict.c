@@ -17,8 +17,8 @@
 #include "common/prng.h"
 #include "model/forecast_check.h"
 #include "report/forecast_out.h"
-#include "report/forecast_study.h"
-#include "report/outfile.h"
+#include "tables/forecast_study.h"
+#include "tables/outfile.h"
 
 static void usage(FILE *out)
 {

@@ -3,7 +3,7 @@
 #include <stdint.h>
 
 #include "cli/parse.h"
-#include "report/outfile.h"
+#include "tables/outfile.h"
 
 void judge_options_init(judge_options_t *j)
 {

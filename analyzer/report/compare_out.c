@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/json_number.h"
+#include "tables/json_number.h"
 
 void compare_series_label(const analysis_series_t *s, char *buf, size_t cap)
 {

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "report/figure_text.h"
-#include "report/json_number.h"
 #include "report/strbuf.h"
+#include "tables/json_number.h"
 
 /* ---- words shared by the formats ---------------------------------------------------- */
 

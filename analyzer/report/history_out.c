@@ -8,7 +8,7 @@
 
 #include "report/compare_out.h"
 #include "report/history_plot.h"
-#include "report/json_number.h"
+#include "tables/json_number.h"
 
 /* The status recorded in meta.json of the study at index i of the set. */
 static const char *study_status(const history_set_t *set, size_t i)

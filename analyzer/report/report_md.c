@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "report/analysis_text.h"
-#include "report/meta_json.h"
+#include "tables/meta_json.h"
 
 static const char *plot_heading(const char *name)
 {
