@@ -129,8 +129,8 @@ static int write_output(const settings_t *s, const compare_result_t *r,
                         const compare_study_t *st, FILE *out, cp_err_t *err)
 {
     switch (s->judge.format) {
-    case OPTIONS_FORMAT_JSON: return compare_write_json(r, st, s->npaths, out, err);
-    case OPTIONS_FORMAT_MARKDOWN: return compare_write_markdown(r, st, s->npaths, NULL, out, err);
+    case REPORT_FORMAT_JSON: return compare_write_json(r, st, s->npaths, out, err);
+    case REPORT_FORMAT_MARKDOWN: return compare_write_markdown(r, st, s->npaths, NULL, out, err);
     default: return compare_write_text(r, st, s->npaths, out, err);
     }
 }

@@ -114,9 +114,9 @@ typedef struct view {
 static int write_output(const settings_t *s, const view_t *v, const plot_set_t *plots,
                         bool markdown, FILE *out, cp_err_t *err)
 {
-    if (markdown || s->judge.format == OPTIONS_FORMAT_MARKDOWN)
+    if (markdown || s->judge.format == REPORT_FORMAT_MARKDOWN)
         return history_write_markdown(v->r, v->set, v->studies, plots, out, err);
-    if (s->judge.format == OPTIONS_FORMAT_JSON)
+    if (s->judge.format == REPORT_FORMAT_JSON)
         return history_write_json(v->r, v->set, v->studies, out, err);
     return history_write_text(v->r, v->set, v->studies, out, err);
 }
