@@ -9,15 +9,6 @@
 #include "report/decision_text.h"
 #include "report/strbuf.h"
 
-static const char *label(const analysis_series_t *s, char *buf, size_t cap)
-{
-    if (s->codec[0])
-        snprintf(buf, cap, "%s (%s%s)", s->name, s->codec, s->unpaced ? ", unpaced" : "");
-    else
-        snprintf(buf, cap, "%s%s", s->name, s->unpaced ? " (unpaced)" : "");
-    return buf;
-}
-
 /* "thread" or "threads", to follow the count n. */
 static const char *threads_word(int n)
 {
@@ -155,7 +146,7 @@ const char *answer_sentence(const analysis_t *a, const analysis_series_t *s, cha
     const analysis_verdict_t *v = &s->verdicts[s->npoints - 1];
     char name[300], reach[96], slower[48], r1[32], what[160], other[160], parts[256];
     buf[0] = '\0';
-    label(s, name, sizeof name);
+    figure_series_label(s, true, name, sizeof name);
     double cpu_s = cpu_seconds(p, v);
     slower_words(p->seconds, cpu_s, slower, sizeof slower);
     const char *against = a->ceilings[s->ceiling].estimated ? "the fastest target" : "memory";
@@ -269,7 +260,7 @@ static size_t write_notes(const analysis_t *a, FILE *out, bool md)
     for (size_t i = 0; i < a->nseries; i++) {
         const analysis_series_t *s = &a->series[i];
         char name[300], at[256], r1[32], r2[32];
-        label(s, name, sizeof name);
+        figure_series_label(s, true, name, sizeof name);
         double eff = 0.0, out_bps = 0.0, cpus = 0.0;
         for (size_t k = 0; k < s->npoints; k++) {
             const analysis_point_t *p = &s->points[k];
@@ -337,7 +328,7 @@ size_t answer_write(const analysis_t *a, FILE *out, bool md)
     answer_write_failed(a, out, md ? "- " : "  ");
     size_t width = 6;
     for (size_t i = 0; i < a->nseries; i++) {
-        size_t w = strlen(label(&a->series[i], buf, sizeof buf));
+        size_t w = strlen(figure_series_label(&a->series[i], true, buf, sizeof buf));
         width = w > width ? w : width;
     }
     if (md)
@@ -348,7 +339,7 @@ size_t answer_write(const analysis_t *a, FILE *out, bool md)
                 "seconds", "verdict (cause)", "vs memory", "notes");
     for (size_t i = 0; i < a->nseries; i++) {
         const analysis_series_t *s = &a->series[i];
-        label(s, buf, sizeof buf);
+        figure_series_label(s, true, buf, sizeof buf);
         for (size_t k = 0; k < s->npoints; k++) {
             const analysis_point_t *p = &s->points[k];
             const analysis_verdict_t *v = &s->verdicts[k];

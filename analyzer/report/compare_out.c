@@ -6,15 +6,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "report/figure_text.h"
 #include "tables/json_number.h"
-
-void compare_series_label(const analysis_series_t *s, char *buf, size_t cap)
-{
-    if (s->codec[0])
-        snprintf(buf, cap, "%s (%s)", s->name, s->codec);
-    else
-        snprintf(buf, cap, "%s", s->name);
-}
 
 void compare_pair_summary(const compare_result_t *r, const compare_pair_t *p, char *buf,
                           size_t cap)
@@ -302,8 +295,8 @@ static void pair_title(const compare_pair_t *p, const compare_study_t *studies, 
                        size_t cap)
 {
     char la[300], lb[300];
-    compare_series_label(p->a, la, sizeof la);
-    compare_series_label(p->b, lb, sizeof lb);
+    figure_series_label(p->a, false, la, sizeof la);
+    figure_series_label(p->b, false, lb, sizeof lb);
     snprintf(buf, cap, "%s in %s against %s in %s", lb, studies[p->study_b].label, la,
              studies[0].label);
 }
@@ -415,7 +408,7 @@ static void write_unpaired(const compare_result_t *r, const compare_study_t *stu
             if (paired)
                 continue;
             char label[300];
-            compare_series_label(s, label, sizeof label);
+            figure_series_label(s, false, label, sizeof label);
             if (told++ == 0)
                 fprintf(out, "%snot paired, so not compared: %c:", prefix,
                         k < 26 ? (char)('A' + k) : '?');
