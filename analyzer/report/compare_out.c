@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/figure_text.h"
+#include "report/md_figures.h"
 #include "tables/json_number.h"
 
 void compare_pair_summary(const compare_result_t *r, const compare_pair_t *p, char *buf,
@@ -474,15 +475,8 @@ int compare_write_markdown(const compare_result_t *r, const compare_study_t *stu
         fprintf(out, "\n## Plots\n");
         if (plots->gnuplot_missing)
             fprintf(out, "\n%s\n", plots->notice);
-        for (size_t i = 0; i < plots->n; i++) {
-            const plot_file_t *pf = &plots->plots[i];
-            const char *file = pf->files[0][0] ? pf->files[0] : pf->files[1];
-            const char *base = strrchr(file, '/');
-            fprintf(out, "\n### %s\n\n", pf->name);
-            if (file[0])
-                fprintf(out, "![%s](%s)\n\n", pf->name, base ? base + 1 : file);
-            fprintf(out, "%s\n", pf->caption);
-        }
+        const md_figures_style_t style = {.blank_before = true, .heading = true};
+        md_figures_write(out, plots, &style);
     }
     if (ferror(out))
         return cp_err_errno(err, CP_EIO, errno ? errno : EIO, "cannot write the comparison");
