@@ -1,3 +1,6 @@
+/* analysis_text.c - an analysis for people, as plain text or Markdown: the answer first,
+ * then per series its models as equations, the verdict table, crossovers and what-ifs
+ * (analysis_text.h). */
 #include "report/analysis_text.h"
 
 #include <errno.h>

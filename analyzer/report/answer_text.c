@@ -1,3 +1,5 @@
+/* answer_text.c - the answer reports open with: a sentence per target, the decision
+ * table and the notes on figures that look wrong (answer_text.h). */
 #include "report/answer_text.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* figure_text.c - rates, durations and models in words (figure_text.h). */
+/* figure_text.c - rates, durations, models and series names in words (figure_text.h). */
 #include "report/figure_text.h"
 
 #include <math.h>

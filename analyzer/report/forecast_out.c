@@ -1,3 +1,5 @@
+/* forecast_out.c - predict's answer as text, Markdown and JSON, and the list of storage
+ * classes (forecast_out.h). */
 #include "report/forecast_out.h"
 
 #include <errno.h>

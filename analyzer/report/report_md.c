@@ -6,7 +6,7 @@
 
 #include "report/analysis_text.h"
 #include "report/md_figures.h"
-#include "tables/meta_json.h"
+#include "report/meta_md.h"
 
 static const char *plot_heading(const char *name)
 {

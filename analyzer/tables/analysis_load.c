@@ -1,3 +1,5 @@
+/* analysis_load.c - runs.csv and probe.csv from disk, loaded and analysed in one call
+ * (analysis_load.h). */
 #include "tables/analysis_load.h"
 
 #include <stddef.h>

@@ -1,3 +1,5 @@
+/* csv_out.c - CSV fields out: text quoted by libcsv only when needed, numbers in plain
+ * decimal, unknown values empty (csv_out.h). */
 #include "tables/csv_out.h"
 
 #include <csv.h>

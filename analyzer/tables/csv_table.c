@@ -1,3 +1,5 @@
+/* csv_table.c - the CSV reader behind every table chokepoint loads: a header and rows
+ * of text fields over libcsv, with limits and line numbers for messages (csv_table.h). */
 #include "tables/csv_table.h"
 
 #include <ctype.h>

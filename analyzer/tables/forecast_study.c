@@ -1,3 +1,6 @@
+/* forecast_study.c - the study predict starts from: the results directory or runs table
+ * loaded and analysed, and the page-cache settings of the meta.json beside it
+ * (forecast_study.h). */
 #include "tables/forecast_study.h"
 
 #include <math.h>

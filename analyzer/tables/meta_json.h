@@ -30,10 +30,6 @@ void meta_add_target(json_t *meta, const target_spec_t *target, const volume_inf
  * "analyze", "plot", "done"). */
 void meta_set_status(json_t *meta, const char *status, const char *stage);
 
-/* Writes a "How this was measured" Markdown section from meta: host, input, targets
- * (filesystem, device, RAM, emulated write or read cap), repetitions, sync mode and seed. */
-void meta_write_markdown(const json_t *meta, FILE *out);
-
 /* Reads the environment recorded in the meta.json at path into *env (study_env_init first:
  * what the file lacks stays unknown). False, with env->known false, when the file is
  * missing or not JSON; never an error: an environment only explains. */

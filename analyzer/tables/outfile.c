@@ -1,3 +1,5 @@
+/* outfile.c - result files written into a temporary file beside them and renamed into
+ * place on commit, never clobbering an existing file unless forced (outfile.h). */
 #include "tables/outfile.h"
 
 #include <errno.h>

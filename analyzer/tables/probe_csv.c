@@ -1,3 +1,5 @@
+/* probe_csv.c - probe.csv in: the rows checked column by column into a probe table of
+ * write and read speeds per target (probe_csv.h). */
 #include "tables/probe_csv.h"
 
 #include <math.h>

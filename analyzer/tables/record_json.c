@@ -1,3 +1,5 @@
+/* record_json.c - one compress record as the JSON object of `compress --json`
+ * (record_json.h). */
 #include "tables/record_json.h"
 
 #include <stdio.h>

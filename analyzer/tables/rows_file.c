@@ -1,3 +1,5 @@
+/* rows_file.c - measured rows appended and fdatasynced one by one, in place or beside
+ * the final name, under a lock (rows_file.h). */
 #include "tables/rows_file.h"
 
 #include <errno.h>

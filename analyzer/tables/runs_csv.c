@@ -1,3 +1,5 @@
+/* runs_csv.c - runs.csv in: the rows checked column by column into a runs table for
+ * analysis (runs_csv.h). */
 #include "tables/runs_csv.h"
 
 #include <ctype.h>

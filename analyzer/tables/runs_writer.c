@@ -1,3 +1,5 @@
+/* runs_writer.c - sweep rows out as runs.csv: the header and one row per measured run,
+ * with the accounting columns the probe rows share (runs_writer.h). */
 #include "tables/runs_writer.h"
 
 #include <limits.h>

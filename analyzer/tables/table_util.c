@@ -1,3 +1,5 @@
+/* table_util.c - typed reads of csv_table cells (numbers, counts, flags) with
+ * "FILE:LINE: column" messages, for the runs and probe loaders (table_util.h). */
 #include "tables/table_util.h"
 
 #include <ctype.h>
