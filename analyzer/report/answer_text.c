@@ -9,6 +9,7 @@
 #include "report/figure_text.h"
 #include "report/cause_text.h"
 #include "report/decision_text.h"
+#include "report/doc_writer.h"
 #include "report/strbuf.h"
 
 /* "thread" or "threads", to follow the count n. */
@@ -253,10 +254,11 @@ static size_t flagged_threads(const analysis_series_t *s, unsigned flag, char *b
     return n;
 }
 
-static size_t write_notes(const analysis_t *a, FILE *out, bool md)
+static size_t write_notes(const analysis_t *a, const doc_t *d)
 {
+    FILE *out = d->out;
     size_t notes = 0;
-    const char *bullet = md ? "- " : "  ! ";
+    const char *bullet = doc_item(d, "  ! ");
     for (size_t i = 0; i < a->nnotes; i++, notes++)
         fprintf(out, "%s%s\n", bullet, a->notes[i].text);
     for (size_t i = 0; i < a->nseries; i++) {
@@ -318,22 +320,23 @@ void answer_write_failed(const analysis_t *a, FILE *out, const char *prefix)
     }
 }
 
-size_t answer_write(const analysis_t *a, FILE *out, bool md)
+size_t answer_write(const analysis_t *a, const doc_t *d)
 {
+    FILE *out = d->out;
     char buf[1024], marks[128];
-    fputs(md ? "## The answer\n\n" : "the answer:\n", out);
-    if (decision_write(a, out, md ? "- " : "  ") > 0)
+    fputs(doc_pick(d, "the answer:\n", "## The answer\n\n"), out);
+    if (decision_write(a, out, doc_item(d, "  ")) > 0)
         fputc('\n', out);
     for (size_t i = 0; i < a->nseries; i++)
-        fprintf(out, "%s%s\n", md ? "- " : "  ", answer_sentence(a, &a->series[i], buf,
-                                                               sizeof buf));
-    answer_write_failed(a, out, md ? "- " : "  ");
+        fprintf(out, "%s%s\n", doc_item(d, "  "),
+                answer_sentence(a, &a->series[i], buf, sizeof buf));
+    answer_write_failed(a, out, doc_item(d, "  "));
     size_t width = 6;
     for (size_t i = 0; i < a->nseries; i++) {
         size_t w = strlen(figure_series_label(&a->series[i], true, buf, sizeof buf));
         width = w > width ? w : width;
     }
-    if (md)
+    if (d->md)
         fputs("\n| target | threads | seconds | verdict (cause) | vs memory | notes |\n"
               "|---|---:|---:|---|---:|---|\n", out);
     else
@@ -347,11 +350,11 @@ size_t answer_write(const analysis_t *a, FILE *out, bool md)
             const analysis_verdict_t *v = &s->verdicts[k];
             char verdict[96], vs[16] = "-";
             verdict_label(v, verdict, sizeof verdict);
-            double d = p->seconds / cpu_seconds(p, v) - 1.0;
-            if (!s->is_mem && isfinite(d))
-                snprintf(vs, sizeof vs, "%+.0f%%", 100.0 * d);
+            double slower = p->seconds / cpu_seconds(p, v) - 1.0;
+            if (!s->is_mem && isfinite(slower))
+                snprintf(vs, sizeof vs, "%+.0f%%", 100.0 * slower);
             answer_point_marks(s, k, marks, sizeof marks);
-            if (md)
+            if (d->md)
                 fprintf(out, "| %s | %d | %.3f | %s | %s | %s |\n", buf, p->threads, p->seconds,
                         verdict, vs, marks);
             else
@@ -359,7 +362,7 @@ size_t answer_write(const analysis_t *a, FILE *out, bool md)
                         p->seconds, verdict, vs, marks);
         }
     }
-    fputs(md ? "\n\"vs memory\": the run's time against the same input at the CPU ceiling "
+    fputs(d->md ? "\n\"vs memory\": the run's time against the same input at the CPU ceiling "
                "(the memory target; the fastest target at each thread count when there are no "
                "memory runs).\n\n"
              : "\n", out);
@@ -369,8 +372,8 @@ size_t answer_write(const analysis_t *a, FILE *out, bool md)
             any = any || a->series[i].points[k].flags != 0;
     if (!any)
         return 0;
-    fputs(md ? "Check these figures:\n\n" : "  check these figures:\n", out);
-    size_t notes = write_notes(a, out, md);
+    fputs(doc_pick(d, "  check these figures:\n", "Check these figures:\n\n"), out);
+    size_t notes = write_notes(a, d);
     fputc('\n', out);
     return notes;
 }
