@@ -101,7 +101,9 @@ int cmd_analyze(int argc, char **argv)
         switch (c) {
         case OPT_PROBE: probe_path = optarg; break;
         case OPT_TOLERANCE: rc = parse_tolerance(optarg, &opts.tolerance, &err); break;
-        case OPT_FORMAT: rc = report_format_parse(optarg, REPORT_FORMATS_ANALYZE, &format, &err); break;
+        case OPT_FORMAT:
+            rc = report_format_parse(optarg, REPORT_FORMATS_ANALYZE, &format, &err);
+            break;
         case 'o': out_path = optarg; break;
         case OPT_FORCE: force = true; break;
         case 'q': cp_log_set_quiet(true); break;

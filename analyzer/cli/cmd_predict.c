@@ -182,7 +182,9 @@ static int parse_args(int argc, char **argv, predict_args_t *a, options_outcome_
             rc = options_seed(optarg, &a->seed, err);
             a->seed_given = true;
             break;
-        case OPT_FORMAT: rc = report_format_parse(optarg, REPORT_FORMATS_DOCUMENT, &a->format, err); break;
+        case OPT_FORMAT:
+            rc = report_format_parse(optarg, REPORT_FORMATS_DOCUMENT, &a->format, err);
+            break;
         case 'o': a->out_path = optarg; break;
         case OPT_FORCE: a->force = true; break;
         case 'q': cp_log_set_quiet(true); break;
