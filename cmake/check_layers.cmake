@@ -1,16 +1,17 @@
 # check_layers.cmake - fails the build when a source file includes a header from a layer
 # above its own. Layers, bottom up (docs/architecture.md):
-#   common; codecs, model, fixtures; measure; report; study; cli; main.c
+#   common; codecs, model, fixtures; measure; tables; report; study; cli; main.c
 # Run as: cmake -DSOURCE_DIR=<repo> -P cmake/check_layers.cmake
 set(allowed_common   common)
 set(allowed_codecs   common codecs)
 set(allowed_model    common model)
 set(allowed_fixtures common fixtures)
 set(allowed_measure  common codecs measure)
-set(allowed_report   common codecs model measure report)
-set(allowed_study    common codecs model fixtures measure report study)
-set(allowed_cli      common codecs model fixtures measure report study cli)
-set(allowed_main     common codecs model fixtures measure report study cli)
+set(allowed_tables   common codecs model measure tables)
+set(allowed_report   common codecs model measure tables report)
+set(allowed_study    common codecs model fixtures measure tables report study)
+set(allowed_cli      common codecs model fixtures measure tables report study cli)
+set(allowed_main     common codecs model fixtures measure tables report study cli)
 
 file(GLOB_RECURSE sources RELATIVE ${SOURCE_DIR}
   ${SOURCE_DIR}/analyzer/*.c ${SOURCE_DIR}/analyzer/*.h

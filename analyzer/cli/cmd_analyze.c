@@ -1,7 +1,7 @@
 /* cmd_analyze.c - `chokepoint analyze RUNS.csv [--probe PROBE.csv] [--tolerance 0.10]
- * [--format text|json|markdown] [-o FILE]`: argument handling only; the tables are loaded
- * by report/ (runs_csv.c, probe_csv.c), analysed by model/analysis.c and written by
- * report/ (analysis_text.c, analysis_json.c). */
+ * [--format text|json|markdown|summary] [-o FILE]`: argument handling only; the tables are
+ * loaded by tables/ (runs_csv.c, probe_csv.c), analysed by model/analysis.c and written by
+ * report/analysis_text.c and tables/analysis_json.c. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -17,13 +17,12 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/tempfile.h"
-#include "study/study.h"
-#include "report/analysis_load.h"
-#include "report/analysis_json.h"
 #include "report/analysis_text.h"
-#include "report/outfile.h"
-
-typedef enum { FORMAT_TEXT, FORMAT_JSON, FORMAT_MARKDOWN, FORMAT_SUMMARY } format_t;
+#include "report/report_format.h"
+#include "study/study.h"
+#include "tables/analysis_json.h"
+#include "tables/analysis_load.h"
+#include "tables/outfile.h"
 
 static void usage(FILE *out)
 {
@@ -62,35 +61,19 @@ static const struct option analyze_options[] = {
     {NULL, 0, NULL, 0},
 };
 
-static int parse_format(const char *value, format_t *format, cp_err_t *err)
-{
-    if (strcmp(value, "text") == 0)
-        *format = FORMAT_TEXT;
-    else if (strcmp(value, "json") == 0)
-        *format = FORMAT_JSON;
-    else if (strcmp(value, "markdown") == 0 || strcmp(value, "md") == 0)
-        *format = FORMAT_MARKDOWN;
-    else if (strcmp(value, "summary") == 0)
-        *format = FORMAT_SUMMARY;
-    else
-        return cp_err_set(err, CP_EUSAGE, "--format '%s': expected text, json, markdown or "
-                          "summary", value);
-    return CP_OK;
-}
-
-static int write_output(const analysis_t *a, format_t format, FILE *out, cp_err_t *err)
+static int write_output(const analysis_t *a, report_format_t format, FILE *out, cp_err_t *err)
 {
     switch (format) {
-    case FORMAT_JSON: return analysis_write_json(a, out, err);
-    case FORMAT_MARKDOWN: return analysis_write_markdown(a, out, err);
-    case FORMAT_SUMMARY: return analysis_write_summary(a, out, err);
+    case REPORT_FORMAT_JSON: return analysis_write_json(a, out, err);
+    case REPORT_FORMAT_MARKDOWN: return analysis_write_markdown(a, out, err);
+    case REPORT_FORMAT_SUMMARY: return analysis_write_summary(a, out, err);
     default: return analysis_write_text(a, out, err);
     }
 }
 
-/* Writes into a temporary file beside path and renames it into place (report/outfile.h),
+/* Writes into a temporary file beside path and renames it into place (tables/outfile.h),
  * so a failure never leaves a half-written report nor damages an existing file. */
-static int write_file(const analysis_t *a, format_t format, const char *path, bool force,
+static int write_file(const analysis_t *a, report_format_t format, const char *path, bool force,
                       cp_err_t *err)
 {
     outfile_t *f = outfile_open(path, force, err);
@@ -108,7 +91,7 @@ int cmd_analyze(int argc, char **argv)
     cp_err_t err = {0};
     const char *runs_path = NULL, *probe_path = NULL, *out_path = NULL;
     analysis_options_t opts = analysis_defaults();
-    format_t format = FORMAT_TEXT;
+    report_format_t format = REPORT_FORMAT_TEXT;
     int rc = 0;
     bool force = false;
 
@@ -118,7 +101,9 @@ int cmd_analyze(int argc, char **argv)
         switch (c) {
         case OPT_PROBE: probe_path = optarg; break;
         case OPT_TOLERANCE: rc = parse_tolerance(optarg, &opts.tolerance, &err); break;
-        case OPT_FORMAT: rc = parse_format(optarg, &format, &err); break;
+        case OPT_FORMAT:
+            rc = report_format_parse(optarg, REPORT_FORMATS_ANALYZE, &format, &err);
+            break;
         case 'o': out_path = optarg; break;
         case OPT_FORCE: force = true; break;
         case 'q': cp_log_set_quiet(true); break;

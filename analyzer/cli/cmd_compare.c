@@ -1,5 +1,5 @@
 /* cmd_compare.c - `chokepoint compare A B [C...]`: argument handling and output only; the
- * loading is report/compare_load.c, the comparison model/compare.c, the formats
+ * loading is tables/compare_load.c, the comparison model/compare.c, the formats
  * report/compare_out.c and the plots report/compare_plot.c. */
 #include <errno.h>
 #include <math.h>
@@ -15,10 +15,10 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "model/compare.h"
-#include "report/compare_load.h"
 #include "report/compare_out.h"
 #include "report/compare_plot.h"
-#include "report/outfile.h"
+#include "tables/compare_load.h"
+#include "tables/outfile.h"
 
 
 static const char compare_usage[] =
@@ -129,8 +129,8 @@ static int write_output(const settings_t *s, const compare_result_t *r,
                         const compare_study_t *st, FILE *out, cp_err_t *err)
 {
     switch (s->judge.format) {
-    case OPTIONS_FORMAT_JSON: return compare_write_json(r, st, s->npaths, out, err);
-    case OPTIONS_FORMAT_MARKDOWN: return compare_write_markdown(r, st, s->npaths, NULL, out, err);
+    case REPORT_FORMAT_JSON: return compare_write_json(r, st, s->npaths, out, err);
+    case REPORT_FORMAT_MARKDOWN: return compare_write_markdown(r, st, s->npaths, NULL, out, err);
     default: return compare_write_text(r, st, s->npaths, out, err);
     }
 }

@@ -11,7 +11,7 @@
 #include "common/units.h"
 #include "measure/compress_job.h"
 #include "measure/memest.h"
-#include "report/record_json.h"
+#include "tables/record_json.h"
 
 static const char compress_usage[] =
     "usage: chokepoint compress -i INPUT -o OUTPUT [options]\n"

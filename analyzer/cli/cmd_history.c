@@ -1,5 +1,5 @@
 /* cmd_history.c - `chokepoint history ROOT`: argument handling and output only; finding
- * and loading the studies is report/history_load.c, grouping and the comparison
+ * and loading the studies is tables/history_load.c, grouping and the comparison
  * model/history.c (on model/compare.c), the formats report/history_out.c and the plots
  * report/history_plot.c. */
 #include <errno.h>
@@ -17,10 +17,10 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "model/history.h"
-#include "report/history_load.h"
 #include "report/history_out.h"
 #include "report/history_plot.h"
-#include "report/outfile.h"
+#include "tables/history_load.h"
+#include "tables/outfile.h"
 
 
 static const char history_usage[] =
@@ -114,9 +114,9 @@ typedef struct view {
 static int write_output(const settings_t *s, const view_t *v, const plot_set_t *plots,
                         bool markdown, FILE *out, cp_err_t *err)
 {
-    if (markdown || s->judge.format == OPTIONS_FORMAT_MARKDOWN)
+    if (markdown || s->judge.format == REPORT_FORMAT_MARKDOWN)
         return history_write_markdown(v->r, v->set, v->studies, plots, out, err);
-    if (s->judge.format == OPTIONS_FORMAT_JSON)
+    if (s->judge.format == REPORT_FORMAT_JSON)
         return history_write_json(v->r, v->set, v->studies, out, err);
     return history_write_text(v->r, v->set, v->studies, out, err);
 }

@@ -15,8 +15,8 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "study/study.h"
-#include "report/analysis_load.h"
-#include "report/outfile.h"
+#include "tables/analysis_load.h"
+#include "tables/outfile.h"
 #include "report/plot.h"
 #include "report/report_md.h"
 

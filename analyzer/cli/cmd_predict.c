@@ -17,8 +17,9 @@
 #include "common/prng.h"
 #include "model/forecast_check.h"
 #include "report/forecast_out.h"
-#include "report/forecast_study.h"
-#include "report/outfile.h"
+#include "report/report_format.h"
+#include "tables/forecast_study.h"
+#include "tables/outfile.h"
 
 static void usage(FILE *out)
 {
@@ -99,7 +100,7 @@ typedef struct predict_args {
     const char *study, *check, *out_path, *codec_text;
     bool classes, force, seed_given;
     uint64_t seed;
-    options_format_t format;
+    report_format_t format;
     predict_volume_list_t volumes;
     forecast_request_t request;
     int *threads;
@@ -181,7 +182,9 @@ static int parse_args(int argc, char **argv, predict_args_t *a, options_outcome_
             rc = options_seed(optarg, &a->seed, err);
             a->seed_given = true;
             break;
-        case OPT_FORMAT: rc = options_format(optarg, &a->format, err); break;
+        case OPT_FORMAT:
+            rc = report_format_parse(optarg, REPORT_FORMATS_DOCUMENT, &a->format, err);
+            break;
         case 'o': a->out_path = optarg; break;
         case OPT_FORCE: a->force = true; break;
         case 'q': cp_log_set_quiet(true); break;
@@ -246,21 +249,21 @@ static const char *machine_words(const forecast_study_t *s, char *buf, size_t ca
     return buf;
 }
 
-static int write_report(const forecast_report_t *r, options_format_t format, FILE *out,
+static int write_report(const forecast_report_t *r, report_format_t format, FILE *out,
                         cp_err_t *err)
 {
     switch (format) {
-    case OPTIONS_FORMAT_JSON: return forecast_write_json(r, out, err);
-    case OPTIONS_FORMAT_MARKDOWN: return forecast_write_markdown(r, out, err);
+    case REPORT_FORMAT_JSON: return forecast_write_json(r, out, err);
+    case REPORT_FORMAT_MARKDOWN: return forecast_write_markdown(r, out, err);
     default: return forecast_write_text(r, out, err);
     }
 }
 
-static int write_classes(options_format_t format, FILE *out, cp_err_t *err)
+static int write_classes(report_format_t format, FILE *out, cp_err_t *err)
 {
     switch (format) {
-    case OPTIONS_FORMAT_JSON: return storage_classes_write_json(out, err);
-    case OPTIONS_FORMAT_MARKDOWN: return storage_classes_write_markdown(out, err);
+    case REPORT_FORMAT_JSON: return storage_classes_write_json(out, err);
+    case REPORT_FORMAT_MARKDOWN: return storage_classes_write_markdown(out, err);
     default: return storage_classes_write_text(out, err);
     }
 }

@@ -18,8 +18,9 @@
 #include "common/prng.h"
 #include "measure/probe.h"
 #include "measure/sink.h"
-#include "report/rows_file.h"
-#include "report/probe_writer.h"
+#include "report/probe_summary.h"
+#include "tables/probe_writer.h"
+#include "tables/rows_file.h"
 
 static const char usage_text[] =
     "usage: chokepoint probe [OPTIONS] TARGET...\n"

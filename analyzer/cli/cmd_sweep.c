@@ -12,7 +12,7 @@
 #include "measure/hostinfo.h"
 #include "measure/memest.h"
 #include "measure/sweep.h"
-#include "report/runs_writer.h"
+#include "tables/runs_writer.h"
 
 static const char sweep_usage[] =
     "usage: chokepoint sweep -i INPUT [options] TARGET...\n"

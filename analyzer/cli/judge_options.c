@@ -3,14 +3,14 @@
 #include <stdint.h>
 
 #include "cli/parse.h"
-#include "report/outfile.h"
+#include "tables/outfile.h"
 
 void judge_options_init(judge_options_t *j)
 {
     *j = (judge_options_t){
         .cmp = compare_defaults(),
         .analysis = analysis_defaults(),
-        .format = OPTIONS_FORMAT_TEXT,
+        .format = REPORT_FORMAT_TEXT,
         .plot_format = PLOT_PNG,
     };
 }
@@ -25,7 +25,9 @@ bool judge_option(int c, const char *arg, judge_options_t *j, int *rc, cp_err_t 
     case JUDGE_OPT_FAIL:
         *rc = parse_percentage("--fail-on-regression", arg, &j->cmp.fail_threshold, err);
         break;
-    case JUDGE_OPT_FORMAT: *rc = options_format(arg, &j->format, err); break;
+    case JUDGE_OPT_FORMAT:
+        *rc = report_format_parse(arg, REPORT_FORMATS_DOCUMENT, &j->format, err);
+        break;
     case 'o': j->out_path = arg; *rc = CP_OK; break;
     case JUDGE_OPT_FORCE: j->force = true; *rc = CP_OK; break;
     case JUDGE_OPT_PLOTS: j->plots_dir = arg; *rc = CP_OK; break;

@@ -12,11 +12,12 @@
 #include "model/analysis.h"
 #include "model/compare.h"
 #include "report/plot.h"
+#include "report/report_format.h"
 
 typedef struct judge_options {
     compare_options_t cmp;
     analysis_options_t analysis;
-    options_format_t format;
+    report_format_t format;
     const char *out_path, *plots_dir; /* NULL when not given */
     plot_format_t plot_format;
     bool plot_format_given, force;

@@ -74,20 +74,6 @@ int options_max_memory(const char *text, uint64_t *out, cp_err_t *err)
     return rc;
 }
 
-int options_format(const char *value, options_format_t *out, cp_err_t *err)
-{
-    if (strcmp(value, "text") == 0)
-        *out = OPTIONS_FORMAT_TEXT;
-    else if (strcmp(value, "json") == 0)
-        *out = OPTIONS_FORMAT_JSON;
-    else if (strcmp(value, "markdown") == 0 || strcmp(value, "md") == 0)
-        *out = OPTIONS_FORMAT_MARKDOWN;
-    else
-        return cp_err_set(err, CP_EUSAGE, "--format '%s': expected text, json or markdown",
-                          value);
-    return CP_OK;
-}
-
 int options_check_decompress(const sweep_params_t *p, codec_spec_t *codecs, cmd_series_t *cmds,
                              size_t n, bool sync_given, cp_err_t *err)
 {

@@ -57,16 +57,6 @@ int options_seed(const char *text, uint64_t *out, cp_err_t *err);
  * parse_size reads it, above 0. CP_EUSAGE naming the text otherwise. */
 int options_max_memory(const char *text, uint64_t *out, cp_err_t *err);
 
-/* The report formats of compare and history. */
-typedef enum options_format {
-    OPTIONS_FORMAT_TEXT,
-    OPTIONS_FORMAT_JSON,
-    OPTIONS_FORMAT_MARKDOWN,
-} options_format_t;
-
-/* --format text|json|markdown (md too). CP_OK with *out set, or CP_EUSAGE naming the value. */
-int options_format(const char *value, options_format_t *out, cp_err_t *err);
-
 /* --decompress's companions in sweep and run. Each command series (cmds[i] with a series
  * name; cmds may be NULL) becomes its preset's restore, codecs[i] the built-in codec that
  * writes its archives (cmd_series_restore; a --cmd template or pigz is refused); then

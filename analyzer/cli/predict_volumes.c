@@ -8,7 +8,7 @@
 #include "cli/parse.h"
 #include "common/log.h"
 #include "measure/probe.h"
-#include "report/probe_writer.h"
+#include "tables/probe_writer.h"
 
 void predict_volumes_free(predict_volume_list_t *list)
 {

@@ -3,7 +3,7 @@
  * rate over time), and the latest study of each host against the one before it, judged as
  * `compare` judges (model/compare.h).
  *
- * Pure computation on the studies handed in; loading them is report/history_load.h. */
+ * Pure computation on the studies handed in; loading them is tables/history_load.h. */
 #ifndef CP_MODEL_HISTORY_H
 #define CP_MODEL_HISTORY_H
 

@@ -1,5 +1,5 @@
 /* probe_speeds.h - measured volume speeds as the model sees them: write, read and
- * sustained samples per target (report/probe_csv.h loads probe.csv into these). */
+ * sustained samples per target (tables/probe_csv.h loads probe.csv into these). */
 #ifndef CP_MODEL_PROBE_SPEEDS_H
 #define CP_MODEL_PROBE_SPEEDS_H
 

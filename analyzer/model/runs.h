@@ -1,5 +1,5 @@
 /* runs.h - measured runs as the model sees them: one row per timed run, whatever file or
- * tool they came from (report/runs_csv.h loads runs.csv into these). */
+ * tool they came from (tables/runs_csv.h loads runs.csv into these). */
 #ifndef CP_MODEL_RUNS_H
 #define CP_MODEL_RUNS_H
 

@@ -2,7 +2,7 @@
  * thresholds, targets' file systems and devices, sync mode, version), and which of the
  * differences between two studies could explain a changed result.
  *
- * Pure: the caller fills study_env_t (report/compare_load.c reads meta.json); nothing here
+ * Pure: the caller fills study_env_t (tables/compare_load.c reads meta.json); nothing here
  * reads files or allocates. Unknown numbers are NAN, unknown texts "". */
 #ifndef CP_MODEL_STUDY_ENV_H
 #define CP_MODEL_STUDY_ENV_H

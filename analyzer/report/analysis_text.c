@@ -1,3 +1,6 @@
+/* analysis_text.c - an analysis for people, as plain text or Markdown: the answer first,
+ * then per series its models as equations, the verdict table, crossovers and what-ifs
+ * (analysis_text.h). */
 #include "report/analysis_text.h"
 
 #include <errno.h>
@@ -11,6 +14,7 @@
 #include "report/figure_text.h"
 #include "report/decision_text.h"
 #include "report/cause_text.h"
+#include "report/doc_writer.h"
 
 /* "name (codec)", with the volume's nature when the runs say it: RAM, or an emulated cap. */
 static const char *series_label(const analysis_series_t *s, char *buf, size_t cap)
@@ -160,17 +164,16 @@ static void crossover_words(const analysis_t *a, const analysis_series_t *s, cha
     }
 }
 
-static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *out, bool md)
+static void write_series(const analysis_t *a, const analysis_series_t *s, const doc_t *d)
 {
+    FILE *out = d->out;
     char label[300], buf[1024], r1[32], r2[32], r3[32], r4[32], r5[32];
     const analysis_ceiling_t *ceil = &a->ceilings[s->ceiling];
     series_method(s, buf, sizeof buf);
-    if (md)
-        fprintf(out, "### %s\n\n%s.\n\n", series_label(s, label, sizeof label), buf);
-    else
-        fprintf(out, "%s\n  %s\n", series_label(s, label, sizeof label), buf);
+    doc_heading(d, 3, "%s", series_label(s, label, sizeof label));
+    fprintf(out, d->md ? "%s.\n\n" : "  %s\n", buf);
 
-    if (md)
+    if (d->md)
         fprintf(out, "| threads | seconds (median) | min .. max | rate | runs | flush | "
                      "predicted |\n|---:|---:|---:|---:|---:|---:|---:|\n");
     else
@@ -187,7 +190,7 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *
         char marks[128] = " ";
         answer_point_marks(s, i, marks + 1, sizeof marks - 1);
         const char *noisy = marks[1] ? marks : "";
-        if (md)
+        if (d->md)
             fprintf(out, "| %d | %.3f | %.3f .. %.3f%s | %s | %zu | %s | %s |\n", p->threads,
                     p->seconds, p->seconds_min, p->seconds_max, noisy, r1, p->n, flush,
                     predicted);
@@ -198,12 +201,12 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *
     }
     if (s->noisy_points > 0)
         fprintf(out, "%s%zu point%s marked noisy: the repetitions spread more than the %.0f%% "
-                "tolerance of the median; rerun with more --reps%s",
-                md ? "\n" : "  ", s->noisy_points, s->noisy_points == 1 ? "" : "s",
-                100.0 * a->tolerance, md ? "\n" : "\n");
+                "tolerance of the median; rerun with more --reps\n",
+                doc_aside(d, "  "), s->noisy_points, s->noisy_points == 1 ? "" : "s",
+                100.0 * a->tolerance);
     if (isfinite(s->prediction_error_median))
         fprintf(out, "%spredicted from the memory target's times, the volume's %s speed and %s "
-                "(docs/method.md): median error %.0f%%, worst %.0f%%%s", md ? "\n" : "  ",
+                "(docs/method.md): median error %.0f%%, worst %.0f%%\n", doc_aside(d, "  "),
                 s->decompress && !s->restores_to_volume   ? "probed cold read"
                 : strcmp(s->drain_source, "probe-drain") == 0 ? "drain"
                 : strcmp(s->drain_source, "ram") == 0       ? "RAM"
@@ -214,11 +217,10 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *
                 isnan(s->points[s->npoints - 1].dirty_background_bytes)
                     ? "no write-back thresholds (not recorded: writes taken to overlap)"
                     : "the kernel's write-back thresholds",
-                100.0 * s->prediction_error_median, 100.0 * s->prediction_error_max,
-                md ? "\n" : "\n");
+                100.0 * s->prediction_error_median, 100.0 * s->prediction_error_max);
 
-    fprintf(out, md ? "\n<details><summary>Models of this series</summary>\n\n"
-                    : "  models:\n");
+    fputs(doc_pick(d, "  models:\n", "\n<details><summary>Models of this series</summary>\n\n"),
+          out);
     for (int k = 0; k < FIT_KIND_COUNT; k++) {
         const fit_result_t *m = &s->models[k];
         analysis_format_model(m, buf, sizeof buf);
@@ -226,27 +228,27 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *
         if (m->fitted)
             model_quality(m, quality, sizeof quality);
         const char *best = k == s->best_rate_model ? " (best for rate)" : "";
-        if (md)
+        if (d->md)
             fprintf(out, "- %s%s: `%s`%s%s\n", fit_kind_name((fit_kind_t)k), best, buf,
                     m->fitted ? " - " : "", quality);
         else
             fprintf(out, "    %-12s %s%s%s%s\n", fit_kind_name((fit_kind_t)k), buf,
                     m->fitted ? "  [" : "", quality, m->fitted ? "]" : "");
-        if (!md && best[0])
+        if (!d->md && best[0])
             fprintf(out, "    %-12s ^ best describes the rate\n", "");
     }
     if (s->rejected_rate_model >= 0)
         fprintf(out, "%sno model describes these points (the closest, %s, misses R2 %.2f or "
                 "a holdout error within %.0f%%): nothing is extrapolated from them\n",
-                md ? "\n" : "    ", fit_kind_name((fit_kind_t)s->rejected_rate_model),
+                doc_aside(d, "    "), fit_kind_name((fit_kind_t)s->rejected_rate_model),
                 ANALYSIS_MODEL_MIN_R2, 100.0 * ANALYSIS_MODEL_MAX_HOLDOUT);
-    if (md)
+    if (d->md)
         fputs("\n</details>\n", out);
 
     const char *unit = s->decompress ? "restored" : "input";
     const char *source = s->is_mem ? "this series" : ceil->estimated
         ? "estimated: the fastest target at each T (no mem runs)" : "the mem target";
-    if (md)
+    if (d->md)
         fprintf(out, "\nVerdicts (CPU ceiling: %s; rates and ceilings in %s bytes per "
                      "second, the volume's own write speed in output bytes):\n\n"
                      "| threads | rate (%s) | CPU ceiling (%s) | volume writes (output) | "
@@ -271,7 +273,7 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *
         if (v->stage_disagrees)
             snprintf(stage, sizeof stage, " (pipeline stages say %s)", verdict_name(v->stage_verdict));
         const char *mark = v->cpu_ceiling_source == CEILING_MEM_MODEL ? "*" : "";
-        if (md)
+        if (d->md)
             fprintf(out, "| %d | %s | %s%s | %s | %s | %s | %.0f%% | %.0f%% | %s%s |\n",
                     v->threads, r1, r2, mark, r5, r3, r4, 100.0 * v->efficiency,
                     100.0 * v->relative_speed, verdict_label(v, vl, sizeof vl), stage);
@@ -281,21 +283,21 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *
                     100.0 * v->relative_speed, verdict_label(v, vl, sizeof vl), stage);
     }
     const analysis_verdict_t *last = &s->verdicts[s->npoints - 1];
-    const char *indent = md ? "" : "  ";
-    if (md)
+    const char *indent = doc_indent(d, "  ");
+    if (d->md)
         fputc('\n', out);
     fprintf(out, "%sverdict at %d thread%s: %s", indent, last->threads,
             last->threads == 1 ? "" : "s", verdict_name(s->verdict));
     if (!s->is_mem && strcmp(last->fastest, s->name) != 0)
         fprintf(out, "; runs at %.0f%% of %s's speed", 100.0 * last->relative_speed, last->fastest);
-    fprintf(out, md ? "  \n" : "\n");
+    fputs(doc_break(d), out);
     const analysis_point_t *top = &s->points[s->npoints - 1];
     cause_words(s, top, last, a->tolerance, buf, sizeof buf);
-    fprintf(out, "%swhy: %s%s", indent, buf, md ? "  \n" : "\n");
+    fprintf(out, "%swhy: %s%s", indent, buf, doc_break(d));
     prediction_words(top, buf, sizeof buf);
     if (buf[0])
         fprintf(out, "%sat %d thread%s: %s%s", indent, top->threads,
-                top->threads == 1 ? "" : "s", buf, md ? "  \n" : "\n");
+                top->threads == 1 ? "" : "s", buf, doc_break(d));
     if (last->has_stage_verdict)
         fprintf(out, "%spipeline at %d thread%s: reader busy %.0f%%, %s %.0f%%, writer "
                      "%.0f%% of the run (busiest: %s)%s",
@@ -306,22 +308,23 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, FILE *
                 : last->stage_verdict == VERDICT_READ ? "reader"
                 : s->decompress                       ? "decoders"
                                                       : "compressors",
-                md ? "  \n" : "\n");
+                doc_break(d));
     for (size_t k = 0; k < s->npoints; k++)
         if (time_split_words(&s->points[k], buf, sizeof buf)[0])
             fprintf(out, "%sat %d thread%s, %s%s", indent, s->points[k].threads,
-                    s->points[k].threads == 1 ? "" : "s", buf, md ? "  \n" : "\n");
+                    s->points[k].threads == 1 ? "" : "s", buf, doc_break(d));
     crossover_words(a, s, buf, sizeof buf);
-    fprintf(out, "%s%s%s", indent, buf, md ? "  \n" : "\n");
+    fprintf(out, "%s%s%s", indent, buf, doc_break(d));
     answer_whatif(a, s, buf, sizeof buf);
     if (buf[0])
-        fprintf(out, "%swhat-if: %s%s", indent, buf, md ? "\n" : "\n");
+        fprintf(out, "%swhat-if: %s\n", indent, buf);
     fputc('\n', out);
 }
 
-static int write_report(const analysis_t *a, FILE *out, bool md, cp_err_t *err)
+static int write_report(const analysis_t *a, const doc_t *d, cp_err_t *err)
 {
-    if (md)
+    FILE *out = d->out;
+    if (d->md)
         fprintf(out, "# What limits the job\n\nAnalysis of `%s`%s%s%s, tolerance %.0f%%.\n\n",
                 a->runs_path, a->probe_path ? " with probe `" : "",
                 a->probe_path ? a->probe_path : "", a->probe_path ? "`" : "",
@@ -335,19 +338,18 @@ static int write_report(const analysis_t *a, FILE *out, bool md, cp_err_t *err)
     if (a->runs_skipped > 0)
         fprintf(out, "; %zu failed run%s skipped (error or valid = 0)", a->runs_skipped,
                 a->runs_skipped == 1 ? "" : "s");
-    fprintf(out, ".%s\n", md ? "\n" : "\n");
+    fputs(".\n\n", out);
     bool capped = false; /* an emulated cap stands in for a probed speed */
     for (size_t i = 0; i < a->nseries; i++)
         capped = capped || a->series[i].emulated == 1;
     if (!a->probe_path)
-        fprintf(out, "%sno probe data: write and read ceilings are unknown%s.%s\n",
-                md ? "" : "", capped ? " except where an emulated cap sets them" : "",
-                md ? "\n" : "");
-    answer_write(a, out, md);
-    fputs(md ? "## Details: points, verdicts and models per target\n\n"
-             : "details per target:\n\n", out);
+        fprintf(out, "no probe data: write and read ceilings are unknown%s.%s\n",
+                capped ? " except where an emulated cap sets them" : "", doc_pick(d, "", "\n"));
+    answer_write(a, d);
+    fputs(doc_pick(d, "details per target:\n\n",
+                   "## Details: points, verdicts and models per target\n\n"), out);
     for (size_t i = 0; i < a->nseries; i++)
-        write_series(a, &a->series[i], out, md);
+        write_series(a, &a->series[i], d);
     if (fflush(out) != 0 || ferror(out))
         return cp_err_errno(err, CP_EIO, errno, "cannot write the report");
     return 0;
@@ -355,12 +357,14 @@ static int write_report(const analysis_t *a, FILE *out, bool md, cp_err_t *err)
 
 int analysis_write_text(const analysis_t *a, FILE *out, cp_err_t *err)
 {
-    return write_report(a, out, false, err);
+    const doc_t d = {.out = out, .md = false};
+    return write_report(a, &d, err);
 }
 
 int analysis_write_markdown(const analysis_t *a, FILE *out, cp_err_t *err)
 {
-    return write_report(a, out, true, err);
+    const doc_t d = {.out = out, .md = true};
+    return write_report(a, &d, err);
 }
 
 int analysis_write_summary(const analysis_t *a, FILE *out, cp_err_t *err)

@@ -1,3 +1,5 @@
+/* answer_text.c - the answer reports open with: a sentence per target, the decision
+ * table and the notes on figures that look wrong (answer_text.h). */
 #include "report/answer_text.h"
 
 #include <math.h>
@@ -7,16 +9,8 @@
 #include "report/figure_text.h"
 #include "report/cause_text.h"
 #include "report/decision_text.h"
+#include "report/doc_writer.h"
 #include "report/strbuf.h"
-
-static const char *label(const analysis_series_t *s, char *buf, size_t cap)
-{
-    if (s->codec[0])
-        snprintf(buf, cap, "%s (%s%s)", s->name, s->codec, s->unpaced ? ", unpaced" : "");
-    else
-        snprintf(buf, cap, "%s%s", s->name, s->unpaced ? " (unpaced)" : "");
-    return buf;
-}
 
 /* "thread" or "threads", to follow the count n. */
 static const char *threads_word(int n)
@@ -155,7 +149,7 @@ const char *answer_sentence(const analysis_t *a, const analysis_series_t *s, cha
     const analysis_verdict_t *v = &s->verdicts[s->npoints - 1];
     char name[300], reach[96], slower[48], r1[32], what[160], other[160], parts[256];
     buf[0] = '\0';
-    label(s, name, sizeof name);
+    figure_series_label(s, true, name, sizeof name);
     double cpu_s = cpu_seconds(p, v);
     slower_words(p->seconds, cpu_s, slower, sizeof slower);
     const char *against = a->ceilings[s->ceiling].estimated ? "the fastest target" : "memory";
@@ -260,16 +254,17 @@ static size_t flagged_threads(const analysis_series_t *s, unsigned flag, char *b
     return n;
 }
 
-static size_t write_notes(const analysis_t *a, FILE *out, bool md)
+static size_t write_notes(const analysis_t *a, const doc_t *d)
 {
+    FILE *out = d->out;
     size_t notes = 0;
-    const char *bullet = md ? "- " : "  ! ";
+    const char *bullet = doc_item(d, "  ! ");
     for (size_t i = 0; i < a->nnotes; i++, notes++)
         fprintf(out, "%s%s\n", bullet, a->notes[i].text);
     for (size_t i = 0; i < a->nseries; i++) {
         const analysis_series_t *s = &a->series[i];
         char name[300], at[256], r1[32], r2[32];
-        label(s, name, sizeof name);
+        figure_series_label(s, true, name, sizeof name);
         double eff = 0.0, out_bps = 0.0, cpus = 0.0;
         for (size_t k = 0; k < s->npoints; k++) {
             const analysis_point_t *p = &s->points[k];
@@ -325,22 +320,23 @@ void answer_write_failed(const analysis_t *a, FILE *out, const char *prefix)
     }
 }
 
-size_t answer_write(const analysis_t *a, FILE *out, bool md)
+size_t answer_write(const analysis_t *a, const doc_t *d)
 {
+    FILE *out = d->out;
     char buf[1024], marks[128];
-    fputs(md ? "## The answer\n\n" : "the answer:\n", out);
-    if (decision_write(a, out, md ? "- " : "  ") > 0)
+    fputs(doc_pick(d, "the answer:\n", "## The answer\n\n"), out);
+    if (decision_write(a, out, doc_item(d, "  ")) > 0)
         fputc('\n', out);
     for (size_t i = 0; i < a->nseries; i++)
-        fprintf(out, "%s%s\n", md ? "- " : "  ", answer_sentence(a, &a->series[i], buf,
-                                                               sizeof buf));
-    answer_write_failed(a, out, md ? "- " : "  ");
+        fprintf(out, "%s%s\n", doc_item(d, "  "),
+                answer_sentence(a, &a->series[i], buf, sizeof buf));
+    answer_write_failed(a, out, doc_item(d, "  "));
     size_t width = 6;
     for (size_t i = 0; i < a->nseries; i++) {
-        size_t w = strlen(label(&a->series[i], buf, sizeof buf));
+        size_t w = strlen(figure_series_label(&a->series[i], true, buf, sizeof buf));
         width = w > width ? w : width;
     }
-    if (md)
+    if (d->md)
         fputs("\n| target | threads | seconds | verdict (cause) | vs memory | notes |\n"
               "|---|---:|---:|---|---:|---|\n", out);
     else
@@ -348,17 +344,17 @@ size_t answer_write(const analysis_t *a, FILE *out, bool md)
                 "seconds", "verdict (cause)", "vs memory", "notes");
     for (size_t i = 0; i < a->nseries; i++) {
         const analysis_series_t *s = &a->series[i];
-        label(s, buf, sizeof buf);
+        figure_series_label(s, true, buf, sizeof buf);
         for (size_t k = 0; k < s->npoints; k++) {
             const analysis_point_t *p = &s->points[k];
             const analysis_verdict_t *v = &s->verdicts[k];
             char verdict[96], vs[16] = "-";
             verdict_label(v, verdict, sizeof verdict);
-            double d = p->seconds / cpu_seconds(p, v) - 1.0;
-            if (!s->is_mem && isfinite(d))
-                snprintf(vs, sizeof vs, "%+.0f%%", 100.0 * d);
+            double slower = p->seconds / cpu_seconds(p, v) - 1.0;
+            if (!s->is_mem && isfinite(slower))
+                snprintf(vs, sizeof vs, "%+.0f%%", 100.0 * slower);
             answer_point_marks(s, k, marks, sizeof marks);
-            if (md)
+            if (d->md)
                 fprintf(out, "| %s | %d | %.3f | %s | %s | %s |\n", buf, p->threads, p->seconds,
                         verdict, vs, marks);
             else
@@ -366,7 +362,7 @@ size_t answer_write(const analysis_t *a, FILE *out, bool md)
                         p->seconds, verdict, vs, marks);
         }
     }
-    fputs(md ? "\n\"vs memory\": the run's time against the same input at the CPU ceiling "
+    fputs(d->md ? "\n\"vs memory\": the run's time against the same input at the CPU ceiling "
                "(the memory target; the fastest target at each thread count when there are no "
                "memory runs).\n\n"
              : "\n", out);
@@ -376,8 +372,8 @@ size_t answer_write(const analysis_t *a, FILE *out, bool md)
             any = any || a->series[i].points[k].flags != 0;
     if (!any)
         return 0;
-    fputs(md ? "Check these figures:\n\n" : "  check these figures:\n", out);
-    size_t notes = write_notes(a, out, md);
+    fputs(doc_pick(d, "  check these figures:\n", "Check these figures:\n\n"), out);
+    size_t notes = write_notes(a, d);
     fputc('\n', out);
     return notes;
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "model/analysis.h"
+#include "report/doc_writer.h"
 
 /* The sentence for series s at its largest thread count ("usb (zstd:3): write-bound from
  * 3 threads on: ..."), into buf (NUL-terminated, truncated to cap). Returns buf. */
@@ -31,8 +32,8 @@ const char *answer_point_marks(const analysis_series_t *s, size_t k, char *buf, 
  * all N runs failed; the first error: ...", each after prefix. */
 void answer_write_failed(const analysis_t *a, FILE *out, const char *prefix);
 
-/* Writes the answer section: the sentences, the decision table and the notes, as text or
- * Markdown (md). Returns the number of notes written. */
-size_t answer_write(const analysis_t *a, FILE *out, bool md);
+/* Writes the answer section into d (text or Markdown): the sentences, the decision table
+ * and the notes. Returns the number of notes written. */
+size_t answer_write(const analysis_t *a, const doc_t *d);
 
 #endif

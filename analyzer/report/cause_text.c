@@ -1,3 +1,5 @@
+/* cause_text.c - a verdict and its cause in words, with the figures it rests on
+ * (cause_text.h). */
 #include "report/cause_text.h"
 
 #include <math.h>

@@ -6,15 +6,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/json_number.h"
-
-void compare_series_label(const analysis_series_t *s, char *buf, size_t cap)
-{
-    if (s->codec[0])
-        snprintf(buf, cap, "%s (%s)", s->name, s->codec);
-    else
-        snprintf(buf, cap, "%s", s->name);
-}
+#include "report/figure_text.h"
+#include "report/md_figures.h"
+#include "tables/json_number.h"
 
 void compare_pair_summary(const compare_result_t *r, const compare_pair_t *p, char *buf,
                           size_t cap)
@@ -302,8 +296,8 @@ static void pair_title(const compare_pair_t *p, const compare_study_t *studies, 
                        size_t cap)
 {
     char la[300], lb[300];
-    compare_series_label(p->a, la, sizeof la);
-    compare_series_label(p->b, lb, sizeof lb);
+    figure_series_label(p->a, false, la, sizeof la);
+    figure_series_label(p->b, false, lb, sizeof lb);
     snprintf(buf, cap, "%s in %s against %s in %s", lb, studies[p->study_b].label, la,
              studies[0].label);
 }
@@ -415,7 +409,7 @@ static void write_unpaired(const compare_result_t *r, const compare_study_t *stu
             if (paired)
                 continue;
             char label[300];
-            compare_series_label(s, label, sizeof label);
+            figure_series_label(s, false, label, sizeof label);
             if (told++ == 0)
                 fprintf(out, "%snot paired, so not compared: %c:", prefix,
                         k < 26 ? (char)('A' + k) : '?');
@@ -481,15 +475,8 @@ int compare_write_markdown(const compare_result_t *r, const compare_study_t *stu
         fprintf(out, "\n## Plots\n");
         if (plots->gnuplot_missing)
             fprintf(out, "\n%s\n", plots->notice);
-        for (size_t i = 0; i < plots->n; i++) {
-            const plot_file_t *pf = &plots->plots[i];
-            const char *file = pf->files[0][0] ? pf->files[0] : pf->files[1];
-            const char *base = strrchr(file, '/');
-            fprintf(out, "\n### %s\n\n", pf->name);
-            if (file[0])
-                fprintf(out, "![%s](%s)\n\n", pf->name, base ? base + 1 : file);
-            fprintf(out, "%s\n", pf->caption);
-        }
+        const md_figures_style_t style = {.blank_before = true, .heading = true};
+        md_figures_write(out, plots, &style);
     }
     if (ferror(out))
         return cp_err_errno(err, CP_EIO, errno ? errno : EIO, "cannot write the comparison");

@@ -41,8 +41,6 @@ int compare_write_markdown(const compare_result_t *r, const compare_study_t *stu
 int compare_write_markdown_pairs(const compare_result_t *r, const compare_study_t *studies,
                                  size_t n, const char *heading, FILE *out, cp_err_t *err);
 
-/* "usb (zstd:3)" or "usb" into buf: how reports name a series. */
-void compare_series_label(const analysis_series_t *s, char *buf, size_t cap);
 
 /* One sentence for pair p: how many points were slower, faster or the same, and the
  * largest change, into buf. */

@@ -1,5 +1,4 @@
 /* compare_plot.c - data files, captions and gnuplot runs for compare (compare_plot.h). */
-#include "report/plot_series.h"
 #include "report/compare_plot.h"
 
 #include <errno.h>
@@ -12,7 +11,10 @@
 
 #include "report/compare_out.h"
 #include "report/datafile.h"
+#include "report/figure_text.h"
+#include "report/gnuplot_vars.h"
 #include "report/plot_gnuplot.h"
+#include "report/plot_series.h"
 
 
 /* A series of one study drawn in the overlays: its colour is its study's. */
@@ -37,25 +39,10 @@ static void lines_add(lines_t *l, size_t study, const analysis_series_t *s)
 
 /* ---- files ---------------------------------------------------------------------------- */
 
-static void num(FILE *f, double x)
-{
-    if (isfinite(x))
-        fprintf(f, " %.8g", x);
-    else
-        fputs(" NaN", f);
-}
-
-static void block_start(FILE *f, size_t index, const char *title)
-{
-    if (index > 0)
-        fputs("\n\n", f);
-    fprintf(f, "# index %zu: %s\n", index, title);
-}
-
 static void line_title(const compare_study_t *studies, const line_t *l, char *buf, size_t cap)
 {
     char label[300];
-    compare_series_label(l->s, label, sizeof label);
+    figure_series_label(l->s, false, label, sizeof label);
     snprintf(buf, cap, "%c: %s", l->study < 26 ? (char)('A' + l->study) : '?', label);
     (void)studies;
 }
@@ -67,17 +54,17 @@ static void write_points(FILE *f, const lines_t *L, const compare_study_t *st)
     for (size_t k = 0; k < L->n; k++) {
         char title[400];
         line_title(st, &L->items[k], title, sizeof title);
-        block_start(f, k, title);
+        gnuplot_block_start(f, k, title);
         const analysis_series_t *s = L->items[k].s;
         for (size_t i = 0; i < s->npoints; i++) {
             const analysis_point_t *p = &s->points[i];
             fprintf(f, "%d", p->threads);
-            num(f, p->seconds);
-            num(f, p->seconds_min);
-            num(f, p->seconds_max);
-            num(f, p->bytes_per_s / 1e6);
-            num(f, p->input_bytes / p->seconds_max / 1e6);
-            num(f, p->input_bytes / p->seconds_min / 1e6);
+            gnuplot_value(f, 8, p->seconds);
+            gnuplot_value(f, 8, p->seconds_min);
+            gnuplot_value(f, 8, p->seconds_max);
+            gnuplot_value(f, 8, p->bytes_per_s / 1e6);
+            gnuplot_value(f, 8, p->input_bytes / p->seconds_max / 1e6);
+            gnuplot_value(f, 8, p->input_bytes / p->seconds_min / 1e6);
             fprintf(f, " %zu\n", p->n);
         }
     }
@@ -90,7 +77,7 @@ static void write_fits(FILE *f, const lines_t *L, const compare_study_t *st, boo
     for (size_t k = 0; k < L->n; k++) {
         char title[400];
         line_title(st, &L->items[k], title, sizeof title);
-        block_start(f, k, title);
+        gnuplot_block_start(f, k, title);
         const analysis_series_t *s = L->items[k].s;
         double lo = s->points[0].threads, hi = s->points[s->npoints - 1].threads;
         for (int i = 0; i < PLOT_CURVE_SAMPLES; i++) {
@@ -98,10 +85,10 @@ static void write_fits(FILE *f, const lines_t *L, const compare_study_t *st, boo
             double T = time ? lo * pow(hi / lo, frac) : lo + (hi - lo) * frac;
             fprintf(f, "%.6g", T);
             if (time) {
-                num(f, fit_time_at(&s->models[FIT_POWER_TIME], T));
+                gnuplot_value(f, 8, fit_time_at(&s->models[FIT_POWER_TIME], T));
             } else {
-                num(f, fit_rate_at(&s->models[FIT_LINEAR_RATE], T) / 1e6);
-                num(f, fit_rate_at(&s->models[FIT_USL], T) / 1e6);
+                gnuplot_value(f, 8, fit_rate_at(&s->models[FIT_LINEAR_RATE], T) / 1e6);
+                gnuplot_value(f, 8, fit_rate_at(&s->models[FIT_USL], T) / 1e6);
             }
             fputc('\n', f);
         }
@@ -115,38 +102,21 @@ static void write_ratio(FILE *f, const compare_result_t *r, const compare_study_
     for (size_t k = 0; k < r->npairs; k++) {
         const compare_pair_t *p = &r->pairs[k];
         char lb[300], title[800];
-        compare_series_label(p->b, lb, sizeof lb);
+        figure_series_label(p->b, false, lb, sizeof lb);
         snprintf(title, sizeof title, "%s / %s (%s)", st[p->study_b].label, st[0].label, lb);
-        block_start(f, k, title);
+        gnuplot_block_start(f, k, title);
         if (p->npoints == 0)
             fputs("NaN NaN NaN NaN 0\n", f);
         for (size_t i = 0; i < p->npoints; i++) {
             const compare_point_t *c = &p->points[i];
             bool ci = isfinite(c->ci_low) && isfinite(c->ci_high);
             fprintf(f, "%d", c->threads);
-            num(f, c->rate_ratio);
-            num(f, ci ? c->ci_low : c->rate_ratio);
-            num(f, ci ? c->ci_high : c->rate_ratio);
+            gnuplot_value(f, 8, c->rate_ratio);
+            gnuplot_value(f, 8, ci ? c->ci_low : c->rate_ratio);
+            gnuplot_value(f, 8, ci ? c->ci_high : c->rate_ratio);
             fprintf(f, " %d\n", ci);
         }
     }
-}
-
-static void var_str(FILE *f, const char *name, size_t i, const char *value)
-{
-    char quoted[1024];
-    plot_gnuplot_quote(value, quoted, sizeof quoted);
-    if (i == 0)
-        fprintf(f, "%s = %s\n", name, quoted);
-    else
-        fprintf(f, "%s[%zu] = %s\n", name, i, quoted);
-}
-
-static void var_array(FILE *f, const char *name, size_t n)
-{
-    fprintf(f, "\nn_%s = %zu\narray %s[%zu]\n", name, n, name, n ? n : 1);
-    if (n == 0)
-        fprintf(f, "%s[1] = ''\n", name);
 }
 
 static void write_vars(FILE *f, const lines_t *L, const compare_result_t *r,
@@ -165,27 +135,28 @@ static void write_vars(FILE *f, const lines_t *L, const compare_result_t *r,
             tmin = tmin == 0 || T < tmin ? T : tmin;
             tmax = T > tmax ? T : tmax;
         }
-    var_str(f, "measured", 0, "");
-    var_str(f, "codec", 0, "");
-    fprintf(f, "threads_min = %d\nthreads_max = %d\nthreshold = %.8g\n", tmin, tmax,
-            r->options.threshold);
-    fprintf(f, "fail_threshold = %.8g\n", isfinite(r->options.fail_threshold)
-            ? r->options.fail_threshold : -1.0);
-    var_array(f, "threads_list", nthreads);
+    gnuplot_var_string(f, "measured", "");
+    gnuplot_var_string(f, "codec", "");
+    gnuplot_var_number(f, "threads_min", 10, tmin);
+    gnuplot_var_number(f, "threads_max", 10, tmax);
+    gnuplot_var_number(f, "threshold", 8, r->options.threshold);
+    gnuplot_var_number(f, "fail_threshold", 8, isfinite(r->options.fail_threshold)
+                       ? r->options.fail_threshold : -1.0);
+    gnuplot_array(f, "threads_list", nthreads);
     size_t j = 0;
     for (int T = 1; T <= RUNS_THREADS_MAX; T++)
         if (seen[T])
-            fprintf(f, "threads_list[%zu] = %d\n", ++j, T);
-    var_array(f, "line_title", L->n);
-    var_array(f, "line_study", L->n);
-    var_array(f, "line_series", L->n);
-    var_array(f, "power_eq", L->n);
-    var_array(f, "linear_eq", L->n);
+            gnuplot_array_number(f, "threads_list", j++, T);
+    gnuplot_array(f, "line_title", L->n);
+    gnuplot_array(f, "line_study", L->n);
+    gnuplot_array(f, "line_series", L->n);
+    gnuplot_array(f, "power_eq", L->n);
+    gnuplot_array(f, "linear_eq", L->n);
     for (size_t k = 0; k < L->n; k++) {
         char title[400], eq[160];
         line_title(st, &L->items[k], title, sizeof title);
-        var_str(f, "line_title", k + 1, title);
-        fprintf(f, "line_study[%zu] = %zu\n", k + 1, L->items[k].study + 1);
+        gnuplot_array_string(f, "line_title", k, title);
+        gnuplot_array_number(f, "line_study", k, (double)(L->items[k].study + 1));
         /* Point type per series name: the same target looks the same in every study. */
         size_t series = 1;
         for (size_t m = 0; m < k && strcmp(L->items[m].s->name, L->items[k].s->name) != 0; m++) {
@@ -194,28 +165,28 @@ static void write_vars(FILE *f, const lines_t *L, const compare_result_t *r,
                 first &= strcmp(L->items[q].s->name, L->items[m].s->name) != 0;
             series += first;
         }
-        fprintf(f, "line_series[%zu] = %zu\n", k + 1, series);
+        gnuplot_array_number(f, "line_series", k, (double)series);
         const fit_result_t *pw = &L->items[k].s->models[FIT_POWER_TIME];
         const fit_result_t *lin = &L->items[k].s->models[FIT_LINEAR_RATE];
         if (pw->fitted)
             snprintf(eq, sizeof eq, "t = %.4g / T^%.3f", pw->param[0], pw->param[1]);
         else
             snprintf(eq, sizeof eq, "power law not fitted");
-        var_str(f, "power_eq", k + 1, eq);
+        gnuplot_array_string(f, "power_eq", k, eq);
         if (lin->fitted)
             snprintf(eq, sizeof eq, "rate = %.4g + %.4g T MB/s", lin->param[0] / 1e6,
                      lin->param[1] / 1e6);
         else
             snprintf(eq, sizeof eq, "linear rate not fitted");
-        var_str(f, "linear_eq", k + 1, eq);
+        gnuplot_array_string(f, "linear_eq", k, eq);
     }
-    var_array(f, "pair_title", r->npairs);
+    gnuplot_array(f, "pair_title", r->npairs);
     for (size_t k = 0; k < r->npairs; k++) {
         char lb[300], title[400];
-        compare_series_label(r->pairs[k].b, lb, sizeof lb);
+        figure_series_label(r->pairs[k].b, false, lb, sizeof lb);
         snprintf(title, sizeof title, "%c/A: %s", r->pairs[k].study_b < 26
                  ? (char)('A' + r->pairs[k].study_b) : '?', lb);
-        var_str(f, "pair_title", k + 1, title);
+        gnuplot_array_string(f, "pair_title", k, title);
     }
 }
 
@@ -257,7 +228,7 @@ static void caption_fits(const compare_result_t *r, const compare_study_t *st, b
     for (size_t k = 0; k < r->npairs && used < cap; k++) {
         const compare_pair_t *p = &r->pairs[k];
         char lb[300];
-        compare_series_label(p->b, lb, sizeof lb);
+        figure_series_label(p->b, false, lb, sizeof lb);
         int n;
         if (time)
             n = snprintf(buf + used, cap - used, "%s%s: exponent %.3f in %s against %.3f in A",
@@ -281,7 +252,7 @@ static void caption_ratio(const compare_result_t *r, char *buf, size_t cap)
     for (size_t k = 0; k < r->npairs && used < cap; k++) {
         char sum[256], lb[300];
         compare_pair_summary(r, &r->pairs[k], sum, sizeof sum);
-        compare_series_label(r->pairs[k].b, lb, sizeof lb);
+        figure_series_label(r->pairs[k].b, false, lb, sizeof lb);
         int n = snprintf(buf + used, cap - used, "%s%s: %s", k ? "; " : "", lb, sum);
         if (n < 0)
             break;

@@ -1,3 +1,5 @@
+/* datafile.c - a plot data file written beside its final name and renamed into place
+ * when complete (datafile.h). */
 #include "report/datafile.h"
 
 #include <errno.h>

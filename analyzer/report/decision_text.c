@@ -1,3 +1,5 @@
+/* decision_text.c - the recommendation per codec and thread count: the fastest target
+ * and what each other one costs against it (decision_text.h). */
 #include "report/decision_text.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* figure_text.c - rates, durations and models in words (figure_text.h). */
+/* figure_text.c - rates, durations, models and series names in words (figure_text.h). */
 #include "report/figure_text.h"
 
 #include <math.h>
@@ -89,3 +89,13 @@ const char *analysis_format_model_in(const fit_result_t *m, double rate_scale,
     return buf;
 }
 
+const char *figure_series_label(const analysis_series_t *s, bool mark_unpaced, char *buf,
+                                size_t cap)
+{
+    bool unpaced = mark_unpaced && s->unpaced;
+    if (s->codec[0])
+        snprintf(buf, cap, "%s (%s%s)", s->name, s->codec, unpaced ? ", unpaced" : "");
+    else
+        snprintf(buf, cap, "%s%s", s->name, unpaced ? " (unpaced)" : "");
+    return buf;
+}

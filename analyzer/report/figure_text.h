@@ -1,10 +1,13 @@
 /* figure_text.h - figures in words as every output writes them: rates in decimal units,
- * durations, and fitted models as equations. Pure formatting into caller buffers. */
+ * durations, fitted models as equations, and series by name. Pure formatting into caller
+ * buffers. */
 #ifndef CP_REPORT_FIGURE_TEXT_H
 #define CP_REPORT_FIGURE_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
+#include "model/analysis.h"
 #include "model/fit.h"
 
 /* Formats a rate in bytes/s as "310 MB/s" / "1.23 GB/s" (decimal units) into buf;
@@ -23,5 +26,10 @@ const char *analysis_format_model(const fit_result_t *model, char *buf, size_t c
  * "MB/s", as a plot's axis); rate_scale 0 picks the unit as analysis_format_model does. */
 const char *analysis_format_model_in(const fit_result_t *model, double rate_scale,
                                      const char *rate_unit_name, char *buf, size_t cap);
+
+/* How reports name a series: "usb (zstd:3)", or "usb" without a codec. With mark_unpaced
+ * an unpaced series says so: "usb (zstd:3, unpaced)", "usb (unpaced)". Returns buf. */
+const char *figure_series_label(const analysis_series_t *s, bool mark_unpaced, char *buf,
+                                size_t cap);
 
 #endif

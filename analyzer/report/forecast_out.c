@@ -1,3 +1,5 @@
+/* forecast_out.c - predict's answer as text, Markdown and JSON, and the list of storage
+ * classes (forecast_out.h). */
 #include "report/forecast_out.h"
 
 #include <errno.h>
@@ -5,9 +7,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "report/doc_writer.h"
 #include "report/figure_text.h"
-#include "report/json_number.h"
 #include "report/strbuf.h"
+#include "tables/json_number.h"
 
 /* ---- words shared by the formats ---------------------------------------------------- */
 
@@ -211,16 +214,18 @@ static int stream_status(FILE *out, cp_err_t *err)
 
 /* ---- text and Markdown --------------------------------------------------------------- */
 
-static void write_check(const forecast_report_t *r, FILE *out, bool md)
+static void write_check(const forecast_report_t *r, const doc_t *d)
 {
+    FILE *out = d->out;
     const forecast_t *f = r->forecast;
     const forecast_check_t *c = r->check;
     if (c == NULL)
         return;
-    fprintf(out, md ? "\n## Checked against %s\n\n" : "\nChecked against %s\n", r->check_study);
-    fprintf(out, md ? "| volume | target | codec | T | predicted s | measured s (min..max, runs) "
-                      "| error |\n|---|---|---|---:|---:|---:|---:|\n"
-                    : "  %-14s %-14s %-10s %4s %11s %24s %8s\n",
+    fputc('\n', out);
+    doc_heading(d, 2, "Checked against %s", r->check_study);
+    fprintf(out, d->md ? "| volume | target | codec | T | predicted s | measured s (min..max, "
+                         "runs) | error |\n|---|---|---|---:|---:|---:|---:|\n"
+                       : "  %-14s %-14s %-10s %4s %11s %24s %8s\n",
             "volume", "target", "codec", "T", "predicted s", "measured s (min..max, n)",
             "error");
     for (size_t i = 0; i < c->nrows; i++) {
@@ -231,7 +236,7 @@ static void write_check(const forecast_report_t *r, FILE *out, bool md)
                  analysis_format_seconds(row->measured_s, b, sizeof b),
                  analysis_format_seconds(row->measured_min_s, lo, sizeof lo),
                  analysis_format_seconds(row->measured_max_s, hi, sizeof hi), row->runs);
-        if (md)
+        if (d->md)
             fprintf(out, "| %s | %s | %s | %d | %s | %s | %+.1f%% |\n", f->volumes[p->volume].name,
                     row->target, f->codecs[p->codec].codec, p->threads,
                     analysis_format_seconds(row->predicted_s, a, sizeof a), measured, 100.0 * row->error);
@@ -242,52 +247,56 @@ static void write_check(const forecast_report_t *r, FILE *out, bool md)
                     100.0 * row->error);
     }
     fprintf(out, "%s%zu point%s checked: median error %.1f%%, largest %.1f%% (|predicted - "
-            "measured| / measured).\n", md ? "\n" : "  ", c->nrows, c->nrows == 1 ? "" : "s",
+            "measured| / measured).\n", doc_aside(d, "  "), c->nrows, c->nrows == 1 ? "" : "s",
             100.0 * c->median_abs_error, 100.0 * c->max_abs_error);
     if (c->unmatched_volumes > 0)
         fprintf(out, "%s%zu predicted volume%s did not run in that study (matched by target "
-                "name, or a probed volume by its directory).\n", md ? "\n" : "  ",
+                "name, or a probed volume by its directory).\n", doc_aside(d, "  "),
                 c->unmatched_volumes, c->unmatched_volumes == 1 ? "" : "s");
     if (c->input_mismatches > 0)
         fprintf(out, "%s%zu point%s read an input of another size than the predicting study's: "
-                "there the check compares different jobs.\n", md ? "\n" : "  ",
+                "there the check compares different jobs.\n", doc_aside(d, "  "),
                 c->input_mismatches, c->input_mismatches == 1 ? "" : "s");
 }
 
-static void write_people(const forecast_report_t *r, FILE *out, bool md)
+static void write_people(const forecast_report_t *r, const doc_t *d)
 {
+    FILE *out = d->out;
     const forecast_t *f = r->forecast;
     char line[2048], words[1536], size_in[32], size_out[32];
-    fprintf(out, "%s%s\n\n", md ? "# " : "", forecast_first_line(r, line, sizeof line));
-    if (md)
-        fprintf(out, "## What the predictions assume\n\n");
+    fprintf(out, "%s%s\n\n", doc_pick(d, "", "# "), forecast_first_line(r, line, sizeof line));
+    if (d->md)
+        doc_heading(d, 2, "What the predictions assume");
     for (size_t c = 0; c < f->ncodecs; c++) {
         const forecast_codec_t *fc = &f->codecs[c];
         fprintf(out, "%sCPU: the memory target's runs of %s in %s, %d..%d threads, %s of input "
-                "(%s of output)%s.\n", md ? "- " : "", fc->codec, r->study, fc->measured_lo,
+                "(%s of output)%s.\n", doc_item(d, ""), fc->codec, r->study, fc->measured_lo,
                 fc->measured_hi, format_bytes(fc->input_bytes, size_in, sizeof size_in),
                 format_bytes(fc->output_bytes, size_out, sizeof size_out),
                 fc->cpu_model >= 0 ? "" : "; no model describes its CPU curve");
     }
     page_cache_words(r, words, sizeof words);
-    fprintf(out, "%sPage cache: %s.\n", md ? "- " : "", words);
-    fprintf(out, "%sInput: %s.\n", md ? "- " : "",
+    fprintf(out, "%sPage cache: %s.\n", doc_item(d, ""), words);
+    fprintf(out, "%sInput: %s.\n", doc_item(d, ""),
             f->same_layout ? "read from each volume (--layout same): its read speed counts"
                            : "read from where the study read it (its time is in the memory "
                              "target's)");
-    fprintf(out, md ? "\n## Volumes\n\n" : "\nVolumes:\n");
+    fputs(doc_pick(d, "\nVolumes:\n", "\n## Volumes\n\n"), out);
     for (size_t v = 0; v < f->nvolumes; v++) {
         volume_words(&f->volumes[v], words, sizeof words);
-        fprintf(out, md ? "- **%s**: %s.\n" : "  %s: %s.\n", f->volumes[v].name, words);
+        fputs(doc_item(d, "  "), out);
+        doc_bold(d, f->volumes[v].name);
+        fprintf(out, ": %s.\n", words);
     }
     for (size_t c = 0; c < f->ncodecs; c++)
         for (size_t v = 0; v < f->nvolumes; v++) {
             const forecast_volume_t *vol = &f->volumes[v];
-            fprintf(out, md ? "\n## %s on %s (%s)\n\n" : "\n%s on %s (%s)\n", f->codecs[c].codec,
-                    vol->name, forecast_source_name(vol->source));
+            fputc('\n', out);
+            doc_heading(d, 2, "%s on %s (%s)", f->codecs[c].codec, vol->name,
+                        forecast_source_name(vol->source));
             crossover_words(f, c, v, words, sizeof words);
-            fprintf(out, md ? "Crossover: %s.\n\n" : "  crossover: %s\n", words);
-            if (md)
+            fprintf(out, d->md ? "Crossover: %s.\n\n" : "  crossover: %s\n", words);
+            if (d->md)
                 fprintf(out, "| T | seconds | verdict | cause | regime | compute | io-cpu | read "
                              "| write | flush |\n|---:|---:|---|---|---|---:|---:|---:|---:|---:|\n");
             else
@@ -306,7 +315,7 @@ static void write_people(const forecast_report_t *r, FILE *out, bool md)
                 for (int t = 0; t < TERM_COUNT; t++)
                     analysis_format_seconds(p->prediction.part_s[t], parts[t], sizeof parts[t]);
                 analysis_format_seconds(p->prediction.seconds, secs, sizeof secs);
-                if (md)
+                if (d->md)
                     fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", T, secs,
                             verdict_name(p->verdict), cause,
                             predict_regime_name(p->prediction.regime), parts[TERM_COMPUTE],
@@ -321,23 +330,25 @@ static void write_people(const forecast_report_t *r, FILE *out, bool md)
             }
             if (any_extrapolated)
                 fprintf(out, "%s* extrapolated: the memory target did not run this thread "
-                        "count; its time is the %s model's of the CPU curve\n", md ? "\n" : "  ",
+                        "count; its time is the %s model's of the CPU curve\n", doc_aside(d, "  "),
                         fit_kind_name((fit_kind_t)f->codecs[c].cpu_model));
         }
     fprintf(out, "\nThe terms add up to the seconds: compute is the memory target's time, each "
             "other term what it adds (docs/method.md, \"Predicting another volume\").\n");
-    write_check(r, out, md);
+    write_check(r, d);
 }
 
 int forecast_write_text(const forecast_report_t *r, FILE *out, cp_err_t *err)
 {
-    write_people(r, out, false);
+    const doc_t d = {.out = out, .md = false};
+    write_people(r, &d);
     return stream_status(out, err);
 }
 
 int forecast_write_markdown(const forecast_report_t *r, FILE *out, cp_err_t *err)
 {
-    write_people(r, out, true);
+    const doc_t d = {.out = out, .md = true};
+    write_people(r, &d);
     return stream_status(out, err);
 }
 

@@ -8,7 +8,8 @@
 
 #include "report/compare_out.h"
 #include "report/history_plot.h"
-#include "report/json_number.h"
+#include "report/md_figures.h"
+#include "tables/json_number.h"
 
 /* The status recorded in meta.json of the study at index i of the set. */
 static const char *study_status(const history_set_t *set, size_t i)
@@ -226,16 +227,10 @@ int history_write_markdown(const history_result_t *r, const history_set_t *set,
             const plot_set_t *ps = &plots[k];
             if (ps->gnuplot_missing)
                 fprintf(out, "\n%s\n", ps->notice);
-            for (size_t i = 0; i < ps->n; i++) {
-                const plot_file_t *pf = &ps->plots[i];
-                const char *file = pf->files[0][0] ? pf->files[0] : pf->files[1];
-                char hostdir[256];
-                history_plot_host_dir(h->host, hostdir, sizeof hostdir);
-                const char *base = strrchr(file, '/');
-                if (file[0])
-                    fprintf(out, "\n![%s](%s/%s)\n", pf->name, hostdir, base ? base + 1 : file);
-                fprintf(out, "\n%s\n", pf->caption);
-            }
+            char hostdir[256];
+            history_plot_host_dir(h->host, hostdir, sizeof hostdir);
+            const md_figures_style_t style = {.dir = hostdir, .blank_before = true};
+            md_figures_write(out, ps, &style);
         }
         if (h->latest == NULL) {
             fprintf(out, "\nLatest against the one before: %s\n", h->note);

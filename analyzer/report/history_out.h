@@ -9,8 +9,8 @@
 
 #include "common/err.h"
 #include "model/history.h"
-#include "report/history_load.h"
 #include "report/plot.h"
+#include "tables/history_load.h"
 
 /* Writes r (built from set's studies, in set's order) as one JSON object to out, the
  * skipped directories included. CP_EIO or CP_ENOMEM on failure. */

@@ -4,13 +4,13 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "report/datafile.h"
+#include "report/gnuplot_vars.h"
 #include "report/plot_gnuplot.h"
 
 void history_plot_host_dir(const char *host, char *buf, size_t cap)
@@ -38,14 +38,6 @@ static void line_title(const history_line_t *l, char *buf, size_t cap)
         snprintf(buf, cap, "%s T=%d", l->target, l->threads);
 }
 
-static void num(FILE *f, double x)
-{
-    if (isfinite(x))
-        fprintf(f, " %.8g", x);
-    else
-        fputs(" NaN", f);
-}
-
 /* A decompression line: its codec is "<codec> decompression" (model/analysis.h). */
 static bool restores(const history_line_t *l)
 {
@@ -70,15 +62,13 @@ static void write_rates(FILE *f, const history_host_t *h)
         const history_line_t *l = &h->lines[k];
         char title[400];
         line_title(l, title, sizeof title);
-        if (k > 0)
-            fputs("\n\n", f);
-        fprintf(f, "# index %zu: %s\n", k, title);
+        gnuplot_block_start(f, k, title);
         for (size_t i = 0; i < l->npoints; i++) {
             const history_point_t *p = &l->points[i];
             fprintf(f, "%zu", study_column(h, p->study));
-            num(f, p->rate / 1e6);
-            num(f, p->rate_min / 1e6);
-            num(f, p->rate_max / 1e6);
+            gnuplot_value(f, 8, p->rate / 1e6);
+            gnuplot_value(f, 8, p->rate_min / 1e6);
+            gnuplot_value(f, 8, p->rate_max / 1e6);
             fprintf(f, " %zu %.0f\n", p->n, p->started);
         }
     }
@@ -90,39 +80,32 @@ static size_t write_line_set(FILE *f, const history_host_t *h, const char *name,
     size_t n = 0;
     for (size_t k = 0; k < h->nlines; k++)
         n += restores(&h->lines[k]) == restore;
-    fprintf(f, "n_%s = %zu\narray %s[%zu]\n", name, n, name, n ? n : 1);
+    char count_name[64];
+    snprintf(count_name, sizeof count_name, "n_%s", name);
+    gnuplot_array_head(f, count_name, name, n);
     if (n == 0)
-        fprintf(f, "%s[1] = 0\n", name);
+        gnuplot_array_number(f, name, 0, 0);
     n = 0;
     for (size_t k = 0; k < h->nlines; k++)
         if (restores(&h->lines[k]) == restore)
-            fprintf(f, "%s[%zu] = %zu\n", name, ++n, k + 1);
+            gnuplot_array_number(f, name, n++, (double)(k + 1));
     return n;
 }
 
 static void write_vars(FILE *f, const history_host_t *h, const history_study_t *studies,
                        size_t *ncompress, size_t *nrestore)
 {
-    char quoted[1024];
-    plot_gnuplot_quote(h->host, quoted, sizeof quoted);
-    fprintf(f, "host = %s\n", quoted);
+    gnuplot_var_string(f, "host", h->host);
     /* One column per study, oldest first, each labelled with its start: studies minutes
      * apart get columns of their own. */
-    fprintf(f, "n_studies = %zu\narray study_label[%zu]\n", h->nstudies,
-            h->nstudies ? h->nstudies : 1);
-    for (size_t j = 0; j < h->nstudies; j++) {
-        plot_gnuplot_quote(studies[h->studies[j]].started_text, quoted, sizeof quoted);
-        fprintf(f, "study_label[%zu] = %s\n", j + 1, quoted);
-    }
-    fprintf(f, "\nn_line_title = %zu\narray line_title[%zu]\n", h->nlines,
-            h->nlines ? h->nlines : 1);
-    if (h->nlines == 0)
-        fputs("line_title[1] = ''\n", f);
+    gnuplot_array_head(f, "n_studies", "study_label", h->nstudies);
+    for (size_t j = 0; j < h->nstudies; j++)
+        gnuplot_array_string(f, "study_label", j, studies[h->studies[j]].started_text);
+    gnuplot_array(f, "line_title", h->nlines);
     for (size_t k = 0; k < h->nlines; k++) {
         char title[400];
         line_title(&h->lines[k], title, sizeof title);
-        plot_gnuplot_quote(title, quoted, sizeof quoted);
-        fprintf(f, "line_title[%zu] = %s\n", k + 1, quoted);
+        gnuplot_array_string(f, "line_title", k, title);
     }
     *ncompress = write_line_set(f, h, "compress_line", false);
     *nrestore = write_line_set(f, h, "restore_line", true);

@@ -16,7 +16,7 @@
 
 #include "common/err.h"
 #include "model/analysis.h"
-#include "report/probe_csv.h"
+#include "tables/probe_csv.h"
 
 typedef enum plot_format { PLOT_PNG = 1, PLOT_SVG = 2, PLOT_BOTH = 3 } plot_format_t;
 

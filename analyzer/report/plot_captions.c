@@ -1,3 +1,5 @@
+/* plot_captions.c - the words of the plots: key titles, labels and the one-sentence
+ * caption under each plot (plot_captions.h). */
 #include "report/plot_captions.h"
 
 #include <math.h>

@@ -10,73 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/datafile.h"
 #include "model/stats.h"
+#include "report/datafile.h"
 #include "report/figure_text.h"
+#include "report/gnuplot_vars.h"
 #include "report/plot.h"
 #include "report/plot_captions.h"
 #include "report/plot_series.h"
 #include "report/strbuf.h"
-
-
-/* ---- data files: written beside their final name, renamed into place ----------------- */
-
-/* ---- vars.gp helpers ---------------------------------------------------------------- */
-
-static void var_string(FILE *f, const char *name, const char *value)
-{
-    char quoted[1024];
-    plot_gnuplot_quote(value, quoted, sizeof quoted);
-    fprintf(f, "%s = %s\n", name, quoted);
-}
-
-static void var_number(FILE *f, const char *name, double value)
-{
-    if (isfinite(value))
-        fprintf(f, "%s = %.10g\n", name, value);
-    else
-        fprintf(f, "%s = NaN\n", name);
-}
-
-/* Declares an array of n elements and its count n_NAME. Gnuplot needs at least one
- * element, so an empty array gets one '' that templates never show. */
-static void var_array(FILE *f, const char *name, size_t n)
-{
-    fprintf(f, "\nn_%s = %zu\narray %s[%zu]\n", name, n, name, n ? n : 1);
-    if (n == 0)
-        fprintf(f, "%s[1] = ''\n", name);
-}
-
-static void var_array_string(FILE *f, const char *name, size_t i, const char *value)
-{
-    char quoted[1024];
-    plot_gnuplot_quote(value, quoted, sizeof quoted);
-    fprintf(f, "%s[%zu] = %s\n", name, i + 1, quoted);
-}
-
-static void var_array_number(FILE *f, const char *name, size_t i, double value)
-{
-    if (isfinite(value))
-        fprintf(f, "%s[%zu] = %.10g\n", name, i + 1, value);
-    else
-        fprintf(f, "%s[%zu] = NaN\n", name, i + 1);
-}
-
-/* Gnuplot indexes data blocks separated by two blank lines. */
-static void block_start(FILE *f, size_t index, const char *what)
-{
-    if (index > 0)
-        fputs("\n\n", f);
-    fprintf(f, "# index %zu: %s\n", index, what);
-}
-
-static void put_number(FILE *f, double v)
-{
-    if (isfinite(v))
-        fprintf(f, " %.6g", v);
-    else
-        fputs(" NaN", f);
-}
 
 /* T values from lo to hi, geometric when log (for log axes) or evenly spaced. */
 static double sample_threads(double lo, double hi, int i, int n, bool log_spaced)
@@ -95,19 +36,20 @@ static void write_points(const plot_data_t *c, FILE *f)
     char title[256];
     for (size_t i = 0; i < c->a->nseries; i++) {
         const analysis_series_t *s = &c->a->series[i];
-        block_start(f, i, plot_series_title(s, c->multi_codec, title, sizeof title));
+        gnuplot_block_start(f, i, plot_series_title(s, c->multi_codec, title, sizeof title));
         for (size_t k = 0; k < s->npoints; k++) {
             const analysis_point_t *p = &s->points[k];
             fprintf(f, "%d", p->threads);
-            put_number(f, p->seconds);
-            put_number(f, p->seconds_min);
-            put_number(f, p->seconds_max);
-            put_number(f, p->bytes_per_s / PLOT_MB);
-            put_number(f, p->input_bytes / p->seconds_max / PLOT_MB);
-            put_number(f, p->input_bytes / p->seconds_min / PLOT_MB);
+            gnuplot_value(f, 6, p->seconds);
+            gnuplot_value(f, 6, p->seconds_min);
+            gnuplot_value(f, 6, p->seconds_max);
+            gnuplot_value(f, 6, p->bytes_per_s / PLOT_MB);
+            gnuplot_value(f, 6, p->input_bytes / p->seconds_max / PLOT_MB);
+            gnuplot_value(f, 6, p->input_bytes / p->seconds_min / PLOT_MB);
             fprintf(f, " %zu", p->n);
-            put_number(f, p->predicted_seconds > 0.0 ? p->input_bytes / p->predicted_seconds / PLOT_MB
-                                                     : NAN);
+            gnuplot_value(f, 6, p->predicted_seconds > 0.0
+                                    ? p->input_bytes / p->predicted_seconds / PLOT_MB
+                                    : NAN);
             fprintf(f, " %d\n", (p->flags & POINT_OVERSUBSCRIBED) ? 1 : 0);
         }
     }
@@ -120,7 +62,7 @@ static void write_time_fit(const plot_data_t *c, FILE *f)
     for (size_t i = 0; i < c->a->nseries; i++) {
         const analysis_series_t *s = &c->a->series[i];
         const fit_result_t *m = &s->models[FIT_POWER_TIME];
-        block_start(f, i, plot_series_title(s, c->multi_codec, title, sizeof title));
+        gnuplot_block_start(f, i, plot_series_title(s, c->multi_codec, title, sizeof title));
         double lo = s->points[0].threads, hi = s->points[s->npoints - 1].threads;
         if (!m->fitted || hi <= lo) {
             fputs("1 NaN\n", f);
@@ -129,7 +71,7 @@ static void write_time_fit(const plot_data_t *c, FILE *f)
         for (int k = 0; k < PLOT_CURVE_SAMPLES; k++) {
             double T = sample_threads(lo, hi, k, PLOT_CURVE_SAMPLES, true);
             fprintf(f, "%.6g", T);
-            put_number(f, fit_time_at(m, T));
+            gnuplot_value(f, 6, fit_time_at(m, T));
             fputc('\n', f);
         }
     }
@@ -141,7 +83,7 @@ static void write_rate_fit(const plot_data_t *c, FILE *f)
     char title[256];
     for (size_t i = 0; i < c->a->nseries; i++) {
         const analysis_series_t *s = &c->a->series[i];
-        block_start(f, i, plot_series_title(s, c->multi_codec, title, sizeof title));
+        gnuplot_block_start(f, i, plot_series_title(s, c->multi_codec, title, sizeof title));
         double lo = s->points[0].threads, hi = s->points[s->npoints - 1].threads;
         if (hi <= lo) {
             fputs("1 NaN NaN\n", f);
@@ -150,8 +92,8 @@ static void write_rate_fit(const plot_data_t *c, FILE *f)
         for (int k = 0; k < PLOT_CURVE_SAMPLES; k++) {
             double T = sample_threads(lo, hi, k, PLOT_CURVE_SAMPLES, false);
             fprintf(f, "%.6g", T);
-            put_number(f, fit_rate_at(&s->models[FIT_LINEAR_RATE], T) / PLOT_MB);
-            put_number(f, fit_rate_at(&s->models[FIT_USL], T) / PLOT_MB);
+            gnuplot_value(f, 6, fit_rate_at(&s->models[FIT_LINEAR_RATE], T) / PLOT_MB);
+            gnuplot_value(f, 6, fit_rate_at(&s->models[FIT_USL], T) / PLOT_MB);
             fputc('\n', f);
         }
     }
@@ -161,36 +103,36 @@ static void write_series_vars(const plot_data_t *c, FILE *f)
 {
     const analysis_t *a = c->a;
     char buf[512];
-    var_array(f, "series_title", a->nseries);
+    gnuplot_array(f, "series_title", a->nseries);
     for (size_t i = 0; i < a->nseries; i++)
-        var_array_string(f, "series_title", i,
+        gnuplot_array_string(f, "series_title", i,
                          plot_series_title(&a->series[i], c->multi_codec, buf, sizeof buf));
-    var_array(f, "series_name", a->nseries); /* without the tags, for long key entries */
+    gnuplot_array(f, "series_name", a->nseries); /* without the tags, for long key entries */
     for (size_t i = 0; i < a->nseries; i++)
-        var_array_string(f, "series_name", i,
+        gnuplot_array_string(f, "series_name", i,
                          plot_series_name(&a->series[i], c->multi_codec, buf, sizeof buf));
     static const struct { const char *name; fit_kind_t kind; } eqs[] = {
         {"power_eq", FIT_POWER_TIME}, {"linear_eq", FIT_LINEAR_RATE}, {"usl_eq", FIT_USL},
     };
     for (size_t e = 0; e < sizeof eqs / sizeof eqs[0]; e++) {
-        var_array(f, eqs[e].name, a->nseries);
+        gnuplot_array(f, eqs[e].name, a->nseries);
         for (size_t i = 0; i < a->nseries; i++) {
             const fit_result_t *m = &a->series[i].models[eqs[e].kind];
             /* In the rate axis' unit (MB/s), so the key and the axis read alike. */
-            var_array_string(f, eqs[e].name, i,
+            gnuplot_array_string(f, eqs[e].name, i,
                              m->fitted ? analysis_format_model_in(m, 1e6, "MB/s", buf, sizeof buf)
                                        : "");
         }
     }
     /* A short USL label for the key: where the curve peaks. */
-    var_array(f, "usl_short", a->nseries);
+    gnuplot_array(f, "usl_short", a->nseries);
     for (size_t i = 0; i < a->nseries; i++) {
         plot_usl_label(&a->series[i].models[FIT_USL], buf, sizeof buf);
-        var_array_string(f, "usl_short", i, buf);
+        gnuplot_array_string(f, "usl_short", i, buf);
     }
-    var_array(f, "series_is_mem", a->nseries);
+    gnuplot_array(f, "series_is_mem", a->nseries);
     for (size_t i = 0; i < a->nseries; i++)
-        var_array_number(f, "series_is_mem", i, a->series[i].is_mem ? 1 : 0);
+        gnuplot_array_number(f, "series_is_mem", i, a->series[i].is_mem ? 1 : 0);
 
     /* The thread counts measured, for axis tics. */
     bool seen[RUNS_THREADS_MAX + 1] = {false};
@@ -201,10 +143,10 @@ static void write_series_vars(const plot_data_t *c, FILE *f)
                 seen[a->series[i].points[k].threads] = true;
                 nthreads++;
             }
-    var_array(f, "threads_list", nthreads);
+    gnuplot_array(f, "threads_list", nthreads);
     for (int T = 1, i = 0; T <= RUNS_THREADS_MAX; T++)
         if (seen[T])
-            var_array_number(f, "threads_list", (size_t)i++, T);
+            gnuplot_array_number(f, "threads_list", (size_t)i++, T);
 }
 
 /* ---- the bottleneck picture: CPU rate, volume ceilings, crossovers -------------------- */
@@ -226,8 +168,8 @@ static void write_cpu(const plot_data_t *c, FILE *f, FILE *fit)
     fputs("# columns: threads cpu_ceiling_rate_MBps (the ceiling's best rate model)\n", fit);
     for (size_t i = 0; i < c->a->nceilings; i++) {
         const analysis_ceiling_t *ce = &c->a->ceilings[i];
-        block_start(f, i, ce->codec[0] ? ce->codec : "CPU ceiling");
-        block_start(fit, i, ce->codec[0] ? ce->codec : "CPU ceiling");
+        gnuplot_block_start(f, i, ce->codec[0] ? ce->codec : "CPU ceiling");
+        gnuplot_block_start(fit, i, ce->codec[0] ? ce->codec : "CPU ceiling");
         for (size_t k = 0; k < ce->npoints; k++)
             fprintf(f, "%d %.6g\n", ce->threads[k], ce->bytes_per_s[k] / PLOT_MB);
         if (ce->best_rate_model < 0) {
@@ -237,7 +179,7 @@ static void write_cpu(const plot_data_t *c, FILE *f, FILE *fit)
         for (int k = 0; k < PLOT_CURVE_SAMPLES; k++) {
             double T = sample_threads(1.0, c->bottleneck_xmax, k, PLOT_CURVE_SAMPLES, false);
             fprintf(fit, "%.6g", T);
-            put_number(fit, fit_rate_at(&ce->models[ce->best_rate_model], T) / PLOT_MB);
+            gnuplot_value(fit, 6, fit_rate_at(&ce->models[ce->best_rate_model], T) / PLOT_MB);
             fputc('\n', fit);
         }
     }
@@ -256,9 +198,9 @@ static size_t write_ceilings(const plot_data_t *c, FILE *f, FILE *vars)
     size_t nreads = 0;
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1) {
-            var_array(vars, "ceiling_title", n);
-            var_array(vars, "ceiling_series", n);
-            var_array(vars, "ceiling_is_read", n);
+            gnuplot_array(vars, "ceiling_title", n);
+            gnuplot_array(vars, "ceiling_series", n);
+            gnuplot_array(vars, "ceiling_is_read", n);
         }
         n = 0;
         nreads = 0;
@@ -282,12 +224,12 @@ static size_t write_ceilings(const plot_data_t *c, FILE *f, FILE *vars)
                     plot_ceiling_title(s, c->multi_codec, read, bps,
                                        bps / PLOT_MB > c->bottleneck_ymax, c->probe, title,
                                        sizeof title);
-                    block_start(f, n, title);
+                    gnuplot_block_start(f, n, title);
                     fprintf(f, "1 %.6g\n%.6g %.6g\n", bps / PLOT_MB, c->bottleneck_xmax,
                             bps / PLOT_MB);
-                    var_array_string(vars, "ceiling_title", n, title);
-                    var_array_number(vars, "ceiling_series", n, (double)i + 1);
-                    var_array_number(vars, "ceiling_is_read", n, read);
+                    gnuplot_array_string(vars, "ceiling_title", n, title);
+                    gnuplot_array_number(vars, "ceiling_series", n, (double)i + 1);
+                    gnuplot_array_number(vars, "ceiling_is_read", n, read);
                 }
                 n++;
             }
@@ -304,7 +246,7 @@ static void write_crossovers(const plot_data_t *c, FILE *f, FILE *vars)
     size_t n = 0;
     for (size_t i = 0; i < a->nseries; i++)
         n += crossover_drawn(c, &a->series[i]);
-    var_array(vars, "cross_label", n);
+    gnuplot_array(vars, "cross_label", n);
     char label[320];
     n = 0;
     for (size_t i = 0; i < a->nseries; i++) {
@@ -314,7 +256,7 @@ static void write_crossovers(const plot_data_t *c, FILE *f, FILE *vars)
         fprintf(f, "%.6g %.6g %zu\n", s->crossover_threads,
                 plot_crossover_rate_bps(s) / PLOT_MB, i + 1);
         plot_crossover_label(s, c->multi_codec, label, sizeof label);
-        var_array_string(vars, "cross_label", n++, label);
+        gnuplot_array_string(vars, "cross_label", n++, label);
     }
     if (n == 0)
         fputs("NaN NaN 0\n", f);
@@ -409,29 +351,29 @@ static int write_probe(const plot_data_t *c, FILE *f, FILE *vars)
     fputs("# columns: size_MB median_MBps min_MBps max_MBps reps\n"
           "# blocks: for each target, its writes (index 2k) then its reads (index 2k+1)\n", f);
     char title[256], what[300];
-    var_array(vars, "probe_write_title", ntargets);
-    var_array(vars, "probe_read_title", ntargets);
+    gnuplot_array(vars, "probe_write_title", ntargets);
+    gnuplot_array(vars, "probe_read_title", ntargets);
     for (size_t k = 0; k < ntargets; k++) {
         probe_title(c->probe, names[k], PROBE_OP_WRITE, title, sizeof title);
-        var_array_string(vars, "probe_write_title", k, title);
+        gnuplot_array_string(vars, "probe_write_title", k, title);
         probe_title(c->probe, names[k], PROBE_OP_READ, title, sizeof title);
-        var_array_string(vars, "probe_read_title", k, title);
+        gnuplot_array_string(vars, "probe_read_title", k, title);
         for (int op = 0; op < 2; op++) {
             snprintf(what, sizeof what, "%s %s", names[k], op ? "read" : "write");
-            block_start(f, 2 * k + (size_t)op, what);
+            gnuplot_block_start(f, 2 * k + (size_t)op, what);
             int rc = write_probe_block(c->probe, names[k],
                                        op ? PROBE_OP_READ : PROBE_OP_WRITE, f);
             if (rc != 0)
                 return rc;
         }
     }
-    var_array(vars, "probe_has_read", ntargets);
+    gnuplot_array(vars, "probe_has_read", ntargets);
     for (size_t k = 0; k < ntargets; k++)
-        var_array_number(vars, "probe_has_read", k,
+        gnuplot_array_number(vars, "probe_has_read", k,
                          probe_has(c->probe, names[k], PROBE_OP_READ, true));
-    var_array(vars, "probe_has_write", ntargets);
+    gnuplot_array(vars, "probe_has_write", ntargets);
     for (size_t k = 0; k < ntargets; k++)
-        var_array_number(vars, "probe_has_write", k,
+        gnuplot_array_number(vars, "probe_has_write", k,
                          probe_has(c->probe, names[k], PROBE_OP_WRITE, true));
     return 0;
 }
@@ -448,27 +390,27 @@ static size_t write_sustained(const plot_data_t *c, FILE *f, FILE *vars)
         if (p->rows[i].op == PROBE_OP_SUSTAINED && !isfinite(p->rows[i].seconds))
             by_time = false;
     fprintf(f, "# columns: %s rate_MBps\n", by_time ? "seconds" : "GB_written");
-    var_string(vars, "sustained_xlabel", by_time ? "time since the start of the write (s)"
-                                                 : "data written (GB)");
+    gnuplot_var_string(vars, "sustained_xlabel",
+                       by_time ? "time since the start of the write (s)" : "data written (GB)");
     size_t n = 0;
     for (size_t k = 0; k < ntargets; k++)
         n += probe_has(p, names[k], PROBE_OP_SUSTAINED, false);
-    var_array(vars, "sustained_title", n);
+    gnuplot_array(vars, "sustained_title", n);
     char title[256];
     n = 0;
     for (size_t k = 0; k < ntargets; k++) {
         if (!probe_has(p, names[k], PROBE_OP_SUSTAINED, false))
             continue;
-        block_start(f, n, names[k]);
-        var_array_string(vars, "sustained_title", n++,
+        gnuplot_block_start(f, n, names[k]);
+        gnuplot_array_string(vars, "sustained_title", n++,
                          probe_title(p, names[k], PROBE_OP_SUSTAINED, title, sizeof title));
         for (size_t i = 0; i < p->nrows; i++) {
             const probe_speed_row_t *r = &p->rows[i];
             if (r->op != PROBE_OP_SUSTAINED || strcmp(r->target, names[k]) != 0)
                 continue;
             double x = by_time ? r->seconds : r->size_bytes / 1e9;
-            put_number(f, x);
-            put_number(f, r->bytes_per_s / PLOT_MB);
+            gnuplot_value(f, 6, x);
+            gnuplot_value(f, 6, r->bytes_per_s / PLOT_MB);
             fputc('\n', f);
         }
     }
@@ -491,7 +433,7 @@ static size_t write_time_split(const plot_data_t *c, FILE *f, FILE *vars)
     for (size_t i = 0; i < a->nseries; i++)
         for (size_t k = 0; k < a->series[i].npoints; k++)
             n += analysis_time_split(&a->series[i].points[k], &t);
-    var_array(vars, "ts_label", n);
+    gnuplot_array(vars, "ts_label", n);
     char name[256], label[300];
     n = 0;
     for (size_t i = 0; i < a->nseries; i++) {
@@ -504,7 +446,7 @@ static size_t write_time_split(const plot_data_t *c, FILE *f, FILE *vars)
             snprintf(label, sizeof label, "%s T=%d",
                      plot_series_name(s, c->multi_codec, name, sizeof name),
                      s->points[k].threads);
-            var_array_string(vars, "ts_label", n++, label);
+            gnuplot_array_string(vars, "ts_label", n++, label);
         }
     }
     if (n == 0)
@@ -524,7 +466,7 @@ static size_t write_rate_vs_write(const plot_data_t *c, FILE *f, FILE *vars)
     double cpu = NAN;
     for (size_t i = 0; i < a->nseries; i++)
         n += plot_on_rate_vs_write(&a->series[i]);
-    var_array(vars, "rvw_label", n);
+    gnuplot_array(vars, "rvw_label", n);
     char name[256];
     n = 0;
     for (size_t i = 0; i < a->nseries; i++) {
@@ -535,10 +477,10 @@ static size_t write_rate_vs_write(const plot_data_t *c, FILE *f, FILE *vars)
         const analysis_verdict_t *v = &s->verdicts[s->npoints - 1];
         fprintf(f, "%.6g %.6g %d", s->write_speed_bps / PLOT_MB, top->bytes_per_s / PLOT_MB,
                 top->threads);
-        put_number(f, s->output_ratio);
-        put_number(f, v->cpu_ceiling_bps / PLOT_MB);
+        gnuplot_value(f, 6, s->output_ratio);
+        gnuplot_value(f, 6, v->cpu_ceiling_bps / PLOT_MB);
         fputc('\n', f);
-        var_array_string(vars, "rvw_label", n++,
+        gnuplot_array_string(vars, "rvw_label", n++,
                          plot_series_title(s, c->multi_codec, name, sizeof name));
         if (s->output_ratio > 0.0)
             ratios[nratios++] = s->output_ratio;
@@ -553,9 +495,9 @@ static size_t write_rate_vs_write(const plot_data_t *c, FILE *f, FILE *vars)
     }
     if (n == 0)
         fputs("NaN NaN 0 NaN NaN\n", f);
-    var_number(vars, "rvw_ratio", nratios ? stats_median(ratios, nratios) : 1.0);
-    var_number(vars, "rvw_threads", threads > 0 ? threads : NAN);
-    var_number(vars, "rvw_cpu", threads > 0 && !c->multi_codec ? cpu / PLOT_MB : NAN);
+    gnuplot_var_number(vars, "rvw_ratio", 10, nratios ? stats_median(ratios, nratios) : 1.0);
+    gnuplot_var_number(vars, "rvw_threads", 10, threads > 0 ? threads : NAN);
+    gnuplot_var_number(vars, "rvw_cpu", 10, threads > 0 && !c->multi_codec ? cpu / PLOT_MB : NAN);
     return n;
 }
 
@@ -643,17 +585,17 @@ int plot_data_write(plot_data_t *c, const char *datadir, cp_err_t *err)
     FILE *v = vars.f;
     char measured[160];
     plot_measured_text(a, measured, sizeof measured);
-    var_string(v, "measured", measured);
-    var_string(v, "codec", c->multi_codec ? "" : a->series[0].codec);
-    var_number(v, "threads_min", c->tmin);
-    var_number(v, "threads_max", c->tmax);
+    gnuplot_var_string(v, "measured", measured);
+    gnuplot_var_string(v, "codec", c->multi_codec ? "" : a->series[0].codec);
+    gnuplot_var_number(v, "threads_min", 10, c->tmin);
+    gnuplot_var_number(v, "threads_max", 10, c->tmax);
     size_t oversubscribed = 0;
     for (size_t i = 0; i < c->a->nseries; i++)
         for (size_t k = 0; k < c->a->series[i].npoints; k++)
             oversubscribed += (c->a->series[i].points[k].flags & POINT_OVERSUBSCRIBED) != 0;
-    var_number(v, "n_oversubscribed", (double)oversubscribed);
-    var_number(v, "bottleneck_xmax", c->bottleneck_xmax);
-    var_number(v, "bottleneck_ymax", c->bottleneck_ymax);
+    gnuplot_var_number(v, "n_oversubscribed", 10, (double)oversubscribed);
+    gnuplot_var_number(v, "bottleneck_xmax", 10, c->bottleneck_xmax);
+    gnuplot_var_number(v, "bottleneck_ymax", 10, c->bottleneck_ymax);
     write_series_vars(c, v);
 
 #define DATA(name, body)                                                        \
@@ -682,11 +624,11 @@ int plot_data_write(plot_data_t *c, const char *datadir, cp_err_t *err)
                 datafile_abort(&d);
         }
     }
-    var_array(v, "cpu_title", a->nceilings);
+    gnuplot_array(v, "cpu_title", a->nceilings);
     for (size_t i = 0; i < a->nceilings; i++) {
         char title[300];
         plot_cpu_title(&a->ceilings[i], c->multi_codec, title, sizeof title);
-        var_array_string(v, "cpu_title", i, title);
+        gnuplot_array_string(v, "cpu_title", i, title);
     }
     DATA("ceilings.dat", c->nceilings = write_ceilings(c, d.f, v));
     DATA("crossovers.dat", write_crossovers(c, d.f, v));

@@ -1,9 +1,12 @@
+/* report_md.c - report.md: the analysis in Markdown, its plots with their headings and
+ * captions, and how the study was measured (report_md.h). */
 #include "report/report_md.h"
 
 #include <string.h>
 
 #include "report/analysis_text.h"
-#include "report/meta_json.h"
+#include "report/md_figures.h"
+#include "report/meta_md.h"
 
 static const char *plot_heading(const char *name)
 {
@@ -22,14 +25,6 @@ static const char *plot_heading(const char *name)
     return name;
 }
 
-/* The image's file name: report.md sits beside the images, so the link is relative. */
-static const char *image_link(const plot_file_t *pf)
-{
-    const char *path = pf->files[0][0] ? pf->files[0] : pf->files[1];
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
 int report_markdown_write(FILE *out, const analysis_t *a, const plot_set_t *plots)
 {
     cp_err_t err = {0};
@@ -41,20 +36,12 @@ int report_markdown_write(FILE *out, const analysis_t *a, const plot_set_t *plot
         fprintf(out, "gnuplot could not be run, so no images were drawn; the data for each "
                      "plot is in `%s/` (run `chokepoint plot` on this directory once gnuplot "
                      "is installed). What the plots would show:\n\n", PLOT_DATA_DIR);
-    for (size_t i = 0; i < plots->n; i++) {
-        const plot_file_t *pf = &plots->plots[i];
-        bool drawn = pf->files[0][0] || pf->files[1][0];
-        if (plots->gnuplot_missing || !drawn) {
-            fprintf(out, "- %s: %s\n", plot_heading(pf->name), pf->caption);
-            continue;
-        }
-        fprintf(out, "### %s\n\n![%s](%s)\n\n%s\n", plot_heading(pf->name),
-                plot_heading(pf->name), image_link(pf), pf->caption);
-        if (pf->files[0][0] && pf->files[1][0])
-            fprintf(out, "\n(Also as [SVG](%s).)\n", strrchr(pf->files[1], '/')
-                    ? strrchr(pf->files[1], '/') + 1 : pf->files[1]);
-        fputc('\n', out);
-    }
+    /* report.md sits beside the images, so the links are relative. */
+    const md_figures_style_t style = {
+        .title = plot_heading, .heading = true, .svg_note = true, .blank_after = true,
+        .list_undrawn = true,
+    };
+    md_figures_write(out, plots, &style);
     if (plots->nskipped > 0) {
         fputs(plots->gnuplot_missing ? "\n" : "", out);
         fputs("Not drawn:\n\n", out);

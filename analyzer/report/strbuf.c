@@ -1,3 +1,4 @@
+/* strbuf.c - formatted text appended to a fixed buffer (strbuf.h). */
 #include "report/strbuf.h"
 
 #include <stdarg.h>

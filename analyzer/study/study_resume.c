@@ -13,8 +13,8 @@
 
 #include "common/tempfile.h"
 #include "measure/verify.h"
-#include "report/csv_out.h"
-#include "report/csv_table.h"
+#include "tables/csv_out.h"
+#include "tables/csv_table.h"
 
 /* ---- rewriting a CSV with the rows worth keeping ---- */
 

@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "fuzz_csv_check.h"
-#include "report/runs_csv.h"
+#include "tables/runs_csv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

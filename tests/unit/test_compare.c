@@ -14,7 +14,7 @@
 #include "model/analysis.h"
 #include "model/compare.h"
 #include "model/study_env.h"
-#include "report/runs_csv.h"
+#include "tables/runs_csv.h"
 
 static void assert_close(double got, double want, double rel)
 {

@@ -9,9 +9,9 @@
 
 #include <cmocka.h>
 
-#include "report/csv_table.h"
-#include "report/probe_csv.h"
-#include "report/runs_csv.h"
+#include "tables/csv_table.h"
+#include "tables/probe_csv.h"
+#include "tables/runs_csv.h"
 
 static csv_table_t *table_of(const char *text, size_t len)
 {

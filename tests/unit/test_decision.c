@@ -12,7 +12,7 @@
 
 #include "model/analysis.h"
 #include "report/decision_text.h"
-#include "report/runs_csv.h"
+#include "tables/runs_csv.h"
 
 /* usb comes first in the file, but local was given first (target_order). */
 static const char runs_csv[] =

@@ -18,8 +18,8 @@
 #include "model/forecast_check.h"
 #include "model/storage_class.h"
 #include "report/forecast_out.h"
-#include "report/probe_csv.h"
-#include "report/runs_csv.h"
+#include "tables/probe_csv.h"
+#include "tables/runs_csv.h"
 
 static void assert_close(double got, double want, double rel)
 {

@@ -15,9 +15,9 @@
 
 #include "model/analysis.h"
 #include "model/history.h"
-#include "report/history_load.h"
 #include "report/history_plot.h"
-#include "report/runs_csv.h"
+#include "tables/history_load.h"
+#include "tables/runs_csv.h"
 
 static void assert_close(double got, double want, double rel)
 {

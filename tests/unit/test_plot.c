@@ -15,7 +15,7 @@
 #include "report/analysis_text.h"
 #include "report/figure_text.h"
 #include "report/plot.h"
-#include "report/runs_csv.h"
+#include "tables/runs_csv.h"
 #include "report/report_md.h"
 
 /* mem scales perfectly (100, 200, 400 MB/s); slow stops at 160 MB/s. Output is half the

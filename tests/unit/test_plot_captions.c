@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "report/plot_captions.h"
-#include "report/probe_csv.h"
+#include "tables/probe_csv.h"
 
 #define MB 1e6
 

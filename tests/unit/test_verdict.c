@@ -11,8 +11,8 @@
 #include "model/probe_speeds.h"
 #include "model/verdict.h"
 #include "model/analysis.h"
-#include "report/probe_csv.h"
-#include "report/runs_csv.h"
+#include "tables/probe_csv.h"
+#include "tables/runs_csv.h"
 
 static void assert_close(double got, double want, double rel)
 {

@@ -1,0 +1,45 @@
+/* report_format.c - the --format names and their parser, shared by every command that
+ * writes a report (report_format.h). */
+#include "report/report_format.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const format_names[REPORT_FORMAT_COUNT] = {
+    [REPORT_FORMAT_TEXT] = "text",
+    [REPORT_FORMAT_JSON] = "json",
+    [REPORT_FORMAT_MARKDOWN] = "markdown",
+    [REPORT_FORMAT_SUMMARY] = "summary",
+};
+
+static bool allows(unsigned allowed, report_format_t f)
+{
+    return (allowed & REPORT_FORMAT_BIT(f)) != 0;
+}
+
+int report_format_parse(const char *value, unsigned allowed, report_format_t *out,
+                        cp_err_t *err)
+{
+    const char *name = strcmp(value, "md") == 0 ? "markdown" : value;
+    for (int f = 0; f < REPORT_FORMAT_COUNT; f++)
+        if (allows(allowed, (report_format_t)f) && strcmp(name, format_names[f]) == 0) {
+            *out = (report_format_t)f;
+            return CP_OK;
+        }
+    /* "text, json, markdown or summary": the allowed names, the last after "or". */
+    char expected[128] = "";
+    size_t n = 0, total = 0;
+    for (int f = 0; f < REPORT_FORMAT_COUNT; f++)
+        total += allows(allowed, (report_format_t)f);
+    for (int f = 0; f < REPORT_FORMAT_COUNT; f++) {
+        if (!allows(allowed, (report_format_t)f))
+            continue;
+        const char *sep = n == 0 ? "" : n + 1 == total ? " or " : ", ";
+        size_t used = strlen(expected);
+        snprintf(expected + used, sizeof expected - used, "%s%s", sep, format_names[f]);
+        n++;
+    }
+    return cp_err_set(err, CP_EUSAGE, "--format '%s': expected %s", value, expected);
+}

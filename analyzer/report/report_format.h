@@ -1,0 +1,31 @@
+/* report_format.h - the output formats a command's --format names (text, json, markdown,
+ * summary), with the one parser every command uses and the set each command accepts. */
+#ifndef CP_REPORT_REPORT_FORMAT_H
+#define CP_REPORT_REPORT_FORMAT_H
+
+#include "common/err.h"
+
+typedef enum report_format {
+    REPORT_FORMAT_TEXT,     /* for a terminal (the default) */
+    REPORT_FORMAT_JSON,     /* for programs (docs/formats.md) */
+    REPORT_FORMAT_MARKDOWN, /* for a document; "md" is read as "markdown" */
+    REPORT_FORMAT_SUMMARY,  /* one line per point (analyze only) */
+    REPORT_FORMAT_COUNT,
+} report_format_t;
+
+/* Sets of formats, one bit per report_format_t. */
+#define REPORT_FORMAT_BIT(f) (1u << (f))
+/* What compare, history and predict write. */
+#define REPORT_FORMATS_DOCUMENT                                                     \
+    (REPORT_FORMAT_BIT(REPORT_FORMAT_TEXT) | REPORT_FORMAT_BIT(REPORT_FORMAT_JSON) | \
+     REPORT_FORMAT_BIT(REPORT_FORMAT_MARKDOWN))
+/* What analyze writes: the document formats and the summary. */
+#define REPORT_FORMATS_ANALYZE (REPORT_FORMATS_DOCUMENT | REPORT_FORMAT_BIT(REPORT_FORMAT_SUMMARY))
+
+/* --format VALUE against the set `allowed` (REPORT_FORMATS_*): CP_OK with *out set, or
+ * CP_EUSAGE "--format 'VALUE': expected text, json or markdown" listing the allowed names
+ * in enum order (*out unchanged). */
+int report_format_parse(const char *value, unsigned allowed, report_format_t *out,
+                        cp_err_t *err);
+
+#endif

@@ -1,0 +1,172 @@
+/* meta_json.c - meta.json of a results directory: built as a study runs, written at each
+ * stage (through tables/outfile), and read back for the page-cache settings and targets
+ * that compare, history and predict take into account (meta_json.h). The same file as a
+ * Markdown section is report/meta_md.c. */
+#include "tables/meta_json.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "measure/hostinfo.h"
+#include "measure/writeback.h"
+#include "tables/outfile.h"
+
+static json_t *now_iso8601(void)
+{
+    char buf[64];
+    time_t t = time(NULL);
+    struct tm tm;
+    localtime_r(&t, &tm);
+    strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S%z", &tm);
+    return json_string(buf);
+}
+
+json_t *meta_create(int argc, char **argv)
+{
+    json_t *cmd = json_array();
+    for (int i = 0; i < argc; i++)
+        json_array_append_new(cmd, json_string(argv[i]));
+    host_info_t h;
+    host_info_get(&h);
+    json_t *host = json_pack("{s:s, s:i, s:i, s:I, s:s, s:s, s:s}", "cpu_model", h.cpu_model,
+                             "online_cpus", h.online_cpus, "usable_cpus", h.usable_cpus,
+                             "mem_total_bytes", (json_int_t)h.mem_total_bytes, "kernel",
+                             h.kernel_release, "machine", h.machine, "os", h.os_name);
+    /* The machine's name: `history` groups studies by it. */
+    char hostname[256] = "";
+    if (gethostname(hostname, sizeof hostname - 1) == 0 && host != NULL && hostname[0])
+        json_object_set_new(host, "hostname", json_string(hostname));
+    writeback_settings_t wb = writeback_read();
+    if (host != NULL && wb.known)
+        json_object_set_new(
+            host, "writeback",
+            json_pack("{s:I, s:I, s:f, s:f, s:I, s:I}", "dirty_background_bytes",
+                      (json_int_t)wb.dirty_background_bytes, "dirty_bytes",
+                      (json_int_t)wb.dirty_bytes, "dirty_expire_centisecs",
+                      wb.dirty_expire_s * 100.0, "dirty_writeback_centisecs",
+                      wb.dirty_writeback_s * 100.0, "mem_available_bytes",
+                      (json_int_t)wb.mem_available_bytes, "dirtyable_bytes",
+                      (json_int_t)wb.dirtyable_bytes));
+    return json_pack("{s:s, s:o, s:o, s:o, s:s, s:o}", "chokepoint_version", CHOKEPOINT_VERSION,
+                     "command_line", cmd, "started", now_iso8601(), "host", host, "status",
+                     "running", "targets", json_array());
+}
+
+void meta_add_target(json_t *meta, const target_spec_t *t, const volume_info_t *v)
+{
+    json_t *o = json_pack("{s:s, s:b}", "name", t->name, "memory", t->is_mem);
+    if (!t->is_mem) {
+        char dev[32];
+        snprintf(dev, sizeof dev, "%u:%u", v->dev_major, v->dev_minor);
+        json_object_set_new(o, "dir", json_string(t->dir));
+        json_object_set_new(o, "fs_type", json_string(v->fs_type));
+        json_object_set_new(o, "ram", json_boolean(v->is_ram));
+        json_object_set_new(o, "device", json_string(dev));
+        json_object_set_new(o, "mount_source", json_string(v->source));
+        json_object_set_new(o, "mount_point", json_string(v->mount_point));
+        json_object_set_new(o, "mount_options", json_string(v->mount_options));
+        json_object_set_new(o, "rotational", v->rotational < 0 ? json_null()
+                                                               : json_boolean(v->rotational));
+        json_object_set_new(o, "free_bytes", json_integer((json_int_t)v->free_bytes));
+    }
+    json_object_set_new(o, "emulated_cap_bytes_per_s",
+                        t->rate_cap_bps > 0 ? json_real(t->rate_cap_bps) : json_null());
+    json_object_set_new(o, "emulated_read_cap_bytes_per_s",
+                        t->read_cap_bps > 0 ? json_real(t->read_cap_bps) : json_null());
+    json_array_append_new(json_object_get(meta, "targets"), o);
+}
+
+void meta_set_status(json_t *meta, const char *status, const char *stage)
+{
+    json_object_set_new(meta, "status", json_string(status));
+    json_object_set_new(meta, "stage", json_string(stage));
+    json_object_set_new(meta, "complete", json_boolean(strcmp(status, "complete") == 0));
+    if (strcmp(status, "running") != 0)
+        json_object_set_new(meta, "finished", now_iso8601());
+}
+
+int meta_write(const json_t *meta, const char *dir, cp_err_t *err)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/meta.json", dir);
+    outfile_t *f = outfile_open(path, true, err);
+    if (f == NULL)
+        return cp_err_code(err, CP_EIO);
+    int rc = CP_OK;
+    if (json_dumpf(meta, outfile_stream(f), JSON_INDENT(2) | JSON_ENSURE_ASCII) != 0)
+        rc = cp_err_set(err, CP_EIO, "cannot write %s", path);
+    fputc('\n', outfile_stream(f));
+    if (rc == CP_OK)
+        rc = outfile_commit(f, err);
+    outfile_close(f);
+    return rc;
+}
+
+/* ---- reading ---------------------------------------------------------------------------- */
+
+static void text_of(const json_t *o, const char *key, char *out, size_t cap)
+{
+    const char *v = json_string_value(json_object_get(o, key));
+    snprintf(out, cap, "%s", v != NULL ? v : "");
+}
+
+static double number_of(const json_t *o, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static void target_env(const json_t *t, study_env_target_t *out)
+{
+    text_of(t, "name", out->name, sizeof out->name);
+    out->memory = json_is_true(json_object_get(t, "memory"));
+    text_of(t, "fs_type", out->fs_type, sizeof out->fs_type);
+    text_of(t, "mount_options", out->mount_options, sizeof out->mount_options);
+    text_of(t, "device", out->device, sizeof out->device);
+    text_of(t, "mount_source", out->mount_source, sizeof out->mount_source);
+    const json_t *rot = json_object_get(t, "rotational");
+    out->rotational = json_is_boolean(rot) ? (json_is_true(rot) ? 1 : 0) : -1;
+    out->write_cap_bps = number_of(t, "emulated_cap_bytes_per_s");
+    out->read_cap_bps = number_of(t, "emulated_read_cap_bytes_per_s");
+}
+
+bool meta_read_env(const char *path, study_env_t *env)
+{
+    json_error_t jerr;
+    json_t *meta = json_load_file(path, 0, &jerr);
+    env->known = json_is_object(meta);
+    if (!env->known) {
+        json_decref(meta);
+        return false;
+    }
+    const json_t *host = json_object_get(meta, "host");
+    const json_t *wb = json_object_get(host, "writeback");
+    text_of(meta, "chokepoint_version", env->version, sizeof env->version);
+    text_of(host, "cpu_model", env->cpu_model, sizeof env->cpu_model);
+    env->online_cpus = number_of(host, "online_cpus");
+    env->usable_cpus = number_of(host, "usable_cpus");
+    env->mem_total_bytes = number_of(host, "mem_total_bytes");
+    text_of(host, "kernel", env->kernel, sizeof env->kernel);
+    env->dirty_background_bytes = number_of(wb, "dirty_background_bytes");
+    env->dirty_bytes = number_of(wb, "dirty_bytes");
+    env->dirty_expire_s = number_of(wb, "dirty_expire_centisecs") / 100.0;
+    env->dirty_writeback_s = number_of(wb, "dirty_writeback_centisecs") / 100.0;
+    text_of(host, "hostname", env->hostname, sizeof env->hostname);
+    text_of(meta, "sync", env->sync, sizeof env->sync);
+    text_of(meta, "engine", env->engine, sizeof env->engine);
+    env->input_bytes = number_of(json_object_get(meta, "input"), "bytes");
+    const json_t *targets = json_object_get(meta, "targets");
+    size_t i;
+    const json_t *t;
+    json_array_foreach(targets, i, t)
+    {
+        if (env->ntargets < STUDY_ENV_TARGETS_MAX)
+            target_env(t, &env->targets[env->ntargets++]);
+    }
+    json_decref(meta);
+    return true;
+}

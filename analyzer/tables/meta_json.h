@@ -1,0 +1,41 @@
+/* meta_json.h - meta.json for a study directory: what ran, where, on what machine, with
+ * which seeds, and whether it finished. Written at the start (status "running") and again
+ * at every stage, so an interrupted study says how far it got. */
+#ifndef CP_TABLES_META_JSON_H
+#define CP_TABLES_META_JSON_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "measure/target.h"
+#include "common/err.h"
+#include "measure/volume.h"
+#include "model/study_env.h"
+
+/* Starts a meta object: chokepoint version, command line (argv), start time, host (CPU
+ * model and counts, memory, kernel, OS). The caller owns the reference (json_decref);
+ * NULL when out of memory. */
+json_t *meta_create(int argc, char **argv);
+
+/* Adds a target: name, directory, filesystem type, RAM flag, device, mount source,
+ * rotational flag, free bytes and emulated write and read caps (volume NULL for the memory
+ * target). */
+void meta_add_target(json_t *meta, const target_spec_t *target, const volume_info_t *volume);
+
+/* Sets meta["status"] ("running", "complete", "interrupted", "failed") and, for anything but
+ * "running", the end time; `stage` names the stage reached ("fixture", "probe", "sweep",
+ * "analyze", "plot", "done"). */
+void meta_set_status(json_t *meta, const char *status, const char *stage);
+
+/* Reads the environment recorded in the meta.json at path into *env (study_env_init first:
+ * what the file lacks stays unknown). False, with env->known false, when the file is
+ * missing or not JSON; never an error: an environment only explains. */
+bool meta_read_env(const char *path, study_env_t *env);
+
+/* Writes meta to DIR/meta.json (replacing the previous version atomically). */
+int meta_write(const json_t *meta, const char *dir, cp_err_t *err);
+
+#endif

@@ -1,0 +1,57 @@
+/* record_json.c - one compress record as the JSON object of `compress --json`
+ * (record_json.h). */
+#include "tables/record_json.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tables/json_number.h"
+
+static json_t *stage_json(const stage_time_t *s)
+{
+    return json_pack("{s:f, s:f}", "busy_s", s->busy_s, "wait_s", s->wait_s);
+}
+
+json_t *record_to_json(const compress_record_t *rec)
+{
+    char name[32];
+    snprintf(name, sizeof name, "%s", rec->codec);
+    char *colon = strchr(name, ':');
+    json_t *level = json_null();
+    if (colon != NULL) {
+        *colon = '\0';
+        level = json_integer(strtol(colon + 1, NULL, 10));
+    }
+    json_t *stages = json_pack("{s:o, s:o, s:o}", "reader", stage_json(&rec->run.reader),
+                               "compress", stage_json(&rec->run.compress), "writer",
+                               stage_json(&rec->run.writer));
+    json_t *verified = rec->verified < 0 ? json_null() : json_boolean(rec->verified == 1);
+    json_t *cap = rec->rate_cap_bps > 0 ? json_real(rec->rate_cap_bps) : json_null();
+    json_t *record = json_pack(
+        "{s:s, s:s, s:o, s:b, s:s, s:i, s:I, s:s, s:b, s:b, s:b, s:I, s:I, s:f, s:f, s:f, s:f, "
+        "s:I, s:o, s:f, s:o, s:I, s:o}",
+        "codec", name, "codec_spec", rec->codec, "level", level, "extreme",
+        strchr(rec->codec, 'e') != NULL && strncmp(rec->codec, "xz:", 3) == 0, "engine",
+        pipeline_engine_name(rec->engine), "threads", rec->threads, "block_size",
+        (json_int_t)rec->run.block_size, "sync", sync_mode_name(rec->sync), "sync_fell_back",
+        rec->sync_fell_back, "warm", rec->warm, "discarded", rec->discarded, "input_bytes",
+        (json_int_t)rec->run.input_bytes, "output_bytes", (json_int_t)rec->run.output_bytes,
+        "seconds", rec->run.seconds, "bytes_per_s", rec->bytes_per_s, "cpu_user_s",
+        rec->cpu_user_s, "cpu_sys_s", rec->cpu_sys_s, "max_rss_bytes",
+        (json_int_t)rec->max_rss_bytes, "rate_cap_bps", cap, "throttle_s", rec->throttle_s,
+        "stages", stages, "blocks", (json_int_t)rec->run.blocks, "verified", verified);
+    if (record != NULL) {
+        json_object_set_new(record, "pipeline_s", json_real(rec->run.pipeline_s));
+        json_object_set_new(record, "flush_s", json_real(rec->run.flush_s));
+        json_object_set_new(record, "cpu_wait_s", json_number_or_null(rec->run.cpu_wait_s));
+        json_object_set_new(record, "io_wait_s", json_number_or_null(rec->run.io_wait_s));
+        json_object_set_new(record, "io_read_wait_s",
+                            json_number_or_null(rec->run.io_read_wait_s));
+        json_object_set_new(record, "dirty_pause_s",
+                            json_number_or_null(rec->run.dirty_pause_s));
+        json_object_set_new(record, "mem_estimate_bytes",
+                            json_integer((json_int_t)rec->mem_estimate_bytes));
+    }
+    return record;
+}

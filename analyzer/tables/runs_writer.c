@@ -1,0 +1,170 @@
+/* runs_writer.c - sweep rows out as runs.csv: the header and one row per measured run,
+ * with the accounting columns the probe rows share (runs_writer.h). */
+#include "tables/runs_writer.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "tables/csv_out.h"
+#include "tables/rows_file.h"
+
+static const char runs_header[] =
+    "target,codec,engine,threads,rep,order,seed,layout,input_target,block_size,sync,"
+    "input_bytes,output_bytes,seconds,pipeline_s,flush_s,bytes_per_s,cpu_user_s,cpu_sys_s,max_rss_bytes,"
+    "mem_estimate_bytes,"
+    "reader_busy_s,reader_wait_s,compress_busy_s,compress_wait_s,writer_busy_s,writer_wait_s,"
+    "throttle_s,fs_type,ram,emulated,rate_cap_bps,cpu_user_share,cpu_sys_share,"
+    "cpu_iowait_share,cpu_idle_share,device,dev_written_bytes,dev_busy_share,"
+    "dirty_background_bytes,dirty_bytes,dirty_expire_s,dirty_writeback_s,online_cpus,op,"
+    "read_cap_bps,dir,cpu_wait_s,io_wait_s,io_read_wait_s,io_wait_source,dirty_pause_s,psi_io_some_s,psi_io_full_s,psi_cpu_some_s,target_order,"
+    "valid,error\n";
+
+int runs_csv_header(FILE *out, cp_err_t *err)
+{
+    if (fputs(runs_header, out) == EOF || fflush(out) != 0)
+        return cp_err_set(err, CP_EIO, "cannot write the runs CSV header");
+    return CP_OK;
+}
+
+void runs_csv_accounting(FILE *out, const run_account_t *a, double psi_io_some_s,
+                         double psi_io_full_s, double psi_cpu_some_s)
+{
+    /* Without delay accounting, the machine's I/O pressure stands in for blocked on I/O,
+     * labelled as machine-wide. */
+    bool delayacct = !isnan(a->io_wait_s);
+    bool psi = !delayacct && !isnan(psi_io_some_s);
+    csv_out_num(out, 4, a->cpu_wait_s);
+    fputc(',', out);
+    csv_out_num(out, 4, delayacct ? a->io_wait_s : psi_io_some_s);
+    fputc(',', out);
+    csv_out_num(out, 4, delayacct ? a->io_read_wait_s : NAN);
+    fputc(',', out);
+    csv_out_text(out, delayacct ? "delayacct" : psi ? "psi-system" : NULL);
+    fputc(',', out);
+    csv_out_num(out, 4, a->dirty_pause_s);
+    fputc(',', out);
+    csv_out_num(out, 4, psi_io_some_s);
+    fputc(',', out);
+    csv_out_num(out, 4, psi_io_full_s);
+    fputc(',', out);
+    csv_out_num(out, 4, psi_cpu_some_s);
+}
+
+int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
+{
+    const compress_record_t *r = &row->record;
+    const pipeline_result_t *run = &r->run;
+    const telemetry_sample_t *tel = &row->telemetry;
+    bool measured = row->valid;
+    double nan = NAN;
+
+    csv_out_text(out, row->target->name);
+    fputc(',', out);
+    csv_out_text(out, row->codec);
+    fprintf(out, ",%s,%d,%d,%u,%llu,%s,", pipeline_engine_name(r->engine), row->threads,
+            row->rep, row->order, (unsigned long long)row->seed, sweep_layout_name(row->layout));
+    csv_out_text(out, row->input_target);
+    fprintf(out, ",%zu,%s,", run->block_size, sync_mode_name(r->sync));
+    if (measured) {
+        fprintf(out, "%llu,%llu,%.6f,%.6f,%.6f,%.0f,%.4f,%.4f,%llu,",
+                (unsigned long long)run->input_bytes, (unsigned long long)run->output_bytes,
+                run->seconds, run->pipeline_s, run->flush_s, r->bytes_per_s, r->cpu_user_s, r->cpu_sys_s,
+                (unsigned long long)r->max_rss_bytes);
+        if (r->command) /* a command has no stages of chokepoint's, nor its estimate */
+            fprintf(out, ",,,,,,,%.4f,", r->throttle_s);
+        else
+            fprintf(out, "%llu,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,",
+                    (unsigned long long)r->mem_estimate_bytes, run->reader.busy_s,
+                    run->reader.wait_s, run->compress.busy_s, run->compress.wait_s,
+                    run->writer.busy_s, run->writer.wait_s, r->throttle_s);
+    } else {
+        fputs(",,,,,,,,,,,,,,,,,", out);
+    }
+    csv_out_text(out, row->target->is_mem ? "mem" : row->volume ? row->volume->fs_type : NULL);
+    double write_cap = row->write_cap_bps, read_cap = row->read_cap_bps;
+    bool emulated = write_cap > 0 || read_cap > 0;
+    fprintf(out, ",%d,%d,", row->target->is_mem || (row->volume && row->volume->is_ram),
+            emulated);
+    csv_out_num(out, 0, write_cap > 0 ? write_cap : nan);
+    fputc(',', out);
+    bool cpu = measured && tel->have_cpu;
+    csv_out_num(out, 4, cpu ? tel->cpu_user_share : nan);
+    fputc(',', out);
+    csv_out_num(out, 4, cpu ? tel->cpu_sys_share : nan);
+    fputc(',', out);
+    csv_out_num(out, 4, cpu ? tel->cpu_iowait_share : nan);
+    fputc(',', out);
+    csv_out_num(out, 4, cpu ? tel->cpu_idle_share : nan);
+    fputc(',', out);
+    /* A device's counters mean nothing for RAM or an emulated cap: report them unknown. */
+    bool disk = measured && tel->have_disk && !emulated;
+    csv_out_text(out, disk ? tel->device : NULL);
+    fputc(',', out);
+    csv_out_num(out, 0, disk ? (double)tel->dev_written_bytes : nan);
+    fputc(',', out);
+    csv_out_num(out, 4, disk ? tel->dev_busy_share : nan);
+    fputc(',', out);
+    /* The kernel's write-back thresholds when the run started (unknown for mem). */
+    bool wb = measured && !row->target->is_mem && row->writeback.known;
+    csv_out_num(out, 0, wb ? (double)row->writeback.dirty_background_bytes : nan);
+    fputc(',', out);
+    csv_out_num(out, 0, wb ? (double)row->writeback.dirty_bytes : nan);
+    fputc(',', out);
+    csv_out_num(out, 2, wb ? row->writeback.dirty_expire_s : nan);
+    fputc(',', out);
+    csv_out_num(out, 2, wb ? row->writeback.dirty_writeback_s : nan);
+    fputc(',', out);
+    csv_out_num(out, 0, measured && tel->online_cpus > 0 ? (double)tel->online_cpus : nan);
+    fprintf(out, ",%s,", row->record.decompress ? "decompress" : "compress");
+    csv_out_num(out, 0, read_cap > 0 ? read_cap : nan);
+    fputc(',', out);
+    /* The directory resolved, as probe.csv records it, so the two match by directory when
+     * they name the target differently. */
+    char dir[PATH_MAX];
+    if (!row->target->is_mem && realpath(row->target->dir, dir) == NULL)
+        snprintf(dir, sizeof dir, "%s", row->target->dir);
+    csv_out_text(out, row->target->is_mem ? NULL : dir);
+    fputc(',', out);
+    run_account_t account = {nan, nan, nan, nan};
+    if (measured)
+        account = (run_account_t){run->cpu_wait_s, run->io_wait_s, run->io_read_wait_s,
+                                  run->dirty_pause_s};
+    runs_csv_accounting(out, &account, measured ? tel->psi_io_some_s : nan,
+                        measured ? tel->psi_io_full_s : nan,
+                        measured ? tel->psi_cpu_some_s : nan);
+    fprintf(out, ",%zu,%d,", row->target_order, row->valid ? 1 : 0);
+    csv_out_text(out, row->valid ? NULL : row->error);
+    fputc('\n', out);
+    if (ferror(out) || fflush(out) != 0)
+        return cp_err_set(err, CP_EIO, "cannot write a runs CSV row");
+    return CP_OK;
+}
+
+const char *runs_csv_header_text(void) { return runs_header; }
+
+int runs_csv_open(runs_csv_file_t *f, const char *path, rows_file_placement_t placement,
+                  bool force, cp_err_t *err)
+{
+    f->rows = 0;
+    f->file = rows_file_open(path, placement, force, runs_header, err);
+    return f->file != NULL ? CP_OK : cp_err_code(err, CP_EIO);
+}
+
+int runs_csv_write(const sweep_row_t *row, void *ctx, cp_err_t *err)
+{
+    runs_csv_file_t *f = ctx;
+    int rc = runs_csv_row(rows_file_stream(f->file), row, err);
+    if (rc == CP_OK)
+        rc = rows_file_commit_row(f->file, err);
+    if (rc == CP_OK)
+        f->rows++;
+    return rc;
+}
+
+int runs_csv_close(runs_csv_file_t *f, cp_err_t *err)
+{
+    int rc = rows_file_close(f->file, err);
+    f->file = NULL;
+    return rc;
+}
