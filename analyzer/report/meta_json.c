@@ -1,3 +1,6 @@
+/* meta_json.c - meta.json of a results directory: its one writer (meta_create,
+ * meta_add_target, meta_set_status, meta_write), its one reader (meta_read, and
+ * meta_read_env on it) and its "How this was measured" Markdown section. */
 #include "report/meta_json.h"
 
 #include <math.h>
@@ -231,10 +234,30 @@ static void target_env(const json_t *t, study_env_target_t *out)
     out->read_cap_bps = number_of(t, "emulated_read_cap_bytes_per_s");
 }
 
+/* The reader behind meta_read and meta_read_env: path is the meta.json file itself. */
+static meta_read_result_t read_meta_file(const char *path, json_t **meta, json_error_t *jerr)
+{
+    json_error_t ignored;
+    *meta = NULL;
+    if (access(path, F_OK) != 0)
+        return META_READ_MISSING;
+    *meta = json_load_file(path, 0, jerr != NULL ? jerr : &ignored);
+    return *meta != NULL ? META_READ_OK : META_READ_BAD;
+}
+
+meta_read_result_t meta_read(const char *dir, json_t **meta, json_error_t *jerr)
+{
+    char path[PATH_MAX];
+    *meta = NULL;
+    if ((size_t)snprintf(path, sizeof path, "%s/meta.json", dir) >= sizeof path)
+        return META_READ_MISSING;
+    return read_meta_file(path, meta, jerr);
+}
+
 bool meta_read_env(const char *path, study_env_t *env)
 {
-    json_error_t jerr;
-    json_t *meta = json_load_file(path, 0, &jerr);
+    json_t *meta = NULL;
+    read_meta_file(path, &meta, NULL);
     env->known = json_is_object(meta);
     if (!env->known) {
         json_decref(meta);

@@ -34,6 +34,18 @@ void meta_set_status(json_t *meta, const char *status, const char *stage);
  * (filesystem, device, RAM, emulated write or read cap), repetitions, sync mode and seed. */
 void meta_write_markdown(const json_t *meta, FILE *out);
 
+/* What meta_read found. */
+typedef enum meta_read_result {
+    META_READ_OK,      /* *meta is the caller's reference (json_decref) */
+    META_READ_MISSING, /* no DIR/meta.json (or its path is too long) */
+    META_READ_BAD,     /* there, but not JSON: jerr (may be NULL) says where */
+} meta_read_result_t;
+
+/* Reads DIR/meta.json, the one reader of that file; *meta is NULL unless META_READ_OK.
+ * What the fields mean is the reader's business (study/study_meta.h has the status
+ * rules). */
+meta_read_result_t meta_read(const char *dir, json_t **meta, json_error_t *jerr);
+
 /* Reads the environment recorded in the meta.json at path into *env (study_env_init first:
  * what the file lacks stays unknown). False, with env->known false, when the file is
  * missing or not JSON; never an error: an environment only explains. */
