@@ -1,7 +1,8 @@
 /* cmd_analyze.c - `chokepoint analyze RUNS.csv [--probe PROBE.csv] [--tolerance 0.10]
  * [--format text|json|markdown] [-o FILE]`: argument handling only; the tables are loaded
  * by report/ (runs_csv.c, probe_csv.c), analysed by model/analysis.c and written by
- * report/ (analysis_text.c, analysis_json.c). */
+ * report/ (analysis_text.c, analysis_json.c); a study that did not complete is warned of
+ * by its meta.json's status rules (study/meta.h). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -17,7 +18,7 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/tempfile.h"
-#include "study/study.h"
+#include "study/meta.h"
 #include "report/analysis_load.h"
 #include "report/analysis_json.h"
 #include "report/analysis_text.h"
