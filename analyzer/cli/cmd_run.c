@@ -319,8 +319,6 @@ int cmd_run(int argc, char **argv)
         rc = resume != NULL ? study_execute(&s, rargc, rargv, &err)
                             : study_execute(&s, argc, argv, &err);
     study_resume_free_args(rargc, rargv);
-    if (s.made_input && !s.keep_input)
-        unlink(s.input);
     if (rc != CP_OK) {
         if (err.msg[0] != '\0') /* option errors were already reported */
             cp_log_error("%s", err.msg);

@@ -1,6 +1,8 @@
 /* meta_json.h - meta.json for a study directory: what ran, where, on what machine, with
  * which seeds, and whether it finished. Written at the start (status "running") and again
- * at every stage, so an interrupted study says how far it got. */
+ * at every stage, so an interrupted study says how far it got. Its one writer and its one
+ * reader (meta_read) are here; which status is recorded when, and what a reader makes of
+ * it, are study/meta.h's rules. */
 #ifndef CP_META_JSON_H
 #define CP_META_JSON_H
 
@@ -42,7 +44,7 @@ typedef enum meta_read_result {
 } meta_read_result_t;
 
 /* Reads DIR/meta.json, the one reader of that file; *meta is NULL unless META_READ_OK.
- * What the fields mean is the reader's business (study/study_meta.h has the status
+ * What the fields mean is the reader's business (study/meta.h has the status
  * rules). */
 meta_read_result_t meta_read(const char *dir, json_t **meta, json_error_t *jerr);
 

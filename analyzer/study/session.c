@@ -225,6 +225,8 @@ int session_open(study_t *s, int argc, char **argv, cp_err_t *err)
 
 void session_close(study_t *s)
 {
+    if (s->made_input && !s->keep_input)
+        unlink(s->input);
     study_done_free(s->done);
     s->done = NULL;
     target_unlock_all(&s->target_locks);

@@ -36,12 +36,14 @@ int session_claim_targets(const sweep_params_t *p, const codec_spec_t *codecs,
  * targets given, then makes the results directory (--out or results/<stamp>-<host>/) or,
  * resuming, takes the recorded one (its status before, for meta.json's "resumes", is read
  * before the lock is taken); locks it, adds the default targets when none were given and
- * creates s->meta (a resume appends to the recorded one). On failure err says why and
- * s->dir is "" when no directory was made or taken; session_close is due either way. */
+ * creates s->meta (a resume appends to the recorded one, which the caller put there).
+ * On failure err says why; s->meta stays NULL for a new study whose meta.json was not
+ * begun. session_close is due either way. */
 int session_open(study_t *s, int argc, char **argv, cp_err_t *err);
 
-/* Releases what session_open and the stages took: the resume's runs, the target locks,
- * the 'shm' directory of the study's own and the directory's lock. s->meta stays. */
+/* Releases what session_open and the stages took: the generated fixture (unless
+ * keep_input), the resume's runs, the target locks, the 'shm' directory of the study's own
+ * and the directory's lock. s->meta stays (the caller's). */
 void session_close(study_t *s);
 
 /* The path of a file in the study's results directory; buf holds STUDY_PATH_MAX. */

@@ -63,7 +63,7 @@ typedef struct study {
  * results directory made or resumed, meta.json recorded), runs every stage and closes the
  * session. CP_OK when the study completed (runs that failed are recorded and set
  * some_failed); otherwise the first error, with meta.json saying which stage stopped. The
- * generated fixture stays (s->made_input): the caller removes it unless keep_input. */
+ * generated fixture is removed unless keep_input. */
 int study_execute(study_t *s, int argc, char **argv, cp_err_t *err);
 
 #endif
