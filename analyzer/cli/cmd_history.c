@@ -1,7 +1,8 @@
 /* cmd_history.c - `chokepoint history ROOT`: argument handling and output only; finding
  * and loading the studies is tables/history_load.c, grouping and the comparison
  * model/history.c (on model/compare.c), the formats report/history_out.c and the plots
- * report/history_plot.c. */
+ * report/history_plot.c. Each study's meta.json is read by tables/meta_json.c's meta_read;
+ * its status is shown as recorded. */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 /* cmd_plot.c - `chokepoint plot RESULTS_DIR [--format png|svg|both] [--tolerance X] [-q]`:
- * argument handling only; the analysis is model/analysis.c, the drawing report/plot.c,
- * the report report/report_md.c. */
+ * argument handling and what is printed; analysis, plots and report.md are made by the
+ * study session's one sequence (study/session.h, study_report_write), as `run` makes them. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,13 +14,8 @@
 #include "common/cleanup.h"
 #include "common/err.h"
 #include "common/log.h"
-#include "study/study.h"
-#include "tables/analysis_load.h"
-#include "tables/outfile.h"
 #include "report/plot.h"
-#include "report/report_md.h"
-
-#include <jansson.h>
+#include "study/session.h"
 
 static const char plot_usage[] =
     "usage: chokepoint plot RESULTS_DIR [--format png|svg|both] [--tolerance X] [-q]\n\n"
@@ -52,42 +47,6 @@ static const struct option plot_options[] = {
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
-
-/* report.md beside the plots, replaced atomically. */
-static int write_report(const char *dir, const analysis_t *a, const plot_set_t *plots,
-                        char *path, size_t cap, cp_err_t *err)
-{
-    if ((size_t)snprintf(path, cap, "%s/report.md", dir) >= cap)
-        return cp_err_set(err, CP_EUSAGE, "%s: path too long", dir);
-    outfile_t *f = outfile_open(path, true, err);
-    if (f == NULL)
-        return err->code;
-    /* The study's meta.json, when `run` made this directory: the report keeps its "How
-     * this was measured" section however often it is regenerated. */
-    char meta_path[PATH_MAX];
-    json_t *meta = NULL;
-    if ((size_t)snprintf(meta_path, sizeof meta_path, "%s/meta.json", dir) < sizeof meta_path &&
-        access(meta_path, F_OK) == 0) {
-        json_error_t jerr;
-        meta = json_load_file(meta_path, 0, &jerr);
-        if (meta == NULL)
-            cp_log_warn("%s:%d: %s; report.md goes without its 'How this was measured' section",
-                        meta_path, jerr.line, jerr.text);
-    }
-    int rc = report_markdown_write_study(outfile_stream(f), a, plots, meta);
-    char note[PATH_MAX * 3 + 256];
-    if (rc == 0 && study_dir_note(dir, note, sizeof note) != NULL) {
-        fprintf(outfile_stream(f), "\n**Not complete:** %s.\n", note);
-        cp_log_warn("%s", note);
-    }
-    json_decref(meta);
-    if (rc != 0)
-        cp_err_set(err, rc, "%s: cannot write", path);
-    if (rc == 0)
-        rc = outfile_commit(f, err);
-    outfile_close(f);
-    return rc;
-}
 
 int cmd_plot(int argc, char **argv)
 {
@@ -133,19 +92,15 @@ int cmd_plot(int argc, char **argv)
         return cp_exit_status(rc);
     }
 
-    probe_table_t *probe = NULL;
     analysis_t *analysis = NULL;
     plot_set_t *plots = calloc(1, sizeof *plots);
     if (plots == NULL)
         rc = cp_err_set(&err, CP_ENOMEM, "out of memory");
+    study_report_request_t rq = {.dir = dir, .options = opts, .format = fmt, .study_meta = NULL};
     if (rc == 0)
-        rc = analysis_run_files(runs_path, access(probe_path, F_OK) == 0 ? probe_path : NULL,
-                                &opts, &analysis, &probe, &err);
-    if (rc == 0)
-        rc = plot_render(dir, analysis, probe, fmt, plots, &err);
-    char report_path[PATH_MAX];
-    if (rc == 0)
-        rc = write_report(dir, analysis, plots, report_path, sizeof report_path, &err);
+        rc = study_report_write(&rq, plots, &analysis, &err);
+    char report_path[PATH_MAX + 16];
+    snprintf(report_path, sizeof report_path, "%s/report.md", dir);
     if (rc == 0 && cp_interrupted())
         rc = cp_err_set(&err, CP_EINTR, "interrupted");
     if (rc == 0) {
@@ -165,6 +120,5 @@ int cmd_plot(int argc, char **argv)
         cp_log_error("%s", err.msg);
     free(plots);
     analysis_free(analysis);
-    probe_table_free(probe);
     return cp_exit_status(rc);
 }

@@ -1,5 +1,7 @@
-/* cmd_run.c - `chokepoint run`, the main job: fixture (if needed) + probe + sweep + analyze
- * + plot into one results directory. */
+/* cmd_run.c - `chokepoint run`, the main job: its options (and, for --resume, the
+ * recorded ones read back by study/study_resume.h), the study run by study/study.h in its
+ * session (study/session.h), and what is said at the end: the report's path, or where
+ * what was measured is and how to continue it. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -15,6 +17,7 @@
 #include "common/cleanup.h"
 #include "common/log.h"
 #include "study/study.h"
+#include "study/study_resume.h"
 
 
 static const char run_usage[] =
@@ -316,8 +319,6 @@ int cmd_run(int argc, char **argv)
         rc = resume != NULL ? study_execute(&s, rargc, rargv, &err)
                             : study_execute(&s, argc, argv, &err);
     study_resume_free_args(rargc, rargv);
-    if (s.made_input && !s.keep_input)
-        unlink(s.input);
     if (rc != CP_OK) {
         if (err.msg[0] != '\0') /* option errors were already reported */
             cp_log_error("%s", err.msg);

@@ -1,4 +1,7 @@
-/* cmd_sweep.c - `chokepoint sweep`: compress runs over targets x codecs x threads x reps. */
+/* cmd_sweep.c - `chokepoint sweep`: compress runs over targets x codecs x threads x reps.
+ * Its options, the input's check (the one user-facing one; measure/sweep.c only asserts
+ * it), the memory estimate and target locks shared with `run` (study/session.h's
+ * session_claim_targets), and the rows written as runs.csv (tables/runs_writer.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,9 +13,9 @@
 #include "common/prng.h"
 #include "measure/compress_job.h"
 #include "measure/hostinfo.h"
-#include "measure/memest.h"
 #include "measure/sweep.h"
 #include "tables/runs_writer.h"
+#include "study/session.h"
 
 static const char sweep_usage[] =
     "usage: chokepoint sweep -i INPUT [options] TARGET...\n"
@@ -216,15 +219,13 @@ int cmd_sweep(int argc, char **argv)
         rc = thread_list_all_cpus(&threads, &p.n_threads, &err);
     if (rc == CP_OK)
         host_warn_oversubscribed(threads, p.n_threads);
-    if (rc == CP_OK)
-        rc = memest_check(codecs, p.n_codecs, p.engine, threads, p.n_threads, p.block_size,
-                          p.decompress, p.max_memory, &err);
     if (rc == CP_OK && force && out_path == NULL)
         rc = cp_err_set(&err, CP_EUSAGE, "--force replaces an -o FILE; none was given");
-    /* Refused before anything is written when another command measures a target. */
+    /* The memory estimate, and refused before anything is written when another command
+     * measures a target. */
     target_locks_t locks = TARGET_LOCKS_INIT;
     if (rc == CP_OK)
-        rc = target_lock_all(targets, n_targets, &locks, &err);
+        rc = session_claim_targets(&p, codecs, threads, targets, n_targets, &locks, &err);
     runs_csv_file_t out = {NULL, 0};
     if (rc == CP_OK)
         rc = runs_csv_open(&out, out_path, ROWS_BESIDE, force, &err);

@@ -1,3 +1,5 @@
+/* judge_options.c - the options compare and history share (judge_options.h): their
+ * defaults, one option at a time, and the checks once all are read. */
 #include "cli/judge_options.h"
 
 #include <stdint.h>

@@ -1,3 +1,7 @@
+/* options.c - what the subcommands share about options (options.h): getopt_long set-up,
+ * one-line messages for unknown options and missing values, and the option families
+ * several commands take (repetitions, seed, memory limit, output format, --decompress's
+ * checks). */
 #include "cli/options.h"
 
 #include <stdbool.h>

@@ -1,3 +1,5 @@
+/* parse.c - the command line's small languages (parse.h): sizes, rates, thread lists,
+ * block sizes, tolerances and targets. */
 #include "cli/parse.h"
 
 #include <ctype.h>

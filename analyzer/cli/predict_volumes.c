@@ -1,3 +1,6 @@
+/* predict_volumes.c - the volumes `chokepoint predict` is asked about and their figures
+ * (predict_volumes.h): read from the command line, probed briefly when a directory is
+ * given. */
 #include "cli/predict_volumes.h"
 
 #include <math.h>

@@ -34,6 +34,7 @@ typedef struct run_row {
     char input_target[RUNS_NAME_MAX]; /* "" when not given */
     run_layout_t layout;
     int threads;
+    int rep;                       /* the repetition (1, 2, ...); 0 when not given */
     double seconds, input_bytes, output_bytes;
     double cpu_user_s, cpu_sys_s;
     double stage_s[RUN_STAGE_COUNT];

@@ -3,7 +3,8 @@
  * interrupted or failed study says where it stopped.
  *
  * The command line (cli/cmd_run.c) fills a study_t's parameters; study_execute does the
- * rest. The caller owns the study_t's codecs and threads arrays and frees them
+ * rest, in a session (study/session.h) that owns the results directory. `run --resume`
+ * reads the recorded study back with study/study_resume.h. The caller owns the study_t's codecs and threads arrays and frees them
  * (cli/cmd_run.c) after study_execute. */
 #ifndef CP_STUDY_STUDY_H
 #define CP_STUDY_STUDY_H
@@ -58,34 +59,11 @@ typedef struct study {
     struct study_done *done;  /* resume: runs measured before (study_resume.h) */
 } study_t;
 
-/* Checks the input, locks the given targets (target_lock_all: refused, CP_EUSAGE, before
- * anything is written when another command measures one), creates the results directory,
- * fills in the default targets (directories of the study's own) and seed, records
- * meta.json and runs every stage. CP_OK when the study completed (runs that
- * failed are recorded and set some_failed); otherwise the first error, with meta.json
- * saying which stage stopped. The generated fixture is removed unless keep_input. */
+/* Opens the study's session (session_open: the input checked, the targets locked, the
+ * results directory made or resumed, meta.json recorded), runs every stage and closes the
+ * session. CP_OK when the study completed (runs that failed are recorded and set
+ * some_failed); otherwise the first error, with meta.json saying which stage stopped. The
+ * generated fixture is removed unless keep_input. */
 int study_execute(study_t *s, int argc, char **argv, cp_err_t *err);
-
-/* run --resume DIR: reads DIR/meta.json and gives back the recorded command line (*argv
- * and its strings malloc'd: study_resume_free_args) to parse as the study's options, and
- * the meta object (the caller's reference), with the working directory the study ran in
- * restored (chdir) so its relative paths mean the same; *abs_dir is DIR made absolute.
- * A complete study is resumed only when its runs.csv holds failed runs (measured again).
- * CP_EUSAGE when DIR is not a results directory of `chokepoint run`, is complete with every
- * run valid, or is in use by a live process. */
-int study_resume_load(const char *dir, char *abs_dir, json_t **meta, int *argc, char ***argv,
-                      cp_err_t *err);
-void study_resume_free_args(int argc, char **argv);
-
-/* What a results directory's meta.json says: "complete", "running", "interrupted",
- * "failed", or "abandoned" (it says running, but no live process holds the directory's
- * lock: the process died). NULL when dir holds no readable meta.json. *stage (may be NULL)
- * gets the stage reached (static storage, "" when unknown). */
-const char *study_dir_status(const char *dir, const char **stage);
-
-/* One sentence for analyze, plot and the report when dir's study did not complete
- * ("abandoned: its process died during stage 'sweep' ...; 'chokepoint run --resume DIR'
- * continues it"), written into buf; NULL when it completed or dir has no meta.json. */
-const char *study_dir_note(const char *dir, char *buf, size_t cap);
 
 #endif

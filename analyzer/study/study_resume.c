@@ -1,5 +1,6 @@
-/* study_resume.c - the pieces of `run --resume`: rows kept from before, the runs they
- * cover, and the input's fingerprint. */
+/* study_resume.c - `run --resume` (study_resume.h): the recorded study loaded from its
+ * meta.json, the rows of probe.csv and runs.csv kept from before (runs.csv read by
+ * tables/runs_csv.h's loader), the runs they cover, and the input's fingerprint. */
 #include "study/study_resume.h"
 
 #include <errno.h>
@@ -11,10 +12,24 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "common/dirlock.h"
+#include "common/log.h"
 #include "common/tempfile.h"
 #include "measure/verify.h"
 #include "tables/csv_out.h"
 #include "tables/csv_table.h"
+#include "tables/meta_json.h"
+#include "tables/probe_writer.h"
+#include "tables/runs_csv.h"
+#include "tables/runs_writer.h"
+#include "study/meta.h"
+
+/* A row of a CSV being rewritten is kept when keep() says so; line is where it starts. */
+typedef bool (*keep_row_fn)(void *ctx, long line, const char *const *cells,
+                            const char *const *names, size_t n_cells);
+/* Reads what is kept from before, once the header is known to be this version's. */
+typedef int (*prepare_fn)(void *ctx, const char *path, const char *data, size_t len,
+                          cp_err_t *err);
 
 /* ---- rewriting a CSV with the rows worth keeping ---- */
 
@@ -66,8 +81,13 @@ static bool same_header(const csv_table_t *t, const char *header_text)
     return *p == '\0';
 }
 
-int study_csv_keep(const char *path, const char *header_text, study_keep_fn keep, void *ctx,
-                   size_t *kept, cp_err_t *err)
+/* Rewrites the CSV at path (written by this version: its header must be header_text) with
+ * only the rows keep() accepts, atomically; an unfinished last line is dropped. A missing
+ * file is fine (nothing kept). prepare, when given, reads the rows first (not called for
+ * an empty file). *kept counts the rows kept. CP_EUSAGE when the header differs, CP_EDATA
+ * when the file is malformed, CP_EIO on I/O errors. */
+static int keep_rows(const char *path, const char *header_text, prepare_fn prepare,
+                     keep_row_fn keep, void *ctx, size_t *kept, cp_err_t *err)
 {
     *kept = 0;
     char *data = NULL;
@@ -80,10 +100,12 @@ int study_csv_keep(const char *path, const char *header_text, study_keep_fn keep
     csv_table_t *t = NULL;
     if (len > 0)
         rc = csv_table_read_buffer(path, data, len, &t, err);
-    free(data);
     if (rc == CP_OK && t != NULL && !same_header(t, header_text))
         rc = cp_err_set(err, CP_EUSAGE, "%s has other columns than this version of chokepoint "
                         "writes; it cannot be resumed", path);
+    if (rc == CP_OK && t != NULL && prepare != NULL)
+        rc = prepare(ctx, path, data, len, err);
+    free(data);
     char dir[PATH_MAX], base[PATH_MAX], prefix[PATH_MAX + 1];
     tempfile_t tmp = TEMPFILE_INIT;
     FILE *out = NULL;
@@ -109,7 +131,7 @@ int study_csv_keep(const char *path, const char *header_text, study_keep_fn keep
     for (size_t r = 0; rc == CP_OK && t != NULL && r < csv_table_rows(t); r++) {
         for (size_t c = 0; c < cols; c++)
             cells[c] = csv_table_cell(t, r, (int)c);
-        if (!keep(ctx, cells, names, cols))
+        if (!keep(ctx, csv_table_line(t, r), cells, names, cols))
             continue;
         for (size_t c = 0; c < cols; c++) {
             if (c > 0)
@@ -134,63 +156,55 @@ int study_csv_keep(const char *path, const char *header_text, study_keep_fn keep
     return rc;
 }
 
-/* ---- the runs measured before ---- */
+/* ---- probe.csv: the targets probed before ---- */
+
+bool study_resume_probed(const json_t *probed, const char *name)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(probed, i, v)
+        if (json_is_string(v) && strcmp(json_string_value(v), name) == 0)
+            return true;
+    return false;
+}
+
+static bool keep_probed_row(void *ctx, long line, const char *const *cells,
+                            const char *const *names, size_t n)
+{
+    (void)line;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(names[i], "target") == 0)
+            return study_resume_probed(ctx, cells[i]);
+    return false;
+}
+
+int study_resume_keep_probe_rows(const char *path, const json_t *probed, size_t *kept,
+                                 cp_err_t *err)
+{
+    return keep_rows(path, probe_csv_header_text(), NULL, keep_probed_row, (void *)probed,
+                     kept, err);
+}
+
+/* ---- runs.csv: the runs measured before ---- */
 
 typedef struct done_run {
-    char target[128], codec[32];
+    long line; /* where its row starts in runs.csv */
+    char target[RUNS_NAME_MAX], codec[RUNS_NAME_MAX];
     int threads, rep;
     double seconds;
 } done_run_t;
 
 struct study_done {
-    done_run_t *runs;
-    size_t n, cap;
+    done_run_t *runs; /* in file order */
+    size_t n;
+    size_t next;      /* the next one keep_done_row meets */
 };
-
-study_done_t *study_done_create(void) { return calloc(1, sizeof(study_done_t)); }
 
 void study_done_free(study_done_t *d)
 {
     if (d != NULL)
         free(d->runs);
     free(d);
-}
-
-static const char *cell_named(const char *const *cells, const char *const *names, size_t n,
-                              const char *name)
-{
-    for (size_t i = 0; i < n; i++)
-        if (strcasecmp(names[i], name) == 0)
-            return cells[i];
-    return "";
-}
-
-bool study_done_keep_row(void *ctx, const char *const *cells, const char *const *names,
-                         size_t n_cells)
-{
-    study_done_t *d = ctx;
-    if (strcmp(cell_named(cells, names, n_cells, "valid"), "1") != 0)
-        return false; /* failed or not run: measured again */
-    done_run_t r;
-    memset(&r, 0, sizeof r);
-    snprintf(r.target, sizeof r.target, "%s", cell_named(cells, names, n_cells, "target"));
-    snprintf(r.codec, sizeof r.codec, "%s", cell_named(cells, names, n_cells, "codec"));
-    r.threads = atoi(cell_named(cells, names, n_cells, "threads"));
-    r.rep = atoi(cell_named(cells, names, n_cells, "rep"));
-    r.seconds = atof(cell_named(cells, names, n_cells, "seconds"));
-    double seconds;
-    if (study_done_lookup(d, r.target, r.codec, r.threads, r.rep, &seconds))
-        return false; /* a duplicate: keep the first */
-    if (d->n == d->cap) {
-        size_t cap = d->cap ? d->cap * 2 : 64;
-        done_run_t *p = realloc(d->runs, cap * sizeof *p);
-        if (p == NULL)
-            return true; /* kept, only not known as done: measured again at worst */
-        d->runs = p;
-        d->cap = cap;
-    }
-    d->runs[d->n++] = r;
-    return true;
 }
 
 bool study_done_lookup(void *ctx, const char *target, const char *codec, int threads, int rep,
@@ -208,20 +222,66 @@ bool study_done_lookup(void *ctx, const char *target, const char *codec, int thr
     return false;
 }
 
+/* A prepare_fn: the valid runs as the runs.csv loader reads them, each (target, codec,
+ * threads, rep) once, the first. */
+static int load_done(void *ctx, const char *path, const char *data, size_t len, cp_err_t *err)
+{
+    study_done_t *d = ctx;
+    runs_table_t *runs = NULL;
+    int rc = runs_table_load_buffer(path, data, len, &runs, err);
+    if (rc == CP_OK && (d->runs = calloc(runs->nrows + 1, sizeof *d->runs)) == NULL)
+        rc = cp_err_set(err, CP_ENOMEM, "out of memory");
+    for (size_t i = 0; rc == CP_OK && i < runs->nrows; i++) {
+        const run_row_t *row = &runs->rows[i];
+        double seconds;
+        if (study_done_lookup(d, row->target, row->codec, row->threads, row->rep, &seconds))
+            continue; /* a duplicate: keep the first */
+        done_run_t *r = &d->runs[d->n++];
+        r->line = row->line;
+        snprintf(r->target, sizeof r->target, "%s", row->target);
+        snprintf(r->codec, sizeof r->codec, "%s", row->codec);
+        r->threads = row->threads;
+        r->rep = row->rep;
+        r->seconds = row->seconds;
+    }
+    runs_table_free(runs);
+    return rc;
+}
+
+/* A keep_row_fn: the rows load_done took (met in file order). */
+static bool keep_done_row(void *ctx, long line, const char *const *cells,
+                          const char *const *names, size_t n_cells)
+{
+    (void)cells;
+    (void)names;
+    (void)n_cells;
+    study_done_t *d = ctx;
+    if (d->next >= d->n || d->runs[d->next].line != line)
+        return false; /* failed, not run, or a duplicate: measured again */
+    d->next++;
+    return true;
+}
+
+int study_resume_keep_runs(const char *path, study_done_t **done, size_t *kept, cp_err_t *err)
+{
+    *kept = 0;
+    *done = calloc(1, sizeof **done);
+    if (*done == NULL)
+        return cp_err_set(err, CP_ENOMEM, "out of memory");
+    return keep_rows(path, runs_csv_header_text(), load_done, keep_done_row, *done, kept, err);
+}
+
 int study_failed_runs(const char *path, size_t *failed, cp_err_t *err)
 {
     *failed = 0;
     if (access(path, F_OK) != 0)
         return CP_OK;
-    csv_table_t *t = NULL;
-    int rc = csv_table_read_file(path, &t, err);
-    if (rc != CP_OK)
-        return rc;
-    int valid = csv_table_find(t, "valid");
-    for (size_t r = 0; r < csv_table_rows(t); r++) /* as study_done_keep_row keeps them */
-        *failed += valid < 0 || strcmp(csv_table_cell(t, r, valid), "1") != 0;
-    csv_table_free(t);
-    return CP_OK;
+    runs_table_t *runs = NULL;
+    int rc = runs_table_load(path, &runs, err);
+    if (rc == CP_OK)
+        *failed = runs->skipped_failed;
+    runs_table_free(runs);
+    return rc;
 }
 
 int study_input_hash(const char *path, char *hex, unsigned long long *bytes, cp_err_t *err)
@@ -233,4 +293,95 @@ int study_input_hash(const char *path, char *hex, unsigned long long *bytes, cp_
         *bytes = size;
     }
     return rc;
+}
+
+/* ---- the recorded study ---- */
+
+void study_resume_free_args(int argc, char **argv)
+{
+    for (int i = 0; argv != NULL && i < argc; i++)
+        free(argv[i]);
+    free(argv);
+}
+
+/* A complete study is resumed only to measure its failed runs again: CP_OK with *failed
+ * their number (> 0), else CP_EUSAGE saying there is nothing to resume or why runs.csv
+ * cannot be read. */
+static int complete_study_failed_runs(const char *dir, const char *abs_dir, size_t *failed,
+                                      cp_err_t *err)
+{
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/runs.csv", abs_dir);
+    int rc = study_failed_runs(path, failed, err);
+    if (rc != CP_OK) {
+        char why[CP_ERR_MSG_MAX];
+        snprintf(why, sizeof why, "%s", err->msg);
+        return cp_err_set(err, CP_EUSAGE, "--resume '%s': %s", dir, why);
+    }
+    if (*failed == 0)
+        return cp_err_set(err, CP_EUSAGE, "--resume '%s': the study is complete and every run "
+                          "succeeded; nothing to resume (see its report.md)", dir);
+    return CP_OK;
+}
+
+int study_resume_load(const char *dir, char *abs_dir, json_t **meta, int *argc, char ***argv,
+                      cp_err_t *err)
+{
+    *meta = NULL;
+    *argv = NULL;
+    *argc = 0;
+    if (realpath(dir, abs_dir) == NULL)
+        return cp_err_errno(err, CP_EUSAGE, errno, "--resume '%s'", dir);
+    json_t *m = NULL;
+    meta_read(abs_dir, &m, NULL);
+    json_t *cmd = json_object_get(m, "command_line");
+    const char *first = json_string_value(json_array_get(cmd, 0));
+    if (m == NULL || first == NULL || strcmp(first, "run") != 0) {
+        json_decref(m);
+        return cp_err_set(err, CP_EUSAGE, "--resume '%s': not a results directory of "
+                          "'chokepoint run' (no meta.json with its command line)", dir);
+    }
+    const char *stage = NULL;
+    const char *status = study_dir_status(abs_dir, &stage);
+    int rc = CP_OK;
+    long pid = 0;
+    size_t failed = 0;
+    if (status != NULL && strcmp(status, "complete") == 0)
+        rc = complete_study_failed_runs(dir, abs_dir, &failed, err);
+    if (rc == CP_OK && dirlock_held(abs_dir, &pid))
+        rc = cp_err_set(err, CP_EUSAGE, "--resume '%s': in use by a running chokepoint "
+                        "process (pid %ld)", dir, pid);
+    const char *cwd = json_string_value(json_object_get(m, "cwd"));
+    if (rc == CP_OK && cwd != NULL && chdir(cwd) != 0)
+        rc = cp_err_errno(err, CP_EUSAGE, errno, "--resume '%s': cannot enter the directory "
+                          "the study ran in, %s", dir, cwd);
+    size_t n = json_array_size(cmd);
+    char **args = rc == CP_OK ? calloc(n + 1, sizeof *args) : NULL;
+    if (rc == CP_OK && args == NULL)
+        rc = cp_err_set(err, CP_ENOMEM, "out of memory");
+    for (size_t i = 0; rc == CP_OK && i < n; i++) {
+        const char *a = json_string_value(json_array_get(cmd, i));
+        args[i] = strdup(a != NULL ? a : "");
+        if (args[i] == NULL)
+            rc = cp_err_set(err, CP_ENOMEM, "out of memory");
+    }
+    if (rc != CP_OK) {
+        study_resume_free_args((int)n, args);
+        json_decref(m);
+        return rc;
+    }
+    if (failed > 0)
+        cp_log_info("resuming %s (complete, but runs.csv holds %zu failed run%s: measuring "
+                    "%s again)", abs_dir, failed, failed == 1 ? "" : "s",
+                    failed == 1 ? "it" : "them");
+    else
+        cp_log_info("resuming %s (%s in stage '%s')", abs_dir,
+                    status == NULL ? "unknown state" : strcmp(status, "abandoned") == 0
+                                                           ? "abandoned: its process died"
+                                                           : status,
+                    stage);
+    *meta = m;
+    *argv = args;
+    *argc = (int)n;
+    return CP_OK;
 }

@@ -1,5 +1,5 @@
 /* history_load.c - finding, reading and analysing the results directories under a root
- * (history_load.h). */
+ * (history_load.h); each meta.json is read by tables/meta_json.c's meta_read. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* timegm */
 #endif
@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "tables/meta_json.h"
 
 void history_set_free(history_set_t *set)
 {
@@ -176,13 +178,16 @@ static int load_one(history_set_t *set, const char *path, const analysis_options
     if ((size_t)snprintf(meta_path, sizeof meta_path, "%s/meta.json", path) >= sizeof meta_path ||
         (size_t)snprintf(runs_path, sizeof runs_path, "%s/runs.csv", path) >= sizeof runs_path)
         return skip_add(set, path, "path too long");
-    if (access(meta_path, F_OK) != 0)
-        return skip_add(set, path, "no meta.json (its host and start time are unknown)");
-    if (access(runs_path, F_OK) != 0)
-        return skip_add(set, path, "no runs.csv");
     json_error_t jerr;
-    json_t *meta = json_load_file(meta_path, 0, &jerr);
-    if (meta == NULL)
+    json_t *meta = NULL;
+    meta_read_result_t read = meta_read(path, &meta, &jerr);
+    if (read == META_READ_MISSING)
+        return skip_add(set, path, "no meta.json (its host and start time are unknown)");
+    if (access(runs_path, F_OK) != 0) {
+        json_decref(meta);
+        return skip_add(set, path, "no runs.csv");
+    }
+    if (read == META_READ_BAD)
         return skip_add(set, path, "meta.json: %s (line %d)", jerr.text, jerr.line);
     char hostbuf[256];
     const char *host = meta_host(meta, path, hostbuf, sizeof hostbuf);

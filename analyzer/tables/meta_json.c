@@ -1,13 +1,13 @@
-/* meta_json.c - meta.json of a results directory: built as a study runs, written at each
- * stage (through tables/outfile), and read back for the page-cache settings and targets
- * that compare, history and predict take into account (meta_json.h). The same file as a
- * Markdown section is report/meta_md.c. */
+/* meta_json.c - meta.json of a results directory: its one writer (meta_create,
+ * meta_add_target, meta_set_status, meta_write) and its one reader (meta_read, and
+ * meta_read_env on it). The same file as a Markdown section is report/meta_md.c. */
 #include "tables/meta_json.h"
 
-#include <limits.h>
 #include <math.h>
-#include <stdio.h>
+
+#include <limits.h>
 #include <string.h>
+#include <stdio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -134,10 +134,30 @@ static void target_env(const json_t *t, study_env_target_t *out)
     out->read_cap_bps = number_of(t, "emulated_read_cap_bytes_per_s");
 }
 
+/* The reader behind meta_read and meta_read_env: path is the meta.json file itself. */
+static meta_read_result_t read_meta_file(const char *path, json_t **meta, json_error_t *jerr)
+{
+    json_error_t ignored;
+    *meta = NULL;
+    if (access(path, F_OK) != 0)
+        return META_READ_MISSING;
+    *meta = json_load_file(path, 0, jerr != NULL ? jerr : &ignored);
+    return *meta != NULL ? META_READ_OK : META_READ_BAD;
+}
+
+meta_read_result_t meta_read(const char *dir, json_t **meta, json_error_t *jerr)
+{
+    char path[PATH_MAX];
+    *meta = NULL;
+    if ((size_t)snprintf(path, sizeof path, "%s/meta.json", dir) >= sizeof path)
+        return META_READ_MISSING;
+    return read_meta_file(path, meta, jerr);
+}
+
 bool meta_read_env(const char *path, study_env_t *env)
 {
-    json_error_t jerr;
-    json_t *meta = json_load_file(path, 0, &jerr);
+    json_t *meta = NULL;
+    read_meta_file(path, &meta, NULL);
     env->known = json_is_object(meta);
     if (!env->known) {
         json_decref(meta);

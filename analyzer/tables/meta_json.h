@@ -1,6 +1,8 @@
 /* meta_json.h - meta.json for a study directory: what ran, where, on what machine, with
  * which seeds, and whether it finished. Written at the start (status "running") and again
- * at every stage, so an interrupted study says how far it got. */
+ * at every stage, so an interrupted study says how far it got. Its one writer and its one
+ * reader (meta_read) are here; which status is recorded when, and what a reader makes of
+ * it, are study/meta.h's rules. */
 #ifndef CP_TABLES_META_JSON_H
 #define CP_TABLES_META_JSON_H
 
@@ -29,6 +31,18 @@ void meta_add_target(json_t *meta, const target_spec_t *target, const volume_inf
  * "running", the end time; `stage` names the stage reached ("fixture", "probe", "sweep",
  * "analyze", "plot", "done"). */
 void meta_set_status(json_t *meta, const char *status, const char *stage);
+
+/* What meta_read found. */
+typedef enum meta_read_result {
+    META_READ_OK,      /* *meta is the caller's reference (json_decref) */
+    META_READ_MISSING, /* no DIR/meta.json (or its path is too long) */
+    META_READ_BAD,     /* there, but not JSON: jerr (may be NULL) says where */
+} meta_read_result_t;
+
+/* Reads DIR/meta.json, the one reader of that file; *meta is NULL unless META_READ_OK.
+ * What the fields mean is the reader's business (study/meta.h has the status
+ * rules). */
+meta_read_result_t meta_read(const char *dir, json_t **meta, json_error_t *jerr);
 
 /* Reads the environment recorded in the meta.json at path into *env (study_env_init first:
  * what the file lacks stays unknown). False, with env->known false, when the file is

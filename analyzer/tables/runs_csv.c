@@ -131,6 +131,17 @@ static int load_direction(const csv_table_t *t, size_t row, int col_op, int col_
     return 0;
 }
 
+/* The repetition number, a label only: anything but a whole number from 1 reads as 0
+ * (unknown) rather than failing the file. */
+static int load_rep(const csv_table_t *t, size_t row, int col_rep)
+{
+    double rep = NAN;
+    if (csv_table_number(t, row, col_rep, &rep, NULL) != 0 || !(rep >= 1.0) ||
+        rep != floor(rep) || rep > 1e9)
+        return 0;
+    return (int)rep;
+}
+
 /* Counts failed row i under its (target, codec), keeping the first error's text (shown
  * printable). CP_OK or CP_ENOMEM. */
 static int note_failure(const csv_table_t *t, size_t i, int col_error, runs_table_t *runs)
@@ -186,6 +197,7 @@ static int runs_from_table(const csv_table_t *t, runs_table_t **out, cp_err_t *e
     int col_op = csv_table_find(t, "op"), col_read_cap = csv_table_find(t, "read_cap_bps");
     int col_engine = csv_table_find(t, "engine");
     int col_io_source = csv_table_find(t, "io_wait_source");
+    int col_rep = csv_table_find(t, "rep");
 
     runs_table_t *runs = calloc(1, sizeof *runs);
     size_t n = csv_table_rows(t);
@@ -211,6 +223,7 @@ static int runs_from_table(const csv_table_t *t, runs_table_t **out, cp_err_t *e
             return rc;
         }
         table_label(t, i, col_dir, runs->rows[runs->nrows].dir, sizeof runs->rows[0].dir);
+        runs->rows[runs->nrows].rep = load_rep(t, i, col_rep);
         /* block_size is the pipeline's block only for the blocks engine (the native one
          * reads in pieces of it but frames as its library decides; a command, its own). */
         if (strcmp(csv_table_cell(t, i, col_engine), "blocks") != 0 ||
