@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/sys.h"
+
 typedef struct unit {
     const char *suffix;
     double factor;
@@ -230,7 +232,7 @@ int parse_thread_list(const char *text, int **out, size_t *count, cp_err_t *err)
 int thread_list_all_cpus(int **out, size_t *count, cp_err_t *err)
 {
     char all[32];
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    long cpus = sys_online_cpus();
     if (cpus > CP_MAX_THREADS)
         cpus = CP_MAX_THREADS;
     snprintf(all, sizeof all, "1..%ld", cpus > 0 ? cpus : 1);

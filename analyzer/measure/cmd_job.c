@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -18,6 +17,7 @@
 
 #include "common/cleanup.h"
 #include "common/clock.h"
+#include "common/sys.h"
 #include "common/tempfile.h"
 #include "measure/pagecache.h"
 #include "measure/run_account.h"
@@ -317,7 +317,7 @@ static void parent_died(int sig)
 static void guardian(const char *command, pid_t parent)
 {
     signal(SIGUSR1, parent_died);
-    prctl(PR_SET_PDEATHSIG, SIGUSR1);
+    sys_die_with_parent(SIGUSR1);
     if (getppid() != parent) /* chokepoint died before the call */
         parent_died(SIGUSR1);
     pid_t shell = fork();

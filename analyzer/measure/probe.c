@@ -356,7 +356,7 @@ static int read_file(probe_ctx_t *pc, target_state_t *ts, const char *path, uint
     run_account_tracker_t *account = run_account_start(false);
     double sys0 = sys_thread_system_seconds();
     double t0 = clock_now();
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | (direct ? O_DIRECT : 0));
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | (direct ? sys_direct_open_flag() : 0));
     if (fd < 0 && direct && errno == EINVAL) {
         cp_log_warn("target '%s': O_DIRECT reads refused; reading through the page cache "
                     "(after dropping it)",

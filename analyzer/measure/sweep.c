@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "common/cleanup.h"
@@ -119,10 +118,12 @@ static const char *target_holding(const char *path, const sweep_params_t *p,
     struct stat s;
     if (stat(path, &s) != 0)
         return NULL;
+    unsigned maj, min;
+    sys_devno_split(s.st_dev, &maj, &min);
     const char *first = NULL, *uncapped = NULL;
     for (size_t i = 0; i < p->n_targets; i++) {
-        if (p->targets[i].is_mem || major(s.st_dev) != (unsigned)st[i].volume.dev_major ||
-            minor(s.st_dev) != (unsigned)st[i].volume.dev_minor)
+        if (p->targets[i].is_mem || maj != st[i].volume.dev_major ||
+            min != st[i].volume.dev_minor)
             continue;
         if (i == self)
             return p->targets[i].name;
@@ -431,7 +432,9 @@ static int target_still_there(const target_spec_t *t, const volume_info_t *v, cp
     if (stat(t->dir, &s) != 0)
         return cp_err_errno(err, CP_EIO, errno, "target '%s': directory '%s' is gone", t->name,
                             t->dir);
-    if (!S_ISDIR(s.st_mode) || major(s.st_dev) != v->dev_major || minor(s.st_dev) != v->dev_minor)
+    unsigned maj, min;
+    sys_devno_split(s.st_dev, &maj, &min);
+    if (!S_ISDIR(s.st_mode) || maj != v->dev_major || min != v->dev_minor)
         return cp_err_set(err, CP_EIO,
                           "target '%s': '%s' is no longer the directory on the volume first "
                           "examined (removed or unmounted?)",

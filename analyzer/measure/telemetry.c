@@ -8,7 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 
 #include "common/clock.h"
 #include "common/sys.h"
@@ -206,7 +205,8 @@ int telemetry_block_device(const char *dir, telemetry_device_t *out, cp_err_t *e
     struct stat st;
     if (stat(dir, &st) != 0)
         return cp_err_errno(err, CP_EIO, errno, "%s", dir);
-    unsigned maj = major(st.st_dev), min = minor(st.st_dev);
+    unsigned maj, min;
+    sys_devno_split(st.st_dev, &maj, &min);
     if (maj != 0)
         return device_from_diskstats(maj, min, out, err);
 
@@ -222,7 +222,8 @@ int telemetry_block_device(const char *dir, telemetry_device_t *out, cp_err_t *e
     struct stat src;
     if (m.source[0] != '/' || stat(m.source, &src) != 0 || !S_ISBLK(src.st_mode))
         return cp_err_set(err, CP_EIO, "%s: no block device (%s filesystem)", dir, m.fstype);
-    return device_from_diskstats(major(src.st_rdev), minor(src.st_rdev), out, err);
+    sys_devno_split(src.st_rdev, &maj, &min);
+    return device_from_diskstats(maj, min, out, err);
 }
 
 /* ---- start / stop ----------------------------------------------------------------- */
@@ -291,8 +292,7 @@ int telemetry_stop(telemetry_t *t, telemetry_sample_t *out)
     out->cpu_user_s = usage.user_s - t->start_usage.user_s;
     out->cpu_sys_s = usage.sys_s - t->start_usage.sys_s;
     out->max_rss_bytes = usage.max_rss_bytes;
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    out->online_cpus = cpus > 0 ? (int)cpus : 0;
+    out->online_cpus = sys_online_cpus();
 
     telemetry_cpu_times_t cpu_end;
     if (t->have_cpu && read_cpu_times(&cpu_end)) {

@@ -15,6 +15,7 @@
 #include "common/tempfile.h"
 #include "common/log.h"
 #include "common/prng.h"
+#include "common/sys.h"
 #include "common/units.h"
 #include "fixtures/fixture.h"
 #include "measure/hostinfo.h"
@@ -115,10 +116,11 @@ static void default_targets(study_t *s)
     volume_info_t v;
     target_spec_t shm;
     cp_err_t err = {0};
-    if (target_init_dir(&shm, "shm", "/dev/shm", NULL) != CP_OK || target_check(&shm, NULL) != CP_OK ||
-        volume_inspect("/dev/shm", &v, NULL) != CP_OK || !v.is_ram)
+    const char *ram_dir = sys_ram_dir();
+    if (ram_dir == NULL || target_init_dir(&shm, "shm", ram_dir, NULL) != CP_OK ||
+        target_check(&shm, NULL) != CP_OK || volume_inspect(ram_dir, &v, NULL) != CP_OK || !v.is_ram)
         return;
-    if (tempfile_mkdir("/dev/shm", "chokepoint-study", s->shm_dir, &err) != CP_OK)
+    if (tempfile_mkdir(ram_dir, "chokepoint-study", s->shm_dir, &err) != CP_OK)
         cp_log_warn("no 'shm' target: %s", err.msg);
     else if (target_init_dir(&s->targets[s->n_targets], "shm", s->shm_dir, NULL) == CP_OK)
         s->n_targets++;
