@@ -225,7 +225,7 @@ static options_outcome_t parse_args(int argc, char **argv, study_t *s, const cha
     if (rc == CP_OK && s->sweep.layout == SWEEP_SAME && s->n_targets > 0) {
         bool any_disk = false;
         for (size_t i = 0; i < s->n_targets; i++)
-            any_disk = any_disk || !s->targets[i].is_mem;
+            any_disk = any_disk || s->targets[i].kind != TARGET_MEM;
         if (!any_disk)
             rc = cp_err_set(err, CP_EUSAGE, "--layout same copies the input onto each "
                             "directory target; only mem was given");

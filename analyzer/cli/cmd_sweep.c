@@ -195,7 +195,7 @@ int cmd_sweep(int argc, char **argv)
     if (rc == CP_OK && p.layout == SWEEP_SAME) {
         bool any_disk = false;
         for (size_t i = 0; targets != NULL && i < n_targets; i++)
-            any_disk = any_disk || !targets[i].is_mem;
+            any_disk = any_disk || targets[i].kind != TARGET_MEM;
         if (!any_disk)
             rc = cp_err_set(&err, CP_EUSAGE, "--layout same copies the input onto each "
                             "directory target; only mem was given");

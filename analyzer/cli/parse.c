@@ -295,10 +295,8 @@ int parse_target(const char *text, target_spec_t *out, cp_err_t *err)
         return cp_err_set(err, CP_EUSAGE, "empty target: %s", form);
     target_spec_t t;
     memset(&t, 0, sizeof t);
-    if (strcmp(text, "mem") == 0) {
-        strcpy(t.name, "mem");
-        t.is_mem = true;
-        *out = t;
+    if (strcmp(text, CP_MEM_TARGET_NAME) == 0) {
+        target_init_mem(out);
         return CP_OK;
     }
     if (strlen(text) >= sizeof t.dir)
@@ -347,7 +345,8 @@ int parse_target(const char *text, target_spec_t *out, cp_err_t *err)
     }
     if (dir[0] == '\0')
         return cp_err_set(err, CP_EUSAGE, "bad target '%s': empty DIR; %s", text, form);
-    if (strcmp(t.name, "mem") == 0 || (t.name[0] == '\0' && strcmp(dir, "mem") == 0))
+    if (strcmp(t.name, CP_MEM_TARGET_NAME) == 0 ||
+        (t.name[0] == '\0' && strcmp(dir, CP_MEM_TARGET_NAME) == 0))
         return cp_err_set(err, CP_EUSAGE,
                           "bad target '%s': the name 'mem' is reserved for the memory target "
                           "(write it alone: mem)",

@@ -44,7 +44,7 @@ int archive_make(const char *input_path, uint64_t input_bytes, uint64_t input_ha
     out->engine = engine;
     char codec_name[32];
     codec_format(codec, codec_name, sizeof codec_name);
-    if (!t->is_mem) {
+    if (t->kind != TARGET_MEM) {
         sys_space_t space;
         if (sys_space_read(t->dir, &space, NULL) == CP_OK && space.total_bytes > 0 &&
             !sys_space_fits(&space, input_bytes))
@@ -55,7 +55,7 @@ int archive_make(const char *input_path, uint64_t input_bytes, uint64_t input_ha
                               (double)input_bytes / 1e6, (double)space.margin_bytes / 1e6);
     }
     sink_options_t opts = {SYNC_FSYNC, 0, t->name};
-    out->file = t->is_mem ? sink_open_ram("chokepoint-archive", &opts, ram_limit, err)
+    out->file = t->kind == TARGET_MEM ? sink_open_ram("chokepoint-archive", &opts, ram_limit, err)
                           : sink_open_file(t->dir, "chokepoint-archive", &opts, err);
     if (out->file == NULL)
         return err->code;

@@ -122,7 +122,7 @@ static const char *target_holding(const char *path, const sweep_params_t *p,
     sys_devno_split(s.st_dev, &maj, &min);
     const char *first = NULL, *uncapped = NULL;
     for (size_t i = 0; i < p->n_targets; i++) {
-        if (p->targets[i].is_mem || maj != st[i].volume.dev_major ||
+        if (p->targets[i].kind == TARGET_MEM || maj != st[i].volume.dev_major ||
             min != st[i].volume.dev_minor)
             continue;
         if (i == self)
@@ -214,7 +214,7 @@ static int ram_room_error(const ram_room_t *room, const target_spec_t *t, const 
         snprintf(advice, sizeof advice, "give --max-memory %lluM or more, use a smaller input "
                  "or leave out '%s'", (unsigned long long)((want + (1u << 20) - 1) >> 20),
                  t->name);
-    if (t->is_mem)
+    if (t->kind == TARGET_MEM)
         snprintf(where, sizeof where, "in memory");
     else
         snprintf(where, sizeof where, "in RAM (%s, %s)", fs_type, t->dir);
@@ -254,8 +254,8 @@ static int make_archives(const sweep_params_t *p, uint64_t input_size, target_st
     ram_room_t room = archive_ram_room(p);
     for (size_t i = 0; i < p->n_targets && rc == CP_OK; i++) {
         const target_spec_t *t = &p->targets[i];
-        bool in_ram = t->is_mem || st[i].volume.is_ram;
-        st[i].input_target = t->is_mem ? NULL : t->name; /* the archive is read from it */
+        bool in_ram = t->kind == TARGET_MEM || st[i].volume.is_ram;
+        st[i].input_target = t->kind == TARGET_MEM ? NULL : t->name; /* the archive is read from it */
         st[i].archives = calloc(p->n_codecs, sizeof *st[i].archives);
         st[i].archive_for = calloc(p->n_codecs, sizeof *st[i].archive_for);
         if (st[i].archives == NULL || st[i].archive_for == NULL)
@@ -268,12 +268,12 @@ static int make_archives(const sweep_params_t *p, uint64_t input_size, target_st
             char name[32];
             codec_format(&p->codecs[c], name, sizeof name);
             cp_log_info("compressing the input with %s into %s (--decompress; not timed)", name,
-                        t->is_mem ? "memory" : t->name);
+                        t->kind == TARGET_MEM ? "memory" : t->name);
             /* Untimed, so a native archive needs no more workers than a few (libzstd takes
              * at most 200, and its frame is the same for any number of them). */
             int make_threads = p->engine == PIPELINE_NATIVE && threads > 16 ? 16 : threads;
             rc = archive_make(p->input_path, input_size, hash, &p->codecs[c], p->engine,
-                              make_threads, p->block_size, t, t->is_mem ? room.left : 0,
+                              make_threads, p->block_size, t, t->kind == TARGET_MEM ? room.left : 0,
                               &st[i].archives[c], err);
             uint64_t held = st[i].archives[c].frames.packed_total;
             if (rc == CP_ENOMEM && st[i].archives[c].ram_needed > 0)
@@ -302,7 +302,7 @@ static int prepare_targets(const sweep_params_t *p, uint64_t input_size, target_
     for (size_t i = 0; i < p->n_targets; i++) {
         const target_spec_t *t = &p->targets[i];
         int rc = target_check(t, err);
-        if (rc == CP_OK && !t->is_mem)
+        if (rc == CP_OK && t->kind != TARGET_MEM)
             rc = volume_inspect(t->dir, &st[i].volume, err);
         if (rc != CP_OK)
             return rc;
@@ -311,7 +311,7 @@ static int prepare_targets(const sweep_params_t *p, uint64_t input_size, target_
         return make_archives(p, input_size, st, err);
     for (size_t i = 0; i < p->n_targets; i++) {
         st[i].input_path = p->input_path;
-        if (p->layout == SWEEP_SAME && !p->targets[i].is_mem) {
+        if (p->layout == SWEEP_SAME && p->targets[i].kind != TARGET_MEM) {
             cp_log_info("copying the input to target '%s' (--layout same)", p->targets[i].name);
             int rc = copy_input(p->input_path, &p->targets[i], input_size, &st[i].input_copy, err);
             if (rc != CP_OK)
@@ -329,7 +329,7 @@ static int prepare_targets(const sweep_params_t *p, uint64_t input_size, target_
  * only when it restores onto the target (the same layout). Otherwise they write to memory. */
 static bool writes_target(const sweep_params_t *p, size_t t)
 {
-    return !p->targets[t].is_mem && (!p->decompress || p->layout == SWEEP_SAME);
+    return p->targets[t].kind != TARGET_MEM && (!p->decompress || p->layout == SWEEP_SAME);
 }
 
 static bool series_is_cmd(const sweep_params_t *p, size_t c)
@@ -345,7 +345,7 @@ static void target_caps(const sweep_params_t *p, const target_state_t *st, size_
 {
     const target_spec_t *target = &p->targets[t];
     bool writes = writes_target(p, t);
-    bool reads = p->decompress ? !target->is_mem : st[t].input_copy != NULL;
+    bool reads = p->decompress ? target->kind != TARGET_MEM : st[t].input_copy != NULL;
     *write_cap = writes ? target->rate_cap_bps : 0.0;
     *read_cap = reads ? target->read_cap_bps : 0.0;
 }
@@ -449,14 +449,14 @@ static void row_init(const sweep_params_t *p, const target_state_t *st, const pl
     const target_spec_t *target = &p->targets[r->target];
     memset(row, 0, sizeof *row);
     row->target = target;
-    row->volume = target->is_mem ? NULL : &st[r->target].volume;
+    row->volume = target->kind == TARGET_MEM ? NULL : &st[r->target].volume;
     series_name(p, r->codec, row->codec, sizeof row->codec);
     row->threads = p->threads[r->thread];
     row->rep = r->rep;
     row->order = order;
     row->target_order = r->target + 1;
     row->seed = p->seed;
-    row->layout = target->is_mem ? SWEEP_SPLIT : p->layout;
+    row->layout = target->kind == TARGET_MEM ? SWEEP_SPLIT : p->layout;
     row->record.decompress = p->decompress;
     paced_caps(p, st, r->target, r->codec, &row->write_cap_bps, &row->read_cap_bps);
     row->input_target = st[r->target].input_target;
@@ -482,17 +482,17 @@ static int measure_one(const sweep_params_t *p, target_state_t *st, const planne
     row_init(p, st, r, order, &row);
 
     cp_err_t run_err = {0};
-    int rc = target->is_mem ? CP_OK : target_still_there(target, row.volume, &run_err);
+    int rc = target->kind == TARGET_MEM ? CP_OK : target_still_there(target, row.volume, &run_err);
     if (rc == CP_OK) {
         row.writeback = writeback_read();
-        telemetry_t *tel = telemetry_start(target->is_mem ? NULL : target->dir, NULL);
+        telemetry_t *tel = telemetry_start(target->kind == TARGET_MEM ? NULL : target->dir, NULL);
         rc = run_job(p, st, r->target, r->codec, row.threads, &row.record, &run_err);
         if (tel != NULL)
             telemetry_stop(tel, &row.telemetry);
         telemetry_free(tel);
     }
     /* A run whose directory vanished under it wrote to a deleted or detached file. */
-    if (rc == CP_OK && !target->is_mem)
+    if (rc == CP_OK && target->kind != TARGET_MEM)
         rc = target_still_there(target, row.volume, &run_err);
     if (rc == CP_EINTR)
         return cp_err_set(err, CP_EINTR, "interrupted");

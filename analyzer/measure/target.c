@@ -9,7 +9,7 @@
 
 int target_check(const target_spec_t *t, cp_err_t *err)
 {
-    if (t->is_mem)
+    if (t->kind == TARGET_MEM)
         return CP_OK;
     struct stat st;
     if (stat(t->dir, &st) != 0)
@@ -32,7 +32,7 @@ int target_check_names(const target_spec_t *targets, size_t n, cp_err_t *err)
         for (size_t j = 0; j < i; j++) {
             if (strcmp(targets[j].name, targets[i].name) != 0)
                 continue;
-            if (targets[i].is_mem && targets[j].is_mem)
+            if (targets[i].kind == TARGET_MEM && targets[j].kind == TARGET_MEM)
                 return cp_err_set(err, CP_EUSAGE, "target 'mem' is given twice");
             return cp_err_set(err, CP_EUSAGE, "two targets are named '%s'; give each a NAME=",
                               targets[i].name);
@@ -43,8 +43,8 @@ int target_check_names(const target_spec_t *targets, size_t n, cp_err_t *err)
 void target_init_mem(target_spec_t *out)
 {
     memset(out, 0, sizeof *out);
-    strcpy(out->name, "mem");
-    out->is_mem = true;
+    strcpy(out->name, CP_MEM_TARGET_NAME);
+    out->kind = TARGET_MEM;
 }
 
 int target_init_dir(target_spec_t *out, const char *name, const char *dir, cp_err_t *err)
@@ -112,7 +112,7 @@ int target_lock_all(const target_spec_t *targets, size_t n, target_locks_t *lock
     size_t before = locks->n;
     int rc = CP_OK;
     for (size_t i = 0; i < n && rc == CP_OK; i++)
-        if (!targets[i].is_mem)
+        if (targets[i].kind != TARGET_MEM)
             rc = lock_one(&targets[i], locks, err);
     while (rc != CP_OK && locks->n > before)
         dirlock_release(&locks->held[--locks->n].lock);

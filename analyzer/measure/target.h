@@ -11,10 +11,19 @@
 #include "common/bounds.h"
 #include "common/dirlock.h"
 #include "common/err.h"
+#include "common/target_name.h"
 
 #define CP_TARGET_NAME_MAX CP_NAME_MAX
 
-/* A parsed TARGET. The mem target has is_mem set and an empty dir. */
+/* What a target is, and so how it does its I/O (target_ops_for). A directory on a RAM
+ * volume (tmpfs) is a TARGET_DIR: it does I/O as any directory does, and the volume's
+ * inspection (volume_info_t.is_ram) says it lives in RAM. */
+typedef enum target_kind {
+    TARGET_DIR, /* a directory on a volume: files are written to and read from it */
+    TARGET_MEM, /* CP_MEM_TARGET_NAME: output counted and discarded (the CPU ceiling) */
+} target_kind_t;
+
+/* A parsed TARGET. The mem target has kind TARGET_MEM and an empty dir. */
 typedef struct target_spec {
     char name[CP_TARGET_NAME_MAX];
     char dir[PATH_MAX];
@@ -23,7 +32,7 @@ typedef struct target_spec {
      * with a throttle_make(read_cap_bps) bucket (throttle_read), and every figure so paced
      * is labelled emulated with this cap, as the write cap's are. */
     double read_cap_bps;
-    bool is_mem;
+    target_kind_t kind;
 } target_spec_t;
 
 /* Checks a parsed directory target: it must exist, be a directory (not a symlink to a

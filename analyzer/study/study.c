@@ -259,7 +259,7 @@ static int stage_probe(study_t *s, cp_err_t *err)
     if (f == NULL)
         return cp_err_code(err, CP_EIO);
     for (size_t i = 0; i < s->n_targets && rc == CP_OK; i++) {
-        if (s->targets[i].is_mem)
+        if (s->targets[i].kind == TARGET_MEM)
             continue;
         if (name_in(probed, s->targets[i].name)) {
             cp_log_info("probe of '%s' kept from before", s->targets[i].name);
@@ -492,11 +492,11 @@ int study_execute(study_t *s, int argc, char **argv, cp_err_t *err)
                             json_string(s->sweep.decompress ? "decompress" : "compress"));
         json_object_set_new(s->meta, "layout", json_string(sweep_layout_name(s->sweep.layout)));
         for (size_t i = 0; i < s->n_targets && rc == CP_OK; i++) {
-            if (!s->targets[i].is_mem)
+            if (s->targets[i].kind != TARGET_MEM)
                 rc = volume_inspect(s->targets[i].dir, &s->volumes[i], err);
             if (rc == CP_OK)
                 meta_add_target(s->meta, &s->targets[i],
-                                s->targets[i].is_mem ? NULL : &s->volumes[i]);
+                                s->targets[i].kind == TARGET_MEM ? NULL : &s->volumes[i]);
         }
     }
     if (rc == CP_OK) {

@@ -275,7 +275,7 @@ static void test_targets(void **state)
     assert_string_equal(t.name, "/mnt/ssd");
     assert_string_equal(t.dir, "/mnt/ssd");
     assert_true(t.rate_cap_bps == 0);
-    assert_false(t.is_mem);
+    assert_false(t.kind == TARGET_MEM);
 
     t = target_ok("ssd=/mnt/ssd@400MB/s");
     assert_string_equal(t.name, "ssd");
@@ -291,7 +291,7 @@ static void test_targets(void **state)
     assert_true(t.rate_cap_bps == 1.5 * 1073741824.0);
 
     t = target_ok("mem");
-    assert_true(t.is_mem);
+    assert_true(t.kind == TARGET_MEM);
     assert_string_equal(t.name, "mem");
 
     target_bad("");
