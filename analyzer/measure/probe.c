@@ -175,7 +175,7 @@ static int emit(probe_ctx_t *pc, const probe_row_t *row, cp_err_t *err)
 static int check_fits(const target_state_t *ts, uint64_t size, cp_err_t *err)
 {
     sys_space_t space;
-    int rc = sys_space_read(ts->spec->dir, &space, err);
+    int rc = target_ops_for(ts->spec)->space(ts->spec, &space, err);
     if (rc != CP_OK)
         return rc;
     if (sys_space_fits(&space, size))
@@ -220,7 +220,7 @@ static uint64_t fill_file_data(probe_ctx_t *pc, uint64_t file_seed)
 static sink_t *open_probe_file(target_state_t *ts, const char *prefix, cp_err_t *err)
 {
     sink_options_t opts = {ts->sync, ts->spec->rate_cap_bps, ts->spec->name};
-    sink_t *s = sink_open_file(ts->spec->dir, prefix, &opts, err);
+    sink_t *s = target_ops_for(ts->spec)->open_kept(ts->spec, prefix, &opts, 0, err);
     if (s != NULL)
         ts->sync = sink_effective_sync(s);
     return s;
@@ -265,7 +265,7 @@ static int write_file(probe_ctx_t *pc, target_state_t *ts, uint64_t size, uint64
                       sink_t **out, write_timing_t *timing, cp_err_t *err)
 {
     uint64_t salt = fill_file_data(pc, file_seed);
-    telemetry_t *whole = telemetry_start(ts->spec->dir, NULL);
+    telemetry_t *whole = telemetry_start(target_ops_for(ts->spec)->output_dir(ts->spec), NULL);
     run_account_tracker_t *account = run_account_start(false);
     double sys0 = sys_thread_system_seconds();
     double t0 = clock_now();
@@ -352,18 +352,19 @@ static int read_file(probe_ctx_t *pc, target_state_t *ts, const char *path, uint
     if (posix_memalign(&buf, align, len) != 0)
         return cp_err_set(err, CP_ENOMEM, "out of memory for a %zu-byte read buffer", len);
 
-    telemetry_t *whole = telemetry_start(ts->spec->dir, NULL);
+    const target_ops_t *ops = target_ops_for(ts->spec);
+    telemetry_t *whole = telemetry_start(ops->output_dir(ts->spec), NULL);
     run_account_tracker_t *account = run_account_start(false);
     double sys0 = sys_thread_system_seconds();
     double t0 = clock_now();
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | (direct ? sys_direct_open_flag() : 0));
+    int fd = ops->open_read(ts->spec, path, direct);
     if (fd < 0 && direct && errno == EINVAL) {
         cp_log_warn("target '%s': O_DIRECT reads refused; reading through the page cache "
                     "(after dropping it)",
                     ts->spec->name);
         ts->read_direct = false;
         t0 = clock_now();
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+        fd = ops->open_read(ts->spec, path, false);
     }
     if (fd < 0) {
         rc = cp_err_errno(err, CP_EIO, errno, "cannot open %s for reading (target '%s')", path,
@@ -569,7 +570,7 @@ static int prepare_target(const probe_params_t *p, const target_spec_t *spec,
     ts->read_direct = true;
     int rc = target_check(spec, err);
     if (rc == CP_OK)
-        rc = volume_inspect(spec->dir, &ts->volume, err);
+        rc = target_ops_for(spec)->inspect(spec, &ts->volume, err);
     if (rc != CP_OK)
         return rc;
     sys_space_t space;

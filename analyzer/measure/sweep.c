@@ -68,8 +68,9 @@ sweep_params_t sweep_defaults(void)
 static int copy_input(const char *input, const target_spec_t *t, uint64_t size, sink_t **out,
                       cp_err_t *err)
 {
+    const target_ops_t *ops = target_ops_for(t);
     sys_space_t space;
-    if (sys_space_read(t->dir, &space, err) != CP_OK)
+    if (ops->space(t, &space, err) != CP_OK)
         return err->code;
     if (!sys_space_fits(&space, size))
         return cp_err_set(err, CP_ENOSPC,
@@ -78,7 +79,7 @@ static int copy_input(const char *input, const target_spec_t *t, uint64_t size, 
                           t->name, (double)space.free_bytes / 1e6, (double)size / 1e6,
                           (double)space.margin_bytes / 1e6);
     sink_options_t opts = {SYNC_FSYNC, 0, t->name};
-    sink_t *sink = sink_open_file(t->dir, "chokepoint-input", &opts, err);
+    sink_t *sink = ops->open_kept(t, "chokepoint-input", &opts, 0, err);
     if (sink == NULL)
         return err->code;
     FILE *in = fopen(input, "rb");
@@ -115,15 +116,10 @@ static int copy_input(const char *input, const target_spec_t *t, uint64_t size, 
 static const char *target_holding(const char *path, const sweep_params_t *p,
                                   const target_state_t *st, size_t self)
 {
-    struct stat s;
-    if (stat(path, &s) != 0)
-        return NULL;
-    unsigned maj, min;
-    sys_devno_split(s.st_dev, &maj, &min);
     const char *first = NULL, *uncapped = NULL;
     for (size_t i = 0; i < p->n_targets; i++) {
-        if (p->targets[i].kind == TARGET_MEM || maj != st[i].volume.dev_major ||
-            min != st[i].volume.dev_minor)
+        const target_spec_t *t = &p->targets[i];
+        if (!target_ops_for(t)->holds(t, &st[i].volume, path))
             continue;
         if (i == self)
             return p->targets[i].name;
@@ -272,9 +268,11 @@ static int make_archives(const sweep_params_t *p, uint64_t input_size, target_st
             /* Untimed, so a native archive needs no more workers than a few (libzstd takes
              * at most 200, and its frame is the same for any number of them). */
             int make_threads = p->engine == PIPELINE_NATIVE && threads > 16 ? 16 : threads;
+            /* A kind that keeps its archive in RAM (mem) holds it to the room left; a
+             * directory's file is held to its volume's free space instead. */
             rc = archive_make(p->input_path, input_size, hash, &p->codecs[c], p->engine,
-                              make_threads, p->block_size, t, t->kind == TARGET_MEM ? room.left : 0,
-                              &st[i].archives[c], err);
+                              make_threads, p->block_size, t, room.left, &st[i].archives[c],
+                              err);
             uint64_t held = st[i].archives[c].frames.packed_total;
             if (rc == CP_ENOMEM && st[i].archives[c].ram_needed > 0)
                 rc = ram_room_error(&room, t, st[i].volume.fs_type, name,
@@ -302,8 +300,8 @@ static int prepare_targets(const sweep_params_t *p, uint64_t input_size, target_
     for (size_t i = 0; i < p->n_targets; i++) {
         const target_spec_t *t = &p->targets[i];
         int rc = target_check(t, err);
-        if (rc == CP_OK && t->kind != TARGET_MEM)
-            rc = volume_inspect(t->dir, &st[i].volume, err);
+        if (rc == CP_OK)
+            rc = target_ops_for(t)->inspect(t, &st[i].volume, err);
         if (rc != CP_OK)
             return rc;
     }
@@ -311,7 +309,8 @@ static int prepare_targets(const sweep_params_t *p, uint64_t input_size, target_
         return make_archives(p, input_size, st, err);
     for (size_t i = 0; i < p->n_targets; i++) {
         st[i].input_path = p->input_path;
-        if (p->layout == SWEEP_SAME && p->targets[i].kind != TARGET_MEM) {
+        const target_spec_t *t = &p->targets[i];
+        if (p->layout == SWEEP_SAME && target_ops_for(t)->output_dir(t) != NULL) {
             cp_log_info("copying the input to target '%s' (--layout same)", p->targets[i].name);
             int rc = copy_input(p->input_path, &p->targets[i], input_size, &st[i].input_copy, err);
             if (rc != CP_OK)
@@ -329,7 +328,9 @@ static int prepare_targets(const sweep_params_t *p, uint64_t input_size, target_
  * only when it restores onto the target (the same layout). Otherwise they write to memory. */
 static bool writes_target(const sweep_params_t *p, size_t t)
 {
-    return p->targets[t].kind != TARGET_MEM && (!p->decompress || p->layout == SWEEP_SAME);
+    const target_spec_t *target = &p->targets[t];
+    return target_ops_for(target)->output_dir(target) != NULL &&
+           (!p->decompress || p->layout == SWEEP_SAME);
 }
 
 static bool series_is_cmd(const sweep_params_t *p, size_t c)
@@ -385,7 +386,7 @@ static void fill_job(const sweep_params_t *p, const target_state_t *st, size_t t
     job->sync = p->sync;
     job->volume_label = target->name;
     if (writes_target(p, t))
-        job->scratch_dir = target->dir;
+        job->scratch_dir = target_ops_for(target)->output_dir(target);
     else
         job->discard = true;
 }
@@ -411,7 +412,7 @@ static int run_job(const sweep_params_t *p, const target_state_t *st, size_t t, 
             job.restores_bytes = st[t].archive_for[c]->frames.unpacked_total;
         }
         if (writes_target(p, t))
-            job.scratch_dir = p->targets[t].dir;
+            job.scratch_dir = target_ops_for(&p->targets[t])->output_dir(&p->targets[t]);
         else
             job.discard = true;
         int rc = cmd_job_run(&job, rec, err);
@@ -421,25 +422,6 @@ static int run_job(const sweep_params_t *p, const target_state_t *st, size_t t, 
     compress_job_t job;
     fill_job(p, st, t, c, threads, &job);
     return compress_job_run(&job, rec, err);
-}
-
-/* CP_OK while the target directory is still on the volume it was on when the sweep
- * started; CP_EIO naming the target once it was removed or its filesystem unmounted (the
- * path may then lead to another volume, which must not be measured or written to). */
-static int target_still_there(const target_spec_t *t, const volume_info_t *v, cp_err_t *err)
-{
-    struct stat s;
-    if (stat(t->dir, &s) != 0)
-        return cp_err_errno(err, CP_EIO, errno, "target '%s': directory '%s' is gone", t->name,
-                            t->dir);
-    unsigned maj, min;
-    sys_devno_split(s.st_dev, &maj, &min);
-    if (!S_ISDIR(s.st_mode) || maj != v->dev_major || min != v->dev_minor)
-        return cp_err_set(err, CP_EIO,
-                          "target '%s': '%s' is no longer the directory on the volume first "
-                          "examined (removed or unmounted?)",
-                          t->name, t->dir);
-    return CP_OK;
 }
 
 /* A row for planned run r, not yet measured. */
@@ -482,18 +464,21 @@ static int measure_one(const sweep_params_t *p, target_state_t *st, const planne
     row_init(p, st, r, order, &row);
 
     cp_err_t run_err = {0};
-    int rc = target->kind == TARGET_MEM ? CP_OK : target_still_there(target, row.volume, &run_err);
+    /* A target whose directory was removed or unmounted may lead to another volume, which
+     * must not be measured or written to. */
+    const target_ops_t *ops = target_ops_for(target);
+    int rc = ops->still_there(target, row.volume, &run_err);
     if (rc == CP_OK) {
         row.writeback = writeback_read();
-        telemetry_t *tel = telemetry_start(target->kind == TARGET_MEM ? NULL : target->dir, NULL);
+        telemetry_t *tel = telemetry_start(ops->output_dir(target), NULL);
         rc = run_job(p, st, r->target, r->codec, row.threads, &row.record, &run_err);
         if (tel != NULL)
             telemetry_stop(tel, &row.telemetry);
         telemetry_free(tel);
     }
     /* A run whose directory vanished under it wrote to a deleted or detached file. */
-    if (rc == CP_OK && target->kind != TARGET_MEM)
-        rc = target_still_there(target, row.volume, &run_err);
+    if (rc == CP_OK)
+        rc = ops->still_there(target, row.volume, &run_err);
     if (rc == CP_EINTR)
         return cp_err_set(err, CP_EINTR, "interrupted");
     row.valid = rc == CP_OK;

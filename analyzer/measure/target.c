@@ -1,3 +1,6 @@
+/* target.c - what every target kind shares: the registry of kinds' operations, the checks
+ * of a list of targets (names), building a spec, and the locks that keep two chokepoint
+ * processes from measuring one directory at once. */
 #include "measure/target.h"
 
 #include <errno.h>
@@ -7,23 +10,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The registry: one line per kind. */
+static const target_ops_t *const ops_by_kind[] = {
+    [TARGET_DIR] = &target_dir_ops,
+    [TARGET_MEM] = &target_mem_ops,
+};
+
+const target_ops_t *target_ops_for(const target_spec_t *t) { return ops_by_kind[t->kind]; }
+
 int target_check(const target_spec_t *t, cp_err_t *err)
 {
-    if (t->kind == TARGET_MEM)
-        return CP_OK;
-    struct stat st;
-    if (stat(t->dir, &st) != 0)
-        return cp_err_errno(err, CP_EUSAGE, errno, "target '%s': cannot use directory '%s'",
-                            t->name, t->dir);
-    if (!S_ISDIR(st.st_mode))
-        return cp_err_set(err, CP_EUSAGE,
-                          "target '%s': '%s' is not a directory; expected [NAME=]DIR[@RATE] "
-                          "with DIR a writable directory, or mem",
-                          t->name, t->dir);
-    if (access(t->dir, W_OK | X_OK) != 0)
-        return cp_err_errno(err, CP_EUSAGE, errno, "target '%s': directory '%s' is not writable",
-                            t->name, t->dir);
-    return CP_OK;
+    return target_ops_for(t)->check(t, err);
 }
 
 int target_check_names(const target_spec_t *targets, size_t n, cp_err_t *err)
@@ -73,7 +70,7 @@ static bool already_locked(const target_locks_t *locks, const struct stat *st)
     return false;
 }
 
-static int lock_one(const target_spec_t *t, target_locks_t *locks, cp_err_t *err)
+int target_lock_directory(const target_spec_t *t, target_locks_t *locks, cp_err_t *err)
 {
     int rc = target_check(t, err);
     struct stat st;
@@ -112,8 +109,7 @@ int target_lock_all(const target_spec_t *targets, size_t n, target_locks_t *lock
     size_t before = locks->n;
     int rc = CP_OK;
     for (size_t i = 0; i < n && rc == CP_OK; i++)
-        if (targets[i].kind != TARGET_MEM)
-            rc = lock_one(&targets[i], locks, err);
+        rc = target_ops_for(&targets[i])->lock(&targets[i], locks, err);
     while (rc != CP_OK && locks->n > before)
         dirlock_release(&locks->held[--locks->n].lock);
     return rc;
