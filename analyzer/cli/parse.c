@@ -369,3 +369,44 @@ int parse_target(const char *text, target_spec_t *out, cp_err_t *err)
     *out = t;
     return CP_OK;
 }
+
+/* ---- the series list (-c) ---------------------------------------------------------------- */
+
+int parse_series_list(const char *text, series_spec_t **out, size_t *count, cp_err_t *err)
+{
+    *out = NULL;
+    *count = 0;
+    int rc = CP_OK;
+    const char *s = text != NULL ? text : "";
+    do {
+        size_t len = strcspn(s, ",");
+        char item[64];
+        if (len == 0 || len >= sizeof item) {
+            rc = cp_err_set(err, CP_EUSAGE, "bad codec list '%s': %s", text,
+                            len == 0 ? "an empty item" : "an item too long");
+            break;
+        }
+        snprintf(item, sizeof item, "%.*s", (int)len, s);
+        series_spec_t series;
+        if (cmd_preset_is(item)) {
+            cmd_series_t cmd;
+            rc = cmd_preset_expand(item, &cmd, err);
+            if (rc == CP_OK)
+                series = series_of_command(&cmd);
+        } else {
+            codec_spec_t codec;
+            rc = codec_parse(item, &codec, err);
+            if (rc == CP_OK)
+                series = series_of_codec(&codec);
+        }
+        if (rc == CP_OK)
+            rc = series_list_append(out, count, &series, err);
+        s += len;
+    } while (rc == CP_OK && *s++ == ',');
+    if (rc != CP_OK) {
+        free(*out);
+        *out = NULL;
+        *count = 0;
+    }
+    return rc;
+}

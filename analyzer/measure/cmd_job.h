@@ -65,17 +65,6 @@ int cmd_series_restore(cmd_series_t *s, codec_spec_t *archive_codec, cp_err_t *e
     "                           xz-cli:0..9[e]  xz -q -L -T{threads} -c {input} > {output}\n"    \
     "                           pigz:1..9       pigz -q -L -p {threads} -c {input} > {output}\n"
 
-/* Parses a comma-separated list of codecs and presets ("zstd:3,zstd-cli:3") into
- * parallel malloc'd arrays (caller frees both): a preset's codec slot holds "copy" and its
- * cmds slot the expanded command; a codec's cmds slot has an empty series. CP_EUSAGE for
- * a bad item (arrays then NULL). */
-int cmd_series_parse_list(const char *text, codec_spec_t **codecs, cmd_series_t **cmds,
-                          size_t *count, cp_err_t *err);
-
-/* Appends the command series s to the arrays (a "copy" codec beside it). CP_ENOMEM. */
-int cmd_series_append(codec_spec_t **codecs, cmd_series_t **cmds, size_t *count,
-                      const cmd_series_t *s, cp_err_t *err);
-
 typedef struct cmd_job {
     const char *input_path;
     const cmd_series_t *cmd;

@@ -164,8 +164,8 @@ static ram_room_t archive_ram_room(const sweep_params_t *p)
     bool known = sys_mem_available(&room.available);
     if (room.limit == 0 && !known)
         return room;
-    for (size_t c = 0; c < p->n_codecs; c++) { /* making the archives, then restoring */
-        memest_t m = memest_compute_study(&p->codecs[c], p->engine, largest_threads(p),
+    for (size_t c = 0; c < p->n_series; c++) { /* making the archives, then restoring */
+        memest_t m = memest_compute_study(&p->series[c].codec, p->engine, largest_threads(p),
                                           p->block_size, true);
         room.runs = m.total_bytes > room.runs ? m.total_bytes : room.runs;
     }
@@ -227,9 +227,9 @@ static int ram_room_error(const ram_room_t *room, const target_spec_t *t, const 
 static size_t archive_owner(const sweep_params_t *p, size_t c)
 {
     char name[32], other[32];
-    codec_format(&p->codecs[c], name, sizeof name);
+    codec_format(&p->series[c].codec, name, sizeof name);
     for (size_t k = 0; k < c; k++) {
-        codec_format(&p->codecs[k], other, sizeof other);
+        codec_format(&p->series[k].codec, other, sizeof other);
         if (strcmp(name, other) == 0)
             return k;
     }
@@ -252,17 +252,17 @@ static int make_archives(const sweep_params_t *p, uint64_t input_size, target_st
         const target_spec_t *t = &p->targets[i];
         bool in_ram = t->kind == TARGET_MEM || st[i].volume.is_ram;
         st[i].input_target = t->kind == TARGET_MEM ? NULL : t->name; /* the archive is read from it */
-        st[i].archives = calloc(p->n_codecs, sizeof *st[i].archives);
-        st[i].archive_for = calloc(p->n_codecs, sizeof *st[i].archive_for);
+        st[i].archives = calloc(p->n_series, sizeof *st[i].archives);
+        st[i].archive_for = calloc(p->n_series, sizeof *st[i].archive_for);
         if (st[i].archives == NULL || st[i].archive_for == NULL)
             return cp_err_set(err, CP_ENOMEM, "out of memory for archives");
-        for (size_t c = 0; c < p->n_codecs && rc == CP_OK; c++) {
+        for (size_t c = 0; c < p->n_series && rc == CP_OK; c++) {
             size_t owner = archive_owner(p, c);
             st[i].archive_for[c] = &st[i].archives[owner];
             if (owner != c)
                 continue;
             char name[32];
-            codec_format(&p->codecs[c], name, sizeof name);
+            codec_format(&p->series[c].codec, name, sizeof name);
             cp_log_info("compressing the input with %s into %s (--decompress; not timed)", name,
                         t->kind == TARGET_MEM ? "memory" : t->name);
             /* Untimed, so a native archive needs no more workers than a few (libzstd takes
@@ -270,7 +270,7 @@ static int make_archives(const sweep_params_t *p, uint64_t input_size, target_st
             int make_threads = p->engine == PIPELINE_NATIVE && threads > 16 ? 16 : threads;
             /* A kind that keeps its archive in RAM (mem) holds it to the room left; a
              * directory's file is held to its volume's free space instead. */
-            rc = archive_make(p->input_path, input_size, hash, &p->codecs[c], p->engine,
+            rc = archive_make(p->input_path, input_size, hash, &p->series[c].codec, p->engine,
                               make_threads, p->block_size, t, room.left, &st[i].archives[c],
                               err);
             uint64_t held = st[i].archives[c].frames.packed_total;
@@ -335,7 +335,7 @@ static bool writes_target(const sweep_params_t *p, size_t t)
 
 static bool series_is_cmd(const sweep_params_t *p, size_t c)
 {
-    return p->cmds != NULL && p->cmds[c].series[0] != '\0';
+    return p->series[c].kind == SERIES_COMMAND;
 }
 
 /* The emulated caps of target t that pace chokepoint's own runs there: the write cap
@@ -378,7 +378,7 @@ static void fill_job(const sweep_params_t *p, const target_state_t *st, size_t t
         job->pipeline.input_path = st[t].input_path;
     }
     paced_caps(p, st, t, c, &job->rate_cap_bps, &job->pipeline.read_cap_bps);
-    job->pipeline.codec = p->codecs[c];
+    job->pipeline.codec = p->series[c].codec;
     job->pipeline.threads = threads;
     job->pipeline.engine = p->engine;
     job->pipeline.block_size = p->block_size; /* a decompression's: the archive's, for the
@@ -394,10 +394,7 @@ static void fill_job(const sweep_params_t *p, const target_state_t *st, size_t t
 /* The series' name in rows: "zstd:3", or "cmd:NAME" for the user's command. */
 static void series_name(const sweep_params_t *p, size_t c, char *buf, size_t size)
 {
-    if (series_is_cmd(p, c))
-        snprintf(buf, size, "%s", p->cmds[c].series);
-    else
-        codec_format(&p->codecs[c], buf, size);
+    series_format(&p->series[c], buf, size);
 }
 
 /* One run of series c at threads on target t, by compress_job or cmd_job. */
@@ -405,7 +402,7 @@ static int run_job(const sweep_params_t *p, const target_state_t *st, size_t t, 
                    int threads, compress_record_t *rec, cp_err_t *err)
 {
     if (series_is_cmd(p, c)) {
-        cmd_job_t job = {.input_path = st[t].input_path, .cmd = &p->cmds[c], .threads = threads,
+        cmd_job_t job = {.input_path = st[t].input_path, .cmd = &p->series[c].cmd, .threads = threads,
                          .sync = p->sync};
         if (p->decompress) { /* the preset's program restores the archive on the target */
             job.input_path = st[t].archive_for[c]->path;
@@ -532,7 +529,7 @@ static int warm_up(const sweep_params_t *p, target_state_t *st, cp_err_t *err)
 {
     int max_threads = largest_threads(p);
     for (size_t t = 0; t < p->n_targets; t++)
-        for (size_t c = 0; c < p->n_codecs && !st[t].failed; c++) {
+        for (size_t c = 0; c < p->n_series && !st[t].failed; c++) {
             if (case_done(p, t, c))
                 continue; /* resumed: nothing left to measure here */
             compress_record_t rec;
@@ -626,7 +623,7 @@ static int run_plan(const sweep_params_t *p, target_state_t *st, const planned_r
     for (size_t i = 0; i < n && rc == CP_OK; i++) {
         unsigned order = (unsigned)(first_order + i + 1);
         double seconds = -1.0;
-        size_t k = (plan[i].target * p->n_codecs + plan[i].codec) * p->n_threads + plan[i].thread;
+        size_t k = (plan[i].target * p->n_series + plan[i].codec) * p->n_threads + plan[i].thread;
         if (measured_before(p, plan[i].target, plan[i].codec, plan[i].thread, plan[i].rep,
                             &seconds)) {
             /* resumed: kept from before, not measured twice (nor in pc->total) */
@@ -660,15 +657,15 @@ static int run_until_settled(const sweep_params_t *p, target_state_t *st, planne
                              cp_err_t *err)
 {
     int rc = CP_OK;
-    size_t ncases = p->n_targets * p->n_codecs * p->n_threads;
+    size_t ncases = p->n_targets * p->n_series * p->n_threads;
     for (int round = p->reps + 1; round <= SWEEP_AUTO_MAX_REPS && rc == CP_OK; round++) {
         size_t n = 0;
         for (size_t k = 0; k < ncases; k++) {
-            size_t t = k / (p->n_codecs * p->n_threads);
+            size_t t = k / (p->n_series * p->n_threads);
             if (st[t].failed || times[k].n >= SWEEP_AUTO_MAX_REPS ||
                 sweep_median_settled(times[k].seconds, times[k].n, SWEEP_AUTO_WITHIN))
                 continue;
-            plan[n++] = (planned_run_t){t, (k / p->n_threads) % p->n_codecs, k % p->n_threads,
+            plan[n++] = (planned_run_t){t, (k / p->n_threads) % p->n_series, k % p->n_threads,
                                         round};
         }
         if (n == 0)
@@ -685,8 +682,8 @@ static int run_until_settled(const sweep_params_t *p, target_state_t *st, planne
 
 int sweep_check_decompress(const sweep_params_t *p, cp_err_t *err)
 {
-    for (size_t c = 0; p->decompress && c < p->n_codecs; c++)
-        if (series_is_cmd(p, c) && !p->cmds[c].restores)
+    for (size_t c = 0; p->decompress && c < p->n_series; c++)
+        if (series_is_cmd(p, c) && !p->series[c].cmd.restores)
             return cp_err_set(err, CP_EUSAGE, "--decompress restores the built-in codecs' "
                               "archives; a command does only as a preset's restore "
                               "(cmd_series_restore)");
@@ -699,7 +696,7 @@ int sweep_check_decompress(const sweep_params_t *p, cp_err_t *err)
 static void warn_unpaced_commands(const sweep_params_t *p, const target_state_t *st)
 {
     bool any_cmd = false;
-    for (size_t c = 0; c < p->n_codecs; c++)
+    for (size_t c = 0; c < p->n_series; c++)
         any_cmd = any_cmd || series_is_cmd(p, c);
     for (size_t t = 0; any_cmd && t < p->n_targets; t++) {
         double write_cap, read_cap;
@@ -714,7 +711,7 @@ static void warn_unpaced_commands(const sweep_params_t *p, const target_state_t 
 
 int sweep_run(const sweep_params_t *p, sweep_row_cb cb, void *ctx, cp_err_t *err)
 {
-    if (p->n_targets == 0 || p->n_codecs == 0 || p->n_threads == 0 || p->reps < 1)
+    if (p->n_targets == 0 || p->n_series == 0 || p->n_threads == 0 || p->reps < 1)
         return cp_err_set(err, CP_EUSAGE, "nothing to sweep: give at least one TARGET");
     int rc = sweep_check_decompress(p, err);
     if (rc != CP_OK)
@@ -724,7 +721,7 @@ int sweep_run(const sweep_params_t *p, sweep_row_cb cb, void *ctx, cp_err_t *err
     if (rc != CP_OK)
         return rc;
     target_state_t *st = calloc(p->n_targets, sizeof *st);
-    size_t ncases = p->n_targets * p->n_codecs * p->n_threads;
+    size_t ncases = p->n_targets * p->n_series * p->n_threads;
     size_t total = ncases * (size_t)p->reps;
     /* The plan array is reused by --reps auto's rounds (one run per case at most). */
     planned_run_t *plan = calloc(total > ncases ? total : ncases, sizeof *plan);
@@ -737,7 +734,7 @@ int sweep_run(const sweep_params_t *p, sweep_row_cb cb, void *ctx, cp_err_t *err
     }
     size_t n = 0;
     for (size_t t = 0; t < p->n_targets; t++)
-        for (size_t c = 0; c < p->n_codecs; c++)
+        for (size_t c = 0; c < p->n_series; c++)
             for (size_t k = 0; k < p->n_threads; k++)
                 for (int r = 1; r <= p->reps; r++)
                     plan[n++] = (planned_run_t){t, c, k, r};
@@ -759,7 +756,7 @@ int sweep_run(const sweep_params_t *p, sweep_row_cb cb, void *ctx, cp_err_t *err
     cp_log_progress_done();
     for (size_t t = 0; t < p->n_targets; t++) {
         sink_close(st[t].input_copy);
-        for (size_t c = 0; st[t].archives != NULL && c < p->n_codecs; c++)
+        for (size_t c = 0; st[t].archives != NULL && c < p->n_series; c++)
             archive_close(&st[t].archives[c]); /* a shared codec's entry is empty */
         free(st[t].archives);
         free(st[t].archive_for);

@@ -315,7 +315,7 @@ static int stage_sweep(study_t *s, cp_err_t *err)
     s->sweep.input_path = s->input;
     s->sweep.targets = s->targets;
     s->sweep.n_targets = s->n_targets;
-    s->sweep.codecs = s->codecs;
+    s->sweep.series = s->series;
     s->sweep.threads = s->threads;
     s->sweep.max_memory = s->max_memory;
     cp_log_info("sweeping %zu target(s) x %zu thread count(s) x %d rep(s) after a warm-up "
@@ -430,7 +430,7 @@ int study_execute(study_t *s, int argc, char **argv, cp_err_t *err)
     if (s->input_arg != NULL)
         rc = compress_check_input(s->input_arg, &s->input_size, err);
     if (rc == CP_OK)
-        rc = memest_check(s->codecs, s->sweep.n_codecs, s->sweep.engine, s->threads,
+        rc = memest_check(s->series, s->sweep.n_series, s->sweep.engine, s->threads,
                           s->sweep.n_threads, s->sweep.block_size, s->sweep.decompress,
                           s->max_memory, err);
     /* The targets given are refused before the results directory is made when another

@@ -3,7 +3,7 @@
  * interrupted or failed study says where it stopped.
  *
  * The command line (cli/cmd_run.c) fills a study_t's parameters; study_execute does the
- * rest. The caller owns the study_t's codecs and threads arrays and frees them
+ * rest. The caller owns the study_t's series and threads arrays and frees them
  * (cli/cmd_run.c) after study_execute. */
 #ifndef CP_STUDY_STUDY_H
 #define CP_STUDY_STUDY_H
@@ -35,7 +35,7 @@ typedef struct study {
     uint64_t fixture_size;
     bool fixture_size_given;
     sweep_params_t sweep;
-    codec_spec_t *codecs;
+    series_spec_t *series; /* what runs (s->sweep.series once it runs) */
     int *threads;
     target_spec_t targets[RUN_MAX_TARGETS];
     volume_info_t volumes[RUN_MAX_TARGETS];

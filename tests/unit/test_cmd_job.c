@@ -154,33 +154,6 @@ static void test_presets_restore(void **state)
     assert_false(s.restores);
 }
 
-static void test_list_mixes_codecs_and_presets(void **state)
-{
-    (void)state;
-    codec_spec_t *codecs = NULL;
-    cmd_series_t *cmds = NULL;
-    size_t n = 0;
-    cp_err_t err = {0};
-    assert_int_equal(cmd_series_parse_list("zstd:3,zstd-cli:3,xz:1", &codecs, &cmds, &n, &err),
-                     CP_OK);
-    assert_int_equal(n, 3);
-    assert_string_equal(cmds[0].series, "");
-    assert_string_equal(cmds[1].series, "cmd:zstd-cli:3");
-    assert_string_equal(cmds[2].series, "");
-    assert_string_equal(codecs[2].ops->name, "xz");
-    cmd_series_t extra;
-    assert_int_equal(cmd_series_make("cp {input} {output}", NULL, &extra, &err), CP_OK);
-    assert_int_equal(cmd_series_append(&codecs, &cmds, &n, &extra, &err), CP_OK);
-    assert_int_equal(n, 4);
-    assert_string_equal(cmds[3].series, "cmd:cp");
-    free(codecs);
-    free(cmds);
-    assert_int_equal(cmd_series_parse_list("zstd:3,", &codecs, &cmds, &n, &err), CP_EUSAGE);
-    assert_null(codecs);
-    assert_int_equal(cmd_series_parse_list("zstd-cli:99", &codecs, &cmds, &n, &err), CP_EUSAGE);
-    assert_int_equal(cmd_series_parse_list("nope:1", &codecs, &cmds, &n, &err), CP_EUSAGE);
-}
-
 /* A small input file in a fresh directory; returns the directory. */
 static char *make_input(char *input, size_t cap)
 {
@@ -276,7 +249,6 @@ int main(void)
         cmocka_unit_test(test_series_names),
         cmocka_unit_test(test_presets),
         cmocka_unit_test(test_presets_restore),
-        cmocka_unit_test(test_list_mixes_codecs_and_presets),
         cmocka_unit_test(test_run_counts_output_and_reports_failures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
