@@ -43,7 +43,7 @@ static const char run_usage[] =
     "                          --quick)\n"
     "  -T, --threads LIST      thread counts, 1,2,4 or 1..8 (default 1..online CPUs)\n"
     "  -c, --codec LIST        codecs (default zstd:3) and presets that run a program:\n"
-    CMD_PRESET_HELP
+    PRESET_HELP
     "      --cmd TEMPLATE      time this shell command instead (added to an explicit\n"
     "                          --codec list); see 'chokepoint sweep --help'\n"
     "      --cmd-name NAME     the series' name, cmd:NAME (default: the program's name)\n"

@@ -35,7 +35,7 @@ static const char sweep_usage[] =
     "  -i, --input FILE       the file to compress (required)\n"
     "  -c, --codec LIST       comma-separated codecs: zstd:1..19, xz:0..9[e], copy\n"
     "                         (default zstd:3), or presets that run a program (--cmd):\n"
-    CMD_PRESET_HELP
+    PRESET_HELP
     "      --cmd TEMPLATE     time this shell command instead (added to an explicit\n"
     "                         --codec list): {input}, {output} (substituted quoted, do not\n"
     "                         quote them) and {threads}; run with /bin/sh -c, timed to its\n"

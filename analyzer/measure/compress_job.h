@@ -40,7 +40,7 @@ typedef struct compress_job {
 typedef struct compress_record {
     char codec[32];           /* "zstd:3" */
     bool decompress;          /* a decompression: the archive restored */
-    bool command;             /* the user's command ran (cmd_job): it has no pipeline
+    bool command;             /* the user's command ran (command_job): it has no pipeline
                                  stages or memory estimate, whose columns stay empty */
     pipeline_engine_t engine;
     int threads;
@@ -75,7 +75,7 @@ int compress_check_space(const char *dir, const char *label, uint64_t input_size
 /* Turns a finished run's counts (bytes read in, bytes handed on) into the record's: for a
  * decompression the restored bytes become run.input_bytes and the archive
  * run.output_bytes; then bytes_per_s = run.input_bytes / run.seconds (left as it is when
- * no time was measured). compress_job and cmd_job call it once per run. */
+ * no time was measured). compress_job and command_job call it once per run. */
 void compress_record_count_uncompressed(compress_record_t *rec);
 
 /* Runs the job and fills rec. Usage faults (bad input, existing output without force) are

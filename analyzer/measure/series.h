@@ -1,6 +1,6 @@
 /* series.h - one series of a sweep: what a run does to its input, the same at every
  * target and thread count. Either a built-in codec (codecs/codec.h) run through the
- * pipeline, or the user's own command (measure/cmd_job.h: a --cmd template or a preset).
+ * pipeline, or the user's own command (measure/command_job.h: a --cmd template or a preset).
  * The command line builds the list (cli/parse.h parse_series_list); the sweep runs it. */
 #ifndef CP_SERIES_H
 #define CP_SERIES_H
@@ -9,7 +9,7 @@
 
 #include "codecs/codec.h"
 #include "common/err.h"
-#include "measure/cmd_job.h"
+#include "measure/command_job.h"
 
 typedef enum series_kind {
     SERIES_CODEC,   /* codec runs through the pipeline */

@@ -397,12 +397,12 @@ static void series_name(const sweep_params_t *p, size_t c, char *buf, size_t siz
     series_format(&p->series[c], buf, size);
 }
 
-/* One run of series c at threads on target t, by compress_job or cmd_job. */
+/* One run of series c at threads on target t, by compress_job or command_job. */
 static int run_job(const sweep_params_t *p, const target_state_t *st, size_t t, size_t c,
                    int threads, compress_record_t *rec, cp_err_t *err)
 {
     if (series_is_cmd(p, c)) {
-        cmd_job_t job = {.input_path = st[t].input_path, .cmd = &p->series[c].cmd, .threads = threads,
+        command_job_t job = {.input_path = st[t].input_path, .cmd = &p->series[c].cmd, .threads = threads,
                          .sync = p->sync};
         if (p->decompress) { /* the preset's program restores the archive on the target */
             job.input_path = st[t].archive_for[c]->path;
@@ -412,7 +412,7 @@ static int run_job(const sweep_params_t *p, const target_state_t *st, size_t t, 
             job.scratch_dir = target_ops_for(&p->targets[t])->output_dir(&p->targets[t]);
         else
             job.discard = true;
-        int rc = cmd_job_run(&job, rec, err);
+        int rc = command_job_run(&job, rec, err);
         rec->engine = p->engine; /* which engine's archive it restored, if it did */
         return rc;
     }

@@ -13,7 +13,7 @@
 #include "codecs/codec.h"
 #include "common/err.h"
 #include "measure/archive.h"
-#include "measure/cmd_job.h"
+#include "measure/command_job.h"
 #include "measure/compress_job.h"
 #include "measure/series.h"
 #include "measure/telemetry.h"

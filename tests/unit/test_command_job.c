@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "measure/cmd_job.h"
+#include "measure/command_job.h"
 
 /* What /bin/sh makes of `printf %s QUOTED`: the quoted string must come back as it was. */
 static void assert_shell_round_trip(const char *s)
@@ -174,13 +174,13 @@ static int run_cmd(const char *tpl, const char *input, const char *dir, bool mem
     cmd_series_t s;
     *err = (cp_err_t){0}; /* the first error recorded stays */
     assert_int_equal(cmd_series_make(tpl, "t", &s, err), CP_OK);
-    cmd_job_t job = {.input_path = input, .cmd = &s, .threads = 2, .sync = SYNC_FSYNC,
+    command_job_t job = {.input_path = input, .cmd = &s, .threads = 2, .sync = SYNC_FSYNC,
                      .warm = true};
     if (mem)
         job.discard = true;
     else
         job.scratch_dir = dir;
-    return cmd_job_run(&job, rec, err);
+    return command_job_run(&job, rec, err);
 }
 
 static void test_run_counts_output_and_reports_failures(void **state)
@@ -219,15 +219,15 @@ static void test_run_counts_output_and_reports_failures(void **state)
      * the input (the archive) as the output. */
     cmd_series_t s;
     assert_int_equal(cmd_series_make("head -c 1000 {input} > {output}", "r", &s, &err), CP_OK);
-    cmd_job_t job = {.input_path = input, .cmd = &s, .threads = 1, .sync = SYNC_FSYNC,
+    command_job_t job = {.input_path = input, .cmd = &s, .threads = 1, .sync = SYNC_FSYNC,
                      .warm = true, .discard = true, .restores_bytes = 1000};
     err = (cp_err_t){0};
-    assert_int_equal(cmd_job_run(&job, &rec, &err), CP_OK);
+    assert_int_equal(command_job_run(&job, &rec, &err), CP_OK);
     assert_true(rec.decompress);
     assert_int_equal(rec.run.input_bytes, 1000);   /* restored */
     assert_int_equal(rec.run.output_bytes, 98890); /* the archive read */
     job.restores_bytes = 1001;
-    assert_int_equal(cmd_job_run(&job, &rec, &err), CP_EIO);
+    assert_int_equal(command_job_run(&job, &rec, &err), CP_EIO);
     assert_non_null(strstr(err.msg, "restored 1000 bytes; the input has 1001"));
     assert_true(rec.decompress);
 

@@ -1,4 +1,8 @@
-#include "measure/cmd_job.h"
+/* command_job.c - the user's command as a series (command_job.h): templates (checking,
+ * quoting, expanding), command series from --cmd or a preset (codecs/presets.h) and their
+ * restores, and one timed run in a guarded process group with its output fsynced or
+ * counted through a FIFO. */
+#include "measure/command_job.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -171,37 +175,7 @@ int cmd_series_make(const char *template_text, const char *name, cmd_series_t *s
     return CP_OK;
 }
 
-/* ---- presets -------------------------------------------------------------------------- */
-
-typedef struct cmd_preset {
-    const char *name;
-    int min_level, max_level;
-    bool extreme;       /* accepts an "e" after the level (xz) */
-    const char *program; /* the command before the level option ("zstd -q -") */
-    const char *rest;    /* after it */
-    const char *codec;   /* the built-in codec writing the same format; NULL: none */
-    const char *restore; /* the template restoring such an archive; NULL: none */
-} cmd_preset_t;
-
-/* zstd's CLI decodes on one thread whatever -T says; xz's decodes blocks in parallel. The
- * archive comes on stdin, to both alike: zstd skips a path that is a symbolic link, as
- * the mem target's RAM file (/proc/PID/fd/N) is. */
-static const cmd_preset_t presets[] = {
-    {"zstd-cli", 1, 19, false, "zstd -q -", " -T{threads} -c {input} > {output}", "zstd",
-     "zstd -q -d -c < {input} > {output}"},
-    {"xz-cli", 0, 9, true, "xz -q -", " -T{threads} -c {input} > {output}", "xz",
-     "xz -q -d -T{threads} -c < {input} > {output}"},
-    {"pigz", 1, 9, false, "pigz -q -", " -p {threads} -c {input} > {output}", NULL, NULL},
-};
-
-static const cmd_preset_t *preset_find(const char *spec)
-{
-    size_t len = strcspn(spec, ":");
-    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++)
-        if (strlen(presets[i].name) == len && strncmp(spec, presets[i].name, len) == 0)
-            return &presets[i];
-    return NULL;
-}
+/* ---- presets (the table is codecs/presets.c) ----------------------------------------- */
 
 bool cmd_preset_is(const char *spec)
 {
@@ -210,17 +184,14 @@ bool cmd_preset_is(const char *spec)
 
 int cmd_preset_expand(const char *spec, cmd_series_t *s, cp_err_t *err)
 {
-    const cmd_preset_t *p = preset_find(spec);
+    const preset_t *p = preset_find(spec);
     if (p == NULL)
         return cp_err_set(err, CP_EUSAGE, "unknown command preset '%s'", spec);
-    const char *colon = strchr(spec, ':');
-    char *end = NULL;
-    long level = colon ? strtol(colon + 1, &end, 10) : -1;
-    bool extreme = end != NULL && p->extreme && *end == 'e';
-    if (colon == NULL || end == colon + 1 || (*end != '\0' && !(extreme && end[1] == '\0')) ||
-        level < p->min_level || level > p->max_level)
-        return cp_err_set(err, CP_EUSAGE, "bad preset '%s': expected %s:%d..%d%s", spec,
-                          p->name, p->min_level, p->max_level, p->extreme ? "[e]" : "");
+    long level;
+    bool extreme;
+    int rc = preset_level(p, spec, &level, &extreme, err);
+    if (rc != CP_OK)
+        return rc;
     snprintf(s->template_text, sizeof s->template_text, "%s%ld%s%s", p->program, level,
              extreme ? "e" : "", p->rest);
     snprintf(s->series, sizeof s->series, "cmd:%s:%ld%s", p->name, level, extreme ? "e" : "");
@@ -235,7 +206,7 @@ int cmd_series_restore(cmd_series_t *s, codec_spec_t *archive_codec, cp_err_t *e
         return cp_err_set(err, CP_EUSAGE, "--decompress restores the built-in codecs' archives, "
                           "which a --cmd template cannot be told how to read; the presets "
                           "zstd-cli:L and xz-cli:L restore them with the CLIs");
-    const cmd_preset_t *p = preset_find(s->preset);
+    const preset_t *p = preset_find(s->preset);
     if (p == NULL || p->codec == NULL)
         return cp_err_set(err, CP_EUSAGE, "--decompress: no built-in codec writes %s's format; "
                           "the presets zstd-cli:L and xz-cli:L restore with the CLIs",
@@ -419,7 +390,7 @@ static int wait_child(pid_t pid, int fifo_fd, uint64_t *fifo_bytes, int *status,
     }
 }
 
-static int describe_failure(const cmd_job_t *job, int status, uint64_t out_bytes, int err_fd,
+static int describe_failure(const command_job_t *job, int status, uint64_t out_bytes, int err_fd,
                             cp_err_t *err)
 {
     char tail[CMD_STDERR_TAIL * 2];
@@ -437,7 +408,7 @@ static int describe_failure(const cmd_job_t *job, int status, uint64_t out_bytes
     return CP_OK;
 }
 
-int cmd_job_run(const cmd_job_t *job, compress_record_t *rec, cp_err_t *err)
+int command_job_run(const command_job_t *job, compress_record_t *rec, cp_err_t *err)
 {
     memset(rec, 0, sizeof *rec);
     rec->run.cpu_wait_s = rec->run.io_wait_s = rec->run.io_read_wait_s = NAN;
