@@ -1,7 +1,7 @@
 /* presets.h - the command presets: the compression programs (zstd, xz, pigz command-line
  * tools) a sweep can time by name with -c ("zstd-cli:3"), each with its level range, the
  * shell template that compresses with it, and the template and built-in codec that
- * restore its archives. Pure data and lookup: measure/cmd_job.c turns an entry into a
+ * restore its archives. Pure data and lookup: measure/command_job.c turns an entry into a
  * command series and runs it. */
 #ifndef CP_CODECS_PRESETS_H
 #define CP_CODECS_PRESETS_H

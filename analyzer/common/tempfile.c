@@ -1,3 +1,5 @@
+/* tempfile.c - temporary files and directories created beside their final place, renamed
+ * in when complete, removed on failure or interrupt, and stale ones cleaned (tempfile.h). */
 #include "common/tempfile.h"
 
 #include <errno.h>

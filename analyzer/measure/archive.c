@@ -1,3 +1,6 @@
+/* archive.c - a decompression study's archives (archive.h): the input compressed once,
+ * untimed, into a file the target keeps (its ops' open_kept), checked by restoring it, and
+ * closed with its frame table. */
 #include "measure/archive.h"
 
 #include <string.h>

@@ -1,8 +1,9 @@
-/* compress_job.h - one measured compression run from an input file to a sink: what
- * `chokepoint compress` does once and `sweep` does for every target x codec x threads x
- * repetition; or, with pipeline.frames (blocks engine) or pipeline.decompress (native)
- * set, one measured decompression of an archive (measure/archive.h) to a sink. Owns the output's life cycle: temporary file, timing, optional
- * verification, then rename into place (compress) or removal (sweep). */
+/* compress_job.h - one measured run of a built-in codec from an input file to a sink: a
+ * compression, what `chokepoint compress` does once and `sweep` does for every target x
+ * codec x threads x repetition; or, with pipeline.frames (blocks engine) or
+ * pipeline.decompress (native) set, a decompression of an archive (measure/archive.h).
+ * Owns the output's life cycle: temporary file, timing, optional verification, then
+ * rename into place (compress) or removal (sweep). */
 #ifndef CP_COMPRESS_JOB_H
 #define CP_COMPRESS_JOB_H
 

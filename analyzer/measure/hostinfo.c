@@ -1,3 +1,5 @@
+/* hostinfo.c - the machine a run happened on (hostinfo.h): parsing the CPU, memory and OS
+ * release texts that common/sys reads, and the oversubscription warning. */
 #include "measure/hostinfo.h"
 
 #include <ctype.h>

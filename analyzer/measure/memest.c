@@ -1,3 +1,5 @@
+/* memest.c - the memory estimate of a run and the check that refuses a sweep the machine
+ * cannot hold (memest.h). */
 #include "measure/memest.h"
 
 #include <stdio.h>

@@ -1,3 +1,6 @@
+/* probe.c - the probe engine (probe.h): per target, files of each size written through a
+ * sink and read back through the target's ops, timed and shuffled, then the sustained
+ * write, until the figures settle. */
 #include "measure/probe.h"
 
 #include <errno.h>

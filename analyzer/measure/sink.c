@@ -1,3 +1,6 @@
+/* sink.c - the sinks (sink.h) behind a table of write/finish/close operations: a file on a
+ * volume (buffered or O_DIRECT through an aligned stage), a memory sink that counts (and
+ * optionally hashes) what it is given, and a RAM file (memfd) that keeps it. */
 #include "measure/sink.h"
 
 #include <errno.h>

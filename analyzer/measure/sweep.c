@@ -1,3 +1,6 @@
+/* sweep.c - the measuring loop (sweep.h): preparing each target through its ops (volume,
+ * input copy or archives), planning and shuffling the runs of every series, running each
+ * by compress_job or command_job with telemetry around it, and --reps auto. */
 #include "measure/sweep.h"
 
 #include <errno.h>

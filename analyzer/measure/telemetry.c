@@ -1,3 +1,6 @@
+/* telemetry.c - what the machine did during a run (telemetry.h): parsing /proc/stat and
+ * /proc/diskstats text read through common/sys, the target's block device, and the shares
+ * and rates between a start and a stop. */
 #include "measure/telemetry.h"
 
 #include <errno.h>

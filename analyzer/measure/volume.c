@@ -1,3 +1,5 @@
+/* volume.c - describing a target directory's volume (volume.h) from common/sys: file
+ * system, device numbers, mount, free space, rotational or not. */
 #include "measure/volume.h"
 
 #include <errno.h>

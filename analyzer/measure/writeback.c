@@ -1,3 +1,5 @@
+/* writeback.c - the kernel's write-back thresholds in bytes (writeback.h): parsing meminfo
+ * and vmstat text and the vm.dirty_* settings read through common/sys. */
 #include "measure/writeback.h"
 
 #include <inttypes.h>
