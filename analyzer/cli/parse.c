@@ -295,10 +295,9 @@ int parse_target(const char *text, target_spec_t *out, cp_err_t *err)
         return cp_err_set(err, CP_EUSAGE, "empty target: %s", form);
     target_spec_t t;
     memset(&t, 0, sizeof t);
-    if (strcmp(text, CP_MEM_TARGET_NAME) == 0) {
-        target_init_mem(out);
-        return CP_OK;
-    }
+    int claimed = target_parse_kind(text, out, err); /* mem, and any kind not a DIR */
+    if (claimed != TARGET_NOT_MINE)
+        return claimed;
     if (strlen(text) >= sizeof t.dir)
         return cp_err_set(err, CP_EUSAGE, "target too long: %.64s...", text);
     char buf[PATH_MAX];

@@ -89,6 +89,40 @@ char *sys_os_release_text(void);
  * parent). */
 bool sys_die_with_parent(int sig);
 
+/* ---- CPU time and disk counters --------------------------------------------------------- */
+
+/* The machine's CPU time by kind, in clock ticks (USER_HZ): the aggregate "cpu" line of
+ * /proc/stat. */
+typedef struct sys_cpu_times {
+    uint64_t user, nice, system, idle, iowait, irq, softirq, steal;
+} sys_cpu_times_t;
+
+/* One block device's counters (the ones chokepoint uses): its line of /proc/diskstats. */
+typedef struct sys_disk_counters {
+    unsigned major, minor;
+    char name[64];            /* the kernel's name: "vda", "sda2", "dm-0" */
+    uint64_t sectors_written; /* always 512-byte units, whatever the device's sector size */
+    uint64_t io_ticks_ms;     /* milliseconds with at least one request in flight */
+} sys_disk_counters_t;
+
+/* Parses the aggregate "cpu " line of /proc/stat text. Fields a kernel does not report
+ * are 0. Returns 0, or CP_EDATA (err says why) when the line is missing or malformed. */
+int sys_parse_cpu_stat(const char *text, sys_cpu_times_t *out, cp_err_t *err);
+
+/* Finds the line for major:minor in /proc/diskstats text. Returns 0, or CP_EDATA when
+ * there is no such line or it is malformed (err says which). */
+int sys_parse_diskstats(const char *text, unsigned major, unsigned minor,
+                        sys_disk_counters_t *out, cp_err_t *err);
+
+/* The machine's CPU times now (sys_parse_cpu_stat of "<proc root>/stat"). 0; CP_EIO when
+ * it cannot be read; CP_EDATA when malformed. */
+int sys_cpu_times_read(sys_cpu_times_t *out, cp_err_t *err);
+
+/* Device major:minor's counters now (sys_parse_diskstats of "<proc root>/diskstats").
+ * 0; CP_EIO "<proc root>/diskstats: cannot read"; CP_EDATA when there is no such line. */
+int sys_disk_counters_read(unsigned major, unsigned minor, sys_disk_counters_t *out,
+                           cp_err_t *err);
+
 /* ---- the mount table ------------------------------------------------------------------ */
 
 #define SYS_FS_TYPE_MAX 64

@@ -449,3 +449,107 @@ int sys_ram_file_create(const char *name, char *path, size_t cap)
         snprintf(path, cap, "/proc/%ld/fd/%d", (long)getpid(), fd);
     return fd;
 }
+
+/* ---- CPU time and disk counters --------------------------------------------------------- */
+
+int sys_parse_cpu_stat(const char *text, sys_cpu_times_t *out, cp_err_t *err)
+{
+    memset(out, 0, sizeof *out);
+    const char *line = text;
+    while (line != NULL && *line != '\0') {
+        if (strncmp(line, "cpu ", 4) == 0)
+            break;
+        line = strchr(line, '\n');
+        if (line != NULL)
+            line++;
+    }
+    if (line == NULL || *line == '\0')
+        return cp_err_set(err, CP_EDATA, "/proc/stat: no aggregate 'cpu' line");
+
+    uint64_t *fields[] = {&out->user, &out->nice, &out->system, &out->idle,
+                          &out->iowait, &out->irq, &out->softirq, &out->steal};
+    const char *p = line + 4;
+    size_t n = 0;
+    while (n < sizeof fields / sizeof fields[0]) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p < '0' || *p > '9')
+            break;
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(p, &end, 10);
+        if (errno != 0)
+            return cp_err_set(err, CP_EDATA, "/proc/stat: 'cpu' field %zu out of range", n + 1);
+        *fields[n++] = (uint64_t)v;
+        p = end;
+    }
+    if (n < 4)
+        return cp_err_set(err, CP_EDATA,
+                          "/proc/stat: 'cpu' line has %zu numbers, expected at least 4", n);
+    return 0;
+}
+
+int sys_parse_diskstats(const char *text, unsigned major, unsigned minor,
+                        sys_disk_counters_t *out, cp_err_t *err)
+{
+    memset(out, 0, sizeof *out);
+    unsigned lineno = 0;
+    for (const char *line = text; line != NULL && *line != '\0';) {
+        lineno++;
+        const char *next = strchr(line, '\n');
+        unsigned maj, min;
+        char name[64];
+        int used = 0;
+        if (sscanf(line, "%u %u %63s%n", &maj, &min, name, &used) == 3 && maj == major &&
+            min == minor) {
+            /* After the name: reads, reads merged, sectors read, ms reading, writes,
+             * writes merged, sectors written, ms writing, in flight, io_ticks, ... */
+            unsigned long long v[10];
+            const char *p = line + used;
+            int k = 0;
+            for (; k < 10; k++) {
+                while (*p == ' ' || *p == '\t')
+                    p++;
+                if (*p < '0' || *p > '9')
+                    break;
+                char *end;
+                v[k] = strtoull(p, &end, 10);
+                p = end;
+            }
+            if (k < 10)
+                return cp_err_set(err, CP_EDATA,
+                                  "/proc/diskstats:%u: device %u:%u has %d counters, "
+                                  "expected at least 10", lineno, major, minor, k);
+            out->major = maj;
+            out->minor = min;
+            copy_text(out->name, sizeof out->name, name);
+            out->sectors_written = (uint64_t)v[6];
+            out->io_ticks_ms = (uint64_t)v[9];
+            return 0;
+        }
+        line = next != NULL ? next + 1 : NULL;
+    }
+    return cp_err_set(err, CP_EDATA, "/proc/diskstats: no line for device %u:%u", major,
+                      minor);
+}
+
+int sys_cpu_times_read(sys_cpu_times_t *out, cp_err_t *err)
+{
+    char *text = sys_read_proc("stat", 0);
+    if (text == NULL)
+        return cp_err_set(err, CP_EIO, "%s/stat: cannot read", sys_proc_root());
+    int rc = sys_parse_cpu_stat(text, out, err);
+    free(text);
+    return rc;
+}
+
+int sys_disk_counters_read(unsigned major, unsigned minor, sys_disk_counters_t *out,
+                           cp_err_t *err)
+{
+    char *text = sys_read_proc("diskstats", 0);
+    if (text == NULL)
+        return cp_err_set(err, CP_EIO, "%s/diskstats: cannot read", sys_proc_root());
+    int rc = sys_parse_diskstats(text, major, minor, out, err);
+    free(text);
+    return rc;
+}

@@ -18,6 +18,18 @@ static const target_ops_t *const ops_by_kind[] = {
 
 const target_ops_t *target_ops_for(const target_spec_t *t) { return ops_by_kind[t->kind]; }
 
+int target_parse_kind(const char *text, target_spec_t *out, cp_err_t *err)
+{
+    for (size_t k = 0; k < TARGET_KIND_COUNT; k++) {
+        if (ops_by_kind[k] == NULL || ops_by_kind[k]->parse == NULL)
+            continue;
+        int rc = ops_by_kind[k]->parse(text, out, err);
+        if (rc != TARGET_NOT_MINE)
+            return rc;
+    }
+    return TARGET_NOT_MINE;
+}
+
 int target_check(const target_spec_t *t, cp_err_t *err)
 {
     return target_ops_for(t)->check(t, err);

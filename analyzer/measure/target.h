@@ -30,6 +30,7 @@
 typedef enum target_kind {
     TARGET_DIR, /* a directory on a volume: files are written to and read from it */
     TARGET_MEM, /* CP_MEM_TARGET_NAME: output counted and discarded (the CPU ceiling) */
+    TARGET_KIND_COUNT
 } target_kind_t;
 
 /* A parsed TARGET. The mem target has kind TARGET_MEM and an empty dir. */
@@ -76,6 +77,11 @@ typedef struct target_locks {
  * kind say so by their result (no directory, no volume, nothing to lock). */
 typedef struct target_ops {
     target_kind_t kind;
+    /* Reads a TARGET text naming a target of this kind that the command line's
+     * [NAME=]DIR[@RATE] form does not cover ("mem"): CP_OK with *out filled, CP_EUSAGE
+     * for a malformed one, TARGET_NOT_MINE when text is not of this kind. NULL for kinds
+     * given as that form (directories). */
+    int (*parse)(const char *text, target_spec_t *out, cp_err_t *err);
     /* Checks the target can be measured (target_check). */
     int (*check)(const target_spec_t *t, cp_err_t *err);
     /* The directory a measured run writes its output file in (and telemetry watches), or
@@ -110,6 +116,14 @@ typedef struct target_ops {
 
 /* The operations of t's kind. Never NULL. */
 const target_ops_t *target_ops_for(const target_spec_t *t);
+
+/* What a kind's parse returns for a text that is not its own. */
+#define TARGET_NOT_MINE 1
+
+/* Offers text to every registered kind's parse: CP_OK with *out filled (or CP_EUSAGE)
+ * from the kind that claims it; TARGET_NOT_MINE when none does, and the command line
+ * reads it as [NAME=]DIR[@RATE]. */
+int target_parse_kind(const char *text, target_spec_t *out, cp_err_t *err);
 
 /* The kinds' tables (target_dir.c, target_mem.c), listed in target.c's registry. */
 extern const target_ops_t target_dir_ops;

@@ -85,6 +85,7 @@ static bool dir_holds(const target_spec_t *t, const volume_info_t *v, const char
 
 const target_ops_t target_dir_ops = {
     .kind = TARGET_DIR,
+    .parse = NULL, /* the command line's [NAME=]DIR[@RATE] */
     .check = dir_check,
     .output_dir = dir_output_dir,
     .inspect = dir_inspect,

@@ -5,6 +5,16 @@
 #include "measure/target.h"
 
 #include <fcntl.h>
+#include <string.h>
+
+static int mem_parse(const char *text, target_spec_t *out, cp_err_t *err)
+{
+    (void)err;
+    if (strcmp(text, CP_MEM_TARGET_NAME) != 0)
+        return TARGET_NOT_MINE;
+    target_init_mem(out);
+    return CP_OK;
+}
 
 static int mem_check(const target_spec_t *t, cp_err_t *err)
 {
@@ -75,6 +85,7 @@ static int mem_lock(const target_spec_t *t, target_locks_t *locks, cp_err_t *err
 
 const target_ops_t target_mem_ops = {
     .kind = TARGET_MEM,
+    .parse = mem_parse,
     .check = mem_check,
     .output_dir = mem_output_dir,
     .inspect = mem_inspect,

@@ -463,6 +463,45 @@ static void test_machine_figures(void **state)
     unlink(path);
 }
 
+/* The CPU times and a device's counters come from <proc root>/stat and /diskstats; a
+ * missing file is CP_EIO, a missing device CP_EDATA. */
+static void test_cpu_times_and_disk_counters_from_files(void **state)
+{
+    (void)state;
+    fake_proc_t f;
+    fake_proc_make(&f, "");
+    char path[PATH_MAX + 32];
+    sys_cpu_times_t cpu;
+    sys_disk_counters_t disk;
+    cp_err_t err = {0};
+    assert_int_equal(sys_cpu_times_read(&cpu, &err), CP_EIO);
+    snprintf(path, sizeof path, "%s/stat", f.root);
+    FILE *out = fopen(path, "w");
+    assert_non_null(out);
+    fputs("cpu  100 2 30 400 5 6 7 8 0 0\ncpu0 100 2 30 400 5 6 7 8 0 0\n", out);
+    fclose(out);
+    assert_int_equal(sys_cpu_times_read(&cpu, &err), 0);
+    assert_int_equal(cpu.user, 100);
+    assert_int_equal(cpu.idle, 400);
+    assert_int_equal(cpu.steal, 8);
+    snprintf(path, sizeof path, "%s/diskstats", f.root);
+    out = fopen(path, "w");
+    assert_non_null(out);
+    fputs(" 254 0 vda 10 0 80 5 20 0 160 9 0 33 14\n 254 1 vda1 1 0 8 1 2 0 16 1 0 3 2\n",
+          out);
+    fclose(out);
+    assert_int_equal(sys_disk_counters_read(254, 1, &disk, &err), 0);
+    assert_string_equal(disk.name, "vda1");
+    assert_int_equal(disk.sectors_written, 16);
+    assert_int_equal(disk.io_ticks_ms, 3);
+    cp_err_clear(&err);
+    assert_int_equal(sys_disk_counters_read(8, 0, &disk, &err), CP_EDATA);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/stat", f.root);
+    unlink(path);
+    fake_proc_remove(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -483,6 +522,7 @@ int main(void)
         cmocka_unit_test(test_devno_split_matches_makedev),
         cmocka_unit_test(test_ram_file_readable_by_its_path),
         cmocka_unit_test(test_machine_figures),
+        cmocka_unit_test(test_cpu_times_and_disk_counters_from_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
