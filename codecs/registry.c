@@ -1,3 +1,5 @@
+/* registry.c - the codec registry (codec.h): the table of codecs by name, parsing and
+ * formatting "NAME:LEVEL" specs and their lists. */
 #include "codecs/codec.h"
 
 #include <ctype.h>

@@ -186,7 +186,8 @@ int cmd_compress(int argc, char **argv)
     }
 
     int t = job.pipeline.threads;
-    rc = memest_check(&job.pipeline.codec, 1, job.pipeline.engine, &t, 1,
+    series_spec_t one = series_of_codec(&job.pipeline.codec);
+    rc = memest_check(&one, 1, job.pipeline.engine, &t, 1,
                       job.pipeline.block_size, false, max_memory, &err);
     if (rc != CP_OK) {
         cp_log_error("%s", err.msg);

@@ -46,7 +46,7 @@ static const char run_usage[] =
     "                          --quick)\n"
     "  -T, --threads LIST      thread counts, 1,2,4 or 1..8 (default 1..online CPUs)\n"
     "  -c, --codec LIST        codecs (default zstd:3) and presets that run a program:\n"
-    CMD_PRESET_HELP
+    PRESET_HELP
     "      --cmd TEMPLATE      time this shell command instead (added to an explicit\n"
     "                          --codec list); see 'chokepoint sweep --help'\n"
     "      --cmd-name NAME     the series' name, cmd:NAME (default: the program's name)\n"
@@ -126,7 +126,6 @@ static options_outcome_t parse_args(int argc, char **argv, study_t *s, const cha
 {
     int rc = CP_OK, c, given = 0;
     const char *cmd_template = NULL, *cmd_name = NULL;
-    cmd_series_t *cmds = NULL; /* owned through s->sweep.cmds (freed by cmd_run) */
     options_begin();
     while (rc == CP_OK && (c = getopt_long(argc, argv, ":i:T:c:qh", run_options, NULL)) != -1) {
         given++;
@@ -145,10 +144,8 @@ static options_outcome_t parse_args(int argc, char **argv, study_t *s, const cha
             rc = parse_thread_list(optarg, &s->threads, &s->sweep.n_threads, err);
             break;
         case 'c':
-            free(s->codecs);
-            free(cmds);
-            rc = cmd_series_parse_list(optarg, &s->codecs, &cmds, &s->sweep.n_codecs, err);
-            s->sweep.cmds = cmds;
+            free(s->series);
+            rc = parse_series_list(optarg, &s->series, &s->sweep.n_series, err);
             break;
         case OPT_ENGINE: rc = pipeline_engine_parse(optarg, &s->sweep.engine, err); break;
         case OPT_REPS:
@@ -228,7 +225,7 @@ static options_outcome_t parse_args(int argc, char **argv, study_t *s, const cha
     if (rc == CP_OK && s->sweep.layout == SWEEP_SAME && s->n_targets > 0) {
         bool any_disk = false;
         for (size_t i = 0; i < s->n_targets; i++)
-            any_disk = any_disk || !s->targets[i].is_mem;
+            any_disk = any_disk || s->targets[i].kind != TARGET_MEM;
         if (!any_disk)
             rc = cp_err_set(err, CP_EUSAGE, "--layout same copies the input onto each "
                             "directory target; only mem was given");
@@ -236,16 +233,16 @@ static options_outcome_t parse_args(int argc, char **argv, study_t *s, const cha
     if (rc == CP_OK && cmd_name != NULL && cmd_template == NULL)
         rc = cp_err_set(err, CP_EUSAGE, "--cmd-name names a --cmd TEMPLATE; none was given");
     if (rc == CP_OK && cmd_template != NULL) {
-        cmd_series_t series;
-        rc = cmd_series_make(cmd_template, cmd_name, &series, err);
+        cmd_series_t cmd;
+        rc = cmd_series_make(cmd_template, cmd_name, &cmd, err);
+        series_spec_t command = series_of_command(&cmd);
         if (rc == CP_OK)
-            rc = cmd_series_append(&s->codecs, &cmds, &s->sweep.n_codecs, &series, err);
-        s->sweep.cmds = cmds;
+            rc = series_list_append(&s->series, &s->sweep.n_series, &command, err);
     }
     if (rc == CP_OK)
-        rc = options_check_decompress(&s->sweep, s->codecs, cmds, s->sweep.n_codecs, false, err);
-    if (rc == CP_OK && s->codecs == NULL)
-        rc = codec_parse_list("zstd:3", &s->codecs, &s->sweep.n_codecs, err);
+        rc = options_check_decompress(&s->sweep, s->series, s->sweep.n_series, false, err);
+    if (rc == CP_OK && s->series == NULL)
+        rc = parse_series_list("zstd:3", &s->series, &s->sweep.n_series, err);
     if (rc == CP_OK && s->threads == NULL)
         rc = thread_list_all_cpus(&s->threads, &s->sweep.n_threads, err);
     if (!s->fixture_size_given)
@@ -297,8 +294,7 @@ int cmd_run(int argc, char **argv)
     const char *resume = NULL;
     options_outcome_t parsed = parse_args(argc, argv, &s, &resume, &err);
     if (parsed == OPTIONS_HELP_REQUESTED) {
-        free(s.codecs);
-        free((void *)s.sweep.cmds);
+        free(s.series);
         free(s.threads);
         return 0;
     }
@@ -307,8 +303,7 @@ int cmd_run(int argc, char **argv)
     static char abs_dir[PATH_MAX];
     int rc = parsed == OPTIONS_PROCEED ? CP_OK : err.code;
     if (rc == CP_OK && resume != NULL) {
-        free(s.codecs);
-        free((void *)s.sweep.cmds);
+        free(s.series);
         free(s.threads);
         uint64_t max_memory = s.max_memory;
         study_init(&s);
@@ -331,8 +326,7 @@ int cmd_run(int argc, char **argv)
         printf("\nreport: %s/report.md\n", s.dir);
     }
     json_decref(s.meta);
-    free(s.codecs);
-    free((void *)s.sweep.cmds);
+    free(s.series);
     free(s.threads);
     if (rc == CP_OK && s.some_failed)
         return 1;

@@ -38,7 +38,7 @@ static const char sweep_usage[] =
     "  -i, --input FILE       the file to compress (required)\n"
     "  -c, --codec LIST       comma-separated codecs: zstd:1..19, xz:0..9[e], copy\n"
     "                         (default zstd:3), or presets that run a program (--cmd):\n"
-    CMD_PRESET_HELP
+    PRESET_HELP
     "      --cmd TEMPLATE     time this shell command instead (added to an explicit\n"
     "                         --codec list): {input}, {output} (substituted quoted, do not\n"
     "                         quote them) and {threads}; run with /bin/sh -c, timed to its\n"
@@ -115,12 +115,11 @@ int cmd_sweep(int argc, char **argv)
     sweep_params_t p = sweep_defaults();
     cp_err_t err = {0};
     int rc = CP_OK;
-    codec_spec_t *codecs = NULL;
+    series_spec_t *series = NULL;
     int *threads = NULL;
     target_spec_t *targets = NULL;
     const char *out_path = NULL;
     bool force = false, seed_given = false, sync_given = false;
-    cmd_series_t *cmds = NULL;
     const char *cmd_template = NULL, *cmd_name = NULL;
 
     options_begin();
@@ -130,9 +129,8 @@ int cmd_sweep(int argc, char **argv)
         switch (c) {
         case 'i': p.input_path = optarg; break;
         case 'c':
-            free(codecs);
-            free(cmds);
-            rc = cmd_series_parse_list(optarg, &codecs, &cmds, &p.n_codecs, &err);
+            free(series);
+            rc = parse_series_list(optarg, &series, &p.n_series, &err);
             break;
         case 'T':
             free(threads);
@@ -165,13 +163,11 @@ int cmd_sweep(int argc, char **argv)
         case 'q': cp_log_set_quiet(true); break;
         case 'h':
             fputs(sweep_usage, stdout);
-            free(codecs);
-            free(cmds);
+            free(series);
             free(threads);
             return 0;
         default:
-            free(codecs);
-            free(cmds);
+            free(series);
             free(threads);
             return options_error("sweep", c, argv);
         }
@@ -198,7 +194,7 @@ int cmd_sweep(int argc, char **argv)
     if (rc == CP_OK && p.layout == SWEEP_SAME) {
         bool any_disk = false;
         for (size_t i = 0; targets != NULL && i < n_targets; i++)
-            any_disk = any_disk || !targets[i].is_mem;
+            any_disk = any_disk || targets[i].kind != TARGET_MEM;
         if (!any_disk)
             rc = cp_err_set(&err, CP_EUSAGE, "--layout same copies the input onto each "
                             "directory target; only mem was given");
@@ -206,15 +202,16 @@ int cmd_sweep(int argc, char **argv)
     if (rc == CP_OK && cmd_name != NULL && cmd_template == NULL)
         rc = cp_err_set(&err, CP_EUSAGE, "--cmd-name names a --cmd TEMPLATE; none was given");
     if (rc == CP_OK && cmd_template != NULL) {
-        cmd_series_t series;
-        rc = cmd_series_make(cmd_template, cmd_name, &series, &err);
+        cmd_series_t cmd;
+        rc = cmd_series_make(cmd_template, cmd_name, &cmd, &err);
+        series_spec_t command = series_of_command(&cmd);
         if (rc == CP_OK)
-            rc = cmd_series_append(&codecs, &cmds, &p.n_codecs, &series, &err);
+            rc = series_list_append(&series, &p.n_series, &command, &err);
     }
     if (rc == CP_OK)
-        rc = options_check_decompress(&p, codecs, cmds, p.n_codecs, sync_given, &err);
-    if (rc == CP_OK && codecs == NULL)
-        rc = codec_parse_list("zstd:3", &codecs, &p.n_codecs, &err);
+        rc = options_check_decompress(&p, series, p.n_series, sync_given, &err);
+    if (rc == CP_OK && series == NULL)
+        rc = parse_series_list("zstd:3", &series, &p.n_series, &err);
     if (rc == CP_OK && threads == NULL)
         rc = thread_list_all_cpus(&threads, &p.n_threads, &err);
     if (rc == CP_OK)
@@ -225,7 +222,7 @@ int cmd_sweep(int argc, char **argv)
      * measures a target. */
     target_locks_t locks = TARGET_LOCKS_INIT;
     if (rc == CP_OK)
-        rc = session_claim_targets(&p, codecs, threads, targets, n_targets, &locks, &err);
+        rc = session_claim_targets(&p, series, threads, targets, n_targets, &locks, &err);
     runs_csv_file_t out = {NULL, 0};
     if (rc == CP_OK)
         rc = runs_csv_open(&out, out_path, ROWS_BESIDE, force, &err);
@@ -237,15 +234,14 @@ int cmd_sweep(int argc, char **argv)
                                                   : "fsync and close";
         cp_log_info("sweep: %zu target(s) x %zu codec(s) x %zu thread count(s) x %d rep(s), "
                     "seed %llu; each run timed from opening the %s to the %s%s",
-                    n_targets, p.n_codecs, p.n_threads, p.reps, (unsigned long long)p.seed,
+                    n_targets, p.n_series, p.n_threads, p.reps, (unsigned long long)p.seed,
                     p.decompress ? "archive" : "input",
                     p.decompress && p.layout != SWEEP_SAME ? "last byte restored to memory"
                                                            : "output's ",
                     p.decompress && p.layout != SWEEP_SAME ? "" : end);
         p.targets = targets;
         p.n_targets = n_targets;
-        p.codecs = codecs;
-        p.cmds = cmds;
+        p.series = series;
         p.threads = threads;
         rc = sweep_run(&p, runs_csv_write, &out, &err);
     }
@@ -261,8 +257,7 @@ int cmd_sweep(int argc, char **argv)
     target_unlock_all(&locks);
     if (rc != CP_OK)
         cp_log_error("%s", err.msg);
-    free(codecs);
-    free(cmds);
+    free(series);
     free(threads);
     free(targets);
     return cp_exit_status(rc);

@@ -78,16 +78,16 @@ int options_max_memory(const char *text, uint64_t *out, cp_err_t *err)
     return rc;
 }
 
-int options_check_decompress(const sweep_params_t *p, codec_spec_t *codecs, cmd_series_t *cmds,
-                             size_t n, bool sync_given, cp_err_t *err)
+int options_check_decompress(const sweep_params_t *p, series_spec_t *series, size_t n,
+                             bool sync_given, cp_err_t *err)
 {
     int rc = CP_OK;
-    for (size_t i = 0; p->decompress && cmds != NULL && i < n && rc == CP_OK; i++)
-        if (cmds[i].series[0] != '\0')
-            rc = cmd_series_restore(&cmds[i], &codecs[i], err);
+    for (size_t i = 0; p->decompress && i < n && rc == CP_OK; i++)
+        if (series[i].kind == SERIES_COMMAND)
+            rc = cmd_series_restore(&series[i].cmd, &series[i].codec, err);
     sweep_params_t listed = *p; /* the lists as parsed so far */
-    listed.cmds = cmds;
-    listed.n_codecs = n;
+    listed.series = series;
+    listed.n_series = n;
     if (rc == CP_OK)
         rc = sweep_check_decompress(&listed, err);
     if (rc == CP_OK && p->decompress && sync_given && p->layout != SWEEP_SAME)

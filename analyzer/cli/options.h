@@ -57,13 +57,13 @@ int options_seed(const char *text, uint64_t *out, cp_err_t *err);
  * parse_size reads it, above 0. CP_EUSAGE naming the text otherwise. */
 int options_max_memory(const char *text, uint64_t *out, cp_err_t *err);
 
-/* --decompress's companions in sweep and run. Each command series (cmds[i] with a series
- * name; cmds may be NULL) becomes its preset's restore, codecs[i] the built-in codec that
- * writes its archives (cmd_series_restore; a --cmd template or pigz is refused); then
+/* --decompress's companions in sweep and run. Each command series of series[0..n) becomes
+ * its preset's restore, its codec the built-in codec that writes its archives
+ * (cmd_series_restore; a --cmd template or pigz is refused); then
  * --sync only when the restored bytes are written (--layout same).
  * CP_OK, changing nothing, when p does not decompress; CP_EUSAGE naming the option
  * otherwise. */
-int options_check_decompress(const sweep_params_t *p, codec_spec_t *codecs, cmd_series_t *cmds,
-                             size_t n, bool sync_given, cp_err_t *err);
+int options_check_decompress(const sweep_params_t *p, series_spec_t *series, size_t n,
+                             bool sync_given, cp_err_t *err);
 
 #endif

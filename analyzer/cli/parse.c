@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/sys.h"
+
 typedef struct unit {
     const char *suffix;
     double factor;
@@ -232,7 +234,7 @@ int parse_thread_list(const char *text, int **out, size_t *count, cp_err_t *err)
 int thread_list_all_cpus(int **out, size_t *count, cp_err_t *err)
 {
     char all[32];
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    long cpus = sys_online_cpus();
     if (cpus > CP_MAX_THREADS)
         cpus = CP_MAX_THREADS;
     snprintf(all, sizeof all, "1..%ld", cpus > 0 ? cpus : 1);
@@ -295,12 +297,9 @@ int parse_target(const char *text, target_spec_t *out, cp_err_t *err)
         return cp_err_set(err, CP_EUSAGE, "empty target: %s", form);
     target_spec_t t;
     memset(&t, 0, sizeof t);
-    if (strcmp(text, "mem") == 0) {
-        strcpy(t.name, "mem");
-        t.is_mem = true;
-        *out = t;
-        return CP_OK;
-    }
+    int claimed = target_parse_kind(text, out, err); /* mem, and any kind not a DIR */
+    if (claimed != TARGET_NOT_MINE)
+        return claimed;
     if (strlen(text) >= sizeof t.dir)
         return cp_err_set(err, CP_EUSAGE, "target too long: %.64s...", text);
     char buf[PATH_MAX];
@@ -347,7 +346,8 @@ int parse_target(const char *text, target_spec_t *out, cp_err_t *err)
     }
     if (dir[0] == '\0')
         return cp_err_set(err, CP_EUSAGE, "bad target '%s': empty DIR; %s", text, form);
-    if (strcmp(t.name, "mem") == 0 || (t.name[0] == '\0' && strcmp(dir, "mem") == 0))
+    if (strcmp(t.name, CP_MEM_TARGET_NAME) == 0 ||
+        (t.name[0] == '\0' && strcmp(dir, CP_MEM_TARGET_NAME) == 0))
         return cp_err_set(err, CP_EUSAGE,
                           "bad target '%s': the name 'mem' is reserved for the memory target "
                           "(write it alone: mem)",
@@ -369,4 +369,45 @@ int parse_target(const char *text, target_spec_t *out, cp_err_t *err)
     }
     *out = t;
     return CP_OK;
+}
+
+/* ---- the series list (-c) ---------------------------------------------------------------- */
+
+int parse_series_list(const char *text, series_spec_t **out, size_t *count, cp_err_t *err)
+{
+    *out = NULL;
+    *count = 0;
+    int rc = CP_OK;
+    const char *s = text != NULL ? text : "";
+    do {
+        size_t len = strcspn(s, ",");
+        char item[64];
+        if (len == 0 || len >= sizeof item) {
+            rc = cp_err_set(err, CP_EUSAGE, "bad codec list '%s': %s", text,
+                            len == 0 ? "an empty item" : "an item too long");
+            break;
+        }
+        snprintf(item, sizeof item, "%.*s", (int)len, s);
+        series_spec_t series;
+        if (cmd_preset_is(item)) {
+            cmd_series_t cmd;
+            rc = cmd_preset_expand(item, &cmd, err);
+            if (rc == CP_OK)
+                series = series_of_command(&cmd);
+        } else {
+            codec_spec_t codec;
+            rc = codec_parse(item, &codec, err);
+            if (rc == CP_OK)
+                series = series_of_codec(&codec);
+        }
+        if (rc == CP_OK)
+            rc = series_list_append(out, count, &series, err);
+        s += len;
+    } while (rc == CP_OK && *s++ == ',');
+    if (rc != CP_OK) {
+        free(*out);
+        *out = NULL;
+        *count = 0;
+    }
+    return rc;
 }

@@ -1,3 +1,5 @@
+/* cleanup.c - the interrupt flag and handlers, and the list of files and settings put back
+ * or removed when chokepoint exits or is interrupted (cleanup.h). */
 #include "common/cleanup.h"
 
 #include <fcntl.h>

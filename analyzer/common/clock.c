@@ -1,3 +1,4 @@
+/* clock.c - monotonic wall time and process CPU time (clock.h). */
 #include "common/clock.h"
 
 #include <errno.h>

@@ -1,3 +1,5 @@
+/* dirlock.c - the lock file that keeps one chokepoint process at a time in a directory
+ * (dirlock.h). */
 #include "common/dirlock.h"
 
 #include <errno.h>

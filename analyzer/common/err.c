@@ -1,3 +1,5 @@
+/* err.c - error values with their messages, errno translated once, and the exit status
+ * each code maps to (err.h). */
 #include "common/err.h"
 
 #include <errno.h>

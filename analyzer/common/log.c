@@ -1,3 +1,4 @@
+/* log.c - diagnostics on stderr with levels and --quiet (log.h). */
 #include "common/log.h"
 
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* prng.c - the deterministic generators (prng.h): splitmix64 and the fresh seed. */
 #include "common/prng.h"
 
 #include <string.h>

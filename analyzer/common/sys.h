@@ -1,12 +1,15 @@
-/* sys.h - every question chokepoint asks the operating system about files, volumes and the
- * machine: /proc and /sys files, the mount table, free space, O_DIRECT alignment and the
- * page cache. The engine modules (volume, telemetry, hostinfo, pagecache, probe, sink)
- * call these instead of reading the system themselves, so another system (macOS:
- * F_NOCACHE, F_FULLFSYNC, sysctl) is one more implementation of this header.
+/* sys.h - every question chokepoint asks the operating system about files, volumes, processes
+ * and the machine: /proc and /sys files, the mount table, free space, device numbers,
+ * O_DIRECT and the page cache, RAM files, CPUs and memory, the threads' accounting. The
+ * layers above (measure, study, cli) call these instead of the system themselves, so
+ * another system (macOS: F_NOCACHE, F_FULLFSYNC, sysctl) is one more implementation of
+ * this header (common/sys_macos.c, chosen in CMakeLists.txt).
  *
- * Today the implementation is Linux: /proc, /sys/dev/block, libmount (util-linux) for
- * /proc/self/mountinfo, statvfs/statfs, statx, posix_fadvise and mincore. Nothing here
- * writes to a file system. Functions return CP_OK/CP_E* or a bool, as each says. */
+ * Implementations: sys.c (portable rules shared by all), sys_linux.c (files, volumes,
+ * machine: /proc, /sys/dev/block, libmount for /proc/self/mountinfo, statvfs/statfs,
+ * statx, posix_fadvise, mincore, memfd, prctl) and sys_linux_tasks.c (pressure, schedstat,
+ * delay accounting, tracefs). Nothing here writes to a file system except where a
+ * function says so. Functions return CP_OK/CP_E* or a bool, as each says. */
 #ifndef CP_SYS_H
 #define CP_SYS_H
 
@@ -14,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "common/err.h"
 
@@ -49,6 +53,76 @@ bool sys_block_queue_attr(unsigned major, unsigned minor, const char *attr,
  * new job can take without swapping. False when it cannot be read. */
 bool sys_mem_available(uint64_t *bytes);
 
+/* ---- the machine ------------------------------------------------------------------------ */
+
+/* CPUs online now (sysconf); 0 when unknown. */
+int sys_online_cpus(void);
+
+/* CPUs this process may run on (its affinity mask); 0 when unknown. */
+int sys_usable_cpus(void);
+
+/* Physical memory in bytes (pages x page size); 0 when unknown. */
+uint64_t sys_phys_mem_bytes(void);
+
+/* The memory page size in bytes; 0 when unknown. */
+long sys_page_size(void);
+
+/* Clock ticks per second, the unit of the kernel's per-task tick counters; 0 when
+ * unknown. */
+long sys_clock_ticks_per_second(void);
+
+/* The calling thread's id as the kernel numbers threads (gettid). */
+long sys_thread_id(void);
+
+/* The head of the CPU description text (the first 64 KiB of /proc/cpuinfo: enough for the
+ * first CPU), the memory text (/proc/meminfo) and the OS release text (/etc/os-release,
+ * else /usr/lib/os-release), as the system writes them; the caller parses and frees them.
+ * NULL when they cannot be read. */
+char *sys_cpuinfo_text(void);
+char *sys_meminfo_text(void);
+char *sys_os_release_text(void);
+
+/* ---- processes ------------------------------------------------------------------------- */
+
+/* Asks the kernel to send the calling process signal sig when its parent dies (Linux
+ * PR_SET_PDEATHSIG). False when the system cannot (the caller then relies on polling its
+ * parent). */
+bool sys_die_with_parent(int sig);
+
+/* ---- CPU time and disk counters --------------------------------------------------------- */
+
+/* The machine's CPU time by kind, in clock ticks (USER_HZ): the aggregate "cpu" line of
+ * /proc/stat. */
+typedef struct sys_cpu_times {
+    uint64_t user, nice, system, idle, iowait, irq, softirq, steal;
+} sys_cpu_times_t;
+
+/* One block device's counters (the ones chokepoint uses): its line of /proc/diskstats. */
+typedef struct sys_disk_counters {
+    unsigned major, minor;
+    char name[64];            /* the kernel's name: "vda", "sda2", "dm-0" */
+    uint64_t sectors_written; /* always 512-byte units, whatever the device's sector size */
+    uint64_t io_ticks_ms;     /* milliseconds with at least one request in flight */
+} sys_disk_counters_t;
+
+/* Parses the aggregate "cpu " line of /proc/stat text. Fields a kernel does not report
+ * are 0. Returns 0, or CP_EDATA (err says why) when the line is missing or malformed. */
+int sys_parse_cpu_stat(const char *text, sys_cpu_times_t *out, cp_err_t *err);
+
+/* Finds the line for major:minor in /proc/diskstats text. Returns 0, or CP_EDATA when
+ * there is no such line or it is malformed (err says which). */
+int sys_parse_diskstats(const char *text, unsigned major, unsigned minor,
+                        sys_disk_counters_t *out, cp_err_t *err);
+
+/* The machine's CPU times now (sys_parse_cpu_stat of "<proc root>/stat"). 0; CP_EIO when
+ * it cannot be read; CP_EDATA when malformed. */
+int sys_cpu_times_read(sys_cpu_times_t *out, cp_err_t *err);
+
+/* Device major:minor's counters now (sys_parse_diskstats of "<proc root>/diskstats").
+ * 0; CP_EIO "<proc root>/diskstats: cannot read"; CP_EDATA when there is no such line. */
+int sys_disk_counters_read(unsigned major, unsigned minor, sys_disk_counters_t *out,
+                           cp_err_t *err);
+
 /* ---- the mount table ------------------------------------------------------------------ */
 
 #define SYS_FS_TYPE_MAX 64
@@ -77,6 +151,12 @@ int sys_mount_by_devno(unsigned major, unsigned minor, sys_mount_t *out, cp_err_
  * cannot be resolved; CP_EIO when the table cannot be read; CP_EDATA when no mount
  * contains path. */
 int sys_mount_of_path(const char *path, sys_mount_t *out, cp_err_t *err);
+
+/* ---- device numbers -------------------------------------------------------------------- */
+
+/* The major and minor numbers of device number dev (a stat's st_dev or st_rdev). Major 0
+ * is an anonymous device: no block device behind it (tmpfs, overlay, NFS, btrfs...). */
+void sys_devno_split(dev_t dev, unsigned *major_no, unsigned *minor_no);
 
 /* ---- file systems and free space ------------------------------------------------------ */
 
@@ -121,7 +201,24 @@ int sys_space_read(const char *dir, sys_space_t *out, cp_err_t *err);
 /* True when a file of `bytes` fits: bytes <= usable_bytes. */
 bool sys_space_fits(const sys_space_t *space, uint64_t bytes);
 
+/* The directory of the machine's shared RAM volume ("/dev/shm" on Linux), or NULL when
+ * the system has none. Static. */
+const char *sys_ram_dir(void);
+
 /* ---- O_DIRECT and the page cache ------------------------------------------------------ */
+
+/* The open(2) flag that bypasses the page cache (O_DIRECT), or 0 where the system has none.
+ * A file system that refuses it fails the open with EINVAL. */
+int sys_direct_open_flag(void);
+
+/* Turns page-cache bypass on or off on the open file fd (fcntl F_SETFL O_DIRECT). 0, or
+ * the errno of the refusal. */
+int sys_direct_set(int fd, bool on);
+
+/* Creates an anonymous file in RAM (memfd, close-on-exec) named name for debugging, and
+ * writes into path (cap bytes) a path another process can open it by while fd is open
+ * ("/proc/PID/fd/N"). Returns the descriptor, or -1 with errno set. */
+int sys_ram_file_create(const char *name, char *path, size_t cap);
 
 /* The alignment O_DIRECT needs for the open file fd (the larger of the offset and memory
  * alignments statx reports with STATX_DIOALIGN), or 0 when the kernel does not say. */

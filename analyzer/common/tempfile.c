@@ -1,3 +1,5 @@
+/* tempfile.c - temporary files and directories created beside their final place, renamed
+ * in when complete, removed on failure or interrupt, and stale ones cleaned (tempfile.h). */
 #include "common/tempfile.h"
 
 #include <errno.h>
@@ -11,6 +13,7 @@
 #include "common/cleanup.h"
 #include "common/dirlock.h"
 #include "common/log.h"
+#include "common/sys.h"
 
 #include <dirent.h>
 #include <pthread.h>
@@ -168,7 +171,7 @@ int tempfile_open(tempfile_t *t, const char *dir, const char *prefix, int extra_
             int saved = errno;
             /* Linux creates the file before it refuses O_DIRECT; the name is ours (unique
              * to this process), so remove it. */
-            if (saved == EINVAL && (extra_flags & O_DIRECT))
+            if (saved == EINVAL && (extra_flags & sys_direct_open_flag()) != 0)
                 unlink(t->path);
             t->path[0] = '\0';
             t->open_errno = saved;

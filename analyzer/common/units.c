@@ -1,3 +1,4 @@
+/* units.c - sizes written for people in decimal or binary units (units.h). */
 #include "common/units.h"
 
 #include <inttypes.h>

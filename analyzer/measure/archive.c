@@ -1,3 +1,6 @@
+/* archive.c - a decompression study's archives (archive.h): the input compressed once,
+ * untimed, into a file the target keeps (its ops' open_kept), checked by restoring it, and
+ * closed with its frame table. */
 #include "measure/archive.h"
 
 #include <string.h>
@@ -44,19 +47,17 @@ int archive_make(const char *input_path, uint64_t input_bytes, uint64_t input_ha
     out->engine = engine;
     char codec_name[32];
     codec_format(codec, codec_name, sizeof codec_name);
-    if (!t->is_mem) {
-        sys_space_t space;
-        if (sys_space_read(t->dir, &space, NULL) == CP_OK && space.total_bytes > 0 &&
-            !sys_space_fits(&space, input_bytes))
-            return cp_err_set(err, CP_ENOSPC,
-                              "target '%s' has %.1f MB free, too little for an archive of the "
-                              "%.1f MB input and a %.1f MB margin (--decompress)",
-                              t->name, (double)space.free_bytes / 1e6,
-                              (double)input_bytes / 1e6, (double)space.margin_bytes / 1e6);
-    }
+    const target_ops_t *ops = target_ops_for(t);
+    sys_space_t space;
+    if (ops->space(t, &space, NULL) == CP_OK && space.total_bytes > 0 &&
+        !sys_space_fits(&space, input_bytes))
+        return cp_err_set(err, CP_ENOSPC,
+                          "target '%s' has %.1f MB free, too little for an archive of the "
+                          "%.1f MB input and a %.1f MB margin (--decompress)",
+                          t->name, (double)space.free_bytes / 1e6, (double)input_bytes / 1e6,
+                          (double)space.margin_bytes / 1e6);
     sink_options_t opts = {SYNC_FSYNC, 0, t->name};
-    out->file = t->is_mem ? sink_open_ram("chokepoint-archive", &opts, ram_limit, err)
-                          : sink_open_file(t->dir, "chokepoint-archive", &opts, err);
+    out->file = ops->open_kept(t, "chokepoint-archive", &opts, ram_limit, err);
     if (out->file == NULL)
         return err->code;
     out->path = sink_temp_path(out->file);

@@ -1,3 +1,6 @@
+/* compress_job.c - one measured codec run (compress_job.h), a compression or, with an
+ * archive's frames, a decompression: its output's sink (a temporary file beside the final
+ * path, or counted in memory), the pipeline run, the optional verification and the commit. */
 #include "measure/compress_job.h"
 
 #include <errno.h>

@@ -1,8 +1,9 @@
-/* compress_job.h - one measured compression run from an input file to a sink: what
- * `chokepoint compress` does once and `sweep` does for every target x codec x threads x
- * repetition; or, with pipeline.frames (blocks engine) or pipeline.decompress (native)
- * set, one measured decompression of an archive (measure/archive.h) to a sink. Owns the output's life cycle: temporary file, timing, optional
- * verification, then rename into place (compress) or removal (sweep). */
+/* compress_job.h - one measured run of a built-in codec from an input file to a sink: a
+ * compression, what `chokepoint compress` does once and `sweep` does for every target x
+ * codec x threads x repetition; or, with pipeline.frames (blocks engine) or
+ * pipeline.decompress (native) set, a decompression of an archive (measure/archive.h).
+ * Owns the output's life cycle: temporary file, timing, optional verification, then
+ * rename into place (compress) or removal (sweep). */
 #ifndef CP_COMPRESS_JOB_H
 #define CP_COMPRESS_JOB_H
 
@@ -40,7 +41,7 @@ typedef struct compress_job {
 typedef struct compress_record {
     char codec[32];           /* "zstd:3" */
     bool decompress;          /* a decompression: the archive restored */
-    bool command;             /* the user's command ran (cmd_job): it has no pipeline
+    bool command;             /* the user's command ran (command_job): it has no pipeline
                                  stages or memory estimate, whose columns stay empty */
     pipeline_engine_t engine;
     int threads;
@@ -75,7 +76,7 @@ int compress_check_space(const char *dir, const char *label, uint64_t input_size
 /* Turns a finished run's counts (bytes read in, bytes handed on) into the record's: for a
  * decompression the restored bytes become run.input_bytes and the archive
  * run.output_bytes; then bytes_per_s = run.input_bytes / run.seconds (left as it is when
- * no time was measured). compress_job and cmd_job call it once per run. */
+ * no time was measured). compress_job and command_job call it once per run. */
 void compress_record_count_uncompressed(compress_record_t *rec);
 
 /* Runs the job and fills rec. Usage faults (bad input, existing output without force) are

@@ -1,7 +1,8 @@
+/* hostinfo.c - the machine a run happened on (hostinfo.h): parsing the CPU, memory and OS
+ * release texts that common/sys reads, and the oversubscription warning. */
 #include "measure/hostinfo.h"
 
 #include <ctype.h>
-#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,30 +101,21 @@ int host_info_parse_os_release(const char *text, char *name, size_t name_cap)
     return 0;
 }
 
-/* The first 64 KiB of a file (enough for the first CPU of /proc/cpuinfo), or NULL. */
-static char *read_head(const char *path) { return sys_read_file(path, 64 * 1024); }
-
 int host_info_get(host_info_t *out)
 {
     memset(out, 0, sizeof *out);
-    char *text = read_head("/proc/cpuinfo");
+    char *text = sys_cpuinfo_text();
     if (text != NULL)
         host_info_parse_cpuinfo(text, out->cpu_model, sizeof out->cpu_model);
     free(text);
 
-    text = read_head("/proc/meminfo");
-    if (text == NULL || host_info_parse_meminfo(text, &out->mem_total_bytes) != 0) {
-        long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-        if (pages > 0 && page > 0)
-            out->mem_total_bytes = (uint64_t)pages * (uint64_t)page;
-    }
+    text = sys_meminfo_text();
+    if (text == NULL || host_info_parse_meminfo(text, &out->mem_total_bytes) != 0)
+        out->mem_total_bytes = sys_phys_mem_bytes();
     free(text);
 
-    long online = sysconf(_SC_NPROCESSORS_ONLN);
-    out->online_cpus = online > 0 ? (int)online : 0;
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0)
-        out->usable_cpus = CPU_COUNT(&set);
+    out->online_cpus = sys_online_cpus();
+    out->usable_cpus = sys_usable_cpus();
 
     struct utsname u;
     if (uname(&u) == 0) {
@@ -132,10 +124,7 @@ int host_info_get(host_info_t *out)
         copy_collapsed(out->machine, sizeof out->machine, u.machine, strlen(u.machine));
     }
 
-    text = read_head("/etc/os-release");
-    if (text == NULL) {
-        text = read_head("/usr/lib/os-release");
-    }
+    text = sys_os_release_text();
     if (text != NULL)
         host_info_parse_os_release(text, out->os_name, sizeof out->os_name);
     free(text);

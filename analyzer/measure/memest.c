@@ -1,3 +1,5 @@
+/* memest.c - the memory estimate of a run and the check that refuses a sweep the machine
+ * cannot hold (memest.h). */
 #include "measure/memest.h"
 
 #include <stdio.h>
@@ -75,7 +77,7 @@ static int max_threads_fitting(const codec_spec_t *codec, pipeline_engine_t engi
     return best;
 }
 
-int memest_check(const codec_spec_t *codecs, size_t n_codecs, pipeline_engine_t engine,
+int memest_check(const series_spec_t *series, size_t n_series, pipeline_engine_t engine,
                  const int *threads, size_t n_threads, size_t block_size, bool decompress,
                  uint64_t limit_bytes, cp_err_t *err)
 {
@@ -86,13 +88,14 @@ int memest_check(const codec_spec_t *codecs, size_t n_codecs, pipeline_engine_t 
     for (size_t i = 0; i < n_threads; i++)
         if (threads[i] > top)
             top = threads[i];
-    for (size_t c = 0; c < n_codecs; c++) {
-        memest_t m = memest_compute_study(&codecs[c], engine, top, block_size, decompress);
+    for (size_t c = 0; c < n_series; c++) {
+        const codec_spec_t *codec = &series[c].codec;
+        memest_t m = memest_compute_study(codec, engine, top, block_size, decompress);
         if (m.total_bytes <= limit)
             continue;
         char name[32];
-        codec_format(&codecs[c], name, sizeof name);
-        int fits = max_threads_fitting(&codecs[c], engine, block_size, decompress, top, limit);
+        codec_format(codec, name, sizeof name);
+        int fits = max_threads_fitting(codec, engine, block_size, decompress, top, limit);
         char advice[160];
         if (fits > 0)
             snprintf(advice, sizeof advice, "at most %d thread%s fit%s (--threads 1..%d)", fits,

@@ -16,6 +16,7 @@
 #include "codecs/codec.h"
 #include "common/err.h"
 #include "measure/pipeline.h"
+#include "measure/series.h"
 
 /* The program itself: code, libraries, stacks, stdio, telemetry. */
 #define MEMEST_BASE_BYTES ((uint64_t)8 << 20)
@@ -46,12 +47,13 @@ memest_t memest_compute_restore(const codec_spec_t *codec, pipeline_engine_t eng
 memest_t memest_compute_study(const codec_spec_t *codec, pipeline_engine_t engine, int threads,
                               size_t block_size, bool decompress);
 
-/* Checks every codec at the largest thread count of the list against limit_bytes (0: the
+/* Checks every series' codec (a command's: "copy", or the codec of the archive it
+ * restores) at the largest thread count of the list against limit_bytes (0: the
  * memory available now, MemAvailable); with decompress, the larger of the archive's
  * compression and the restore. CP_OK when each fits (or the available memory is
  * unknown); CP_EUSAGE otherwise, the message giving the estimate, what it is made of, the
  * limit, the largest thread count that fits and the options to change it. */
-int memest_check(const codec_spec_t *codecs, size_t n_codecs, pipeline_engine_t engine,
+int memest_check(const series_spec_t *series, size_t n_series, pipeline_engine_t engine,
                  const int *threads, size_t n_threads, size_t block_size, bool decompress,
                  uint64_t limit_bytes, cp_err_t *err);
 

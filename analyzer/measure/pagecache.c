@@ -1,3 +1,5 @@
+/* pagecache.c - dropping a file's pages from the page cache before it is read for a
+ * measurement (pagecache.h), through common/sys. */
 #include "measure/pagecache.h"
 
 #include <errno.h>

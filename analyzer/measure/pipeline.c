@@ -1,3 +1,6 @@
+/* pipeline.c - the measured job (pipeline.h): one reader, T compressor or decompressor
+ * threads and one ordered writer into a sink, or a codec's own threaded stream (native
+ * engine), with each stage's busy and waiting time. */
 #include "measure/pipeline.h"
 
 #include <errno.h>

@@ -1,3 +1,6 @@
+/* probe.c - the probe engine (probe.h): per target, files of each size written through a
+ * sink and read back through the target's ops, timed and shuffled, then the sustained
+ * write, until the figures settle. */
 #include "measure/probe.h"
 
 #include <errno.h>
@@ -106,14 +109,14 @@ void probe_format_size(char *out, size_t cap, uint64_t bytes)
 
 /* ---- per-target state ---- */
 
-typedef struct target_state {
+typedef struct probe_target {
     const target_spec_t *spec;
     volume_info_t volume;
     sync_mode_t sync;      /* becomes SYNC_FSYNC once O_DIRECT writes were refused */
     bool read_direct;      /* O_DIRECT reads still worth trying */
     bool warned_cache;
     size_t read_align;     /* O_DIRECT read alignment, learnt on the first read */
-} target_state_t;
+} probe_target_t;
 
 typedef struct probe_task {
     size_t target;
@@ -136,7 +139,7 @@ typedef struct probe_ctx {
     size_times_t *times; /* [target * PROBE_MAX_SIZES + size index] */
 } probe_ctx_t;
 
-static probe_row_t row_for(const probe_ctx_t *pc, const target_state_t *ts, probe_op_t op)
+static probe_row_t row_for(const probe_ctx_t *pc, const probe_target_t *ts, probe_op_t op)
 {
     probe_row_t r;
     memset(&r, 0, sizeof r);
@@ -172,10 +175,10 @@ static int emit(probe_ctx_t *pc, const probe_row_t *row, cp_err_t *err)
 }
 
 /* CP_OK when size still fits on the target's volume now; a positive 1 when it does not. */
-static int check_fits(const target_state_t *ts, uint64_t size, cp_err_t *err)
+static int check_fits(const probe_target_t *ts, uint64_t size, cp_err_t *err)
 {
     sys_space_t space;
-    int rc = sys_space_read(ts->spec->dir, &space, err);
+    int rc = target_ops_for(ts->spec)->space(ts->spec, &space, err);
     if (rc != CP_OK)
         return rc;
     if (sys_space_fits(&space, size))
@@ -217,10 +220,10 @@ static uint64_t fill_file_data(probe_ctx_t *pc, uint64_t file_seed)
 /* Opens a probe file on the target with its sync mode and rate cap, and remembers the sync
  * mode actually used, so a refused O_DIRECT is warned about only once. NULL with err set
  * on failure. */
-static sink_t *open_probe_file(target_state_t *ts, const char *prefix, cp_err_t *err)
+static sink_t *open_probe_file(probe_target_t *ts, const char *prefix, cp_err_t *err)
 {
     sink_options_t opts = {ts->sync, ts->spec->rate_cap_bps, ts->spec->name};
-    sink_t *s = sink_open_file(ts->spec->dir, prefix, &opts, err);
+    sink_t *s = target_ops_for(ts->spec)->open_kept(ts->spec, prefix, &opts, 0, err);
     if (s != NULL)
         ts->sync = sink_effective_sync(s);
     return s;
@@ -261,11 +264,11 @@ static double sample_system_seconds(const telemetry_sample_t *t)
     return t->cpu_sys_share * t->wall_s * (double)t->online_cpus;
 }
 
-static int write_file(probe_ctx_t *pc, target_state_t *ts, uint64_t size, uint64_t file_seed,
+static int write_file(probe_ctx_t *pc, probe_target_t *ts, uint64_t size, uint64_t file_seed,
                       sink_t **out, write_timing_t *timing, cp_err_t *err)
 {
     uint64_t salt = fill_file_data(pc, file_seed);
-    telemetry_t *whole = telemetry_start(ts->spec->dir, NULL);
+    telemetry_t *whole = telemetry_start(target_ops_for(ts->spec)->output_dir(ts->spec), NULL);
     run_account_tracker_t *account = run_account_start(false);
     double sys0 = sys_thread_system_seconds();
     double t0 = clock_now();
@@ -327,7 +330,7 @@ static size_t read_alignment(int fd, const volume_info_t *v)
 
 /* Drops the file's cache, then times open..read to EOF..close in block-size chunks, each
  * read paced by the target's emulated read cap when it has one. */
-static int read_file(probe_ctx_t *pc, target_state_t *ts, const char *path, uint64_t size,
+static int read_file(probe_ctx_t *pc, probe_target_t *ts, const char *path, uint64_t size,
                      double *seconds, bool *dropped, probe_row_t *row, cp_err_t *err)
 {
     int rc = pagecache_drop(path, dropped, err);
@@ -352,18 +355,19 @@ static int read_file(probe_ctx_t *pc, target_state_t *ts, const char *path, uint
     if (posix_memalign(&buf, align, len) != 0)
         return cp_err_set(err, CP_ENOMEM, "out of memory for a %zu-byte read buffer", len);
 
-    telemetry_t *whole = telemetry_start(ts->spec->dir, NULL);
+    const target_ops_t *ops = target_ops_for(ts->spec);
+    telemetry_t *whole = telemetry_start(ops->output_dir(ts->spec), NULL);
     run_account_tracker_t *account = run_account_start(false);
     double sys0 = sys_thread_system_seconds();
     double t0 = clock_now();
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | (direct ? O_DIRECT : 0));
+    int fd = ops->open_read(ts->spec, path, direct);
     if (fd < 0 && direct && errno == EINVAL) {
         cp_log_warn("target '%s': O_DIRECT reads refused; reading through the page cache "
                     "(after dropping it)",
                     ts->spec->name);
         ts->read_direct = false;
         t0 = clock_now();
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+        fd = ops->open_read(ts->spec, path, false);
     }
     if (fd < 0) {
         rc = cp_err_errno(err, CP_EIO, errno, "cannot open %s for reading (target '%s')", path,
@@ -412,7 +416,7 @@ static int read_file(probe_ctx_t *pc, target_state_t *ts, const char *path, uint
     return rc;
 }
 
-static int run_task(probe_ctx_t *pc, target_state_t *ts, const probe_task_t *task, size_t index,
+static int run_task(probe_ctx_t *pc, probe_target_t *ts, const probe_task_t *task, size_t index,
                     size_t count, cp_err_t *err)
 {
     const probe_params_t *p = pc->params;
@@ -480,7 +484,7 @@ static int run_task(probe_ctx_t *pc, target_state_t *ts, const probe_task_t *tas
 /* One long write, with a row every interval: bytes so far, time since the start, and the
  * rate over the interval. With --sync fsync each interval ends with an fdatasync, so a
  * sample counts bytes that reached the volume, not the page cache. */
-static int run_sustained(probe_ctx_t *pc, target_state_t *ts, cp_err_t *err)
+static int run_sustained(probe_ctx_t *pc, probe_target_t *ts, cp_err_t *err)
 {
     const probe_params_t *p = pc->params;
     uint64_t size = p->sustained_bytes;
@@ -560,7 +564,7 @@ static int check_params(const probe_params_t *p, cp_err_t *err)
 /* Validates a target, reads its volume, and drops the sizes that do not fit (with one
  * warning listing them). Sets *nothing_fits when neither a size nor the sustained run does. */
 static int prepare_target(const probe_params_t *p, const target_spec_t *spec,
-                          target_state_t *ts, bool *fits, bool *sustained_fits,
+                          probe_target_t *ts, bool *fits, bool *sustained_fits,
                           cp_err_t *err)
 {
     memset(ts, 0, sizeof *ts);
@@ -569,7 +573,7 @@ static int prepare_target(const probe_params_t *p, const target_spec_t *spec,
     ts->read_direct = true;
     int rc = target_check(spec, err);
     if (rc == CP_OK)
-        rc = volume_inspect(spec->dir, &ts->volume, err);
+        rc = target_ops_for(spec)->inspect(spec, &ts->volume, err);
     if (rc != CP_OK)
         return rc;
     sys_space_t space;
@@ -626,7 +630,7 @@ static bool size_settled(const probe_params_t *p, const size_times_t *t)
 
 /* --reps auto: one more repetition of every size not yet settled, in a fresh shuffled
  * order, until all are or each has SWEEP_AUTO_MAX_REPS. tasks has room for one a size. */
-static int run_until_settled(probe_ctx_t *pc, target_state_t *states, const bool *fits,
+static int run_until_settled(probe_ctx_t *pc, probe_target_t *states, const bool *fits,
                              size_t n, probe_task_t *tasks, prng_t *g, cp_err_t *err)
 {
     const probe_params_t *p = pc->params;
@@ -658,7 +662,7 @@ int probe_run(const probe_params_t *params, const target_spec_t *targets, size_t
     if (rc != CP_OK)
         return rc;
     prng_t g = prng_make(params->seed);
-    target_state_t *states = calloc(n ? n : 1, sizeof *states);
+    probe_target_t *states = calloc(n ? n : 1, sizeof *states);
     bool *fits = calloc((n ? n : 1) * PROBE_MAX_SIZES, sizeof *fits);
     bool *sustained = calloc(n ? n : 1, sizeof *sustained);
     size_t max_tasks = n * params->n_sizes * (size_t)(params->reps > 1 ? params->reps : 1);
@@ -677,7 +681,7 @@ int probe_run(const probe_params_t *params, const target_spec_t *targets, size_t
      * surface after an hour of measuring the first. */
     size_t n_tasks = 0;
     for (size_t t = 0; t < n && rc == CP_OK; t++) {
-        if (targets[t].is_mem) {
+        if (targets[t].kind == TARGET_MEM) {
             states[t].spec = NULL;
             continue;
         }

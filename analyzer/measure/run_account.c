@@ -10,7 +10,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -162,7 +161,7 @@ static void *poll_loop(void *arg)
 {
     run_account_tracker_t *t = arg;
     pthread_mutex_lock(&t->lock);
-    t->poller_tid = (long)syscall(SYS_gettid);
+    t->poller_tid = sys_thread_id();
     while (!t->stopping) {
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
@@ -188,7 +187,7 @@ run_account_tracker_t *run_account_start(bool command)
     t->command = command;
     t->delayacct = sys_delayacct_enable();
     t->trace = sys_dirty_trace_start();
-    t->tick_s = 1.0 / (double)sysconf(_SC_CLK_TCK);
+    t->tick_s = 1.0 / (double)sys_clock_ticks_per_second();
     t->readable = true;
     t->started = t->last_read = clock_now();
     read_threads(t, true);
@@ -205,7 +204,7 @@ void run_account_reader(run_account_tracker_t *t)
     if (t == NULL)
         return;
     pthread_mutex_lock(&t->lock);
-    t->reader_tid = (long)syscall(SYS_gettid);
+    t->reader_tid = sys_thread_id();
     pthread_mutex_unlock(&t->lock);
 }
 

@@ -1,13 +1,14 @@
+/* sink.c - the sinks (sink.h) behind a table of write/finish/close operations: a file on a
+ * volume (buffered or O_DIRECT through an aligned stage), a memory sink that counts (and
+ * optionally hashes) what it is given, and a RAM file (memfd) that keeps it. */
 #include "measure/sink.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/mman.h>
 #include <unistd.h>
 #include <xxhash.h>
 
@@ -187,9 +188,9 @@ static int file_finish(sink_t *s, cp_err_t *err)
         rc = write_all(s, s->stage, whole, err);
         if (rc == CP_OK && whole < s->stage_len) {
             /* The unaligned tail cannot go through O_DIRECT: write it buffered. */
-            int flags = fcntl(s->tf.fd, F_GETFL);
-            if (flags < 0 || fcntl(s->tf.fd, F_SETFL, flags & ~O_DIRECT) < 0)
-                rc = cp_err_errno(err, CP_EIO, errno, "clearing O_DIRECT on %s", s->tf.path);
+            int refused = sys_direct_set(s->tf.fd, false);
+            if (refused != 0)
+                rc = cp_err_errno(err, CP_EIO, refused, "clearing O_DIRECT on %s", s->tf.path);
             else
                 rc = write_all(s, s->stage + whole, s->stage_len - whole, err);
         }
@@ -294,13 +295,12 @@ sink_t *sink_open_ram(const char *name, const sink_options_t *opts, uint64_t lim
     s->ops = &ram_ops;
     s->limit = limit_bytes;
     s->effective_sync = SYNC_NONE;
-    s->tf.fd = memfd_create(name, MFD_CLOEXEC);
+    s->tf.fd = sys_ram_file_create(name, s->tf.path, sizeof s->tf.path);
     if (s->tf.fd < 0) {
         cp_err_errno(err, CP_EIO, errno, "cannot create a file in memory for %s", name);
         free(s);
         return NULL;
     }
-    snprintf(s->tf.path, sizeof s->tf.path, "/proc/%ld/fd/%d", (long)getpid(), s->tf.fd);
     return s;
 }
 
@@ -327,7 +327,7 @@ sink_t *sink_open_file(const char *dir, const char *prefix, const sink_options_t
         return NULL;
     s->ops = &file_ops;
     cp_err_t open_err = {0};
-    int rc = tempfile_open(&s->tf, dir, prefix, opts->sync == SYNC_DIRECT ? O_DIRECT : 0,
+    int rc = tempfile_open(&s->tf, dir, prefix, opts->sync == SYNC_DIRECT ? sys_direct_open_flag() : 0,
                            &open_err);
     if (rc != CP_OK && s->tf.open_errno == EINVAL && opts->sync == SYNC_DIRECT) {
         /* Say it once per directory, not once per run of a sweep (sinks are opened from

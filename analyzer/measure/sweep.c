@@ -1,3 +1,6 @@
+/* sweep.c - the measuring loop (sweep.h): preparing each target through its ops (volume,
+ * input copy or archives), planning and shuffling the runs of every series, running each
+ * by compress_job or command_job with telemetry around it, and --reps auto. */
 #include "measure/sweep.h"
 
 #include <errno.h>
@@ -6,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "common/cleanup.h"
@@ -69,8 +71,9 @@ sweep_params_t sweep_defaults(void)
 static int copy_input(const char *input, const target_spec_t *t, uint64_t size, sink_t **out,
                       cp_err_t *err)
 {
+    const target_ops_t *ops = target_ops_for(t);
     sys_space_t space;
-    if (sys_space_read(t->dir, &space, err) != CP_OK)
+    if (ops->space(t, &space, err) != CP_OK)
         return err->code;
     if (!sys_space_fits(&space, size))
         return cp_err_set(err, CP_ENOSPC,
@@ -79,7 +82,7 @@ static int copy_input(const char *input, const target_spec_t *t, uint64_t size, 
                           t->name, (double)space.free_bytes / 1e6, (double)size / 1e6,
                           (double)space.margin_bytes / 1e6);
     sink_options_t opts = {SYNC_FSYNC, 0, t->name};
-    sink_t *sink = sink_open_file(t->dir, "chokepoint-input", &opts, err);
+    sink_t *sink = ops->open_kept(t, "chokepoint-input", &opts, 0, err);
     if (sink == NULL)
         return err->code;
     FILE *in = fopen(input, "rb");
@@ -116,13 +119,10 @@ static int copy_input(const char *input, const target_spec_t *t, uint64_t size, 
 static const char *target_holding(const char *path, const sweep_params_t *p,
                                   const target_state_t *st, size_t self)
 {
-    struct stat s;
-    if (stat(path, &s) != 0)
-        return NULL;
     const char *first = NULL, *uncapped = NULL;
     for (size_t i = 0; i < p->n_targets; i++) {
-        if (p->targets[i].is_mem || major(s.st_dev) != (unsigned)st[i].volume.dev_major ||
-            minor(s.st_dev) != (unsigned)st[i].volume.dev_minor)
+        const target_spec_t *t = &p->targets[i];
+        if (!target_ops_for(t)->holds(t, &st[i].volume, path))
             continue;
         if (i == self)
             return p->targets[i].name;
@@ -167,8 +167,8 @@ static ram_room_t archive_ram_room(const sweep_params_t *p)
     bool known = sys_mem_available(&room.available);
     if (room.limit == 0 && !known)
         return room;
-    for (size_t c = 0; c < p->n_codecs; c++) { /* making the archives, then restoring */
-        memest_t m = memest_compute_study(&p->codecs[c], p->engine, largest_threads(p),
+    for (size_t c = 0; c < p->n_series; c++) { /* making the archives, then restoring */
+        memest_t m = memest_compute_study(&p->series[c].codec, p->engine, largest_threads(p),
                                           p->block_size, true);
         room.runs = m.total_bytes > room.runs ? m.total_bytes : room.runs;
     }
@@ -213,7 +213,7 @@ static int ram_room_error(const ram_room_t *room, const target_spec_t *t, const 
         snprintf(advice, sizeof advice, "give --max-memory %lluM or more, use a smaller input "
                  "or leave out '%s'", (unsigned long long)((want + (1u << 20) - 1) >> 20),
                  t->name);
-    if (t->is_mem)
+    if (t->kind == TARGET_MEM)
         snprintf(where, sizeof where, "in memory");
     else
         snprintf(where, sizeof where, "in RAM (%s, %s)", fs_type, t->dir);
@@ -230,9 +230,9 @@ static int ram_room_error(const ram_room_t *room, const target_spec_t *t, const 
 static size_t archive_owner(const sweep_params_t *p, size_t c)
 {
     char name[32], other[32];
-    codec_format(&p->codecs[c], name, sizeof name);
+    codec_format(&p->series[c].codec, name, sizeof name);
     for (size_t k = 0; k < c; k++) {
-        codec_format(&p->codecs[k], other, sizeof other);
+        codec_format(&p->series[k].codec, other, sizeof other);
         if (strcmp(name, other) == 0)
             return k;
     }
@@ -253,27 +253,29 @@ static int make_archives(const sweep_params_t *p, uint64_t input_size, target_st
     ram_room_t room = archive_ram_room(p);
     for (size_t i = 0; i < p->n_targets && rc == CP_OK; i++) {
         const target_spec_t *t = &p->targets[i];
-        bool in_ram = t->is_mem || st[i].volume.is_ram;
-        st[i].input_target = t->is_mem ? NULL : t->name; /* the archive is read from it */
-        st[i].archives = calloc(p->n_codecs, sizeof *st[i].archives);
-        st[i].archive_for = calloc(p->n_codecs, sizeof *st[i].archive_for);
+        bool in_ram = t->kind == TARGET_MEM || st[i].volume.is_ram;
+        st[i].input_target = t->kind == TARGET_MEM ? NULL : t->name; /* the archive is read from it */
+        st[i].archives = calloc(p->n_series, sizeof *st[i].archives);
+        st[i].archive_for = calloc(p->n_series, sizeof *st[i].archive_for);
         if (st[i].archives == NULL || st[i].archive_for == NULL)
             return cp_err_set(err, CP_ENOMEM, "out of memory for archives");
-        for (size_t c = 0; c < p->n_codecs && rc == CP_OK; c++) {
+        for (size_t c = 0; c < p->n_series && rc == CP_OK; c++) {
             size_t owner = archive_owner(p, c);
             st[i].archive_for[c] = &st[i].archives[owner];
             if (owner != c)
                 continue;
             char name[32];
-            codec_format(&p->codecs[c], name, sizeof name);
+            codec_format(&p->series[c].codec, name, sizeof name);
             cp_log_info("compressing the input with %s into %s (--decompress; not timed)", name,
-                        t->is_mem ? "memory" : t->name);
+                        t->kind == TARGET_MEM ? "memory" : t->name);
             /* Untimed, so a native archive needs no more workers than a few (libzstd takes
              * at most 200, and its frame is the same for any number of them). */
             int make_threads = p->engine == PIPELINE_NATIVE && threads > 16 ? 16 : threads;
-            rc = archive_make(p->input_path, input_size, hash, &p->codecs[c], p->engine,
-                              make_threads, p->block_size, t, t->is_mem ? room.left : 0,
-                              &st[i].archives[c], err);
+            /* A kind that keeps its archive in RAM (mem) holds it to the room left; a
+             * directory's file is held to its volume's free space instead. */
+            rc = archive_make(p->input_path, input_size, hash, &p->series[c].codec, p->engine,
+                              make_threads, p->block_size, t, room.left, &st[i].archives[c],
+                              err);
             uint64_t held = st[i].archives[c].frames.packed_total;
             if (rc == CP_ENOMEM && st[i].archives[c].ram_needed > 0)
                 rc = ram_room_error(&room, t, st[i].volume.fs_type, name,
@@ -301,8 +303,8 @@ static int prepare_targets(const sweep_params_t *p, uint64_t input_size, target_
     for (size_t i = 0; i < p->n_targets; i++) {
         const target_spec_t *t = &p->targets[i];
         int rc = target_check(t, err);
-        if (rc == CP_OK && !t->is_mem)
-            rc = volume_inspect(t->dir, &st[i].volume, err);
+        if (rc == CP_OK)
+            rc = target_ops_for(t)->inspect(t, &st[i].volume, err);
         if (rc != CP_OK)
             return rc;
     }
@@ -310,7 +312,8 @@ static int prepare_targets(const sweep_params_t *p, uint64_t input_size, target_
         return make_archives(p, input_size, st, err);
     for (size_t i = 0; i < p->n_targets; i++) {
         st[i].input_path = p->input_path;
-        if (p->layout == SWEEP_SAME && !p->targets[i].is_mem) {
+        const target_spec_t *t = &p->targets[i];
+        if (p->layout == SWEEP_SAME && target_ops_for(t)->output_dir(t) != NULL) {
             cp_log_info("copying the input to target '%s' (--layout same)", p->targets[i].name);
             int rc = copy_input(p->input_path, &p->targets[i], input_size, &st[i].input_copy, err);
             if (rc != CP_OK)
@@ -328,12 +331,14 @@ static int prepare_targets(const sweep_params_t *p, uint64_t input_size, target_
  * only when it restores onto the target (the same layout). Otherwise they write to memory. */
 static bool writes_target(const sweep_params_t *p, size_t t)
 {
-    return !p->targets[t].is_mem && (!p->decompress || p->layout == SWEEP_SAME);
+    const target_spec_t *target = &p->targets[t];
+    return target_ops_for(target)->output_dir(target) != NULL &&
+           (!p->decompress || p->layout == SWEEP_SAME);
 }
 
 static bool series_is_cmd(const sweep_params_t *p, size_t c)
 {
-    return p->cmds != NULL && p->cmds[c].series[0] != '\0';
+    return p->series[c].kind == SERIES_COMMAND;
 }
 
 /* The emulated caps of target t that pace chokepoint's own runs there: the write cap
@@ -344,7 +349,7 @@ static void target_caps(const sweep_params_t *p, const target_state_t *st, size_
 {
     const target_spec_t *target = &p->targets[t];
     bool writes = writes_target(p, t);
-    bool reads = p->decompress ? !target->is_mem : st[t].input_copy != NULL;
+    bool reads = p->decompress ? target->kind != TARGET_MEM : st[t].input_copy != NULL;
     *write_cap = writes ? target->rate_cap_bps : 0.0;
     *read_cap = reads ? target->read_cap_bps : 0.0;
 }
@@ -376,7 +381,7 @@ static void fill_job(const sweep_params_t *p, const target_state_t *st, size_t t
         job->pipeline.input_path = st[t].input_path;
     }
     paced_caps(p, st, t, c, &job->rate_cap_bps, &job->pipeline.read_cap_bps);
-    job->pipeline.codec = p->codecs[c];
+    job->pipeline.codec = p->series[c].codec;
     job->pipeline.threads = threads;
     job->pipeline.engine = p->engine;
     job->pipeline.block_size = p->block_size; /* a decompression's: the archive's, for the
@@ -384,7 +389,7 @@ static void fill_job(const sweep_params_t *p, const target_state_t *st, size_t t
     job->sync = p->sync;
     job->volume_label = target->name;
     if (writes_target(p, t))
-        job->scratch_dir = target->dir;
+        job->scratch_dir = target_ops_for(target)->output_dir(target);
     else
         job->discard = true;
 }
@@ -392,51 +397,31 @@ static void fill_job(const sweep_params_t *p, const target_state_t *st, size_t t
 /* The series' name in rows: "zstd:3", or "cmd:NAME" for the user's command. */
 static void series_name(const sweep_params_t *p, size_t c, char *buf, size_t size)
 {
-    if (series_is_cmd(p, c))
-        snprintf(buf, size, "%s", p->cmds[c].series);
-    else
-        codec_format(&p->codecs[c], buf, size);
+    series_format(&p->series[c], buf, size);
 }
 
-/* One run of series c at threads on target t, by compress_job or cmd_job. */
+/* One run of series c at threads on target t, by compress_job or command_job. */
 static int run_job(const sweep_params_t *p, const target_state_t *st, size_t t, size_t c,
                    int threads, compress_record_t *rec, cp_err_t *err)
 {
     if (series_is_cmd(p, c)) {
-        cmd_job_t job = {.input_path = st[t].input_path, .cmd = &p->cmds[c], .threads = threads,
+        command_job_t job = {.input_path = st[t].input_path, .cmd = &p->series[c].cmd, .threads = threads,
                          .sync = p->sync};
         if (p->decompress) { /* the preset's program restores the archive on the target */
             job.input_path = st[t].archive_for[c]->path;
             job.restores_bytes = st[t].archive_for[c]->frames.unpacked_total;
         }
         if (writes_target(p, t))
-            job.scratch_dir = p->targets[t].dir;
+            job.scratch_dir = target_ops_for(&p->targets[t])->output_dir(&p->targets[t]);
         else
             job.discard = true;
-        int rc = cmd_job_run(&job, rec, err);
+        int rc = command_job_run(&job, rec, err);
         rec->engine = p->engine; /* which engine's archive it restored, if it did */
         return rc;
     }
     compress_job_t job;
     fill_job(p, st, t, c, threads, &job);
     return compress_job_run(&job, rec, err);
-}
-
-/* CP_OK while the target directory is still on the volume it was on when the sweep
- * started; CP_EIO naming the target once it was removed or its filesystem unmounted (the
- * path may then lead to another volume, which must not be measured or written to). */
-static int target_still_there(const target_spec_t *t, const volume_info_t *v, cp_err_t *err)
-{
-    struct stat s;
-    if (stat(t->dir, &s) != 0)
-        return cp_err_errno(err, CP_EIO, errno, "target '%s': directory '%s' is gone", t->name,
-                            t->dir);
-    if (!S_ISDIR(s.st_mode) || major(s.st_dev) != v->dev_major || minor(s.st_dev) != v->dev_minor)
-        return cp_err_set(err, CP_EIO,
-                          "target '%s': '%s' is no longer the directory on the volume first "
-                          "examined (removed or unmounted?)",
-                          t->name, t->dir);
-    return CP_OK;
 }
 
 /* A row for planned run r, not yet measured. */
@@ -446,14 +431,14 @@ static void row_init(const sweep_params_t *p, const target_state_t *st, const pl
     const target_spec_t *target = &p->targets[r->target];
     memset(row, 0, sizeof *row);
     row->target = target;
-    row->volume = target->is_mem ? NULL : &st[r->target].volume;
+    row->volume = target->kind == TARGET_MEM ? NULL : &st[r->target].volume;
     series_name(p, r->codec, row->codec, sizeof row->codec);
     row->threads = p->threads[r->thread];
     row->rep = r->rep;
     row->order = order;
     row->target_order = r->target + 1;
     row->seed = p->seed;
-    row->layout = target->is_mem ? SWEEP_SPLIT : p->layout;
+    row->layout = target->kind == TARGET_MEM ? SWEEP_SPLIT : p->layout;
     row->record.decompress = p->decompress;
     paced_caps(p, st, r->target, r->codec, &row->write_cap_bps, &row->read_cap_bps);
     row->input_target = st[r->target].input_target;
@@ -479,18 +464,21 @@ static int measure_one(const sweep_params_t *p, target_state_t *st, const planne
     row_init(p, st, r, order, &row);
 
     cp_err_t run_err = {0};
-    int rc = target->is_mem ? CP_OK : target_still_there(target, row.volume, &run_err);
+    /* A target whose directory was removed or unmounted may lead to another volume, which
+     * must not be measured or written to. */
+    const target_ops_t *ops = target_ops_for(target);
+    int rc = ops->still_there(target, row.volume, &run_err);
     if (rc == CP_OK) {
         row.writeback = writeback_read();
-        telemetry_t *tel = telemetry_start(target->is_mem ? NULL : target->dir, NULL);
+        telemetry_t *tel = telemetry_start(ops->output_dir(target), NULL);
         rc = run_job(p, st, r->target, r->codec, row.threads, &row.record, &run_err);
         if (tel != NULL)
             telemetry_stop(tel, &row.telemetry);
         telemetry_free(tel);
     }
     /* A run whose directory vanished under it wrote to a deleted or detached file. */
-    if (rc == CP_OK && !target->is_mem)
-        rc = target_still_there(target, row.volume, &run_err);
+    if (rc == CP_OK)
+        rc = ops->still_there(target, row.volume, &run_err);
     if (rc == CP_EINTR)
         return cp_err_set(err, CP_EINTR, "interrupted");
     row.valid = rc == CP_OK;
@@ -544,7 +532,7 @@ static int warm_up(const sweep_params_t *p, target_state_t *st, cp_err_t *err)
 {
     int max_threads = largest_threads(p);
     for (size_t t = 0; t < p->n_targets; t++)
-        for (size_t c = 0; c < p->n_codecs && !st[t].failed; c++) {
+        for (size_t c = 0; c < p->n_series && !st[t].failed; c++) {
             if (case_done(p, t, c))
                 continue; /* resumed: nothing left to measure here */
             compress_record_t rec;
@@ -638,7 +626,7 @@ static int run_plan(const sweep_params_t *p, target_state_t *st, const planned_r
     for (size_t i = 0; i < n && rc == CP_OK; i++) {
         unsigned order = (unsigned)(first_order + i + 1);
         double seconds = -1.0;
-        size_t k = (plan[i].target * p->n_codecs + plan[i].codec) * p->n_threads + plan[i].thread;
+        size_t k = (plan[i].target * p->n_series + plan[i].codec) * p->n_threads + plan[i].thread;
         if (measured_before(p, plan[i].target, plan[i].codec, plan[i].thread, plan[i].rep,
                             &seconds)) {
             /* resumed: kept from before, not measured twice (nor in pc->total) */
@@ -672,15 +660,15 @@ static int run_until_settled(const sweep_params_t *p, target_state_t *st, planne
                              cp_err_t *err)
 {
     int rc = CP_OK;
-    size_t ncases = p->n_targets * p->n_codecs * p->n_threads;
+    size_t ncases = p->n_targets * p->n_series * p->n_threads;
     for (int round = p->reps + 1; round <= SWEEP_AUTO_MAX_REPS && rc == CP_OK; round++) {
         size_t n = 0;
         for (size_t k = 0; k < ncases; k++) {
-            size_t t = k / (p->n_codecs * p->n_threads);
+            size_t t = k / (p->n_series * p->n_threads);
             if (st[t].failed || times[k].n >= SWEEP_AUTO_MAX_REPS ||
                 sweep_median_settled(times[k].seconds, times[k].n, SWEEP_AUTO_WITHIN))
                 continue;
-            plan[n++] = (planned_run_t){t, (k / p->n_threads) % p->n_codecs, k % p->n_threads,
+            plan[n++] = (planned_run_t){t, (k / p->n_threads) % p->n_series, k % p->n_threads,
                                         round};
         }
         if (n == 0)
@@ -697,8 +685,8 @@ static int run_until_settled(const sweep_params_t *p, target_state_t *st, planne
 
 int sweep_check_decompress(const sweep_params_t *p, cp_err_t *err)
 {
-    for (size_t c = 0; p->decompress && c < p->n_codecs; c++)
-        if (series_is_cmd(p, c) && !p->cmds[c].restores)
+    for (size_t c = 0; p->decompress && c < p->n_series; c++)
+        if (series_is_cmd(p, c) && !p->series[c].cmd.restores)
             return cp_err_set(err, CP_EUSAGE, "--decompress restores the built-in codecs' "
                               "archives; a command does only as a preset's restore "
                               "(cmd_series_restore)");
@@ -711,7 +699,7 @@ int sweep_check_decompress(const sweep_params_t *p, cp_err_t *err)
 static void warn_unpaced_commands(const sweep_params_t *p, const target_state_t *st)
 {
     bool any_cmd = false;
-    for (size_t c = 0; c < p->n_codecs; c++)
+    for (size_t c = 0; c < p->n_series; c++)
         any_cmd = any_cmd || series_is_cmd(p, c);
     for (size_t t = 0; any_cmd && t < p->n_targets; t++) {
         double write_cap, read_cap;
@@ -726,7 +714,7 @@ static void warn_unpaced_commands(const sweep_params_t *p, const target_state_t 
 
 int sweep_run(const sweep_params_t *p, sweep_row_cb cb, void *ctx, cp_err_t *err)
 {
-    if (p->n_targets == 0 || p->n_codecs == 0 || p->n_threads == 0 || p->reps < 1)
+    if (p->n_targets == 0 || p->n_series == 0 || p->n_threads == 0 || p->reps < 1)
         return cp_err_set(err, CP_EUSAGE, "nothing to sweep: give at least one TARGET");
     int rc = sweep_check_decompress(p, err);
     if (rc != CP_OK)
@@ -736,7 +724,7 @@ int sweep_run(const sweep_params_t *p, sweep_row_cb cb, void *ctx, cp_err_t *err
     if (rc != CP_OK)
         return rc;
     target_state_t *st = calloc(p->n_targets, sizeof *st);
-    size_t ncases = p->n_targets * p->n_codecs * p->n_threads;
+    size_t ncases = p->n_targets * p->n_series * p->n_threads;
     size_t total = ncases * (size_t)p->reps;
     /* The plan array is reused by --reps auto's rounds (one run per case at most). */
     planned_run_t *plan = calloc(total > ncases ? total : ncases, sizeof *plan);
@@ -749,7 +737,7 @@ int sweep_run(const sweep_params_t *p, sweep_row_cb cb, void *ctx, cp_err_t *err
     }
     size_t n = 0;
     for (size_t t = 0; t < p->n_targets; t++)
-        for (size_t c = 0; c < p->n_codecs; c++)
+        for (size_t c = 0; c < p->n_series; c++)
             for (size_t k = 0; k < p->n_threads; k++)
                 for (int r = 1; r <= p->reps; r++)
                     plan[n++] = (planned_run_t){t, c, k, r};
@@ -771,7 +759,7 @@ int sweep_run(const sweep_params_t *p, sweep_row_cb cb, void *ctx, cp_err_t *err
     cp_log_progress_done();
     for (size_t t = 0; t < p->n_targets; t++) {
         sink_close(st[t].input_copy);
-        for (size_t c = 0; st[t].archives != NULL && c < p->n_codecs; c++)
+        for (size_t c = 0; st[t].archives != NULL && c < p->n_series; c++)
             archive_close(&st[t].archives[c]); /* a shared codec's entry is empty */
         free(st[t].archives);
         free(st[t].archive_for);

@@ -13,8 +13,9 @@
 #include "codecs/codec.h"
 #include "common/err.h"
 #include "measure/archive.h"
-#include "measure/cmd_job.h"
+#include "measure/command_job.h"
 #include "measure/compress_job.h"
+#include "measure/series.h"
 #include "measure/telemetry.h"
 #include "measure/volume.h"
 #include "measure/writeback.h"
@@ -37,11 +38,8 @@ typedef struct sweep_params {
     const char *input_path;
     const target_spec_t *targets;
     size_t n_targets;
-    const codec_spec_t *codecs;
-    size_t n_codecs;
-    /* NULL, or n_codecs entries: one with a series name runs the user's command
-     * (measure/cmd_job.h) for that series instead of codecs[i]. */
-    const cmd_series_t *cmds;
+    const series_spec_t *series; /* what runs: built-in codecs and commands */
+    size_t n_series;
     const int *threads;
     size_t n_threads;
     pipeline_engine_t engine;

@@ -1,3 +1,6 @@
+/* target.c - what every target kind shares: the registry of kinds' operations, the checks
+ * of a list of targets (names), building a spec, and the locks that keep two chokepoint
+ * processes from measuring one directory at once. */
 #include "measure/target.h"
 
 #include <errno.h>
@@ -7,23 +10,29 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The registry: one line per kind. */
+static const target_ops_t *const ops_by_kind[] = {
+    [TARGET_DIR] = &target_dir_ops,
+    [TARGET_MEM] = &target_mem_ops,
+};
+
+const target_ops_t *target_ops_for(const target_spec_t *t) { return ops_by_kind[t->kind]; }
+
+int target_parse_kind(const char *text, target_spec_t *out, cp_err_t *err)
+{
+    for (size_t k = 0; k < TARGET_KIND_COUNT; k++) {
+        if (ops_by_kind[k] == NULL || ops_by_kind[k]->parse == NULL)
+            continue;
+        int rc = ops_by_kind[k]->parse(text, out, err);
+        if (rc != TARGET_NOT_MINE)
+            return rc;
+    }
+    return TARGET_NOT_MINE;
+}
+
 int target_check(const target_spec_t *t, cp_err_t *err)
 {
-    if (t->is_mem)
-        return CP_OK;
-    struct stat st;
-    if (stat(t->dir, &st) != 0)
-        return cp_err_errno(err, CP_EUSAGE, errno, "target '%s': cannot use directory '%s'",
-                            t->name, t->dir);
-    if (!S_ISDIR(st.st_mode))
-        return cp_err_set(err, CP_EUSAGE,
-                          "target '%s': '%s' is not a directory; expected [NAME=]DIR[@RATE] "
-                          "with DIR a writable directory, or mem",
-                          t->name, t->dir);
-    if (access(t->dir, W_OK | X_OK) != 0)
-        return cp_err_errno(err, CP_EUSAGE, errno, "target '%s': directory '%s' is not writable",
-                            t->name, t->dir);
-    return CP_OK;
+    return target_ops_for(t)->check(t, err);
 }
 
 int target_check_names(const target_spec_t *targets, size_t n, cp_err_t *err)
@@ -32,7 +41,7 @@ int target_check_names(const target_spec_t *targets, size_t n, cp_err_t *err)
         for (size_t j = 0; j < i; j++) {
             if (strcmp(targets[j].name, targets[i].name) != 0)
                 continue;
-            if (targets[i].is_mem && targets[j].is_mem)
+            if (targets[i].kind == TARGET_MEM && targets[j].kind == TARGET_MEM)
                 return cp_err_set(err, CP_EUSAGE, "target 'mem' is given twice");
             return cp_err_set(err, CP_EUSAGE, "two targets are named '%s'; give each a NAME=",
                               targets[i].name);
@@ -43,8 +52,8 @@ int target_check_names(const target_spec_t *targets, size_t n, cp_err_t *err)
 void target_init_mem(target_spec_t *out)
 {
     memset(out, 0, sizeof *out);
-    strcpy(out->name, "mem");
-    out->is_mem = true;
+    strcpy(out->name, CP_MEM_TARGET_NAME);
+    out->kind = TARGET_MEM;
 }
 
 int target_init_dir(target_spec_t *out, const char *name, const char *dir, cp_err_t *err)
@@ -73,7 +82,7 @@ static bool already_locked(const target_locks_t *locks, const struct stat *st)
     return false;
 }
 
-static int lock_one(const target_spec_t *t, target_locks_t *locks, cp_err_t *err)
+int target_lock_directory(const target_spec_t *t, target_locks_t *locks, cp_err_t *err)
 {
     int rc = target_check(t, err);
     struct stat st;
@@ -112,8 +121,7 @@ int target_lock_all(const target_spec_t *targets, size_t n, target_locks_t *lock
     size_t before = locks->n;
     int rc = CP_OK;
     for (size_t i = 0; i < n && rc == CP_OK; i++)
-        if (!targets[i].is_mem)
-            rc = lock_one(&targets[i], locks, err);
+        rc = target_ops_for(&targets[i])->lock(&targets[i], locks, err);
     while (rc != CP_OK && locks->n > before)
         dirlock_release(&locks->held[--locks->n].lock);
     return rc;

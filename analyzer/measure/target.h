@@ -1,6 +1,12 @@
 /* target.h - a volume to measure: a directory on it (or the memory target), a name for
  * reports and optional emulated write- and read-rate caps. The command line parses the
- * text form (cli/parse.h); the engine checks and uses the parsed value. */
+ * text form (cli/parse.h); the engine checks and uses the parsed value.
+ *
+ * How a target does its I/O (opens files on it, reads them back, finds its free space and
+ * device, locks it) is its kind's table of operations (target_ops_t, chosen by
+ * target_ops_for): one file per kind (target_dir.c, target_mem.c) and one line in the
+ * registry in target.c. Code that writes, reads or inspects a target asks its ops; code
+ * that reports ("this series is the CPU ceiling") may ask its kind. */
 #ifndef CP_MEASURE_TARGET_H
 #define CP_MEASURE_TARGET_H
 
@@ -11,10 +17,23 @@
 #include "common/bounds.h"
 #include "common/dirlock.h"
 #include "common/err.h"
+#include "common/sys.h"
+#include "common/target_name.h"
+#include "measure/sink.h"
+#include "measure/volume.h"
 
 #define CP_TARGET_NAME_MAX CP_NAME_MAX
 
-/* A parsed TARGET. The mem target has is_mem set and an empty dir. */
+/* What a target is, and so how it does its I/O (target_ops_for). A directory on a RAM
+ * volume (tmpfs) is a TARGET_DIR: it does I/O as any directory does, and the volume's
+ * inspection (volume_info_t.is_ram) says it lives in RAM. */
+typedef enum target_kind {
+    TARGET_DIR, /* a directory on a volume: files are written to and read from it */
+    TARGET_MEM, /* CP_MEM_TARGET_NAME: output counted and discarded (the CPU ceiling) */
+    TARGET_KIND_COUNT
+} target_kind_t;
+
+/* A parsed TARGET. The mem target has kind TARGET_MEM and an empty dir. */
 typedef struct target_spec {
     char name[CP_TARGET_NAME_MAX];
     char dir[PATH_MAX];
@@ -23,7 +42,7 @@ typedef struct target_spec {
      * with a throttle_make(read_cap_bps) bucket (throttle_read), and every figure so paced
      * is labelled emulated with this cap, as the write cap's are. */
     double read_cap_bps;
-    bool is_mem;
+    target_kind_t kind;
 } target_spec_t;
 
 /* Checks a parsed directory target: it must exist, be a directory (not a symlink to a
@@ -51,6 +70,68 @@ typedef struct target_locks {
 } target_locks_t;
 
 #define TARGET_LOCKS_INIT {NULL, 0}
+
+/* ---- a kind's operations ---- */
+
+/* How one kind of target does its I/O. Every member is set; those that do not apply to a
+ * kind say so by their result (no directory, no volume, nothing to lock). */
+typedef struct target_ops {
+    target_kind_t kind;
+    /* Reads a TARGET text naming a target of this kind that the command line's
+     * [NAME=]DIR[@RATE] form does not cover ("mem"): CP_OK with *out filled, CP_EUSAGE
+     * for a malformed one, TARGET_NOT_MINE when text is not of this kind. NULL for kinds
+     * given as that form (directories). */
+    int (*parse)(const char *text, target_spec_t *out, cp_err_t *err);
+    /* Checks the target can be measured (target_check). */
+    int (*check)(const target_spec_t *t, cp_err_t *err);
+    /* The directory a measured run writes its output file in (and telemetry watches), or
+     * NULL when the target has none: its output is counted and discarded in memory. */
+    const char *(*output_dir)(const target_spec_t *t);
+    /* Describes the volume the target writes to into *out (volume_inspect); a target
+     * without a volume leaves *out alone. CP_OK, or CP_EUSAGE naming the directory. */
+    int (*inspect)(const target_spec_t *t, volume_info_t *out, cp_err_t *err);
+    /* The free space for a file on the target now (sys_space_read); total_bytes 0 when
+     * nothing is known of its room (memory). CP_EIO naming the directory on failure. */
+    int (*space)(const target_spec_t *t, sys_space_t *out, cp_err_t *err);
+    /* Opens for writing a new file kept on the target to be read back by path
+     * (sink_temp_path) until sink_close: a temporary file named after prefix in the
+     * directory (sink_open_file), or a file in RAM of at most ram_limit bytes, 0 no limit
+     * (sink_open_ram). Written, synced (sink_finish) and removed (sink_close) by the
+     * sink. NULL with err set on failure. */
+    sink_t *(*open_kept)(const target_spec_t *t, const char *prefix, const sink_options_t *opts,
+                         uint64_t ram_limit, cp_err_t *err);
+    /* Opens path, a file kept on the target, for reading, bypassing the page cache when
+     * direct (sys_direct_open_flag). Returns the descriptor, or -1 with errno set (EINVAL:
+     * the volume refuses direct reads). */
+    int (*open_read)(const target_spec_t *t, const char *path, bool direct);
+    /* CP_OK while the target is still on the volume v first inspected; CP_EIO naming it
+     * once its directory was removed or its volume unmounted. */
+    int (*still_there)(const target_spec_t *t, const volume_info_t *v, cp_err_t *err);
+    /* True when the file at path lies on the target's volume v (device identity). */
+    bool (*holds)(const target_spec_t *t, const volume_info_t *v, const char *path);
+    /* Takes what keeps other chokepoint processes from measuring the target at once
+     * (target_lock_all); CP_OK when the kind needs nothing. */
+    int (*lock)(const target_spec_t *t, target_locks_t *locks, cp_err_t *err);
+} target_ops_t;
+
+/* The operations of t's kind. Never NULL. */
+const target_ops_t *target_ops_for(const target_spec_t *t);
+
+/* What a kind's parse returns for a text that is not its own. */
+#define TARGET_NOT_MINE 1
+
+/* Offers text to every registered kind's parse: CP_OK with *out filled (or CP_EUSAGE)
+ * from the kind that claims it; TARGET_NOT_MINE when none does, and the command line
+ * reads it as [NAME=]DIR[@RATE]. */
+int target_parse_kind(const char *text, target_spec_t *out, cp_err_t *err);
+
+/* The kinds' tables (target_dir.c, target_mem.c), listed in target.c's registry. */
+extern const target_ops_t target_dir_ops;
+extern const target_ops_t target_mem_ops;
+
+/* For kinds whose target is a directory: checks it (target_check) and takes its lock
+ * once per distinct directory (target_lock_all says how). */
+int target_lock_directory(const target_spec_t *t, target_locks_t *locks, cp_err_t *err);
 
 /* Checks each directory target (target_check) and takes its directory's lock
  * (DIRLOCK_TARGET_NAME, removed again on release) for as long as the command measures, so

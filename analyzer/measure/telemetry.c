@@ -1,3 +1,6 @@
+/* telemetry.c - what the machine did during a run (telemetry.h): the CPU times, disk
+ * counters and pressure stalls common/sys reads at a start and a stop, the target's block
+ * device, and the shares and rates between them. */
 #include "measure/telemetry.h"
 
 #include <errno.h>
@@ -8,7 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 
 #include "common/clock.h"
 #include "common/sys.h"
@@ -17,10 +19,10 @@ struct telemetry {
     double start_wall_s;
     cpu_usage_t start_usage;
     bool have_cpu;
-    telemetry_cpu_times_t cpu;
+    sys_cpu_times_t cpu;
     bool have_disk;
     telemetry_device_t device;
-    telemetry_disk_counters_t disk;
+    sys_disk_counters_t disk;
     char disk_note[256];
     /* pressure-stall totals at the start, microseconds (NAN: no PSI) */
     double psi_io_some_us, psi_io_full_us, psi_cpu_some_us;
@@ -36,89 +38,6 @@ static void copy_text(char *dst, size_t cap, const char *src)
 
 void telemetry_set_proc_root(const char *dir) { sys_set_proc_root(dir); }
 
-/* ---- parsers ---------------------------------------------------------------------- */
-
-int telemetry_parse_stat(const char *text, telemetry_cpu_times_t *out, cp_err_t *err)
-{
-    memset(out, 0, sizeof *out);
-    const char *line = text;
-    while (line != NULL && *line != '\0') {
-        if (strncmp(line, "cpu ", 4) == 0)
-            break;
-        line = strchr(line, '\n');
-        if (line != NULL)
-            line++;
-    }
-    if (line == NULL || *line == '\0')
-        return cp_err_set(err, CP_EDATA, "/proc/stat: no aggregate 'cpu' line");
-
-    uint64_t *fields[] = {&out->user, &out->nice, &out->system, &out->idle,
-                          &out->iowait, &out->irq, &out->softirq, &out->steal};
-    const char *p = line + 4;
-    size_t n = 0;
-    while (n < sizeof fields / sizeof fields[0]) {
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (*p < '0' || *p > '9')
-            break;
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(p, &end, 10);
-        if (errno != 0)
-            return cp_err_set(err, CP_EDATA, "/proc/stat: 'cpu' field %zu out of range", n + 1);
-        *fields[n++] = (uint64_t)v;
-        p = end;
-    }
-    if (n < 4)
-        return cp_err_set(err, CP_EDATA,
-                          "/proc/stat: 'cpu' line has %zu numbers, expected at least 4", n);
-    return 0;
-}
-
-int telemetry_parse_diskstats(const char *text, unsigned major, unsigned minor,
-                              telemetry_disk_counters_t *out, cp_err_t *err)
-{
-    memset(out, 0, sizeof *out);
-    unsigned lineno = 0;
-    for (const char *line = text; line != NULL && *line != '\0';) {
-        lineno++;
-        const char *next = strchr(line, '\n');
-        unsigned maj, min;
-        char name[64];
-        int used = 0;
-        if (sscanf(line, "%u %u %63s%n", &maj, &min, name, &used) == 3 && maj == major &&
-            min == minor) {
-            /* After the name: reads, reads merged, sectors read, ms reading, writes,
-             * writes merged, sectors written, ms writing, in flight, io_ticks, ... */
-            unsigned long long v[10];
-            const char *p = line + used;
-            int k = 0;
-            for (; k < 10; k++) {
-                while (*p == ' ' || *p == '\t')
-                    p++;
-                if (*p < '0' || *p > '9')
-                    break;
-                char *end;
-                v[k] = strtoull(p, &end, 10);
-                p = end;
-            }
-            if (k < 10)
-                return cp_err_set(err, CP_EDATA,
-                                  "/proc/diskstats:%u: device %u:%u has %d counters, "
-                                  "expected at least 10", lineno, major, minor, k);
-            out->major = maj;
-            out->minor = min;
-            copy_text(out->name, sizeof out->name, name);
-            out->sectors_written = (uint64_t)v[6];
-            out->io_ticks_ms = (uint64_t)v[9];
-            return 0;
-        }
-        line = next != NULL ? next + 1 : NULL;
-    }
-    return cp_err_set(err, CP_EDATA, "/proc/diskstats: no line for device %u:%u", major,
-                      minor);
-}
-
 /* ---- deltas ----------------------------------------------------------------------- */
 
 static uint64_t forward_delta(uint64_t start, uint64_t end)
@@ -126,7 +45,7 @@ static uint64_t forward_delta(uint64_t start, uint64_t end)
     return end >= start ? end - start : 0;
 }
 
-void telemetry_cpu_shares(const telemetry_cpu_times_t *start, const telemetry_cpu_times_t *end,
+void telemetry_cpu_shares(const sys_cpu_times_t *start, const sys_cpu_times_t *end,
                           telemetry_sample_t *out)
 {
     uint64_t user = forward_delta(start->user, end->user) +
@@ -160,8 +79,8 @@ static void disk_unknown(telemetry_sample_t *out, const char *note)
     copy_text(out->disk_note, sizeof out->disk_note, note);
 }
 
-void telemetry_disk_delta(const telemetry_disk_counters_t *start,
-                          const telemetry_disk_counters_t *end, double wall_s,
+void telemetry_disk_delta(const sys_disk_counters_t *start,
+                          const sys_disk_counters_t *end, double wall_s,
                           telemetry_sample_t *out)
 {
     copy_text(out->device, sizeof out->device, end->name);
@@ -186,12 +105,8 @@ void telemetry_disk_delta(const telemetry_disk_counters_t *start,
 static int device_from_diskstats(unsigned major, unsigned minor, telemetry_device_t *out,
                                  cp_err_t *err)
 {
-    char *text = sys_read_proc("diskstats", 0);
-    if (text == NULL)
-        return cp_err_set(err, CP_EIO, "%s/diskstats: cannot read", sys_proc_root());
-    telemetry_disk_counters_t c;
-    int rc = telemetry_parse_diskstats(text, major, minor, &c, err);
-    free(text);
+    sys_disk_counters_t c;
+    int rc = sys_disk_counters_read(major, minor, &c, err);
     if (rc != 0)
         return rc == CP_EDATA ? CP_EIO : rc;
     out->major = major;
@@ -206,7 +121,8 @@ int telemetry_block_device(const char *dir, telemetry_device_t *out, cp_err_t *e
     struct stat st;
     if (stat(dir, &st) != 0)
         return cp_err_errno(err, CP_EIO, errno, "%s", dir);
-    unsigned maj = major(st.st_dev), min = minor(st.st_dev);
+    unsigned maj, min;
+    sys_devno_split(st.st_dev, &maj, &min);
     if (maj != 0)
         return device_from_diskstats(maj, min, out, err);
 
@@ -222,29 +138,17 @@ int telemetry_block_device(const char *dir, telemetry_device_t *out, cp_err_t *e
     struct stat src;
     if (m.source[0] != '/' || stat(m.source, &src) != 0 || !S_ISBLK(src.st_mode))
         return cp_err_set(err, CP_EIO, "%s: no block device (%s filesystem)", dir, m.fstype);
-    return device_from_diskstats(major(src.st_rdev), minor(src.st_rdev), out, err);
+    sys_devno_split(src.st_rdev, &maj, &min);
+    return device_from_diskstats(maj, min, out, err);
 }
 
 /* ---- start / stop ----------------------------------------------------------------- */
 
-static bool read_cpu_times(telemetry_cpu_times_t *out)
-{
-    char *text = sys_read_proc("stat", 0);
-    if (text == NULL)
-        return false;
-    int rc = telemetry_parse_stat(text, out, NULL);
-    free(text);
-    return rc == 0;
-}
+static bool read_cpu_times(sys_cpu_times_t *out) { return sys_cpu_times_read(out, NULL) == 0; }
 
-static bool read_disk(const telemetry_device_t *dev, telemetry_disk_counters_t *out)
+static bool read_disk(const telemetry_device_t *dev, sys_disk_counters_t *out)
 {
-    char *text = sys_read_proc("diskstats", 0);
-    if (text == NULL)
-        return false;
-    int rc = telemetry_parse_diskstats(text, dev->major, dev->minor, out, NULL);
-    free(text);
-    return rc == 0;
+    return sys_disk_counters_read(dev->major, dev->minor, out, NULL) == 0;
 }
 
 telemetry_t *telemetry_start(const char *target_dir, cp_err_t *err)
@@ -291,10 +195,9 @@ int telemetry_stop(telemetry_t *t, telemetry_sample_t *out)
     out->cpu_user_s = usage.user_s - t->start_usage.user_s;
     out->cpu_sys_s = usage.sys_s - t->start_usage.sys_s;
     out->max_rss_bytes = usage.max_rss_bytes;
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    out->online_cpus = cpus > 0 ? (int)cpus : 0;
+    out->online_cpus = sys_online_cpus();
 
-    telemetry_cpu_times_t cpu_end;
+    sys_cpu_times_t cpu_end;
     if (t->have_cpu && read_cpu_times(&cpu_end)) {
         telemetry_cpu_shares(&t->cpu, &cpu_end, out);
     } else {
@@ -312,7 +215,7 @@ int telemetry_stop(telemetry_t *t, telemetry_sample_t *out)
     out->psi_io_full_s = pressure_delta_s(t->psi_io_full_us, io_full);
     out->psi_cpu_some_s = pressure_delta_s(t->psi_cpu_some_us, cpu_some);
 
-    telemetry_disk_counters_t disk_end;
+    sys_disk_counters_t disk_end;
     if (!t->have_disk) {
         disk_unknown(out, t->disk_note);
     } else if (!read_disk(&t->device, &disk_end)) {
@@ -331,7 +234,7 @@ void telemetry_free(telemetry_t *t)
 
 bool telemetry_disk_written(const telemetry_t *t, uint64_t *bytes)
 {
-    telemetry_disk_counters_t now;
+    sys_disk_counters_t now;
     if (t == NULL || !t->have_disk || !read_disk(&t->device, &now) ||
         now.sectors_written < t->disk.sectors_written)
         return false;

@@ -15,19 +15,7 @@
 #include <stdint.h>
 
 #include "common/err.h"
-
-/* The aggregate "cpu" line of /proc/stat, in jiffies (USER_HZ ticks). */
-typedef struct telemetry_cpu_times {
-    uint64_t user, nice, system, idle, iowait, irq, softirq, steal;
-} telemetry_cpu_times_t;
-
-/* One device's line of /proc/diskstats (the counters chokepoint uses). */
-typedef struct telemetry_disk_counters {
-    unsigned major, minor;
-    char name[64];
-    uint64_t sectors_written; /* always 512-byte units, whatever the device's sector size */
-    uint64_t io_ticks_ms;     /* milliseconds with at least one request in flight */
-} telemetry_disk_counters_t;
+#include "common/sys.h"
 
 /* The block device that holds a directory. */
 typedef struct telemetry_device {
@@ -91,26 +79,17 @@ void telemetry_free(telemetry_t *t);
  * Returns 0, or CP_EIO with a one-line reason in err (tmpfs, overlay, NFS, no such dir). */
 int telemetry_block_device(const char *dir, telemetry_device_t *out, cp_err_t *err);
 
-/* Parses the aggregate "cpu " line of /proc/stat text. Fields a kernel does not report
- * are 0. Returns 0, or CP_EDATA (err says why) when the line is missing or malformed. */
-int telemetry_parse_stat(const char *text, telemetry_cpu_times_t *out, cp_err_t *err);
-
-/* Finds the line for major:minor in /proc/diskstats text. Returns 0, or CP_EDATA when
- * there is no such line or it is malformed (err says which). */
-int telemetry_parse_diskstats(const char *text, unsigned major, unsigned minor,
-                              telemetry_disk_counters_t *out, cp_err_t *err);
-
 /* Fills the cpu_* shares of out from two snapshots. A field that went backwards (proc(5)
  * warns iowait can) counts as 0; have_cpu is false and the shares NaN when no jiffies
  * elapsed at all. */
-void telemetry_cpu_shares(const telemetry_cpu_times_t *start, const telemetry_cpu_times_t *end,
+void telemetry_cpu_shares(const sys_cpu_times_t *start, const sys_cpu_times_t *end,
                           telemetry_sample_t *out);
 
 /* Fills dev_written_bytes, dev_busy_share and device of out from two snapshots of the
  * same device over wall_s seconds (have_disk false when a counter went backwards, as when
  * a loop device is re-attached, or wall_s is not positive). */
-void telemetry_disk_delta(const telemetry_disk_counters_t *start,
-                          const telemetry_disk_counters_t *end, double wall_s,
+void telemetry_disk_delta(const sys_disk_counters_t *start,
+                          const sys_disk_counters_t *end, double wall_s,
                           telemetry_sample_t *out);
 
 #endif

@@ -1,3 +1,4 @@
+/* throttle.c - the token bucket that paces an emulated rate cap (throttle.h). */
 #include "measure/throttle.h"
 
 #include <unistd.h>

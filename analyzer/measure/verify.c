@@ -1,3 +1,5 @@
+/* verify.c - round-trip verification after a run (verify.h): hashing the input and the
+ * restored bytes of an output. */
 #include "measure/verify.h"
 
 #include <errno.h>

@@ -1,10 +1,11 @@
+/* volume.c - describing a target directory's volume (volume.h) from common/sys: file
+ * system, device numbers, mount, free space, rotational or not. */
 #include "measure/volume.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 
 #include "common/sys.h"
 
@@ -32,8 +33,7 @@ int volume_inspect(const char *dir, volume_info_t *out, cp_err_t *err)
     rc = volume_space(dir, &v.free_bytes, &v.total_bytes, err);
     if (rc != CP_OK)
         return rc;
-    v.dev_major = major(st.st_dev);
-    v.dev_minor = minor(st.st_dev);
+    sys_devno_split(st.st_dev, &v.dev_major, &v.dev_minor);
 
     sys_mount_t m;
     if (sys_mount_of_path(dir, &m, NULL) == CP_OK) {

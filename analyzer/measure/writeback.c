@@ -1,3 +1,5 @@
+/* writeback.c - the kernel's write-back thresholds in bytes (writeback.h): parsing meminfo
+ * and vmstat text and the vm.dirty_* settings read through common/sys. */
 #include "measure/writeback.h"
 
 #include <inttypes.h>
@@ -96,7 +98,7 @@ writeback_settings_t writeback_read(void)
               meminfo != NULL && writeback_parse_meminfo(meminfo, &in);
     free(meminfo);
     char *vmstat = ok ? sys_read_proc("vmstat", 0) : NULL;
-    long page = sysconf(_SC_PAGESIZE);
+    long page = sys_page_size();
     if (vmstat != NULL && page > 0)
         writeback_parse_vmstat(vmstat, (uint64_t)page, &in);
     free(vmstat);

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "common/err.h"
+#include "common/target_name.h"
 #include "model/cause.h"
 #include "model/fit.h"
 #include "model/predict.h"
@@ -19,7 +20,6 @@
 #include "model/probe_speeds.h"
 #include "model/runs.h"
 
-#define ANALYSIS_MEM_TARGET "mem"
 #define ANALYSIS_CROSSOVER_MAX_THREADS 1024.0
 #define ANALYSIS_SERIES_MAX 4096 /* more (target, codec) series is refused as data */
 /* A model "describes" its points when its R2 is at least this (exact fits count) ... */

@@ -16,6 +16,7 @@
 #include "common/dirlock.h"
 #include "common/log.h"
 #include "common/prng.h"
+#include "common/sys.h"
 #include "common/tempfile.h"
 #include "measure/compress_job.h"
 #include "measure/hostinfo.h"
@@ -35,11 +36,11 @@ void session_path(const study_t *s, const char *name, char *buf)
     snprintf(buf, STUDY_PATH_MAX, "%s/%s", s->dir, name);
 }
 
-int session_claim_targets(const sweep_params_t *p, const codec_spec_t *codecs,
+int session_claim_targets(const sweep_params_t *p, const series_spec_t *series,
                           const int *threads, const target_spec_t *targets, size_t n_targets,
                           target_locks_t *locks, cp_err_t *err)
 {
-    int rc = memest_check(codecs, p->n_codecs, p->engine, threads, p->n_threads,
+    int rc = memest_check(series, p->n_series, p->engine, threads, p->n_threads,
                           p->block_size, p->decompress, p->max_memory, err);
     return rc == CP_OK ? target_lock_all(targets, n_targets, locks, err) : rc;
 }
@@ -124,10 +125,11 @@ static void default_targets(study_t *s)
     volume_info_t v;
     target_spec_t shm;
     cp_err_t err = {0};
-    if (target_init_dir(&shm, "shm", "/dev/shm", NULL) != CP_OK || target_check(&shm, NULL) != CP_OK ||
-        volume_inspect("/dev/shm", &v, NULL) != CP_OK || !v.is_ram)
+    const char *ram_dir = sys_ram_dir();
+    if (ram_dir == NULL || target_init_dir(&shm, "shm", ram_dir, NULL) != CP_OK ||
+        target_check(&shm, NULL) != CP_OK || volume_inspect(ram_dir, &v, NULL) != CP_OK || !v.is_ram)
         return;
-    if (tempfile_mkdir("/dev/shm", "chokepoint-study", s->shm_dir, &err) != CP_OK)
+    if (tempfile_mkdir(ram_dir, "chokepoint-study", s->shm_dir, &err) != CP_OK)
         cp_log_warn("no 'shm' target: %s", err.msg);
     else if (target_init_dir(&s->targets[s->n_targets], "shm", s->shm_dir, NULL) == CP_OK)
         s->n_targets++;
@@ -178,11 +180,11 @@ static int create_meta(study_t *s, int argc, char **argv, cp_err_t *err)
     json_object_set_new(s->meta, "layout", json_string(sweep_layout_name(s->sweep.layout)));
     int rc = CP_OK;
     for (size_t i = 0; i < s->n_targets && rc == CP_OK; i++) {
-        if (!s->targets[i].is_mem)
+        if (s->targets[i].kind != TARGET_MEM)
             rc = volume_inspect(s->targets[i].dir, &s->volumes[i], err);
         if (rc == CP_OK)
             meta_add_target(s->meta, &s->targets[i],
-                            s->targets[i].is_mem ? NULL : &s->volumes[i]);
+                            s->targets[i].kind == TARGET_MEM ? NULL : &s->volumes[i]);
     }
     return rc;
 }
@@ -196,7 +198,7 @@ int session_open(study_t *s, int argc, char **argv, cp_err_t *err)
      * command measures one; the default ones are made and locked below. */
     bool defaults = s->n_targets == 0;
     if (rc == CP_OK)
-        rc = session_claim_targets(&s->sweep, s->codecs, s->threads, s->targets, s->n_targets,
+        rc = session_claim_targets(&s->sweep, s->series, s->threads, s->targets, s->n_targets,
                                    &s->target_locks, err);
     /* A resumed study's state is read before this process locks its directory: once
      * locked, a study whose process died ("running", abandoned) would read as live. */

@@ -25,10 +25,10 @@
 #include "study/study.h"
 
 /* The checks and claims a sweep makes before anything is written: the memory estimate of
- * its largest thread count (memest_check with p's codecs, engine, block size and limit)
+ * its largest thread count (memest_check with p's series, engine, block size and limit)
  * and a lock on every directory target (target_lock_all into *locks: refused, CP_EUSAGE,
  * when another command measures one). `sweep` and `run` both start with it. */
-int session_claim_targets(const sweep_params_t *p, const codec_spec_t *codecs,
+int session_claim_targets(const sweep_params_t *p, const series_spec_t *series,
                           const int *threads, const target_spec_t *targets, size_t n_targets,
                           target_locks_t *locks, cp_err_t *err);
 

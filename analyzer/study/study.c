@@ -111,7 +111,7 @@ static int stage_probe(study_t *s, cp_err_t *err)
     if (rc != CP_OK)
         return rc;
     for (size_t i = 0; i < s->n_targets && rc == CP_OK; i++) {
-        if (s->targets[i].is_mem)
+        if (s->targets[i].kind == TARGET_MEM)
             continue;
         if (study_resume_probed(probed, s->targets[i].name)) {
             cp_log_info("probe of '%s' kept from before", s->targets[i].name);
@@ -148,7 +148,7 @@ static int stage_sweep(study_t *s, cp_err_t *err)
     s->sweep.input_path = s->input;
     s->sweep.targets = s->targets;
     s->sweep.n_targets = s->n_targets;
-    s->sweep.codecs = s->codecs;
+    s->sweep.series = s->series;
     s->sweep.threads = s->threads;
     s->sweep.max_memory = s->max_memory;
     cp_log_info("sweeping %zu target(s) x %zu thread count(s) x %d rep(s) after a warm-up "

@@ -4,7 +4,7 @@
  *
  * The command line (cli/cmd_run.c) fills a study_t's parameters; study_execute does the
  * rest, in a session (study/session.h) that owns the results directory. `run --resume`
- * reads the recorded study back with study/study_resume.h. The caller owns the study_t's codecs and threads arrays and frees them
+ * reads the recorded study back with study/study_resume.h. The caller owns the study_t's series and threads arrays and frees them
  * (cli/cmd_run.c) after study_execute. */
 #ifndef CP_STUDY_STUDY_H
 #define CP_STUDY_STUDY_H
@@ -36,7 +36,7 @@ typedef struct study {
     uint64_t fixture_size;
     bool fixture_size_given;
     sweep_params_t sweep;
-    codec_spec_t *codecs;
+    series_spec_t *series; /* what runs (s->sweep.series once it runs) */
     int *threads;
     target_spec_t targets[RUN_MAX_TARGETS];
     volume_info_t volumes[RUN_MAX_TARGETS];

@@ -81,10 +81,10 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
     } else {
         fputs(",,,,,,,,,,,,,,,,,", out);
     }
-    csv_out_text(out, row->target->is_mem ? "mem" : row->volume ? row->volume->fs_type : NULL);
+    csv_out_text(out, row->target->kind == TARGET_MEM ? "mem" : row->volume ? row->volume->fs_type : NULL);
     double write_cap = row->write_cap_bps, read_cap = row->read_cap_bps;
     bool emulated = write_cap > 0 || read_cap > 0;
-    fprintf(out, ",%d,%d,", row->target->is_mem || (row->volume && row->volume->is_ram),
+    fprintf(out, ",%d,%d,", row->target->kind == TARGET_MEM || (row->volume && row->volume->is_ram),
             emulated);
     csv_out_num(out, 0, write_cap > 0 ? write_cap : nan);
     fputc(',', out);
@@ -106,7 +106,7 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
     csv_out_num(out, 4, disk ? tel->dev_busy_share : nan);
     fputc(',', out);
     /* The kernel's write-back thresholds when the run started (unknown for mem). */
-    bool wb = measured && !row->target->is_mem && row->writeback.known;
+    bool wb = measured && row->target->kind != TARGET_MEM && row->writeback.known;
     csv_out_num(out, 0, wb ? (double)row->writeback.dirty_background_bytes : nan);
     fputc(',', out);
     csv_out_num(out, 0, wb ? (double)row->writeback.dirty_bytes : nan);
@@ -122,9 +122,9 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
     /* The directory resolved, as probe.csv records it, so the two match by directory when
      * they name the target differently. */
     char dir[PATH_MAX];
-    if (!row->target->is_mem && realpath(row->target->dir, dir) == NULL)
+    if (row->target->kind != TARGET_MEM && realpath(row->target->dir, dir) == NULL)
         snprintf(dir, sizeof dir, "%s", row->target->dir);
-    csv_out_text(out, row->target->is_mem ? NULL : dir);
+    csv_out_text(out, row->target->kind == TARGET_MEM ? NULL : dir);
     fputc(',', out);
     run_account_t account = {nan, nan, nan, nan};
     if (measured)

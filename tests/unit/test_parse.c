@@ -275,7 +275,7 @@ static void test_targets(void **state)
     assert_string_equal(t.name, "/mnt/ssd");
     assert_string_equal(t.dir, "/mnt/ssd");
     assert_true(t.rate_cap_bps == 0);
-    assert_false(t.is_mem);
+    assert_false(t.kind == TARGET_MEM);
 
     t = target_ok("ssd=/mnt/ssd@400MB/s");
     assert_string_equal(t.name, "ssd");
@@ -291,7 +291,7 @@ static void test_targets(void **state)
     assert_true(t.rate_cap_bps == 1.5 * 1073741824.0);
 
     t = target_ok("mem");
-    assert_true(t.is_mem);
+    assert_true(t.kind == TARGET_MEM);
     assert_string_equal(t.name, "mem");
 
     target_bad("");
@@ -424,9 +424,43 @@ static void test_target_check(void **state)
     rmdir(dir);
 }
 
+/* -c mixes built-in codecs and presets into one list of series; a --cmd appends one. */
+static void test_series_list_mixes_codecs_and_presets(void **state)
+{
+    (void)state;
+    series_spec_t *series = NULL;
+    size_t n = 0;
+    cp_err_t err = {0};
+    assert_int_equal(parse_series_list("zstd:3,zstd-cli:3,xz:1", &series, &n, &err), CP_OK);
+    assert_int_equal(n, 3);
+    assert_int_equal(series[0].kind, SERIES_CODEC);
+    assert_int_equal(series[1].kind, SERIES_COMMAND);
+    assert_string_equal(series[1].cmd.series, "cmd:zstd-cli:3");
+    assert_string_equal(series[1].codec.ops->name, "copy");
+    assert_int_equal(series[2].kind, SERIES_CODEC);
+    assert_string_equal(series[2].codec.ops->name, "xz");
+    char name[32];
+    series_format(&series[0], name, sizeof name);
+    assert_string_equal(name, "zstd:3");
+    cmd_series_t extra;
+    assert_int_equal(cmd_series_make("cp {input} {output}", NULL, &extra, &err), CP_OK);
+    series_spec_t command = series_of_command(&extra);
+    assert_int_equal(series_list_append(&series, &n, &command, &err), CP_OK);
+    assert_int_equal(n, 4);
+    series_format(&series[3], name, sizeof name);
+    assert_string_equal(name, "cmd:cp");
+    free(series);
+    assert_int_equal(parse_series_list("zstd:3,", &series, &n, &err), CP_EUSAGE);
+    assert_null(series);
+    assert_int_equal(n, 0);
+    assert_int_equal(parse_series_list("zstd-cli:99", &series, &n, &err), CP_EUSAGE);
+    assert_int_equal(parse_series_list("nope:1", &series, &n, &err), CP_EUSAGE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_series_list_mixes_codecs_and_presets),
         cmocka_unit_test(test_sizes_binary_and_decimal),
         cmocka_unit_test(test_sizes_rejected),
         cmocka_unit_test(test_sizes_lowercase_units),

@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "common/sys.h"
@@ -410,6 +412,96 @@ static void test_process_tree_follows_children(void **state)
     fake_proc_remove(&f);
 }
 
+/* A device number split into the numbers /proc/diskstats and /sys/dev/block use. */
+static void test_devno_split_matches_makedev(void **state)
+{
+    (void)state;
+    unsigned maj = 0, min = 0;
+    sys_devno_split(makedev(8, 17), &maj, &min);
+    assert_int_equal(maj, 8);
+    assert_int_equal(min, 17);
+    sys_devno_split(makedev(0, 52), &maj, &min);
+    assert_int_equal(maj, 0); /* anonymous: no block device */
+    assert_int_equal(min, 52);
+}
+
+/* A RAM file is readable by the path it names while it is open. */
+static void test_ram_file_readable_by_its_path(void **state)
+{
+    (void)state;
+    char path[PATH_MAX];
+    int fd = sys_ram_file_create("test-ram-file", path, sizeof path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "kept", 4), 4);
+    char *text = sys_read_file(path, 0);
+    assert_non_null(text);
+    assert_string_equal(text, "kept");
+    free(text);
+    close(fd);
+}
+
+/* The machine's figures are there, and the direct-I/O switch answers 0 or an errno. */
+static void test_machine_figures(void **state)
+{
+    (void)state;
+    assert_true(sys_online_cpus() >= 1);
+    assert_true(sys_usable_cpus() >= 1);
+    assert_true(sys_usable_cpus() <= sys_online_cpus());
+    assert_true(sys_page_size() >= 4096);
+    assert_true(sys_clock_ticks_per_second() > 0);
+    assert_true(sys_phys_mem_bytes() > 0);
+    assert_true(sys_thread_id() > 0);
+    assert_non_null(sys_ram_dir());
+    assert_true(sys_direct_open_flag() != 0);
+    char path[] = "/tmp/test_sys_direct.XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    int on = sys_direct_set(fd, true);
+    assert_true(on == 0 || on == EINVAL);
+    assert_int_equal(sys_direct_set(fd, false), 0);
+    close(fd);
+    unlink(path);
+}
+
+/* The CPU times and a device's counters come from <proc root>/stat and /diskstats; a
+ * missing file is CP_EIO, a missing device CP_EDATA. */
+static void test_cpu_times_and_disk_counters_from_files(void **state)
+{
+    (void)state;
+    fake_proc_t f;
+    fake_proc_make(&f, "");
+    char path[PATH_MAX + 32];
+    sys_cpu_times_t cpu;
+    sys_disk_counters_t disk;
+    cp_err_t err = {0};
+    assert_int_equal(sys_cpu_times_read(&cpu, &err), CP_EIO);
+    snprintf(path, sizeof path, "%s/stat", f.root);
+    FILE *out = fopen(path, "w");
+    assert_non_null(out);
+    fputs("cpu  100 2 30 400 5 6 7 8 0 0\ncpu0 100 2 30 400 5 6 7 8 0 0\n", out);
+    fclose(out);
+    assert_int_equal(sys_cpu_times_read(&cpu, &err), 0);
+    assert_int_equal(cpu.user, 100);
+    assert_int_equal(cpu.idle, 400);
+    assert_int_equal(cpu.steal, 8);
+    snprintf(path, sizeof path, "%s/diskstats", f.root);
+    out = fopen(path, "w");
+    assert_non_null(out);
+    fputs(" 254 0 vda 10 0 80 5 20 0 160 9 0 33 14\n 254 1 vda1 1 0 8 1 2 0 16 1 0 3 2\n",
+          out);
+    fclose(out);
+    assert_int_equal(sys_disk_counters_read(254, 1, &disk, &err), 0);
+    assert_string_equal(disk.name, "vda1");
+    assert_int_equal(disk.sectors_written, 16);
+    assert_int_equal(disk.io_ticks_ms, 3);
+    cp_err_clear(&err);
+    assert_int_equal(sys_disk_counters_read(8, 0, &disk, &err), CP_EDATA);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/stat", f.root);
+    unlink(path);
+    fake_proc_remove(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -427,6 +519,10 @@ int main(void)
         cmocka_unit_test(test_dirty_pauses_summed_per_process),
         cmocka_unit_test(test_task_waits_and_pressure_from_files),
         cmocka_unit_test(test_process_tree_follows_children),
+        cmocka_unit_test(test_devno_split_matches_makedev),
+        cmocka_unit_test(test_ram_file_readable_by_its_path),
+        cmocka_unit_test(test_machine_figures),
+        cmocka_unit_test(test_cpu_times_and_disk_counters_from_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

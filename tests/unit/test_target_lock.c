@@ -199,6 +199,52 @@ static void test_results_lock_and_target_lock_on_one_directory(void **state)
     assert_int_equal(unlink(path), 0);
 }
 
+/* Each kind's operations: mem has no directory, no volume and no room to tell, claims its
+ * name on the command line, and keeps a file in RAM; a directory writes in itself, holds
+ * its own files and knows its free space. */
+static void test_kinds_operations(void **state)
+{
+    (void)state;
+    target_spec_t mem, dir;
+    cp_err_t err = {0};
+    assert_int_equal(target_parse_kind("mem", &mem, &err), CP_OK);
+    assert_int_equal(mem.kind, TARGET_MEM);
+    assert_string_equal(mem.name, CP_MEM_TARGET_NAME);
+    assert_int_equal(target_parse_kind("/tmp", &dir, &err), TARGET_NOT_MINE);
+    const target_ops_t *m = target_ops_for(&mem);
+    assert_null(m->output_dir(&mem));
+    sys_space_t space;
+    assert_int_equal(m->space(&mem, &space, &err), CP_OK);
+    assert_int_equal(space.total_bytes, 0);
+    sink_options_t opts = {SYNC_FSYNC, 0, mem.name};
+    sink_t *kept = m->open_kept(&mem, "test-kept", &opts, 0, &err);
+    assert_non_null(kept);
+    assert_int_equal(sink_write(kept, "abc", 3, &err), CP_OK);
+    assert_int_equal(sink_finish(kept, &err), CP_OK);
+    int fd = m->open_read(&mem, sink_temp_path(kept), false);
+    assert_true(fd >= 0);
+    char back[4] = "";
+    assert_int_equal(read(fd, back, 3), 3);
+    assert_string_equal(back, "abc");
+    close(fd);
+    sink_close(kept);
+
+    char path[] = "/tmp/test-target-ops.XXXXXX";
+    assert_non_null(mkdtemp(path));
+    assert_int_equal(target_init_dir(&dir, "d", path, &err), CP_OK);
+    const target_ops_t *d = target_ops_for(&dir);
+    assert_int_equal(d->kind, TARGET_DIR);
+    assert_string_equal(d->output_dir(&dir), path);
+    volume_info_t v;
+    assert_int_equal(d->inspect(&dir, &v, &err), CP_OK);
+    assert_true(d->holds(&dir, &v, path));
+    assert_int_equal(d->still_there(&dir, &v, &err), CP_OK);
+    assert_int_equal(d->space(&dir, &space, &err), CP_OK);
+    assert_true(space.total_bytes > 0);
+    rmdir(path);
+    assert_int_equal(d->still_there(&dir, &v, &err), CP_EIO);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -208,6 +254,7 @@ int main(void)
         cmocka_unit_test(test_stale_lock_file_does_not_block),
         cmocka_unit_test(test_failed_call_keeps_nothing),
         cmocka_unit_test(test_results_lock_and_target_lock_on_one_directory),
+        cmocka_unit_test(test_kinds_operations),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

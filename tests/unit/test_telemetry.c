@@ -1,5 +1,6 @@
-/* Telemetry: /proc parsers on fixed texts with hand-computed deltas, a fake /proc root,
- * unknown fields for targets without a block device, and a live 64 MiB write. */
+/* Telemetry: the /proc parsers it uses (common/sys.h) on fixed texts with hand-computed
+ * deltas, a fake /proc root, unknown fields for targets without a block device, and a live
+ * 64 MiB write. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -49,9 +50,9 @@ static const char stat_end[] =
 static void test_parse_stat_reads_aggregate_line(void **state)
 {
     (void)state;
-    telemetry_cpu_times_t t;
+    sys_cpu_times_t t;
     cp_err_t err = {0};
-    assert_int_equal(telemetry_parse_stat(stat_start, &t, &err), 0);
+    assert_int_equal(sys_parse_cpu_stat(stat_start, &t, &err), 0);
     assert_int_equal(t.user, 1000);
     assert_int_equal(t.nice, 10);
     assert_int_equal(t.system, 500);
@@ -65,8 +66,8 @@ static void test_parse_stat_reads_aggregate_line(void **state)
 static void test_parse_stat_old_kernel_four_fields(void **state)
 {
     (void)state;
-    telemetry_cpu_times_t t;
-    assert_int_equal(telemetry_parse_stat("cpu 1 2 3 4\n", &t, NULL), 0);
+    sys_cpu_times_t t;
+    assert_int_equal(sys_parse_cpu_stat("cpu 1 2 3 4\n", &t, NULL), 0);
     assert_int_equal(t.idle, 4);
     assert_int_equal(t.iowait, 0);
     assert_int_equal(t.steal, 0);
@@ -75,22 +76,22 @@ static void test_parse_stat_old_kernel_four_fields(void **state)
 static void test_parse_stat_rejects_missing_or_short_line(void **state)
 {
     (void)state;
-    telemetry_cpu_times_t t;
+    sys_cpu_times_t t;
     cp_err_t err = {0};
-    assert_int_equal(telemetry_parse_stat("cpu0 1 2 3 4\nintr 5\n", &t, &err), CP_EDATA);
+    assert_int_equal(sys_parse_cpu_stat("cpu0 1 2 3 4\nintr 5\n", &t, &err), CP_EDATA);
     assert_non_null(strstr(err.msg, "cpu"));
     cp_err_clear(&err);
-    assert_int_equal(telemetry_parse_stat("cpu  1 2 x\n", &t, &err), CP_EDATA);
+    assert_int_equal(sys_parse_cpu_stat("cpu  1 2 x\n", &t, &err), CP_EDATA);
     assert_non_null(strstr(err.msg, "at least 4"));
-    assert_int_equal(telemetry_parse_stat("", &t, NULL), CP_EDATA);
+    assert_int_equal(sys_parse_cpu_stat("", &t, NULL), CP_EDATA);
 }
 
 static void test_cpu_shares_from_known_deltas(void **state)
 {
     (void)state;
-    telemetry_cpu_times_t a, b;
-    assert_int_equal(telemetry_parse_stat(stat_start, &a, NULL), 0);
-    assert_int_equal(telemetry_parse_stat(stat_end, &b, NULL), 0);
+    sys_cpu_times_t a, b;
+    assert_int_equal(sys_parse_cpu_stat(stat_start, &a, NULL), 0);
+    assert_int_equal(sys_parse_cpu_stat(stat_end, &b, NULL), 0);
     telemetry_sample_t s;
     memset(&s, 0, sizeof s);
     telemetry_cpu_shares(&a, &b, &s);
@@ -105,8 +106,8 @@ static void test_cpu_shares_from_known_deltas(void **state)
 static void test_cpu_shares_iowait_going_backwards_counts_zero(void **state)
 {
     (void)state;
-    telemetry_cpu_times_t a = {.user = 100, .idle = 100, .iowait = 50};
-    telemetry_cpu_times_t b = {.user = 150, .idle = 250, .iowait = 40};
+    sys_cpu_times_t a = {.user = 100, .idle = 100, .iowait = 50};
+    sys_cpu_times_t b = {.user = 150, .idle = 250, .iowait = 40};
     telemetry_sample_t s;
     telemetry_cpu_shares(&a, &b, &s);
     assert_true(s.have_cpu);
@@ -118,7 +119,7 @@ static void test_cpu_shares_iowait_going_backwards_counts_zero(void **state)
 static void test_cpu_shares_unknown_when_no_time_passed(void **state)
 {
     (void)state;
-    telemetry_cpu_times_t a = {.user = 100, .idle = 100};
+    sys_cpu_times_t a = {.user = 100, .idle = 100};
     telemetry_sample_t s;
     telemetry_cpu_shares(&a, &a, &s);
     assert_false(s.have_cpu);
@@ -150,20 +151,20 @@ static const char diskstats_end[] =
 static void test_parse_diskstats_picks_the_partition_line(void **state)
 {
     (void)state;
-    telemetry_disk_counters_t c;
+    sys_disk_counters_t c;
     cp_err_t err = {0};
-    assert_int_equal(telemetry_parse_diskstats(diskstats_start, 8, 1, &c, &err), 0);
+    assert_int_equal(sys_parse_diskstats(diskstats_start, 8, 1, &c, &err), 0);
     assert_string_equal(c.name, "sda1");
     assert_int_equal(c.major, 8);
     assert_int_equal(c.minor, 1);
     assert_int_equal(c.sectors_written, 800000);
     assert_int_equal(c.io_ticks_ms, 11000);
 
-    assert_int_equal(telemetry_parse_diskstats(diskstats_start, 8, 0, &c, &err), 0);
+    assert_int_equal(sys_parse_diskstats(diskstats_start, 8, 0, &c, &err), 0);
     assert_string_equal(c.name, "sda");
     assert_int_equal(c.sectors_written, 1000000);
 
-    assert_int_equal(telemetry_parse_diskstats(diskstats_start, 253, 0, &c, &err), 0);
+    assert_int_equal(sys_parse_diskstats(diskstats_start, 253, 0, &c, &err), 0);
     assert_string_equal(c.name, "dm-0");
     assert_int_equal(c.sectors_written, 1600);
     assert_int_equal(c.io_ticks_ms, 30);
@@ -172,24 +173,24 @@ static void test_parse_diskstats_picks_the_partition_line(void **state)
 static void test_parse_diskstats_missing_or_truncated_line(void **state)
 {
     (void)state;
-    telemetry_disk_counters_t c;
+    sys_disk_counters_t c;
     cp_err_t err = {0};
-    assert_int_equal(telemetry_parse_diskstats(diskstats_start, 8, 2, &c, &err), CP_EDATA);
+    assert_int_equal(sys_parse_diskstats(diskstats_start, 8, 2, &c, &err), CP_EDATA);
     assert_non_null(strstr(err.msg, "8:2"));
     cp_err_clear(&err);
     /* Pre-2.6.25 partition lines had only 4 counters. */
-    assert_int_equal(telemetry_parse_diskstats("   8  1 sda1 10 20 30 40\n", 8, 1, &c, &err),
+    assert_int_equal(sys_parse_diskstats("   8  1 sda1 10 20 30 40\n", 8, 1, &c, &err),
                      CP_EDATA);
     assert_non_null(strstr(err.msg, ":1:"));
-    assert_int_equal(telemetry_parse_diskstats("", 8, 1, &c, NULL), CP_EDATA);
+    assert_int_equal(sys_parse_diskstats("", 8, 1, &c, NULL), CP_EDATA);
 }
 
 static void test_disk_delta_bytes_and_busy_share(void **state)
 {
     (void)state;
-    telemetry_disk_counters_t a, b;
-    assert_int_equal(telemetry_parse_diskstats(diskstats_start, 8, 1, &a, NULL), 0);
-    assert_int_equal(telemetry_parse_diskstats(diskstats_end, 8, 1, &b, NULL), 0);
+    sys_disk_counters_t a, b;
+    assert_int_equal(sys_parse_diskstats(diskstats_start, 8, 1, &a, NULL), 0);
+    assert_int_equal(sys_parse_diskstats(diskstats_end, 8, 1, &b, NULL), 0);
     telemetry_sample_t s;
     memset(&s, 0, sizeof s);
     telemetry_disk_delta(&a, &b, 2.0, &s);
@@ -198,8 +199,8 @@ static void test_disk_delta_bytes_and_busy_share(void **state)
     assert_int_equal(s.dev_written_bytes, 102400000);
     assert_near(s.dev_busy_share, 1500.0 / 2000.0);
 
-    assert_int_equal(telemetry_parse_diskstats(diskstats_start, 253, 0, &a, NULL), 0);
-    assert_int_equal(telemetry_parse_diskstats(diskstats_end, 253, 0, &b, NULL), 0);
+    assert_int_equal(sys_parse_diskstats(diskstats_start, 253, 0, &a, NULL), 0);
+    assert_int_equal(sys_parse_diskstats(diskstats_end, 253, 0, &b, NULL), 0);
     telemetry_disk_delta(&a, &b, 0.5, &s);
     assert_int_equal(s.dev_written_bytes, 1048576);
     assert_near(s.dev_busy_share, 100.0 / 500.0);
@@ -208,8 +209,8 @@ static void test_disk_delta_bytes_and_busy_share(void **state)
 static void test_disk_delta_caps_busy_and_rejects_backwards(void **state)
 {
     (void)state;
-    telemetry_disk_counters_t a = {.name = "loop3", .sectors_written = 10, .io_ticks_ms = 0};
-    telemetry_disk_counters_t b = {.name = "loop3", .sectors_written = 20, .io_ticks_ms = 1010};
+    sys_disk_counters_t a = {.name = "loop3", .sectors_written = 10, .io_ticks_ms = 0};
+    sys_disk_counters_t b = {.name = "loop3", .sectors_written = 20, .io_ticks_ms = 1010};
     telemetry_sample_t s;
     telemetry_disk_delta(&a, &b, 1.0, &s);
     assert_true(s.have_disk);

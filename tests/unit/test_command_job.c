@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "measure/cmd_job.h"
+#include "measure/command_job.h"
 
 /* What /bin/sh makes of `printf %s QUOTED`: the quoted string must come back as it was. */
 static void assert_shell_round_trip(const char *s)
@@ -154,33 +154,6 @@ static void test_presets_restore(void **state)
     assert_false(s.restores);
 }
 
-static void test_list_mixes_codecs_and_presets(void **state)
-{
-    (void)state;
-    codec_spec_t *codecs = NULL;
-    cmd_series_t *cmds = NULL;
-    size_t n = 0;
-    cp_err_t err = {0};
-    assert_int_equal(cmd_series_parse_list("zstd:3,zstd-cli:3,xz:1", &codecs, &cmds, &n, &err),
-                     CP_OK);
-    assert_int_equal(n, 3);
-    assert_string_equal(cmds[0].series, "");
-    assert_string_equal(cmds[1].series, "cmd:zstd-cli:3");
-    assert_string_equal(cmds[2].series, "");
-    assert_string_equal(codecs[2].ops->name, "xz");
-    cmd_series_t extra;
-    assert_int_equal(cmd_series_make("cp {input} {output}", NULL, &extra, &err), CP_OK);
-    assert_int_equal(cmd_series_append(&codecs, &cmds, &n, &extra, &err), CP_OK);
-    assert_int_equal(n, 4);
-    assert_string_equal(cmds[3].series, "cmd:cp");
-    free(codecs);
-    free(cmds);
-    assert_int_equal(cmd_series_parse_list("zstd:3,", &codecs, &cmds, &n, &err), CP_EUSAGE);
-    assert_null(codecs);
-    assert_int_equal(cmd_series_parse_list("zstd-cli:99", &codecs, &cmds, &n, &err), CP_EUSAGE);
-    assert_int_equal(cmd_series_parse_list("nope:1", &codecs, &cmds, &n, &err), CP_EUSAGE);
-}
-
 /* A small input file in a fresh directory; returns the directory. */
 static char *make_input(char *input, size_t cap)
 {
@@ -201,13 +174,13 @@ static int run_cmd(const char *tpl, const char *input, const char *dir, bool mem
     cmd_series_t s;
     *err = (cp_err_t){0}; /* the first error recorded stays */
     assert_int_equal(cmd_series_make(tpl, "t", &s, err), CP_OK);
-    cmd_job_t job = {.input_path = input, .cmd = &s, .threads = 2, .sync = SYNC_FSYNC,
+    command_job_t job = {.input_path = input, .cmd = &s, .threads = 2, .sync = SYNC_FSYNC,
                      .warm = true};
     if (mem)
         job.discard = true;
     else
         job.scratch_dir = dir;
-    return cmd_job_run(&job, rec, err);
+    return command_job_run(&job, rec, err);
 }
 
 static void test_run_counts_output_and_reports_failures(void **state)
@@ -246,15 +219,15 @@ static void test_run_counts_output_and_reports_failures(void **state)
      * the input (the archive) as the output. */
     cmd_series_t s;
     assert_int_equal(cmd_series_make("head -c 1000 {input} > {output}", "r", &s, &err), CP_OK);
-    cmd_job_t job = {.input_path = input, .cmd = &s, .threads = 1, .sync = SYNC_FSYNC,
+    command_job_t job = {.input_path = input, .cmd = &s, .threads = 1, .sync = SYNC_FSYNC,
                      .warm = true, .discard = true, .restores_bytes = 1000};
     err = (cp_err_t){0};
-    assert_int_equal(cmd_job_run(&job, &rec, &err), CP_OK);
+    assert_int_equal(command_job_run(&job, &rec, &err), CP_OK);
     assert_true(rec.decompress);
     assert_int_equal(rec.run.input_bytes, 1000);   /* restored */
     assert_int_equal(rec.run.output_bytes, 98890); /* the archive read */
     job.restores_bytes = 1001;
-    assert_int_equal(cmd_job_run(&job, &rec, &err), CP_EIO);
+    assert_int_equal(command_job_run(&job, &rec, &err), CP_EIO);
     assert_non_null(strstr(err.msg, "restored 1000 bytes; the input has 1001"));
     assert_true(rec.decompress);
 
@@ -276,7 +249,6 @@ int main(void)
         cmocka_unit_test(test_series_names),
         cmocka_unit_test(test_presets),
         cmocka_unit_test(test_presets_restore),
-        cmocka_unit_test(test_list_mixes_codecs_and_presets),
         cmocka_unit_test(test_run_counts_output_and_reports_failures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,4 +1,8 @@
-#include "measure/cmd_job.h"
+/* command_job.c - the user's command as a series (command_job.h): templates (checking,
+ * quoting, expanding), command series from --cmd or a preset (codecs/presets.h) and their
+ * restores, and one timed run in a guarded process group with its output fsynced or
+ * counted through a FIFO. */
+#include "measure/command_job.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -18,6 +21,7 @@
 
 #include "common/cleanup.h"
 #include "common/clock.h"
+#include "common/sys.h"
 #include "common/tempfile.h"
 #include "measure/pagecache.h"
 #include "measure/run_account.h"
@@ -171,37 +175,7 @@ int cmd_series_make(const char *template_text, const char *name, cmd_series_t *s
     return CP_OK;
 }
 
-/* ---- presets -------------------------------------------------------------------------- */
-
-typedef struct cmd_preset {
-    const char *name;
-    int min_level, max_level;
-    bool extreme;       /* accepts an "e" after the level (xz) */
-    const char *program; /* the command before the level option ("zstd -q -") */
-    const char *rest;    /* after it */
-    const char *codec;   /* the built-in codec writing the same format; NULL: none */
-    const char *restore; /* the template restoring such an archive; NULL: none */
-} cmd_preset_t;
-
-/* zstd's CLI decodes on one thread whatever -T says; xz's decodes blocks in parallel. The
- * archive comes on stdin, to both alike: zstd skips a path that is a symbolic link, as
- * the mem target's RAM file (/proc/PID/fd/N) is. */
-static const cmd_preset_t presets[] = {
-    {"zstd-cli", 1, 19, false, "zstd -q -", " -T{threads} -c {input} > {output}", "zstd",
-     "zstd -q -d -c < {input} > {output}"},
-    {"xz-cli", 0, 9, true, "xz -q -", " -T{threads} -c {input} > {output}", "xz",
-     "xz -q -d -T{threads} -c < {input} > {output}"},
-    {"pigz", 1, 9, false, "pigz -q -", " -p {threads} -c {input} > {output}", NULL, NULL},
-};
-
-static const cmd_preset_t *preset_find(const char *spec)
-{
-    size_t len = strcspn(spec, ":");
-    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++)
-        if (strlen(presets[i].name) == len && strncmp(spec, presets[i].name, len) == 0)
-            return &presets[i];
-    return NULL;
-}
+/* ---- presets (the table is codecs/presets.c) ----------------------------------------- */
 
 bool cmd_preset_is(const char *spec)
 {
@@ -210,17 +184,14 @@ bool cmd_preset_is(const char *spec)
 
 int cmd_preset_expand(const char *spec, cmd_series_t *s, cp_err_t *err)
 {
-    const cmd_preset_t *p = preset_find(spec);
+    const preset_t *p = preset_find(spec);
     if (p == NULL)
         return cp_err_set(err, CP_EUSAGE, "unknown command preset '%s'", spec);
-    const char *colon = strchr(spec, ':');
-    char *end = NULL;
-    long level = colon ? strtol(colon + 1, &end, 10) : -1;
-    bool extreme = end != NULL && p->extreme && *end == 'e';
-    if (colon == NULL || end == colon + 1 || (*end != '\0' && !(extreme && end[1] == '\0')) ||
-        level < p->min_level || level > p->max_level)
-        return cp_err_set(err, CP_EUSAGE, "bad preset '%s': expected %s:%d..%d%s", spec,
-                          p->name, p->min_level, p->max_level, p->extreme ? "[e]" : "");
+    long level;
+    bool extreme;
+    int rc = preset_level(p, spec, &level, &extreme, err);
+    if (rc != CP_OK)
+        return rc;
     snprintf(s->template_text, sizeof s->template_text, "%s%ld%s%s", p->program, level,
              extreme ? "e" : "", p->rest);
     snprintf(s->series, sizeof s->series, "cmd:%s:%ld%s", p->name, level, extreme ? "e" : "");
@@ -235,7 +206,7 @@ int cmd_series_restore(cmd_series_t *s, codec_spec_t *archive_codec, cp_err_t *e
         return cp_err_set(err, CP_EUSAGE, "--decompress restores the built-in codecs' archives, "
                           "which a --cmd template cannot be told how to read; the presets "
                           "zstd-cli:L and xz-cli:L restore them with the CLIs");
-    const cmd_preset_t *p = preset_find(s->preset);
+    const preset_t *p = preset_find(s->preset);
     if (p == NULL || p->codec == NULL)
         return cp_err_set(err, CP_EUSAGE, "--decompress: no built-in codec writes %s's format; "
                           "the presets zstd-cli:L and xz-cli:L restore with the CLIs",
@@ -317,7 +288,7 @@ static void parent_died(int sig)
 static void guardian(const char *command, pid_t parent)
 {
     signal(SIGUSR1, parent_died);
-    prctl(PR_SET_PDEATHSIG, SIGUSR1);
+    sys_die_with_parent(SIGUSR1);
     if (getppid() != parent) /* chokepoint died before the call */
         parent_died(SIGUSR1);
     pid_t shell = fork();
@@ -419,7 +390,7 @@ static int wait_child(pid_t pid, int fifo_fd, uint64_t *fifo_bytes, int *status,
     }
 }
 
-static int describe_failure(const cmd_job_t *job, int status, uint64_t out_bytes, int err_fd,
+static int describe_failure(const command_job_t *job, int status, uint64_t out_bytes, int err_fd,
                             cp_err_t *err)
 {
     char tail[CMD_STDERR_TAIL * 2];
@@ -437,7 +408,7 @@ static int describe_failure(const cmd_job_t *job, int status, uint64_t out_bytes
     return CP_OK;
 }
 
-int cmd_job_run(const cmd_job_t *job, compress_record_t *rec, cp_err_t *err)
+int command_job_run(const command_job_t *job, compress_record_t *rec, cp_err_t *err)
 {
     memset(rec, 0, sizeof *rec);
     rec->run.cpu_wait_s = rec->run.io_wait_s = rec->run.io_read_wait_s = NAN;
@@ -564,75 +535,5 @@ int cmd_job_run(const cmd_job_t *job, compress_record_t *rec, cp_err_t *err)
     if (fifo_id >= 0)
         cp_cleanup_unlink(fifo_id);
     tempfile_discard(&out_file);
-    return rc;
-}
-
-/* ---- series lists --------------------------------------------------------------------- */
-
-static int grow(codec_spec_t **codecs, cmd_series_t **cmds, size_t count, cp_err_t *err)
-{
-    codec_spec_t *c = realloc(*codecs, (count + 1) * sizeof *c);
-    if (c != NULL)
-        *codecs = c;
-    cmd_series_t *s = c != NULL ? realloc(*cmds, (count + 1) * sizeof *s) : NULL;
-    if (s != NULL)
-        *cmds = s;
-    if (c == NULL || s == NULL)
-        return cp_err_set(err, CP_ENOMEM, "out of memory for the codec list");
-    memset(&s[count], 0, sizeof s[count]);
-    return CP_OK;
-}
-
-int cmd_series_append(codec_spec_t **codecs, cmd_series_t **cmds, size_t *count,
-                      const cmd_series_t *s, cp_err_t *err)
-{
-    int rc = grow(codecs, cmds, *count, err);
-    if (rc == CP_OK)
-        rc = codec_parse("copy", &(*codecs)[*count], err);
-    if (rc == CP_OK) {
-        (*cmds)[*count] = *s;
-        (*count)++;
-    }
-    return rc;
-}
-
-int cmd_series_parse_list(const char *text, codec_spec_t **codecs, cmd_series_t **cmds,
-                          size_t *count, cp_err_t *err)
-{
-    *codecs = NULL;
-    *cmds = NULL;
-    *count = 0;
-    int rc = CP_OK;
-    const char *s = text != NULL ? text : "";
-    do {
-        size_t len = strcspn(s, ",");
-        char item[64];
-        if (len == 0 || len >= sizeof item) {
-            rc = cp_err_set(err, CP_EUSAGE, "bad codec list '%s': %s", text,
-                            len == 0 ? "an empty item" : "an item too long");
-            break;
-        }
-        snprintf(item, sizeof item, "%.*s", (int)len, s);
-        if (cmd_preset_is(item)) {
-            cmd_series_t series;
-            rc = cmd_preset_expand(item, &series, err);
-            if (rc == CP_OK)
-                rc = cmd_series_append(codecs, cmds, count, &series, err);
-        } else {
-            rc = grow(codecs, cmds, *count, err);
-            if (rc == CP_OK)
-                rc = codec_parse(item, &(*codecs)[*count], err);
-            if (rc == CP_OK)
-                (*count)++;
-        }
-        s += len;
-    } while (rc == CP_OK && *s++ == ',');
-    if (rc != CP_OK) {
-        free(*codecs);
-        free(*cmds);
-        *codecs = NULL;
-        *cmds = NULL;
-        *count = 0;
-    }
     return rc;
 }

@@ -1,15 +1,16 @@
-/* cmd_job.h - one measured run of the user's own command (`--cmd TEMPLATE`): the template's
- * {input}, {output} and {threads} substituted shell-quoted, run with /bin/sh -c in its own
+/* command_job.h - one measured run of the user's own command (`--cmd TEMPLATE` or a preset,
+ * codecs/presets.h): the template's {input}, {output} and {threads} substituted shell-quoted, run with /bin/sh -c in its own
  * process group, timed like compress_job (input page cache dropped first, start .. the
  * child's exit, then the output's fsync) and recorded in the same compress_record_t, so
  * sweep rows, runs.csv and the reports take it unchanged. */
-#ifndef CP_CMD_JOB_H
-#define CP_CMD_JOB_H
+#ifndef CP_COMMAND_JOB_H
+#define CP_COMMAND_JOB_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "codecs/codec.h"
+#include "codecs/presets.h"
 #include "common/err.h"
 #include "measure/compress_job.h"
 #include "measure/sink.h"
@@ -59,24 +60,7 @@ int cmd_preset_expand(const char *spec, cmd_series_t *s, cp_err_t *err);
  * unknown) or a preset no built-in codec writes (pigz). */
 int cmd_series_restore(cmd_series_t *s, codec_spec_t *archive_codec, cp_err_t *err);
 
-/* One line per preset for --help texts, a string literal to concatenate. */
-#define CMD_PRESET_HELP                                                                        \
-    "                           zstd-cli:1..19  zstd -q -L -T{threads} -c {input} > {output}\n"  \
-    "                           xz-cli:0..9[e]  xz -q -L -T{threads} -c {input} > {output}\n"    \
-    "                           pigz:1..9       pigz -q -L -p {threads} -c {input} > {output}\n"
-
-/* Parses a comma-separated list of codecs and presets ("zstd:3,zstd-cli:3") into
- * parallel malloc'd arrays (caller frees both): a preset's codec slot holds "copy" and its
- * cmds slot the expanded command; a codec's cmds slot has an empty series. CP_EUSAGE for
- * a bad item (arrays then NULL). */
-int cmd_series_parse_list(const char *text, codec_spec_t **codecs, cmd_series_t **cmds,
-                          size_t *count, cp_err_t *err);
-
-/* Appends the command series s to the arrays (a "copy" codec beside it). CP_ENOMEM. */
-int cmd_series_append(codec_spec_t **codecs, cmd_series_t **cmds, size_t *count,
-                      const cmd_series_t *s, cp_err_t *err);
-
-typedef struct cmd_job {
+typedef struct command_job {
     const char *input_path;
     const cmd_series_t *cmd;
     int threads;
@@ -90,7 +74,7 @@ typedef struct cmd_job {
      * exactly this many bytes, else the run fails. The record then counts the restored
      * bytes as its input and the archive as its output, as compress_job does. 0: none. */
     uint64_t restores_bytes;
-} cmd_job_t;
+} command_job_t;
 
 /* Runs the command once and fills rec: codec is the series name, run.seconds the start
  * .. exit (pipeline_s) plus the output's fsync and close (flush_s), cpu_* and
@@ -98,6 +82,6 @@ typedef struct cmd_job {
  * A non-zero exit, a kill or an empty output is CP_EIO with the command's last stderr
  * lines in err; an interrupt kills the child's process group and returns CP_EINTR. Every
  * file it creates is removed before it returns. */
-int cmd_job_run(const cmd_job_t *job, compress_record_t *rec, cp_err_t *err);
+int command_job_run(const command_job_t *job, compress_record_t *rec, cp_err_t *err);
 
 #endif
