@@ -14,8 +14,8 @@ RECORD=/run/chokepoint/task_delayacct.original
 [ ! -e "$RECORD" ] || skip "a chokepoint is holding task_delayacct now ($RECORD exists)"
 echo 0 > "$SYSCTL"
 
-run "$CP" fixture -o "$WORK/in.bin" --size 48M --kind text --seed 3 -q
-expect_status 0 "a 48 MiB fixture"
+run "$CP" fixture -o "$WORK/in.bin" --size 16M --kind text --seed 3 -q
+expect_status 0 "a 16 MiB fixture"
 mkdir "$WORK/vol"
 
 # long_run: a measuring command that lasts seconds (xz at a high level, one thread).
