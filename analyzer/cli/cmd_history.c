@@ -2,7 +2,8 @@
  * and loading the studies is tables/history_load.c, grouping and the comparison
  * model/history.c (on model/compare.c), the formats report/history_out.c and the plots
  * report/history_plot.c. Each study's meta.json is read by tables/meta_json.c's meta_read;
- * its status is shown as recorded. */
+ * its status is shown by study/meta.h's rules (a study recorded as running whose process
+ * died is "abandoned"). */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -20,6 +21,7 @@
 #include "model/history.h"
 #include "report/history_out.h"
 #include "report/history_plot.h"
+#include "study/meta.h"
 #include "tables/history_load.h"
 #include "tables/outfile.h"
 
@@ -162,6 +164,23 @@ static int write_plots(const settings_t *s, const view_t *v, cp_err_t *err)
     return rc;
 }
 
+/* A study recorded as running whose process died reads "abandoned" (study_dir_status), as
+ * analyze and plot call it. */
+static void apply_status_rules(history_set_t *set)
+{
+    for (size_t i = 0; i < set->n; i++) {
+        history_entry_t *e = &set->entries[i];
+        if (strcmp(e->status, "running") != 0)
+            continue;
+        const char *now = study_dir_status(e->input->path, NULL);
+        char *copy = now != NULL && strcmp(now, e->status) != 0 ? strdup(now) : NULL;
+        if (copy != NULL) {
+            free(e->status);
+            e->status = copy;
+        }
+    }
+}
+
 /* The set loaded, warned about, and refused when it holds no study. */
 static int load_studies(const settings_t *s, history_set_t **set, history_study_t **studies,
                         cp_err_t *err)
@@ -169,6 +188,7 @@ static int load_studies(const settings_t *s, history_set_t **set, history_study_
     int rc = history_load(s->root, &s->judge.analysis, set, err);
     if (rc != CP_OK)
         return rc;
+    apply_status_rules(*set);
     for (size_t i = 0; i < (*set)->nskipped; i++)
         cp_log_warn("history: skipped %s: %s", (*set)->skipped[i].path,
                     (*set)->skipped[i].reason);

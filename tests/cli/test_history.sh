@@ -169,5 +169,15 @@ expect_status 0 "--plots without gnuplot still succeeds"
 check "history.md and data written without gnuplot" test -s "$WORK/noplot/history.md" -a -s "$WORK/noplot/lab1/history-data/rates.dat"
 check "notice names gnuplot" grep -q "gnuplot not found" "$WORK/err"
 
+# --- a study whose process died reads "abandoned", as analyze and plot call it ----------
+python3 - "$ROOT/b-study/meta.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1])); m["status"] = "running"; m["stage"] = "sweep"
+json.dump(m, open(sys.argv[1], "w"))
+PY
+run "$CP" history "$ROOT"
+expect_status 0 "history with a study recorded as running and no process"
+check "a dead 'running' study is shown as abandoned" grep -q "b-study (abandoned)" "$WORK/out"
+
 chmod 700 "$ROOT/locked"
 finish
