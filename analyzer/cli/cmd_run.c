@@ -220,31 +220,9 @@ static options_outcome_t parse_args(int argc, char **argv, study_t *s, const cha
         rc = parse_target(argv[optind + (int)i], &s->targets[i], err);
     if (rc == CP_OK)
         rc = target_check_names(s->targets, s->n_targets, err);
-    for (size_t i = 0; i < s->n_targets && rc == CP_OK; i++)
-        rc = target_check(&s->targets[i], err);
-    if (rc == CP_OK && s->sweep.layout == SWEEP_SAME && s->n_targets > 0) {
-        bool any_disk = false;
-        for (size_t i = 0; i < s->n_targets; i++)
-            any_disk = any_disk || s->targets[i].kind != TARGET_MEM;
-        if (!any_disk)
-            rc = cp_err_set(err, CP_EUSAGE, "--layout same copies the input onto each "
-                            "directory target; only mem was given");
-    }
-    if (rc == CP_OK && cmd_name != NULL && cmd_template == NULL)
-        rc = cp_err_set(err, CP_EUSAGE, "--cmd-name names a --cmd TEMPLATE; none was given");
-    if (rc == CP_OK && cmd_template != NULL) {
-        cmd_series_t cmd;
-        rc = cmd_series_make(cmd_template, cmd_name, &cmd, err);
-        series_spec_t command = series_of_command(&cmd);
-        if (rc == CP_OK)
-            rc = series_list_append(&s->series, &s->sweep.n_series, &command, err);
-    }
     if (rc == CP_OK)
-        rc = options_check_decompress(&s->sweep, s->series, s->sweep.n_series, false, err);
-    if (rc == CP_OK && s->series == NULL)
-        rc = parse_series_list("zstd:3", &s->series, &s->sweep.n_series, err);
-    if (rc == CP_OK && s->threads == NULL)
-        rc = thread_list_all_cpus(&s->threads, &s->sweep.n_threads, err);
+        rc = options_finish_sweep(&s->sweep, &s->series, &s->threads, s->targets,
+                                  s->n_targets, cmd_template, cmd_name, false, err);
     if (!s->fixture_size_given)
         s->fixture_size = s->quick ? RUN_QUICK_FIXTURE : RUN_DEFAULT_FIXTURE;
     if (!s->reps_given)

@@ -95,3 +95,38 @@ int options_check_decompress(const sweep_params_t *p, series_spec_t *series, siz
                         "to memory; add --layout same to restore onto the target");
     return rc;
 }
+
+int options_finish_sweep(sweep_params_t *p, series_spec_t **series, int **threads,
+                         const target_spec_t *targets, size_t n_targets,
+                         const char *cmd_template, const char *cmd_name, bool sync_given,
+                         cp_err_t *err)
+{
+    int rc = CP_OK;
+    for (size_t i = 0; i < n_targets && rc == CP_OK; i++)
+        rc = target_check(&targets[i], err);
+    /* No option is silently ignored. */
+    if (rc == CP_OK && p->layout == SWEEP_SAME && n_targets > 0) {
+        bool any_disk = false;
+        for (size_t i = 0; i < n_targets; i++)
+            any_disk = any_disk || targets[i].kind != TARGET_MEM;
+        if (!any_disk)
+            rc = cp_err_set(err, CP_EUSAGE, "--layout same copies the input onto each "
+                            "directory target; only mem was given");
+    }
+    if (rc == CP_OK && cmd_name != NULL && cmd_template == NULL)
+        rc = cp_err_set(err, CP_EUSAGE, "--cmd-name names a --cmd TEMPLATE; none was given");
+    if (rc == CP_OK && cmd_template != NULL) {
+        cmd_series_t cmd;
+        rc = cmd_series_make(cmd_template, cmd_name, &cmd, err);
+        series_spec_t command = series_of_command(&cmd);
+        if (rc == CP_OK)
+            rc = series_list_append(series, &p->n_series, &command, err);
+    }
+    if (rc == CP_OK)
+        rc = options_check_decompress(p, *series, p->n_series, sync_given, err);
+    if (rc == CP_OK && *series == NULL)
+        rc = parse_series_list("zstd:3", series, &p->n_series, err);
+    if (rc == CP_OK && *threads == NULL)
+        rc = thread_list_all_cpus(threads, &p->n_threads, err);
+    return rc;
+}

@@ -66,4 +66,16 @@ int options_max_memory(const char *text, uint64_t *out, cp_err_t *err);
 int options_check_decompress(const sweep_params_t *p, series_spec_t *series, size_t n,
                              bool sync_given, cp_err_t *err);
 
+/* What `run` and `sweep` check and fill in once their options and TARGETs are parsed:
+ * each directory target exists and is writable (target_check); --layout same has a
+ * directory to copy the input onto; --cmd-name comes with a --cmd, whose series is
+ * appended to *series; --decompress's companions (options_check_decompress); then the
+ * defaults: zstd:3 when no series was given, every CPU count (1..N) when no thread list
+ * was. *series and *threads are malloc'd lists (p->n_series, p->n_threads) the caller
+ * frees, also on failure. CP_OK, or CP_EUSAGE naming what is wrong. */
+int options_finish_sweep(sweep_params_t *p, series_spec_t **series, int **threads,
+                         const target_spec_t *targets, size_t n_targets,
+                         const char *cmd_template, const char *cmd_name, bool sync_given,
+                         cp_err_t *err);
+
 #endif
