@@ -25,6 +25,9 @@ typedef struct diff_list {
 } diff_list_t;
 
 static void add(diff_list_t *l, const char *what, const char *a, const char *b,
+                const char *explains_fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void add(diff_list_t *l, const char *what, const char *a, const char *b,
                 const char *explains_fmt, ...)
 {
     if (l->n < l->cap) {

@@ -108,7 +108,7 @@ static void fuzz_target(const char *text)
     REQUIRE(t.name[0] != '\0');
     REQUIRE(t.rate_cap_bps == 0 || (isfinite(t.rate_cap_bps) && t.rate_cap_bps > 0));
     REQUIRE(t.read_cap_bps == 0 || (isfinite(t.read_cap_bps) && t.read_cap_bps > 0));
-    if (t.is_mem) {
+    if (t.kind == TARGET_MEM) {
         REQUIRE(strcmp(t.name, "mem") == 0);
     } else {
         REQUIRE(t.dir[0] != '\0');
