@@ -124,3 +124,12 @@ void cp_cleanup_settings_restore(void)
             held_setting_release(h);
     }
 }
+
+void cp_cleanup_settings_forget_in_child(void)
+{
+    for (int i = 0; i < SETTING_SLOTS; i++) {
+        held_setting_t *h = atomic_exchange(&held_settings[i], NULL);
+        if (h != NULL)
+            held_setting_forget_in_child(h);
+    }
+}

@@ -50,4 +50,9 @@ int cp_cleanup_remember_setting(held_setting_t *h);
  * original value back), once each. Async-signal-safe. */
 void cp_cleanup_settings_restore(void);
 
+/* In a child just forked that will not exec: drops the child's copies of the remembered
+ * settings' holds (held_setting_forget_in_child), so that the parent, when it ends, is
+ * the last holder. Async-signal-safe. */
+void cp_cleanup_settings_forget_in_child(void);
+
 #endif

@@ -146,16 +146,26 @@ int held_setting_raise(held_setting_t *h, const char *state_dir, const char *nam
         fd = open(h->holders_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
         ok = fd >= 0 && flock(fd, LOCK_SH) == 0;
     }
+    bool stored = ok;
+    if (stored) /* held before the setting changes: a release from now on puts it back */
+        atomic_store(&h->holder_fd, fd);
     if (ok && strcmp(now, raised) != 0)
         ok = write_setting(setting_path, raised);
     close(lock);
-    if (ok) {
-        atomic_store(&h->holder_fd, fd);
+    if (ok)
         return 1;
-    }
+    if (stored && atomic_exchange(&h->holder_fd, -1) < 0)
+        return 0; /* a signal's release already put it back */
     if (fd >= 0 || recorded)
         put_back(h, fd); /* as if this process had held it and ended */
     return 0;
+}
+
+void held_setting_forget_in_child(held_setting_t *h)
+{
+    int fd = atomic_exchange(&h->holder_fd, -1);
+    if (fd >= 0)
+        close(fd); /* the parent's descriptor keeps the shared lock */
 }
 
 void held_setting_release(held_setting_t *h)

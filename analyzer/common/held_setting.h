@@ -15,8 +15,8 @@
 #include <limits.h>
 #include <stdatomic.h>
 
-/* One process's hold on one setting. Zero-initialise (HELD_SETTING_INIT) before use; the
- * paths are filled by held_setting_raise. */
+/* One process's hold on one setting. Initialise with HELD_SETTING_INIT (not with zeros: fd
+ * 0 would read as held); the paths are filled by held_setting_raise. */
 typedef struct held_setting {
     atomic_int holder_fd; /* the shared lock on NAME.holders; -1 when not held */
     char setting[PATH_MAX];
@@ -41,5 +41,10 @@ int held_setting_raise(held_setting_t *h, const char *state_dir, const char *nam
  * recorded original back and removes the record. Safe on HELD_SETTING_INIT, twice, and
  * from a signal handler (only open, flock, read, write, unlink and close). */
 void held_setting_release(held_setting_t *h);
+
+/* In a child just forked that will not exec (an exec closes it by itself): closes the
+ * child's copy of the hold without touching the parent's, so the child does not count as
+ * a holder after the parent ends. Async-signal-safe. */
+void held_setting_forget_in_child(held_setting_t *h);
 
 #endif

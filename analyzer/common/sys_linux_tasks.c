@@ -225,12 +225,11 @@ bool sys_delayacct_enable(void)
     /* Held, not just set: another chokepoint that ends first must not turn it off under
      * this one, and the last to end puts the original back (also one a killed process
      * left raised). Not root: the machine-wide pressure figures stand in. */
-    if (held_setting_raise(&held, CP_STATE_DIR, "task_delayacct", DELAYACCT_SYSCTL, "1\n") == 1) {
-        if (cp_cleanup_remember_setting(&held) != 0)
-            held_setting_release(&held); /* cannot be put back at exit: leave it as found */
-        else
-            state = 1;
-    }
+    /* Remembered before it is raised, so that an interrupt in between still puts it back;
+     * without a slot to remember it in, it is left as found. */
+    if (cp_cleanup_remember_setting(&held) == 0 &&
+        held_setting_raise(&held, CP_STATE_DIR, "task_delayacct", DELAYACCT_SYSCTL, "1\n") == 1)
+        state = 1;
     if (state == 0 && sys_delayacct_is_on())
         state = 1; /* someone else turned it on */
     return state == 1;

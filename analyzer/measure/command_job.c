@@ -319,6 +319,9 @@ static pid_t spawn(const char *command, int stderr_fd)
     pid_t pid = fork();
     if (pid != 0)
         return pid;
+    /* The guardian never execs: it must not count as a holder of the settings this
+     * process raised, or a second signal's release would find it still holding them. */
+    cp_cleanup_settings_forget_in_child();
     setpgid(0, 0);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);

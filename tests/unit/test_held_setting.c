@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +108,34 @@ static void test_killed_holder_is_undone_by_the_next(void **state)
     assert_string_equal(value(), "0\n"); /* the killed holder's original, not "1" */
 }
 
+/* A child forked without exec shares the parent's hold; once it forgets its copy, the
+ * parent's release is the last one even while the child lives. */
+static void test_child_that_forgets_is_no_holder(void **state)
+{
+    (void)state;
+    set_value("0\n");
+    held_setting_t h = HELD_SETTING_INIT;
+    assert_int_equal(raise_it(&h), 1);
+    int ready[2];
+    assert_int_equal(pipe(ready), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        held_setting_forget_in_child(&h);
+        (void)!write(ready[1], "x", 1);
+        pause(); /* alive until the parent ends it */
+        _exit(0);
+    }
+    char c;
+    assert_int_equal(read(ready[0], &c, 1), 1);
+    held_setting_release(&h);
+    assert_string_equal(value(), "0\n");
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    close(ready[0]);
+    close(ready[1]);
+}
+
 static void test_raised_by_someone_else_stays(void **state)
 {
     (void)state;
@@ -133,6 +162,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_last_holder_puts_it_back),
         cmocka_unit_test(test_killed_holder_is_undone_by_the_next),
+        cmocka_unit_test(test_child_that_forgets_is_no_holder),
         cmocka_unit_test(test_raised_by_someone_else_stays),
         cmocka_unit_test(test_missing_setting_is_not_held),
     };
