@@ -279,7 +279,7 @@ static void decompression_ceilings(analysis_series_t *s)
         s->write_ceiling_bps = verdict_write_ceiling(s->write_speed_bps, 1.0);
         return;
     }
-    s->drain_bps = s->is_mem ? NAN : INFINITY; /* nothing is written to the volume */
+    s->drain_bps = s->cpu_ceiling ? NAN : INFINITY; /* nothing is written to the volume */
     s->drain_source = "nothing written";
     s->rate_cap_bps = NAN;
     s->write_speed_bps = NAN;
@@ -361,7 +361,7 @@ static int build_ceilings(analysis_t *a)
                 return CP_ENOMEM;
         }
         analysis_ceiling_t *ceil = &a->ceilings[c];
-        if (s->is_mem) {
+        if (s->cpu_ceiling) {
             ceil->estimated = false;
             ceil->mem = s;
         }
@@ -425,7 +425,7 @@ static void mark_point(const analysis_series_t *s, analysis_point_t *p,
     p->flags = 0;
     if (p->online_cpus > 0.0 && p->threads > p->online_cpus)
         p->flags |= POINT_OVERSUBSCRIBED;
-    if (v->efficiency > ANALYSIS_EFFICIENCY_SUSPECT && !s->is_mem)
+    if (v->efficiency > ANALYSIS_EFFICIENCY_SUSPECT && !s->cpu_ceiling)
         p->flags |= POINT_EFFICIENCY_HIGH;
     if (explain_wrote_beyond_volume(s, p, tolerance))
         p->flags |= POINT_BEYOND_PROBE;
@@ -583,10 +583,10 @@ int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
         memcpy(s->name, r->target, sizeof s->name);
         memcpy(s->codec, r->codec, sizeof s->codec);
         memcpy(s->run_codec, r->codec, sizeof s->run_codec);
-        s->is_mem = strcmp(r->target, CP_MEM_TARGET_NAME) == 0;
+        s->cpu_ceiling = strcmp(r->target, CP_MEM_TARGET_NAME) == 0;
         s->decompress = r->decompress;
-        s->restores_to_volume = r->decompress && !s->is_mem && r->layout == RUN_LAYOUT_SAME;
-        s->same_layout = !r->decompress && !s->is_mem && r->layout == RUN_LAYOUT_SAME;
+        s->restores_to_volume = r->decompress && !s->cpu_ceiling && r->layout == RUN_LAYOUT_SAME;
+        s->same_layout = !r->decompress && !s->cpu_ceiling && r->layout == RUN_LAYOUT_SAME;
         if (r->decompress)
             snprintf(s->codec, sizeof s->codec, "%.*s decompression",
                      (int)sizeof s->codec - 16, r->codec);

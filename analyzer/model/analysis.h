@@ -156,7 +156,9 @@ typedef struct analysis_series {
      * whose probe it paced): the cap never paced the command, and every report says
      * so where its verdict is. */
     bool unpaced;
-    bool is_mem;
+    /* The memory target's series (CP_MEM_TARGET_NAME): output counted in memory, so its
+     * times are the CPU ceiling the others are held against, not a volume's. */
+    bool cpu_ceiling;
     /* From the runs' label columns, for reports and plots: 1 when any run says so, 0 when
      * runs say no, -1 when the file does not tell. */
     int ram, emulated;

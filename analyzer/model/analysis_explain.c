@@ -13,7 +13,7 @@ void explain_series_drain(analysis_series_t *s, const probe_table_t *probe)
     s->drain_bps = NAN;
     s->drain_source = "unknown";
     s->io_cpu_per_byte = NAN;
-    if (s->is_mem)
+    if (s->cpu_ceiling)
         return;
     if (s->probe_target[0] == '\0')
         probe = NULL; /* the probe has no row for this volume (match_series_probe) */
@@ -60,7 +60,7 @@ void explain_series_drain(analysis_series_t *s, const probe_table_t *probe)
 bool explain_wrote_beyond_volume(const analysis_series_t *s, const analysis_point_t *p,
                                  double margin)
 {
-    if (s->is_mem || (s->decompress && !s->restores_to_volume) ||
+    if (s->cpu_ceiling || (s->decompress && !s->restores_to_volume) ||
         predict_sync_from_name(s->sync) == PREDICT_SYNC_NONE)
         return false;
     double speed = s->write_speed_bps > 0.0 ? s->write_speed_bps : s->rate_cap_bps;
@@ -121,7 +121,7 @@ void explain_predict_point(const analysis_series_t *s, analysis_point_t *p, doub
 {
     p->predicted_seconds = p->predicted_tail_s = NAN;
     p->predicted_regime = PREDICT_UNKNOWN;
-    if (s->is_mem || !(cpu_bps > 0.0))
+    if (s->cpu_ceiling || !(cpu_bps > 0.0))
         return;
     predict_inputs_t in = point_inputs(s, p, cpu_bps);
     prediction_t pred = predict_run(&in);
@@ -154,7 +154,7 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
     e->read_ceiling_bps = v->read_ceiling_bps;
     e->seconds = p->seconds;
     e->cpu_seconds = p->input_bytes / v->cpu_ceiling_bps;
-    e->flush_s = s->is_mem ? NAN : p->flush_s;
+    e->flush_s = s->cpu_ceiling ? NAN : p->flush_s;
     e->cpu_idle_share = p->cpu_idle_share;
     e->cpu_sys_share = p->cpu_sys_share;
     e->dev_busy_share = p->dev_busy_share;
@@ -163,7 +163,7 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
     e->io_read_wait_s = p->io_wait_system ? NAN : p->io_read_wait_s;
     e->io_paced = s->emulated == 1;
     e->busy_growth = NAN;
-    if (mem_point != NULL && !s->is_mem) {
+    if (mem_point != NULL && !s->cpu_ceiling) {
         double busy = p->compress_busy * p->threads * p->seconds;
         double mem_busy = mem_point->compress_busy * mem_point->threads * mem_point->seconds;
         if (busy > 0.0 && mem_busy > 0.0)
@@ -178,7 +178,7 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
     v->second_cause = CAUSE_UNKNOWN;
     v->miss = MISS_NONE;
     v->from_model = false;
-    if (s->is_mem) {
+    if (s->cpu_ceiling) {
         v->cause = CAUSE_COMPUTE;
     } else if (p->predicted_seconds > 0.0) {
         /* One model decides: the term that sets the predicted time names the verdict,
@@ -216,7 +216,7 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
                           cause_device_disagrees(v->cause, e->dev_busy_share) &&
                           (v->second_cause == CAUSE_UNKNOWN ||
                            cause_device_disagrees(v->second_cause, e->dev_busy_share));
-    v->accounting_disagrees = !s->is_mem && cause_accounting_disagrees(v->cause, e) &&
+    v->accounting_disagrees = !s->cpu_ceiling && cause_accounting_disagrees(v->cause, e) &&
                               (v->second_cause == CAUSE_UNKNOWN ||
                                cause_accounting_disagrees(v->second_cause, e));
 }
@@ -275,7 +275,7 @@ void explain_whatif(analysis_series_t *s, const analysis_verdict_t *last, double
     s->whatif_write_bps = s->whatif_seconds = s->whatif_read_bps = NAN;
     s->whatif_direct_bps = NAN;
     s->whatif_blocked_by = TERM_COUNT;
-    if (s->is_mem || !(last->cpu_ceiling_bps > 0.0) || !last->from_model ||
+    if (s->cpu_ceiling || !(last->cpu_ceiling_bps > 0.0) || !last->from_model ||
         last->miss != MISS_NONE)
         return;
     bool writes = last->cause == CAUSE_WRITE_THROUGHPUT || last->cause == CAUSE_FLUSH_TAIL ||
@@ -365,7 +365,7 @@ void explain_crossover(analysis_series_t *s, const fit_result_t *ceiling_models,
     s->crossover_limit = s->read_ceiling_bps > 0.0 && !(s->read_ceiling_bps >= s->write_ceiling_bps)
                              ? VERDICT_READ
                              : VERDICT_WRITE;
-    if (model < 0 || s->is_mem)
+    if (model < 0 || s->cpu_ceiling)
         return;
     /* The model at any T: the largest measured point's bytes, thresholds and the mem
      * run's CPU work there (the compressors' work hardly changes with T), at the CPU

@@ -26,7 +26,7 @@ void match_series_probe(analysis_series_t *s, const run_row_t *first, const runs
                         const probe_table_t *probe)
 {
     snprintf(s->dir, sizeof s->dir, "%s", first->dir);
-    copy_name(s->probe_target, s->is_mem ? NULL : probe_table_match(probe, s->name, s->dir));
+    copy_name(s->probe_target, s->cpu_ceiling ? NULL : probe_table_match(probe, s->name, s->dir));
     s->probe_cap_ignored =
         strncmp(first->codec, "cmd:", 4) == 0 && s->probe_target[0] != '\0' &&
         (probe_table_emulated(probe, s->probe_target, PROBE_OP_WRITE, NULL) ||
@@ -42,7 +42,7 @@ void match_series_probe(analysis_series_t *s, const run_row_t *first, const runs
         return;
     }
     if (first->layout == RUN_LAYOUT_SAME) {
-        if (!s->is_mem) {
+        if (!s->cpu_ceiling) {
             input = s->name;
             input_dir = s->dir;
         }
@@ -140,7 +140,7 @@ int match_notes(analysis_t *a, const probe_table_t *probe)
                                           s->name, s->run_codec, probe_path) ? text : NULL);
             continue;
         }
-        bool first = !s->is_mem;
+        bool first = !s->cpu_ceiling;
         for (size_t j = 0; j < i && first; j++)
             first = strcmp(a->series[j].name, s->name) != 0 || a->series[j].probe_cap_ignored;
         if (!first)

@@ -23,7 +23,7 @@ static const analysis_series_t *series_for(const analysis_t *later, const foreca
     const analysis_series_t *by_dir = NULL;
     for (size_t i = 0; i < later->nseries; i++) {
         const analysis_series_t *s = &later->series[i];
-        if (s->is_mem || s->decompress || strcmp(s->run_codec, codec) != 0)
+        if (s->cpu_ceiling || s->decompress || strcmp(s->run_codec, codec) != 0)
             continue;
         if (strcmp(s->name, v->name) == 0)
             return s;

@@ -30,7 +30,7 @@ static const char *series_label(const analysis_series_t *s, char *buf, size_t ca
         snprintf(nature, sizeof nature, "emulated %.0f MB/s read cap", s->read_cap_bps / 1e6);
     else if (s->emulated == 1)
         snprintf(nature, sizeof nature, "emulated cap");
-    else if (s->ram == 1 && !s->is_mem)
+    else if (s->ram == 1 && !s->cpu_ceiling)
         snprintf(nature, sizeof nature, "RAM");
     else if (s->unpaced)
         snprintf(nature, sizeof nature, "unpaced: the target's emulated cap paces no command");
@@ -56,10 +56,10 @@ static void series_method(const analysis_series_t *s, char *buf, size_t cap)
         snprintf(reps, sizeof reps, "%zu run%s", lo, lo == 1 ? "" : "s");
     else
         snprintf(reps, sizeof reps, "%zu to %zu runs", lo, hi);
-    const char *sync = s->decompress && s->is_mem ? "archive in RAM, restored to memory"
+    const char *sync = s->decompress && s->cpu_ceiling ? "archive in RAM, restored to memory"
                        : s->decompress && !s->restores_to_volume
                            ? "archive read from the volume (cache dropped), restored to memory"
-                       : s->is_mem                         ? "output counted in memory"
+                       : s->cpu_ceiling                         ? "output counted in memory"
                        : strcmp(s->sync, "fsync") == 0  ? "timed to fsync + close"
                        : strcmp(s->sync, "direct") == 0 ? "O_DIRECT writes, timed to fsync + close"
                        : strcmp(s->sync, "none") == 0   ? "no fsync (page cache included)"
@@ -109,7 +109,7 @@ static void crossover_words(const analysis_t *a, const analysis_series_t *s, cha
     else
         snprintf(whose, sizeof whose, "this volume");
     double x = s->crossover_threads;
-    if (s->is_mem)
+    if (s->cpu_ceiling)
         snprintf(buf, cap, "this is the CPU ceiling (output discarded)");
     else if (isnan(s->write_ceiling_bps) && isnan(s->read_ceiling_bps))
         snprintf(buf, cap, "no write or read speed is known for this volume (%s) so there is "
@@ -183,7 +183,7 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, const 
         const analysis_point_t *p = &s->points[i];
         analysis_format_rate(p->bytes_per_s, r1, sizeof r1);
         char flush[16] = "-", predicted[16] = "-";
-        if (!isnan(p->flush_s) && !s->is_mem)
+        if (!isnan(p->flush_s) && !s->cpu_ceiling)
             snprintf(flush, sizeof flush, "%.3f", p->flush_s);
         if (p->predicted_seconds > 0.0)
             snprintf(predicted, sizeof predicted, "%.3f", p->predicted_seconds);
@@ -246,7 +246,7 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, const 
         fputs("\n</details>\n", out);
 
     const char *unit = s->decompress ? "restored" : "input";
-    const char *source = s->is_mem ? "this series" : ceil->estimated
+    const char *source = s->cpu_ceiling ? "this series" : ceil->estimated
         ? "estimated: the fastest target at each T (no mem runs)" : "the mem target";
     if (d->md)
         fprintf(out, "\nVerdicts (CPU ceiling: %s; rates and ceilings in %s bytes per "
@@ -268,7 +268,7 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, const 
         analysis_format_rate(v->cpu_ceiling_bps, r2, sizeof r2);
         analysis_format_rate(v->write_ceiling_bps, r3, sizeof r3);
         analysis_format_rate(v->read_ceiling_bps, r4, sizeof r4);
-        analysis_format_rate(s->is_mem ? NAN : s->write_speed_bps, r5, sizeof r5);
+        analysis_format_rate(s->cpu_ceiling ? NAN : s->write_speed_bps, r5, sizeof r5);
         char stage[96] = "", vl[96];
         if (v->stage_disagrees)
             snprintf(stage, sizeof stage, " (pipeline stages say %s)", verdict_name(v->stage_verdict));
@@ -288,7 +288,7 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, const 
         fputc('\n', out);
     fprintf(out, "%sverdict at %d thread%s: %s", indent, last->threads,
             last->threads == 1 ? "" : "s", verdict_name(s->verdict));
-    if (!s->is_mem && strcmp(last->fastest, s->name) != 0)
+    if (!s->cpu_ceiling && strcmp(last->fastest, s->name) != 0)
         fprintf(out, "; runs at %.0f%% of %s's speed", 100.0 * last->relative_speed, last->fastest);
     fputs(doc_break(d), out);
     const analysis_point_t *top = &s->points[s->npoints - 1];
@@ -389,7 +389,7 @@ int analysis_write_summary(const analysis_t *a, FILE *out, cp_err_t *err)
                 series_label(s, label, sizeof label), v->threads, verdict_name(v->verdict),
                 analysis_format_rate(v->bytes_per_s, rate, sizeof rate),
                 analysis_format_rate(v->cpu_ceiling_bps, cpu, sizeof cpu),
-                analysis_format_rate(s->is_mem ? NAN : s->write_speed_bps, vol, sizeof vol),
+                analysis_format_rate(s->cpu_ceiling ? NAN : s->write_speed_bps, vol, sizeof vol),
                 analysis_format_rate(v->write_ceiling_bps, wr, sizeof wr),
                 analysis_format_rate(v->read_ceiling_bps, rd, sizeof rd), 100.0 * v->efficiency);
     }
@@ -404,7 +404,7 @@ int analysis_write_summary(const analysis_t *a, FILE *out, cp_err_t *err)
     for (size_t j = 0; j < a->nseries; j++) {
         const analysis_series_t *s = &a->series[j];
         fprintf(out, "%s\n", answer_sentence(a, s, words, sizeof words));
-        if (s->is_mem)
+        if (s->cpu_ceiling)
             continue;
         crossover_words(a, s, words, sizeof words);
         fprintf(out, "  %s\n", words);

@@ -114,7 +114,7 @@ const char *answer_whatif(const analysis_t *a, const analysis_series_t *s, char 
                           size_t cap)
 {
     buf[0] = '\0';
-    if (s->is_mem || !(s->write_speed_bps > 0.0))
+    if (s->cpu_ceiling || !(s->write_speed_bps > 0.0))
         return buf;
     const analysis_point_t *p = &s->points[s->npoints - 1];
     const analysis_verdict_t *v = &s->verdicts[s->npoints - 1];
@@ -153,7 +153,7 @@ const char *answer_sentence(const analysis_t *a, const analysis_series_t *s, cha
     double cpu_s = cpu_seconds(p, v);
     slower_words(p->seconds, cpu_s, slower, sizeof slower);
     const char *against = a->ceilings[s->ceiling].estimated ? "the fastest target" : "memory";
-    if (s->is_mem) {
+    if (s->cpu_ceiling) {
         strbuf_appendf(buf, cap, "%s: the CPU ceiling: %.3g s at %d %s (%s of %s)", name,
                p->seconds, p->threads, threads_word(p->threads),
                analysis_format_rate(p->bytes_per_s, r1, sizeof r1),
@@ -351,7 +351,7 @@ size_t answer_write(const analysis_t *a, const doc_t *d)
             char verdict[96], vs[16] = "-";
             verdict_label(v, verdict, sizeof verdict);
             double slower = p->seconds / cpu_seconds(p, v) - 1.0;
-            if (!s->is_mem && isfinite(slower))
+            if (!s->cpu_ceiling && isfinite(slower))
                 snprintf(vs, sizeof vs, "%+.0f%%", 100.0 * slower);
             answer_point_marks(s, k, marks, sizeof marks);
             if (d->md)

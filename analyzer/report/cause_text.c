@@ -147,7 +147,7 @@ const char *cause_words(const analysis_series_t *s, const analysis_point_t *p,
     buf[0] = '\0';
     strbuf_appendf(buf, cap, "%s: ", verdict_label(v, label, sizeof label));
     double share = v->bytes_per_s / v->cpu_ceiling_bps;
-    if (s->is_mem) {
+    if (s->cpu_ceiling) {
         strbuf_appendf(buf, cap, "this is the CPU ceiling (output counted in memory)");
         return buf;
     }

@@ -12,7 +12,7 @@
 static bool candidate(const analysis_t *a, size_t c, size_t i, int threads)
 {
     const analysis_series_t *s = &a->series[i];
-    return !s->is_mem && s->ceiling == c && analysis_point_at(s, threads) != NULL;
+    return !s->cpu_ceiling && s->ceiling == c && analysis_point_at(s, threads) != NULL;
 }
 
 const char *decision_line(const analysis_t *a, size_t c, int threads, char *buf, size_t cap)

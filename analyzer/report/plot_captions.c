@@ -21,7 +21,7 @@ const char *plot_series_title(const analysis_series_t *s, bool multi_codec, char
 {
     char tag[64] = "";
     char rate[32];
-    if (s->is_mem)
+    if (s->cpu_ceiling)
         snprintf(tag, sizeof tag, " (CPU only)");
     else if (s->emulated == 1 && s->rate_cap_bps > 0.0)
         snprintf(tag, sizeof tag, " (emulated %s)",
@@ -65,7 +65,7 @@ void plot_measured_text(const analysis_t *a, char *buf, size_t cap)
             nmin = s->points[k].n < nmin ? s->points[k].n : nmin;
             nmax = s->points[k].n > nmax ? s->points[k].n : nmax;
         }
-        if (s->is_mem)
+        if (s->cpu_ceiling)
             continue; /* mem writes nothing, so its sync mode says nothing */
         if (sync == NULL)
             sync = s->sync;

@@ -132,7 +132,7 @@ static void write_series_vars(const plot_data_t *c, FILE *f)
     }
     gnuplot_array(f, "series_is_mem", a->nseries);
     for (size_t i = 0; i < a->nseries; i++)
-        gnuplot_array_number(f, "series_is_mem", i, a->series[i].is_mem ? 1 : 0);
+        gnuplot_array_number(f, "series_is_mem", i, a->series[i].cpu_ceiling ? 1 : 0);
 
     /* The thread counts measured, for axis tics. */
     bool seen[RUNS_THREADS_MAX + 1] = {false};

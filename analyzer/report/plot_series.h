@@ -12,7 +12,7 @@
 /* The bottleneck plot: a series with a measured write or read ceiling (not mem). */
 static inline bool plot_has_volume_ceiling(const analysis_series_t *s)
 {
-    return !s->is_mem && (s->write_ceiling_bps > 0.0 || s->read_ceiling_bps > 0.0);
+    return !s->cpu_ceiling && (s->write_ceiling_bps > 0.0 || s->read_ceiling_bps > 0.0);
 }
 
 /* The ceiling behind the series' crossover: its read or write ceiling. */
@@ -33,7 +33,7 @@ static inline bool plot_on_rate_vs_write(const analysis_series_t *s)
 {
     /* A decompression restoring to memory writes nothing: its volume's write speed
      * says nothing about its rate. */
-    return !s->is_mem && s->write_speed_bps > 0.0 && (!s->decompress || s->restores_to_volume);
+    return !s->cpu_ceiling && s->write_speed_bps > 0.0 && (!s->decompress || s->restores_to_volume);
 }
 
 /* qsort order for doubles, ascending. */

@@ -138,7 +138,7 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
     json_object_set_new(o, "operation", json_string(s->decompress ? "decompress" : "compress"));
     json_object_set_new(o, "restores_to", s->decompress
                         ? json_string(s->restores_to_volume ? "volume" : "memory") : json_null());
-    json_object_set_new(o, "is_mem", json_boolean(s->is_mem));
+    json_object_set_new(o, "is_mem", json_boolean(s->cpu_ceiling));
     json_object_set_new(o, "unpaced", json_boolean(s->unpaced));
 
     json_t *points = json_array();

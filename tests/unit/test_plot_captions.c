@@ -34,7 +34,7 @@ static void test_series_titles_carry_the_volume_kind(void **state)
     (void)state;
     char buf[256];
     analysis_series_t s = series("mem", "zstd:3");
-    s.is_mem = true;
+    s.cpu_ceiling = true;
     assert_string_equal(plot_series_title(&s, false, buf, sizeof buf), "mem (CPU only)");
 
     s = series("slow", "zstd:3");
@@ -157,7 +157,7 @@ static void test_measured_text(void **state)
     char buf[160];
     analysis_point_t pts[2] = {{.threads = 1, .n = 3}, {.threads = 2, .n = 3}};
     analysis_series_t s[2] = {series("mem", "zstd:3"), series("ssd", "zstd:3")};
-    s[0].is_mem = true;
+    s[0].cpu_ceiling = true;
     snprintf(s[0].sync, sizeof s[0].sync, "none"); /* mem's sync mode says nothing */
     snprintf(s[1].sync, sizeof s[1].sync, "fsync");
     s[0].points = s[1].points = pts;
