@@ -96,7 +96,8 @@ int cmd_plot(int argc, char **argv)
     plot_set_t *plots = calloc(1, sizeof *plots);
     if (plots == NULL)
         rc = cp_err_set(&err, CP_ENOMEM, "out of memory");
-    study_report_request_t rq = {.dir = dir, .options = opts, .format = fmt, .study_meta = NULL};
+    study_report_request_t rq = {.dir = dir, .options = opts, .format = fmt, .study_meta = NULL,
+                                 .use_probe = true};
     if (rc == 0)
         rc = study_report_write(&rq, plots, &analysis, &err);
     char report_path[PATH_MAX + 16];

@@ -106,10 +106,10 @@ int options_finish_sweep(sweep_params_t *p, series_spec_t **series, int **thread
         rc = target_check(&targets[i], err);
     /* No option is silently ignored. */
     if (rc == CP_OK && p->layout == SWEEP_SAME && n_targets > 0) {
-        bool any_disk = false;
+        bool any_dir = false; /* a target the input can be copied onto */
         for (size_t i = 0; i < n_targets; i++)
-            any_disk = any_disk || targets[i].kind != TARGET_MEM;
-        if (!any_disk)
+            any_dir = any_dir || target_ops_for(&targets[i])->output_dir(&targets[i]) != NULL;
+        if (!any_dir)
             rc = cp_err_set(err, CP_EUSAGE, "--layout same copies the input onto each "
                             "directory target; only mem was given");
     }
@@ -118,9 +118,10 @@ int options_finish_sweep(sweep_params_t *p, series_spec_t **series, int **thread
     if (rc == CP_OK && cmd_template != NULL) {
         cmd_series_t cmd;
         rc = cmd_series_make(cmd_template, cmd_name, &cmd, err);
-        series_spec_t command = series_of_command(&cmd);
-        if (rc == CP_OK)
+        if (rc == CP_OK) {
+            series_spec_t command = series_of_command(&cmd);
             rc = series_list_append(series, &p->n_series, &command, err);
+        }
     }
     if (rc == CP_OK)
         rc = options_check_decompress(p, *series, p->n_series, sync_given, err);

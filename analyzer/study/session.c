@@ -180,11 +180,12 @@ static int create_meta(study_t *s, int argc, char **argv, cp_err_t *err)
     json_object_set_new(s->meta, "layout", json_string(sweep_layout_name(s->sweep.layout)));
     int rc = CP_OK;
     for (size_t i = 0; i < s->n_targets && rc == CP_OK; i++) {
-        if (s->targets[i].kind != TARGET_MEM)
-            rc = volume_inspect(s->targets[i].dir, &s->volumes[i], err);
+        const target_ops_t *ops = target_ops_for(&s->targets[i]);
+        bool on_a_volume = ops->output_dir(&s->targets[i]) != NULL;
+        if (on_a_volume)
+            rc = ops->inspect(&s->targets[i], &s->volumes[i], err);
         if (rc == CP_OK)
-            meta_add_target(s->meta, &s->targets[i],
-                            s->targets[i].kind == TARGET_MEM ? NULL : &s->volumes[i]);
+            meta_add_target(s->meta, &s->targets[i], on_a_volume ? &s->volumes[i] : NULL);
     }
     return rc;
 }
@@ -344,7 +345,7 @@ int study_report_write(const study_report_request_t *rq, plot_set_t *plots,
     *analysis = NULL;
     probe_table_t *probe = NULL;
     bool in_study = rq->study_meta != NULL;
-    int rc = analysis_run_files(runs_path, access(probe_path, F_OK) == 0 ? probe_path : NULL,
+    int rc = analysis_run_files(runs_path, rq->use_probe && access(probe_path, R_OK) == 0 ? probe_path : NULL,
                                 &rq->options, analysis, &probe, err);
     if (rc == CP_OK && in_study)
         rc = write_result_file(rq, "analysis.json", *analysis, NULL, err);

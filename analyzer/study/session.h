@@ -70,6 +70,8 @@ typedef struct study_report_request {
      * warned of at once. NULL (plot): DIR/meta.json is read for the report, when there,
      * and a study that did not complete is noted at the report's end and warned of. */
     json_t *study_meta;
+    /* Read DIR/probe.csv when it can be read (run: when the study probed; plot: always). */
+    bool use_probe;
 } study_report_request_t;
 
 /* Analyses DIR/runs.csv, draws the plots into DIR (*plots, the caller's, zeroed first)
