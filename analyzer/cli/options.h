@@ -5,7 +5,7 @@
  *
  * The families and where each is parsed, so every command gives one option one range:
  *   threads     -T/--threads LIST  parse_thread_list (cli/parse.h), 1..CP_MAX_THREADS
- *   codec list  -c/--codec LIST    codec_parse_list (codecs/codec.h)
+ *   series list -c/--codec LIST    parse_series_list (cli/parse.h)
  *   engine      --engine E         pipeline_engine_parse (measure/pipeline.h)
  *   layout      --layout L         sweep_layout_parse (measure/sweep.h)
  *   reps        --reps N|auto      options_reps, 1..CP_MAX_REPS (auto: sweep and run)

@@ -1,8 +1,9 @@
-/* command_job.h - one measured run of the user's own command (`--cmd TEMPLATE` or a preset,
- * codecs/presets.h): the template's {input}, {output} and {threads} substituted shell-quoted, run with /bin/sh -c in its own
- * process group, timed like compress_job (input page cache dropped first, start .. the
- * child's exit, then the output's fsync) and recorded in the same compress_record_t, so
- * sweep rows, runs.csv and the reports take it unchanged. */
+/* command_job.h - one measured run of the user's own command (`--cmd TEMPLATE` or a
+ * preset, codecs/presets.h): the template's {input}, {output} and {threads} substituted
+ * shell-quoted, run with /bin/sh -c in its own process group, timed like compress_job
+ * (input page cache dropped first, start .. the child's exit, then the output's fsync)
+ * and recorded in the same compress_record_t, so sweep rows, runs.csv and the reports
+ * take it unchanged. */
 #ifndef CP_COMMAND_JOB_H
 #define CP_COMMAND_JOB_H
 

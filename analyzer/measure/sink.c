@@ -327,8 +327,8 @@ sink_t *sink_open_file(const char *dir, const char *prefix, const sink_options_t
         return NULL;
     s->ops = &file_ops;
     cp_err_t open_err = {0};
-    int rc = tempfile_open(&s->tf, dir, prefix, opts->sync == SYNC_DIRECT ? sys_direct_open_flag() : 0,
-                           &open_err);
+    int open_flags = opts->sync == SYNC_DIRECT ? sys_direct_open_flag() : 0;
+    int rc = tempfile_open(&s->tf, dir, prefix, open_flags, &open_err);
     if (rc != CP_OK && s->tf.open_errno == EINVAL && opts->sync == SYNC_DIRECT) {
         /* Say it once per directory, not once per run of a sweep (sinks are opened from
          * one thread). */

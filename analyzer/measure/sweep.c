@@ -254,7 +254,8 @@ static int make_archives(const sweep_params_t *p, uint64_t input_size, target_st
     for (size_t i = 0; i < p->n_targets && rc == CP_OK; i++) {
         const target_spec_t *t = &p->targets[i];
         bool in_ram = t->kind == TARGET_MEM || st[i].volume.is_ram;
-        st[i].input_target = t->kind == TARGET_MEM ? NULL : t->name; /* the archive is read from it */
+        /* the archive is read from it */
+        st[i].input_target = t->kind == TARGET_MEM ? NULL : t->name;
         st[i].archives = calloc(p->n_series, sizeof *st[i].archives);
         st[i].archive_for = calloc(p->n_series, sizeof *st[i].archive_for);
         if (st[i].archives == NULL || st[i].archive_for == NULL)
@@ -405,8 +406,8 @@ static int run_job(const sweep_params_t *p, const target_state_t *st, size_t t, 
                    int threads, compress_record_t *rec, cp_err_t *err)
 {
     if (series_is_cmd(p, c)) {
-        command_job_t job = {.input_path = st[t].input_path, .cmd = &p->series[c].cmd, .threads = threads,
-                         .sync = p->sync};
+        command_job_t job = {.input_path = st[t].input_path, .cmd = &p->series[c].cmd,
+                             .threads = threads, .sync = p->sync};
         if (p->decompress) { /* the preset's program restores the archive on the target */
             job.input_path = st[t].archive_for[c]->path;
             job.restores_bytes = st[t].archive_for[c]->frames.unpacked_total;

@@ -4,8 +4,8 @@
  *
  * The command line (cli/cmd_run.c) fills a study_t's parameters; study_execute does the
  * rest, in a session (study/session.h) that owns the results directory. `run --resume`
- * reads the recorded study back with study/study_resume.h. The caller owns the study_t's series and threads arrays and frees them
- * (cli/cmd_run.c) after study_execute. */
+ * reads the recorded study back with study/study_resume.h. The caller owns the study_t's
+ * series and threads arrays and frees them (cli/cmd_run.c) after study_execute. */
 #ifndef CP_STUDY_STUDY_H
 #define CP_STUDY_STUDY_H
 

@@ -3,8 +3,9 @@
  * Required columns: target, threads, seconds, input_bytes. Optional: codec, rep,
  * output_bytes, cpu_user_s, cpu_sys_s, the pipeline stage columns (reader_busy_s, ...),
  * layout (split|same), input_target, sync, ram, emulated, rate_cap_bps (kept for labels),
- * dir (the target's directory, to match probe targets named otherwise), rep, error, valid. Unknown columns are ignored. Rows with
- * a non-empty `error` or with valid = 0 are failed runs: counted, not loaded. */
+ * dir (the target's directory, to match probe targets named otherwise), error, valid.
+ * Unknown columns are ignored. Rows with a non-empty `error` or with valid = 0 are failed
+ * runs: counted, not loaded. */
 #ifndef CP_TABLES_RUNS_CSV_H
 #define CP_TABLES_RUNS_CSV_H
 

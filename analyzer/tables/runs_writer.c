@@ -81,7 +81,10 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
     } else {
         fputs(",,,,,,,,,,,,,,,,,", out);
     }
-    csv_out_text(out, row->target->kind == TARGET_MEM ? "mem" : row->volume ? row->volume->fs_type : NULL);
+    const char *fs = row->target->kind == TARGET_MEM ? CP_MEM_TARGET_NAME
+                     : row->volume != NULL           ? row->volume->fs_type
+                                                     : NULL;
+    csv_out_text(out, fs);
     double write_cap = row->write_cap_bps, read_cap = row->read_cap_bps;
     bool emulated = write_cap > 0 || read_cap > 0;
     fprintf(out, ",%d,%d,", row->target->kind == TARGET_MEM || (row->volume && row->volume->is_ram),
