@@ -13,8 +13,9 @@
 # The predictions' premise is that the CPU does what the memory target's runs measured. The
 # study's runs of all three targets are taken in one shuffled order, so a process that takes
 # the cores for a while slows the memory runs and the volumes' alike; the test does not
-# depends on the machine keeping its speed between two studies. It skips (77) where the
-# runs of one point spread over 25% of their median (too busy a machine to judge 10%), and
+# depend on the machine keeping its speed between two studies. It skips (77) where the
+# middle runs of one point (without its fastest and slowest) spread over 25% of their
+# median (too busy a machine to judge 10%), and
 # where the page cache's background threshold is below the output (the model then predicts
 # write-back during the run, which this test is not about). Needs root, loop devices and a
 # block-throttling cgroup; exits 77 (skip) otherwise.
@@ -59,7 +60,9 @@ def runs(target, threads):
     return [float(r["seconds"]) for r in rows
             if r["target"] == target and int(r["threads"]) == threads]
 def spread(times):
-    return (max(times) - min(times)) / statistics.median(times)
+    # The middle runs' range: one run that another process slowed does not count.
+    middle = sorted(times)[1:-1] if len(times) >= 5 else sorted(times)
+    return (max(middle) - min(middle)) / statistics.median(times)
 worst, noisiest = 0.0, 0.0
 for p in pred["predictions"]:
     measured_runs = runs(p["volume"][1:], p["threads"])
@@ -77,10 +80,10 @@ PY
 )
 read -r worst noisiest <<< "$worst"
 
-# The premises. Runs of one point that spread over 25% of their median (min to max) say the
+# The premises. Middle runs of one point that spread over 25% of their median say the
 # machine was too busy to judge a 10% claim: the model is not what varied.
 if awk -v n="$noisiest" 'BEGIN { exit !(n > 0.25) }'; then
-    skip "the runs of one point spread by $noisiest of their median (another process took the cores): too noisy to judge a 10% prediction"
+    skip "the middle runs of one point spread by $noisiest of their median (another process took the cores): too noisy to judge a 10% prediction"
 fi
 bg=$(jq '.page_cache.dirty_background_bytes' "$WORK/predict.json")
 out=$(jq '.codecs[0].output_bytes' "$WORK/predict.json")
