@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # predict against the truth: one study of the memory target and two throttled lab volumes
 # (scripts/lab-volumes.sh), then `predict --volume` on the same volumes from that study's
-# memory runs alone. Every predicted point must come within 10% of the measured median.
+# memory runs alone. Every predicted point must come within 10% of the measured median,
+# beyond the noise of the runs it is judged by (half the middle runs' range of the point and
+# of the memory target's, as analyze allows for it: a virtual machine's CPU time can vary
+# 10-15% from run to run).
 #
 # A 32 MiB text fixture, zstd:9, T = 1 and 2, five repetitions (the memory target's median
 # is the prediction's CPU time: with three, one slow run under a sanitizer moved it 10%),
@@ -15,7 +18,8 @@
 # the cores for a while slows the memory runs and the volumes' alike; the test does not
 # depend on the machine keeping its speed between two studies. It skips (77) where the
 # middle runs of one point (without its fastest and slowest) spread over 25% of their
-# median (too busy a machine to judge 10%), and
+# median (too busy a machine to judge 10%), where a volume ran over 15% faster than memory
+# (the machine's speed moved during the study), and
 # where the page cache's background threshold is below the output (the model then predicts
 # write-back during the run, which this test is not about). Needs root, loop devices and a
 # block-throttling cgroup; exits 77 (skip) otherwise.
@@ -63,25 +67,38 @@ def spread(times):
     # The middle runs' range: one run that another process slowed does not count.
     middle = sorted(times)[1:-1] if len(times) >= 5 else sorted(times)
     return (max(middle) - min(middle)) / statistics.median(times)
-worst, noisiest = 0.0, 0.0
+worst, noisiest, below_floor = 0.0, 0.0, 0.0
 for p in pred["predictions"]:
     measured_runs = runs(p["volume"][1:], p["threads"])
     measured = statistics.median(measured_runs)
     error = (p["seconds"] - measured) / measured
-    worst = max(worst, abs(error))
+    # The noise the comparison rests on, as analyze allows for it: half the middle runs'
+    # range of the point and of the memory target's runs the prediction is made from.
+    mem_runs = runs("mem", p["threads"])
+    noise = (spread(measured_runs) * measured
+             + spread(mem_runs) * statistics.median(mem_runs)) / 2
+    worst = max(worst, max(0.0, abs(p["seconds"] - measured) - noise) / measured)
     noisiest = max(noisiest, spread(measured_runs), spread(runs("mem", p["threads"])))
     print(f'{p["volume"]} T={p["threads"]}: predicted {p["seconds"]:.3f} s ({p["verdict"]}, '
           f'{p["cause"]}), measured {measured:.3f} s (min {min(measured_runs):.3f}, max '
           f'{max(measured_runs):.3f}; mem {statistics.median(runs("mem", p["threads"])):.3f} s'
           f' spread {100 * spread(runs("mem", p["threads"])):.0f}%), error {100 * error:+.1f}%',
           file=sys.stderr)
-print(worst, noisiest)
+    floor = statistics.median(runs("mem", p["threads"])) / measured - 1
+    below_floor = max(below_floor, floor)
+print(worst, noisiest, below_floor)
 PY
 )
-read -r worst noisiest <<< "$worst"
+read -r worst noisiest below_floor <<< "$worst"
 
 # The premises. Middle runs of one point that spread over 25% of their median say the
-# machine was too busy to judge a 10% claim: the model is not what varied.
+# machine was too busy to judge a 10% claim: the model is not what varied. And the memory
+# target is the floor: a volume point over 15% faster than memory at its thread count means
+# the machine's speed moved during the study (its runs are shuffled, a slow spell hit the
+# memory runs), so the figures the predictions are held to are not one machine's.
+if awk -v f="$below_floor" 'BEGIN { exit !(f > 0.15) }'; then
+    skip "a volume ran faster than memory by $below_floor of its time: the machine's speed moved during the study"
+fi
 if awk -v n="$noisiest" 'BEGIN { exit !(n > 0.25) }'; then
     skip "the middle runs of one point spread by $noisiest of their median (another process took the cores): too noisy to judge a 10% prediction"
 fi
@@ -91,7 +108,7 @@ if awk -v b="$bg" -v o="$out" 'BEGIN { exit !(b != "null" && b < o) }'; then
     skip "the write-back threshold ($bg bytes) is below this test's output ($out)"
 fi
 
-check "every prediction within 10% of the measured median (worst $worst)" \
+check "every prediction within 10% of the measured median beyond the runs' noise (worst $worst)" \
     awk -v w="$worst" 'BEGIN { exit !(w <= 0.10) }'
 verdict() { jq -r --arg v "$1" --argjson t "$2" \
     '.predictions[] | select(.volume == $v and .threads == $t) | .verdict' "$WORK/predict.json"; }
