@@ -165,6 +165,12 @@ csv_col() {
 
 # median_of: the middle of the numbers on stdin, one per line (the lower middle of an even
 # count); nothing for none
+# sanitized: true when the suite runs under the sanitizers (scripts/ci-sanitize.sh sets
+# CHOKEPOINT_SANITIZED=1). They slow the CPU's work 2-3x and not the disk's, so a test that
+# judges timings against the physics runs every command (for the sanitizers' findings) but
+# judges no time there.
+sanitized() { [ "${CHOKEPOINT_SANITIZED:-0}" = 1 ]; }
+
 median_of() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
 
 # data_rows FILE: lines after the header (0 when FILE is missing)

@@ -93,6 +93,11 @@ if awk -v x="$free" 'BEGIN { exit !(x < 0.25) }'; then
     exit 77
 fi
 
+if sanitized; then
+    echo "skip: timings under the sanitizers are not the product's: every command ran, no time is judged" >&2
+    exit 77
+fi
+
 # The memory target is the floor: the same job onto a volume does the same work and more.
 # A volume point more than 15% faster than memory at its thread count means the machine's
 # speed moved during the sweep (its order is shuffled: a slow spell hit the memory runs),

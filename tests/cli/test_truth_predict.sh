@@ -91,6 +91,9 @@ PY
 )
 read -r worst noisiest below_floor <<< "$worst"
 
+if sanitized; then
+    skip "timings under the sanitizers are not the product's: every command ran, no time is judged"
+fi
 # The premises. Middle runs of one point that spread over 25% of their median say the
 # machine was too busy to judge a 10% claim: the model is not what varied. And the memory
 # target is the floor: a volume point over 15% faster than memory at its thread count means
