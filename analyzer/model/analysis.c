@@ -431,6 +431,8 @@ static void mark_point(const analysis_series_t *s, analysis_point_t *p,
         p->flags |= POINT_BEYOND_PROBE;
     if (v->verdict == VERDICT_UNEXPLAINED && p->n == 1)
         p->flags |= POINT_SINGLE_RUN_UNEXPLAINED;
+    if (fabs(v->evidence.cpu_time_shift) > tolerance)
+        p->flags |= POINT_CPU_SPEED_MOVED;
 }
 
 static void judge_series(const analysis_t *a, analysis_series_t *s, double tolerance)

@@ -39,6 +39,8 @@ enum analysis_point_flag {
     POINT_BEYOND_PROBE = 1u << 2,    /* wrote (fsync'd or O_DIRECT) faster than the tolerance
                                         allows over the volume's write speed */
     POINT_SINGLE_RUN_UNEXPLAINED = 1u << 3, /* unexplained, resting on one repetition */
+    POINT_CPU_SPEED_MOVED = 1u << 4, /* the same work took more than the tolerance more or
+                                        less user CPU time than in memory (cpu_time_shift) */
 };
 
 typedef struct analysis_options {

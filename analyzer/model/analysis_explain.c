@@ -162,12 +162,18 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
     e->io_wait_s = p->io_wait_s;
     e->io_read_wait_s = p->io_wait_system ? NAN : p->io_read_wait_s;
     e->io_paced = s->emulated == 1;
-    e->busy_growth = NAN;
+    e->busy_growth = e->cpu_time_shift = NAN;
     if (mem_point != NULL && !s->cpu_ceiling) {
         double busy = p->compress_busy * p->threads * p->seconds;
         double mem_busy = mem_point->compress_busy * mem_point->threads * mem_point->seconds;
         if (busy > 0.0 && mem_busy > 0.0)
             e->busy_growth = busy / mem_busy - 1.0;
+        /* Only with a core to spare: where the compressors fill every core, the I/O path's
+         * own work preempts them and costs them user time too (cache refills), which is
+         * the volume's cost, not the CPU's speed. */
+        if (p->cpu_user_s > 0.0 && mem_point->cpu_user_s > 0.0 &&
+            p->threads < p->online_cpus && mem_point->threads < mem_point->online_cpus)
+            e->cpu_time_shift = p->cpu_user_s / mem_point->cpu_user_s - 1.0;
     }
     e->predicted_s = NAN;
     e->noise_s = 0.0;
@@ -188,6 +194,9 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
         /* The model is held to the precision of what it is built on: half the spread of
          * this point's repetitions and of the memory target's it starts from. */
         e->noise_s = spread_half(p) + (mem_point != NULL ? spread_half(mem_point) : 0.0);
+        /* The same work at another CPU speed: the compute term moves with it. */
+        if (!isnan(e->cpu_time_shift))
+            e->noise_s += fabs(e->cpu_time_shift) * pred.part_s[TERM_COMPUTE];
         memcpy(e->part_s, pred.part_s, sizeof e->part_s);
         memcpy(e->own_s, pred.own_s, sizeof e->own_s);
         v->from_model = true;

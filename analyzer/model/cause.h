@@ -60,6 +60,12 @@ typedef struct cause_evidence {
     double cpu_idle_share, cpu_sys_share; /* of all CPUs over the run */
     double dev_busy_share;   /* the target's device over the run */
     double busy_growth;      /* compressors' busy seconds / those in memory - 1 */
+    /* The CPU time this point's runs spent in user space for the same work, over the
+     * memory target's at the same thread count, - 1 (NAN unknown). The work is the same,
+     * so a shift is the CPU's own speed moving between the runs (another load on its
+     * core or its host, thermal limits, a slower core), not the volume. Known only below
+     * one thread per online CPU, where the I/O path has a core of its own. */
+    double cpu_time_shift;
     /* The kernel's accounting, summed over the run's threads (NAN unknown): waiting for a
      * core; blocked on I/O, and of it on reading the input (NAN: not split). io_paced:
      * the volume is an emulated cap (chokepoint's own pacing sleeps, not I/O), so the
@@ -72,7 +78,8 @@ typedef struct cause_evidence {
     double part_s[TERM_COUNT], own_s[TERM_COUNT];
     /* How far the measured time may stand from the prediction beyond the tolerance: half
      * the spread of the point's repetitions plus half of the memory target's (0 for single
-     * runs); a miss past tolerance x predicted + noise_s is unexplained. */
+     * runs), plus the compute term's share of a CPU time shift (|cpu_time_shift| x the
+     * memory target's time); a miss past tolerance x predicted + noise_s is unexplained. */
     double noise_s;
 } cause_evidence_t;
 

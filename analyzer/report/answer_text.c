@@ -224,6 +224,7 @@ const char *answer_point_marks(const analysis_series_t *s, size_t k, char *buf, 
         {POINT_EFFICIENCY_HIGH, "efficiency over 100%?"},
         {POINT_BEYOND_PROBE, "faster than probed?"},
         {POINT_SINGLE_RUN_UNEXPLAINED, "one run"},
+        {POINT_CPU_SPEED_MOVED, "CPU speed moved"},
     };
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
         if (p->flags & marks[i].flag)
@@ -265,7 +266,7 @@ static size_t write_notes(const analysis_t *a, const doc_t *d)
         const analysis_series_t *s = &a->series[i];
         char name[300], at[256], r1[32], r2[32];
         figure_series_label(s, true, name, sizeof name);
-        double eff = 0.0, out_bps = 0.0, cpus = 0.0;
+        double eff = 0.0, out_bps = 0.0, cpus = 0.0, shift = 0.0;
         for (size_t k = 0; k < s->npoints; k++) {
             const analysis_point_t *p = &s->points[k];
             if (p->flags & POINT_EFFICIENCY_HIGH)
@@ -274,6 +275,9 @@ static size_t write_notes(const analysis_t *a, const doc_t *d)
                 out_bps = fmax(out_bps, analysis_written_bytes(s, p) / p->seconds);
             if (p->flags & POINT_OVERSUBSCRIBED)
                 cpus = p->online_cpus;
+            double sh = s->verdicts[k].evidence.cpu_time_shift;
+            if ((p->flags & POINT_CPU_SPEED_MOVED) && fabs(sh) > fabs(shift))
+                shift = sh;
         }
         size_t n;
         if ((n = flagged_threads(s, POINT_OVERSUBSCRIBED, at, sizeof at)) > 0 && ++notes)
@@ -306,6 +310,13 @@ static size_t write_notes(const analysis_t *a, const doc_t *d)
                     "anything else on the machine can slow one run (noise); rerun with "
                     "--reps 3 or --reps auto before reading anything into it\n", bullet, name,
                     at);
+        if ((n = flagged_threads(s, POINT_CPU_SPEED_MOVED, at, sizeof at)) > 0 && ++notes)
+            fprintf(out, "%s%s at %s: the runs spent up to %.0f%% %s user CPU time than "
+                    "memory's on the same work, so the CPU itself ran at another speed "
+                    "(another load on its core or host, thermal limits, a slower core), and "
+                    "the comparison with memory carries that much doubt; rerun on a quiet "
+                    "machine, with --reps auto\n", bullet, name, at, 100.0 * fabs(shift),
+                    shift > 0.0 ? "more" : "less");
     }
     return notes;
 }

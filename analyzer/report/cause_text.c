@@ -132,6 +132,12 @@ void cause_miss_words(const analysis_series_t *s, const analysis_point_t *p,
                        isnan(e->busy_growth) ? "not recorded" : "not above memory's");
         break;
     }
+    if (p->flags & POINT_CPU_SPEED_MOVED)
+        strbuf_appendf(buf, cap, "; its runs spent %.0f%% %s user CPU time than memory's on "
+                       "the same work, so the CPU's own speed moved between them (another "
+                       "load, thermal limits): rerun on a quiet machine",
+                       100.0 * fabs(e->cpu_time_shift),
+                       e->cpu_time_shift > 0.0 ? "more" : "less");
     if (p->n == 1)
         strbuf_appendf(buf, cap, "; it rests on one run, so rerun with --reps 3 or more");
     else if (p->noisy)

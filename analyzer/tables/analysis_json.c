@@ -74,6 +74,7 @@ static json_t *evidence_json(const analysis_verdict_t *v)
     json_object_set_new(o, "cpu_sys_share", json_number_or_null(e->cpu_sys_share));
     json_object_set_new(o, "dev_busy_share", json_number_or_null(e->dev_busy_share));
     json_object_set_new(o, "busy_growth", json_number_or_null(e->busy_growth));
+    json_object_set_new(o, "cpu_time_shift", json_number_or_null(e->cpu_time_shift));
     json_object_set_new(o, "cpu_wait_s", json_number_or_null(e->cpu_wait_s));
     json_object_set_new(o, "io_wait_s", json_number_or_null(e->io_wait_s));
     json_object_set_new(o, "io_read_wait_s", json_number_or_null(e->io_read_wait_s));
@@ -162,6 +163,7 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
             {POINT_EFFICIENCY_HIGH, "efficiency-above-105"},
             {POINT_BEYOND_PROBE, "faster-than-probed"},
             {POINT_SINGLE_RUN_UNEXPLAINED, "unexplained-single-run"},
+            {POINT_CPU_SPEED_MOVED, "cpu-speed-moved"},
         };
         for (size_t f = 0; f < sizeof names / sizeof names[0]; f++)
             if (p->flags & names[f].flag)

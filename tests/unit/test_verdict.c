@@ -547,6 +547,61 @@ static void test_probe_kernel_bound_read(void **state)
     assert_false(probe_row_kernel_bound(&r));
 }
 
+/* The same work at another CPU speed. mem compresses 1 GB in 10 s on 10 s of user CPU with
+ * four CPUs online. "slowcpu" took 13 s at T = 1 on 13 s of user CPU: the work is the same,
+ * so the CPU ran 30% slower in its runs; the overlapped model says max(10, 500 MB / 250
+ * MB/s) = 10 s, and the 3 s gap is the CPU's speed (0.3 x the 10 s compute term), not the
+ * model: cpu-bound by compute, marked. "stalled" took 13 s on mem's 10 s of user CPU: the
+ * CPU ran at mem's speed and something the model does not know took 3 s: unexplained. At
+ * T = 4, one thread per CPU, the figure is not judged: the I/O path's own work then costs
+ * the compressors user time too. */
+static const char speed_runs_text[] =
+    "target,codec,threads,seconds,input_bytes,output_bytes,layout,input_target,"
+    "cpu_user_s,online_cpus,error\n"
+    "mem,zstd:3,1,10,1000000000,500000000,split,src,10,4,\n"
+    "mem,zstd:3,4,2.5,1000000000,500000000,split,src,10.2,4,\n"
+    "slowcpu,zstd:3,1,13,1000000000,500000000,split,src,13,4,\n"
+    "slowcpu,zstd:3,4,2.6,1000000000,500000000,split,src,13,4,\n"
+    "stalled,zstd:3,1,13,1000000000,500000000,split,src,10,4,\n"
+    "stalled,zstd:3,4,2.6,1000000000,500000000,split,src,10.2,4,\n";
+
+static const char speed_probe_text[] =
+    "target,op,size_bytes,bytes_per_s\n"
+    "slowcpu,write,2000000000,250000000\n"
+    "stalled,write,2000000000,250000000\n"
+    "src,read,2000000000,2000000000\n";
+
+static void test_cpu_speed_moved(void **state)
+{
+    (void)state;
+    runs_table_t *runs = runs_of(speed_runs_text);
+    probe_table_t *probe = probe_of(speed_probe_text);
+    analysis_options_t opts = analysis_defaults();
+    analysis_t *a = NULL;
+    cp_err_t err = {0};
+    assert_int_equal(analysis_run(runs, probe, &opts, &a, &err), 0);
+
+    const analysis_series_t *slow = series_named(a, "slowcpu");
+    assert_close(slow->points[0].predicted_seconds, 10.0, 1e-12);
+    assert_close(slow->verdicts[0].evidence.cpu_time_shift, 0.3, 1e-9);
+    assert_close(slow->verdicts[0].evidence.noise_s, 3.0, 1e-9);
+    assert_int_equal(slow->verdicts[0].verdict, VERDICT_CPU);
+    assert_int_equal(slow->verdicts[0].cause, CAUSE_COMPUTE);
+    assert_true(slow->points[0].flags & POINT_CPU_SPEED_MOVED);
+    assert_true(isnan(slow->verdicts[1].evidence.cpu_time_shift));
+    assert_false(slow->points[1].flags & POINT_CPU_SPEED_MOVED);
+
+    const analysis_series_t *stalled = series_named(a, "stalled");
+    assert_close(stalled->verdicts[0].evidence.cpu_time_shift, 0.0, 1e-9);
+    assert_int_equal(stalled->verdicts[0].verdict, VERDICT_UNEXPLAINED);
+    assert_int_equal(stalled->verdicts[0].miss, MISS_MODEL);
+    assert_false(stalled->points[0].flags & POINT_CPU_SPEED_MOVED);
+
+    analysis_free(a);
+    probe_table_free(probe);
+    runs_table_free(runs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -567,6 +622,7 @@ int main(void)
         cmocka_unit_test(test_emulated_probe_holds_unpaced_runs_to_its_cap),
         cmocka_unit_test(test_whatif_never_a_slower_disk),
         cmocka_unit_test(test_crossover_range),
+        cmocka_unit_test(test_cpu_speed_moved),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
