@@ -76,7 +76,8 @@ check "--keep-input: the generated input is kept, 64 MiB" test "$(stat -c %s "$W
 
 # --reps auto: 3 runs, then more until each median's 95% interval is within +-3%, at most
 # 10. A command whose time is random (a sleep of 0 to 0.99 s) never settles: exactly 10.
-# One that sleeps a fixed 0.3 s settles on its own, before 10.
+# One that sleeps a fixed 1 s settles on its own, before 10 (a second, so that a busy
+# machine's few milliseconds of process start-up stay well inside the 3%).
 col_max_rep() { # the largest rep of CSV's rows
     awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "rep") c = i; next } $c > m { m = $c } END { print m }' "$1"
 }
@@ -86,7 +87,7 @@ run "$CP" sweep -i small.bin --cmd 'sleep 0.$(od -An -N1 -tu1 /dev/urandom | tr 
 expect_status 0 "--reps auto on a command whose time is random"
 check "--reps auto stops at 10 when the median never settles ($(col_max_rep auto-jitter.csv))" \
     test "$(col_max_rep auto-jitter.csv)" = 10
-run "$CP" sweep -i small.bin --cmd 'sleep 0.3; cat {input} > {output}' --cmd-name steady -T 1 \
+run "$CP" sweep -i small.bin --cmd 'sleep 1; cat {input} > {output}' --cmd-name steady -T 1 \
     --reps auto --no-warmup -q -o auto-steady.csv mem
 expect_status 0 "--reps auto on a command of steady time"
 check "--reps auto stops on its own when the median settles ($(col_max_rep auto-steady.csv) runs)" \

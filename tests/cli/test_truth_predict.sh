@@ -3,8 +3,9 @@
 # (scripts/lab-volumes.sh), then `predict --volume` on the same volumes from that study's
 # memory runs alone. Every predicted point must come within 10% of the measured median,
 # beyond the noise of the runs it is judged by (half the middle runs' range of the point and
-# of the memory target's, as analyze allows for it: a virtual machine's CPU time can vary
-# 10-15% from run to run).
+# of the memory target's, and the compute time's share of a CPU speed that moved between
+# memory's runs and the volume's, as analyze allows for it: a virtual machine's CPU time can
+# vary 10-15% from run to run, and one core at a time can run 25-40% slower for a while).
 #
 # A 32 MiB text fixture, zstd:9, T = 1 and 2, five repetitions (the memory target's median
 # is the prediction's CPU time: with three, one slow run under a sanitizer moved it 10%),
@@ -63,6 +64,16 @@ rows = [r for r in csv.DictReader(open(sys.argv[2])) if not r.get("error")]
 def runs(target, threads):
     return [float(r["seconds"]) for r in rows
             if r["target"] == target and int(r["threads"]) == threads]
+def user_cpu(target, threads):
+    # Median user CPU seconds where a core is spare (none: unknown or every core busy).
+    u = [float(r["cpu_user_s"]) for r in rows
+         if r["target"] == target and int(r["threads"]) == threads and r.get("cpu_user_s")
+         and threads < float(r.get("online_cpus") or 0)]
+    return statistics.median(u) if u else None
+def cpu_time_shift(target, threads):
+    # The same work at another CPU speed, as analyze measures it (cpu_time_shift).
+    v, m = user_cpu(target, threads), user_cpu("mem", threads)
+    return v / m - 1 if v and m else 0.0
 def spread(times):
     # The middle runs' range: one run that another process slowed does not count.
     middle = sorted(times)[1:-1] if len(times) >= 5 else sorted(times)
@@ -73,18 +84,22 @@ for p in pred["predictions"]:
     measured = statistics.median(measured_runs)
     error = (p["seconds"] - measured) / measured
     # The noise the comparison rests on, as analyze allows for it: half the middle runs'
-    # range of the point and of the memory target's runs the prediction is made from.
+    # range of the point and of the memory target's runs the prediction is made from, and
+    # the compute time's share of a CPU speed that moved between memory's runs and these
+    # (the prediction's premise is the CPU memory's runs measured).
     mem_runs = runs("mem", p["threads"])
+    shift = cpu_time_shift(p["volume"][1:], p["threads"])
     noise = (spread(measured_runs) * measured
-             + spread(mem_runs) * statistics.median(mem_runs)) / 2
+             + spread(mem_runs) * statistics.median(mem_runs)) / 2 \
+        + abs(shift) * statistics.median(mem_runs)
     worst = max(worst, max(0.0, abs(p["seconds"] - measured) - noise) / measured)
     noisiest = max(noisiest, spread(measured_runs), spread(runs("mem", p["threads"])))
     print(f'{p["volume"]} T={p["threads"]}: predicted {p["seconds"]:.3f} s ({p["verdict"]}, '
           f'{p["cause"]}), measured {measured:.3f} s (min {min(measured_runs):.3f}, max '
           f'{max(measured_runs):.3f}; mem {statistics.median(runs("mem", p["threads"])):.3f} s'
-          f' spread {100 * spread(runs("mem", p["threads"])):.0f}%), error {100 * error:+.1f}%',
-          file=sys.stderr)
-    floor = statistics.median(runs("mem", p["threads"])) / measured - 1
+          f' spread {100 * spread(runs("mem", p["threads"])):.0f}%, user CPU shift '
+          f'{100 * shift:+.1f}%), error {100 * error:+.1f}%', file=sys.stderr)
+    floor = statistics.median(runs("mem", p["threads"])) * (1 + shift) / measured - 1
     below_floor = max(below_floor, floor)
 print(worst, noisiest, below_floor)
 PY
