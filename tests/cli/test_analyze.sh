@@ -181,5 +181,28 @@ expect_in "$WORK/disk.txt" "verdict at 1 thread: cpu-bound"
 sed -n '/^disk/,/^$/p' "$WORK/out" > "$WORK/disk.txt"
 expect_in "$WORK/disk.txt" "verdict at 1 thread: unexplained"
 
+# --- the answer's order ------------------------------------------------------------------
+# For each codec in turn (the order the file first mentions them), memory first, then the
+# targets in the order they were given (target_order), whatever order the rows come in:
+# the file mentions zstd:9 first and its series as lab, mem, usb; usb was given first.
+printf '%s\n' target,codec,threads,seconds,input_bytes,output_bytes,target_order \
+    lab,zstd:9,1,2,1000,500,3 lab,zstd:1,1,1,1000,600,3 mem,zstd:9,1,2,1000,500,2 \
+    usb,zstd:1,1,1,1000,600,1 mem,zstd:1,1,1,1000,600,2 usb,zstd:9,1,2,1000,500,1 \
+    lab,zstd:9,2,1,1000,500,3 mem,zstd:1,2,0.5,1000,600,2 > "$WORK/order.csv"
+want_order="mem (zstd:9)|usb (zstd:9)|lab (zstd:9)|mem (zstd:1)|usb (zstd:1)|lab (zstd:1)"
+"$CP" analyze "$WORK/order.csv" >"$WORK/order.txt" 2>"$WORK/err" || fail "order: exit $?"
+got=$(sed -n 's/^  \([a-z]* ([a-z0-9:]*)\): .*/\1/p' "$WORK/order.txt" | paste -sd'|')
+[ "$got" = "$want_order" ] || fail "the answer's order: $got, want $want_order"
+got=$(sed -n 's/^  \([a-z]* ([a-z0-9:]*)\) \{1,\}[0-9].*/\1/p' "$WORK/order.txt" | uniq | paste -sd'|')
+[ "$got" = "$want_order" ] || fail "the verdict table's order: $got, want $want_order"
+got=$(grep -E '^[a-z]+ \([a-z0-9:]+\)$' "$WORK/order.txt" | paste -sd'|')
+[ "$got" = "$want_order" ] || fail "the details' order: $got, want $want_order"
+if need_python3; then
+    "$CP" analyze "$WORK/order.csv" --format json -o "$WORK/order.json" 2>"$WORK/err" \
+        || fail "order json: exit $?"
+    got=$(python3 -c "import json,sys; print('|'.join('%s (%s)' % (t['name'], t['codec']) for t in json.load(open(sys.argv[1]))['targets']))" "$WORK/order.json")
+    [ "$got" = "$want_order" ] || fail "analysis.json's order: $got, want $want_order"
+fi
+
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "ok"

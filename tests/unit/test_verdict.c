@@ -304,6 +304,39 @@ static void test_analysis_tolerance_boundary(void **state)
     runs_table_free(runs);
 }
 
+/* The answer's order: by codec (in the order the file first mentions them), memory first,
+ * then the targets in the order they were given (target_order), whatever order the rows
+ * come in. Here the file mentions zstd:9 first, and its series as lab, mem, usb; the
+ * targets were given usb (1), mem (2), lab (3). */
+static void test_analysis_series_order(void **state)
+{
+    (void)state;
+    runs_table_t *runs = runs_of("target,codec,threads,seconds,input_bytes,output_bytes,target_order\n"
+                                 "lab,zstd:9,1,2,1000,500,3\n"
+                                 "lab,zstd:1,1,1,1000,600,3\n"
+                                 "mem,zstd:9,1,2,1000,500,2\n"
+                                 "usb,zstd:1,1,1,1000,600,1\n"
+                                 "mem,zstd:1,1,1,1000,600,2\n"
+                                 "usb,zstd:9,1,2,1000,500,1\n"
+                                 "lab,zstd:9,2,1,1000,500,3\n"
+                                 "mem,zstd:1,2,0.5,1000,600,2\n");
+    analysis_t *a = NULL;
+    cp_err_t err = {0};
+    assert_int_equal(analysis_run(runs, NULL, NULL, &a, &err), 0);
+    static const char *const want[][2] = {{"mem", "zstd:9"}, {"usb", "zstd:9"},
+                                          {"lab", "zstd:9"}, {"mem", "zstd:1"},
+                                          {"usb", "zstd:1"}, {"lab", "zstd:1"}};
+    assert_int_equal(a->nseries, 6);
+    for (size_t i = 0; i < 6; i++) {
+        if (strcmp(a->series[i].name, want[i][0]) != 0 ||
+            strcmp(a->series[i].codec, want[i][1]) != 0)
+            fail_msg("series %zu is %s (%s), want %s (%s)", i, a->series[i].name,
+                     a->series[i].codec, want[i][0], want[i][1]);
+    }
+    analysis_free(a);
+    runs_table_free(runs);
+}
+
 /* Several codecs in one study: each codec's series is judged against mem at that codec.
  * mem xz:6 is 4x slower than mem zstd:3; disk xz:6 runs at xz's full speed (cpu-bound)
  * although it is far below zstd's ceiling, and disk zstd:3 at half of its own is not. */
@@ -616,6 +649,7 @@ int main(void)
         cmocka_unit_test(test_ceiling_from_mem_model_between_thread_counts),
         cmocka_unit_test(test_analysis_tolerance_boundary),
         cmocka_unit_test(test_analysis_several_codecs),
+        cmocka_unit_test(test_analysis_series_order),
         cmocka_unit_test(test_analysis_no_usable_runs),
         cmocka_unit_test(test_analysis_stage_verdict),
         cmocka_unit_test(test_whatif_read_ceiling),
