@@ -8,16 +8,20 @@ set -e
 cd "$WORK"
 
 # -h and --help on every command: usage on stdout naming the command, exit 0, stderr empty.
-for cmd in fixture probe compress sweep analyze plot run compare history; do
+# Every command chokepoint -h lists is checked, so a new one cannot be left out; the list
+# itself must name at least these.
+known="fixture probe compress sweep analyze plot run compare history predict"
+run "$CP" -h
+listed=$(awk '/^commands:/ { on = 1; next } on && /^$/ { exit } on { print $1 }' "$WORK/out")
+check "chokepoint -h: exit 0, and it lists every command ($(echo $listed))" bash -c \
+    "[ $status = 0 ] && for c in $known; do printf '%s\n' $(echo $listed) | grep -qx \"\$c\" || exit 1; done"
+for cmd in $(printf '%s\n' $known $listed | sort -u); do
     for flag in -h --help; do
         run "$CP" "$cmd" "$flag"
         check "$cmd $flag: exit 0, usage on stdout, nothing on stderr" bash -c \
             "[ $status = 0 ] && grep -q '^usage: chokepoint $cmd' '$WORK/out' && [ ! -s '$WORK/err' ]"
     done
 done
-run "$CP" -h
-check "chokepoint -h lists every command" bash -c \
-    "[ $status = 0 ] && for c in fixture probe compress sweep analyze plot run compare history; do grep -q \"^  \$c \" '$WORK/out' || exit 1; done"
 
 # analyze --format summary: one table row per target with its verdict at the largest
 # thread count. The reference data set is generated with known speeds
