@@ -18,7 +18,7 @@ static const char runs_header[] =
     "cpu_iowait_share,cpu_idle_share,device,dev_written_bytes,dev_busy_share,"
     "dirty_background_bytes,dirty_bytes,dirty_expire_s,dirty_writeback_s,online_cpus,op,"
     "read_cap_bps,dir,cpu_wait_s,io_wait_s,io_read_wait_s,io_wait_source,dirty_pause_s,psi_io_some_s,psi_io_full_s,psi_cpu_some_s,target_order,"
-    "valid,error\n";
+    "cache_dropped,valid,error\n";
 
 int runs_csv_header(FILE *out, cp_err_t *err)
 {
@@ -136,7 +136,10 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
     runs_csv_accounting(out, &account, measured ? tel->psi_io_some_s : nan,
                         measured ? tel->psi_io_full_s : nan,
                         measured ? tel->psi_cpu_some_s : nan);
-    fprintf(out, ",%zu,%d,", row->target_order, row->valid ? 1 : 0);
+    fprintf(out, ",%zu,", row->target_order);
+    if (measured) /* the input's (or archive's) page cache gone before the run, checked */
+        fputc(run->cache_dropped ? '1' : '0', out);
+    fprintf(out, ",%d,", row->valid ? 1 : 0);
     csv_out_text(out, row->valid ? NULL : row->error);
     fputc('\n', out);
     if (ferror(out) || fflush(out) != 0)

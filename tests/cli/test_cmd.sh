@@ -90,7 +90,7 @@ check "the command series takes none ($(speed cmd:zstd-cli:3))" test "$(speed cm
 check "a warning in the analysis says why" \
     grep -q "series cmd:zstd-cli:3: .* through an emulated cap" "$WORK/err"
 
-# The other presets, where their programs are installed (setup.sh --with-bench).
+# The other presets' programs (scripts/setup.sh --with-tests installs them).
 for preset in xz-cli:1 pigz:6; do
     prog=${preset%%:*}; prog=${prog%-cli}; level=${preset#*:}
     if ! command -v "$prog" > /dev/null; then not_ok "$preset: no $prog (scripts/setup.sh --with-tests installs it)"; continue; fi
@@ -135,42 +135,64 @@ expect_status 2 "a preset level out of range"
 run "$CP" sweep --help
 check "--help lists the presets" grep -q "zstd-cli:1..19" "$WORK/out"
 
+# The command runs in a process group of its own, led by chokepoint's child: the tests below
+# find that child by parent PID and watch its group, and only it. live_group is the group while it
+# may still run; the exit hook kills it only then (once the group is gone its ID may be
+# another's).
+live_group=""
+CLEANUP_HOOKS+=('[ -z "$live_group" ] || kill -KILL -- "-$live_group" 2> /dev/null')
+# command_group: sets group to the process group of the command chokepoint ($pid) started,
+# once the child leads it (chokepoint and the child both call setpgid; either may run first).
+command_group() {
+    local child
+    child=$(pgrep -P "$pid" | head -n 1)
+    [ -n "$child" ] && [ "$(ps -o pgid= -p "$child" | tr -d ' ')" = "$child" ] || return 1
+    group=$child
+}
+# group_gone: no process is left in $group
+group_gone() { ! kill -0 -- "-$group" 2> /dev/null; }
+# group_done: after the checks on $group, what is left of it (a failure) is ended now
+group_done() {
+    group_gone || kill -KILL -- "-$group" 2> /dev/null || true
+    live_group=""
+}
+
 # An interrupt ends the command's whole process group and removes its output.
-"$CP" sweep -i "$in" --cmd "cp {input} {output}; sleep 37.5 # $WORK" -T 1 --reps 1 --no-warmup \
+"$CP" sweep -i "$in" --cmd "cp {input} {output}; sleep 37.5" -T 1 --reps 1 --no-warmup \
     -o "$WORK/i.csv" "disk=$disk" > /dev/null 2> "$WORK/i.err" &
 pid=$!
-# Matches the shell running the expanded command (not chokepoint's own command line).
-child="chokepoint-tm[p]'; sleep 37.5 # $WORK"
-if wait_for 10 pgrep -f "$child" > /dev/null; then
+group=""
+# Once the group's sleep runs (the shell may have exec'd it), the copy is done.
+if wait_for 10 command_group && live_group=$group && wait_for 10 pgrep -g "$group" -x sleep > /dev/null; then
     kill -INT "$pid"
     set +e; wait "$pid"; status=$?; set -e
     expect_status 130 "interrupted while the command runs"
-    check "no process of the command is left" wait_for 2 bash -c '! pgrep -f "$1" > /dev/null' _ "$child"
+    check "no process of the command is left" wait_for 2 group_gone
+    group_done
     check "its output is removed" test -z "$(find "$disk" -mindepth 1)"
     check "no FIFO or temporary file is left in TMPDIR" \
         test -z "$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name "cmd-output.$pid-*" 2>/dev/null)"
 else
     kill "$pid" 2> /dev/null || true
+    wait "$pid" 2> /dev/null || true
     not_ok "the command did not start"
 fi
 
 # chokepoint killed outright (SIGKILL: no handler runs): the program the command runs dies
-# with it rather than writing on into the target. The command's shell is chokepoint's child
-# and leads its own process group: that group, and only it, is what this test watches.
+# with it rather than writing on into the target.
 "$CP" sweep -i "$in" --cmd "sleep 41.5 < {input} > {output}" -T 1 --reps 1 --no-warmup \
     -o "$WORK/k.csv" "disk=$disk" > /dev/null 2>&1 &
 pid=$!
-# command_group: the process group of the command chokepoint ($pid) started, once running.
-command_group() { group=$(pgrep -P "$pid" | head -n 1); [ -n "$group" ]; }
 group=""
 if wait_for 10 command_group; then
-    CLEANUP_HOOKS+=("kill -KILL -- -$group 2> /dev/null")
+    live_group=$group
     kill -KILL "$pid"
     wait "$pid" 2> /dev/null || true
-    check "SIGKILL: the command's program is gone too" \
-        wait_for 2 bash -c '! kill -0 -- "-$1" 2> /dev/null' _ "$group"
+    check "SIGKILL: the command's program is gone too" wait_for 2 group_gone
+    group_done
 else
     kill "$pid" 2> /dev/null || true
+    wait "$pid" 2> /dev/null || true
     not_ok "the command did not start"
 fi
 

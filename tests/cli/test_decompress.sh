@@ -3,7 +3,7 @@
 # (same size), every restore gives back the input's size, nothing is left on the target,
 # a restore onto the target (--layout same) is fsynced, options that cannot apply are
 # refused, and a target whose reads are capped comes out read-bound while memory is
-# cpu-bound.
+# cpu-bound, the model's time for its points (predicted_seconds) being the cap's.
 source "$(dirname "$0")/lib.sh"
 set -e
 
@@ -192,6 +192,21 @@ check "its read ceiling is the cap over the compressed fraction" \
     jq -e --argjson in "$size" --argjson arc "$(col output_bytes '^slow,' "$WORK/r.csv")" \
         '.targets[] | select(.name == "slow") | .verdicts[-1].read_ceiling_bytes_per_s as $r
          | ($r / (1e6 * $in / $arc) - 1) | fabs < 0.01' "$WORK/out"
+# The model's time for each point of the capped target (predicted_seconds) is the physics'
+# time: the archive's bytes read at 1 MB/s, which every run must take, plus the fixed costs
+# above (at most 10% of it here). Judged against the cap, not against the program's own
+# figures; not under the sanitizers, whose fixed costs are longer.
+arc=$(col output_bytes '^slow,' "$WORK/r.csv")
+if sanitized; then
+    skip_check "under the sanitizers: the read-capped points' predicted seconds are not judged"
+else
+    check "each capped point's predicted time is the archive's $arc bytes at 1 MB/s (within -3%..+10%), as measured" \
+        jq -e --argjson arc "$arc" '($arc / 1e6) as $t | [.targets[] | select(.name == "slow") | .points[]] as $p
+            | ($p | length) == 2 and all($p[]; .predicted_seconds != null
+                and .predicted_seconds >= 0.97 * $t and .predicted_seconds <= 1.10 * $t
+                and .seconds >= 0.97 * $t and .seconds <= 1.10 * $t
+                and ((.predicted_seconds - .seconds) | fabs) <= 0.10 * .seconds)' "$WORK/out"
+fi
 # compare: decompressions pair with decompressions, their repetitions give the interval,
 # and a compression study never pairs with a decompression one.
 for k in 1 2; do

@@ -1,23 +1,27 @@
 #!/usr/bin/env bash
 # Promises the help texts and docs make that no other test holds: -h on every command,
 # `analyze --format summary`, `--sync none`, `run --keep-input`, the input's page cache
-# dropped before a run (checked, as the summary says), `--reps auto` stopping by 10, and
-# `run --decompress`.
+# dropped before a run (checked, as the summary and runs.csv say), `--reps auto` stopping
+# by 10, and `run --decompress`.
 source "$(dirname "$0")/lib.sh"
 set -e
 cd "$WORK"
 
 # -h and --help on every command: usage on stdout naming the command, exit 0, stderr empty.
-for cmd in fixture probe compress sweep analyze plot run compare history; do
+# Every command chokepoint -h lists is checked, so a new one cannot be left out; the list
+# itself must name at least these.
+known="fixture probe compress sweep analyze plot run compare history predict"
+run "$CP" -h
+listed=$(awk '/^commands:/ { on = 1; next } on && /^$/ { exit } on { print $1 }' "$WORK/out")
+check "chokepoint -h: exit 0, and it lists every command ($(echo $listed))" bash -c \
+    "[ $status = 0 ] && for c in $known; do printf '%s\n' $(echo $listed) | grep -qx \"\$c\" || exit 1; done"
+for cmd in $(printf '%s\n' $known $listed | sort -u); do
     for flag in -h --help; do
         run "$CP" "$cmd" "$flag"
         check "$cmd $flag: exit 0, usage on stdout, nothing on stderr" bash -c \
             "[ $status = 0 ] && grep -q '^usage: chokepoint $cmd' '$WORK/out' && [ ! -s '$WORK/err' ]"
     done
 done
-run "$CP" -h
-check "chokepoint -h lists every command" bash -c \
-    "[ $status = 0 ] && for c in fixture probe compress sweep analyze plot run compare history; do grep -q \"^  \$c \" '$WORK/out' || exit 1; done"
 
 # analyze --format summary: one table row per target with its verdict at the largest
 # thread count. The reference data set is generated with known speeds
@@ -66,6 +70,37 @@ if [ -d /dev/shm ] && [ -w /dev/shm ]; then
         grep -q "input cache not dropped (the kernel kept it)" "$WORK/out"
 else
     skip_check "the input's cache on tmpfs: no writable /dev/shm"
+fi
+
+# A sweep drops its input's cache before each run too, and runs.csv says so for each row
+# (cache_dropped). On a disk the input is really out of the cache when a run starts: a
+# command series records, as its first step, how much of the input fincore (util-linux)
+# finds resident: at most 1% (the same check chokepoint makes).
+if [ "$fs" = tmpfs ] || [ "$fs" = ramfs ]; then
+    skip_check "the input's cache dropped before each sweep run on a disk: \$TMPDIR is $fs"
+else
+    mkdir -p sweepdisk
+    cat in.bin > /dev/null # in the cache now
+    resident="$WORK/resident.txt"
+    run "$CP" sweep -q -i in.bin -c zstd:1 -T 1 --reps 2 --no-warmup -o cached.csv "d=$WORK/sweepdisk" mem
+    expect_status 0 "a sweep on $fs"
+    i=$(csv_col cached.csv cache_dropped)
+    check "runs.csv has a cache_dropped column" test -n "$i"
+    check "every run's row says the input's cache was dropped first (4 rows)" \
+        test "$(awk -F, -v i="${i:-0}" 'NR > 1 && $i == 1' cached.csv | wc -l)" -eq 4
+    if command -v fincore > /dev/null; then
+        : > "$resident"
+        run "$CP" sweep -q -i in.bin --cmd "fincore -b -n -o RES {input} >> '$resident'; cat {input} > {output}" \
+            --cmd-name fincore -T 1 --reps 3 --no-warmup -o cmd-cached.csv mem
+        expect_status 0 "a command sweep on $fs"
+        i=$(csv_col cmd-cached.csv cache_dropped)
+        check "the command's rows say the input's cache was dropped first (3 rows)" \
+            test "$(awk -F, -v i="${i:-0}" 'NR > 1 && $i == 1' cmd-cached.csv | wc -l)" -eq 3
+        check "at each run's start at most 1% of the input is in the cache ($(echo $(cat "$resident")) bytes of $(stat -c %s in.bin))" \
+            awk -v n="$(stat -c %s in.bin)" '{ if ($1 > 0.01 * n) exit 1; k++ } END { exit !(k == 3) }' "$resident"
+    else
+        skip_check "no fincore (util-linux): whether the input is out of the cache when a run starts"
+    fi
 fi
 
 # run --keep-input keeps the generated fixture in the study; without it it is removed

@@ -24,6 +24,11 @@ refused_by() {
         "$2: the refusal names the target, its directory and the other process"
 }
 
+# live_pid: the background command while it may still run; the exit hook kills it only
+# then (once it has been waited for, its PID may be another process's).
+live_pid=""
+CLEANUP_HOOKS+=('[ -z "$live_pid" ] || kill -KILL "$live_pid" 2> /dev/null')
+
 # has_temp_file DIR: a temporary file is in DIR
 has_temp_file() { [ -n "$(find "$1" -name '*.chokepoint-tmp')" ]; }
 
@@ -36,7 +41,7 @@ only_files_of() { [ -z "$(find "$2" -mindepth 1 ! -name "*.$1-*" ! -name "$LOCK"
 "$CP" sweep -q -i in.bin -c copy -T 1 --reps 1 --no-warmup -o first.csv \
     "t=$WORK/t@100KB/s" > /dev/null 2> first.err &
 pid=$!
-CLEANUP_HOOKS+=("kill -KILL $pid 2> /dev/null")
+live_pid=$pid
 check "the sweep holds t's lock (its PID inside)" wait_for 15 holds_lock t $pid
 
 run "$CP" sweep -i in.bin -c copy -T 1 --reps 1 --no-warmup -o second.csv "ssd=$WORK/t"
@@ -59,6 +64,7 @@ check "u is left as found" test -z "$(find u -mindepth 1)"
 check "the sweep is writing its output in t" wait_for 15 has_temp_file t
 kill -KILL $pid
 wait $pid 2> /dev/null || true
+live_pid=""
 check "the killed sweep's lock file stays in t" test -e "t/$LOCK"
 run "$CP" probe --sizes 1M --reps 1 -o probe.csv "t=$WORK/t"
 expect_status 0 "after SIGKILL a probe on t is not blocked"
@@ -71,7 +77,7 @@ slow_cmd='sleep 3; cat {input} > {output}'
 "$CP" run -q -i in.bin -c copy --cmd "$slow_cmd" --threads 1 --reps 1 --no-probe --out S \
     "t=$WORK/t" > /dev/null 2>&1 &
 pid=$!
-CLEANUP_HOOKS+=("kill -KILL $pid 2> /dev/null")
+live_pid=$pid
 check "the run holds t's lock" wait_for 15 holds_lock t $pid
 run "$CP" sweep -i in.bin -c copy -T 1 --reps 1 --no-warmup "t=$WORK/t"
 refused_by $pid "a sweep"
@@ -79,18 +85,20 @@ set +e
 wait $pid
 status=$?
 set -e
+live_pid=""
 expect_status 0 "the run holding t completes"
 check "t is left as found after the run" test -z "$(find t -mindepth 1)"
 
 # ---- a probe holds its targets ----
 "$CP" probe -q --sizes 20MB --reps 1 -o slow-probe.csv "t=$WORK/t@5MB/s" > /dev/null 2>&1 &
 pid=$!
-CLEANUP_HOOKS+=("kill -KILL $pid 2> /dev/null")
+live_pid=$pid
 check "the probe holds t's lock" wait_for 15 holds_lock t $pid
 run "$CP" probe --sizes 1M --reps 1 "slow=$WORK/t"
 refused_by $pid "a second probe"
 kill -TERM $pid
 wait $pid 2> /dev/null || true
+live_pid=""
 check "t is left as found after the interrupted probe" test -z "$(find t -mindepth 1)"
 
 # ---- two studies with the default targets side by side ----
