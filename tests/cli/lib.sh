@@ -62,10 +62,47 @@ finish() {
     [ "$FAILED" -eq 0 ]
 }
 
-# skip REASON: ends the test as skipped (ctest SKIP_RETURN_CODE 77)
+# skip REASON: ends the test as skipped (ctest SKIP_RETURN_CODE 77), for a capability this
+# machine lacks (not root, no loop devices, no delay accounting, too little free space) or a
+# timing judgement under the sanitizers. A failure recorded before it is not hidden: the
+# test then fails (exit 1), and its last lines say both.
 skip() {
+    if [ "$FAILED" -gt 0 ]; then
+        echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
+        echo "FAILED: $FAILED check(s) failed before the test would have skipped ($*)"
+        exit 1
+    fi
     echo "skipped: $*"
     exit 77
+}
+
+# need_free_space BYTES DIR: skips (77), saying what it needs and what there is, when the
+# file system holding DIR has fewer than BYTES free.
+need_free_space() {
+    local avail
+    avail=$(df -P -B1 "$2" | awk 'NR == 2 { print $4 }')
+    [ "${avail:-0}" -ge "$1" ] ||
+        skip "needs $(awk -v b="$1" 'BEGIN { printf "%.1f GiB", b / 2^30 }') free in $2, has $(awk -v b="${avail:-0}" 'BEGIN { printf "%.1f GiB", b / 2^30 }')"
+}
+
+# measure_until_judged N ATTEMPT: the bounded re-measurement of a noisy machine. Calls the
+# function ATTEMPT (its argument: the attempt's number) up to N times, until it returns 0:
+# its figures can be judged. An ATTEMPT that cannot judge sets $unjudged to why (its
+# figures) and returns 1; after N such attempts that is a failure, with every attempt's
+# reason. A test that only skipped here would judge nothing on a busy machine.
+measure_until_judged() {
+    local n=$1 fn=$2 i reasons=""
+    for i in $(seq 1 "$n"); do
+        unjudged=""
+        if "$fn" "$i"; then
+            [ "$i" -eq 1 ] || echo "judged on attempt $i of $n (earlier: $reasons)"
+            return 0
+        fi
+        echo "attempt $i of $n cannot be judged: $unjudged"
+        reasons="${reasons:+$reasons; }$i: $unjudged"
+    done
+    not_ok "no attempt of $n could be judged: $reasons"
+    return 1
 }
 
 is_root() { [ "$(id -u)" -eq 0 ]; }
