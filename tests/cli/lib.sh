@@ -165,6 +165,28 @@ lab_slow_volume() {
 }
 lab() { bash "$LAB" exec -- "$@"; }
 
+# hold_writeback_room BYTES: the page cache's background write-back threshold is at least
+# BYTES while the test runs. Where the kernel's own (/proc/vmstat's
+# nr_dirty_background_threshold) is lower, as on a machine with little memory, it raises
+# vm.dirty_background_bytes to BYTES and vm.dirty_bytes to twice that, and puts both files
+# of each pair back at exit (a ratio of 0 and bytes of 0 are not the same setting). Root
+# only, as the lab tests are.
+hold_writeback_room() {
+    local page now vm f old
+    page=$(getconf PAGESIZE)
+    now=$(awk -v p="$page" '$1 == "nr_dirty_background_threshold" { printf "%d", $2 * p }' /proc/vmstat)
+    [ "${now:-0}" -lt "$1" ] || return 0
+    echo "the background write-back threshold ($now bytes) is below $1: held at $1 for this test"
+    for vm in dirty_background dirty; do
+        for f in "${vm}_ratio" "${vm}_bytes"; do
+            old=$(cat "/proc/sys/vm/$f")
+            [ "$old" = 0 ] || CLEANUP_HOOKS+=("echo $old > /proc/sys/vm/$f")
+        done
+    done
+    echo $(($1 * 2)) > /proc/sys/vm/dirty_bytes
+    echo "$1" > /proc/sys/vm/dirty_background_bytes
+}
+
 # need_python3: python3 reads the JSON the tests check; scripts/setup.sh --with-tests
 # installs it. Its absence is a failure (the checks would otherwise never run).
 need_python3() {
