@@ -222,29 +222,15 @@ csv_col() {
     head -1 "$1" | tr -d '\r' | tr ',' '\n' | grep -nx -- "$2" | cut -d: -f1
 }
 
-# median_of: the middle of the numbers on stdin, one per line (the lower middle of an even
-# count); nothing for none
 # sanitized: true when the suite runs under the sanitizers (scripts/ci-sanitize.sh sets
 # CHOKEPOINT_SANITIZED=1). They slow the CPU's work 2-3x and not the disk's, so a test that
 # judges timings against the physics runs every command (for the sanitizers' findings) but
 # judges no time there.
 sanitized() { [ "${CHOKEPOINT_SANITIZED:-0}" = 1 ]; }
 
+# median_of: the middle of the numbers on stdin, one per line (the lower middle of an even
+# count); nothing for none
 median_of() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
-
-# cpu_time_shift FILE TARGET T: TARGET's median user CPU seconds at T threads in runs.csv
-# FILE over the memory target's, minus 1 (the same work at another CPU speed: a spell of
-# another load on a core or its host), as analyze measures it; 0 when unknown or when T
-# fills every online CPU (the I/O path's work then costs the compressors user time too).
-cpu_time_shift() {
-    local u t c m v
-    u=$(csv_col "$1" cpu_user_s) t=$(csv_col "$1" threads) c=$(csv_col "$1" online_cpus)
-    m=$(awk -F, -v u="$u" -v t="$t" -v c="$c" -v T="$3" \
-        'NR > 1 && $1 == "mem" && $t == T && $u != "" && T < $c { print $u }' "$1" | median_of)
-    v=$(awk -F, -v u="$u" -v t="$t" -v c="$c" -v T="$3" -v who="$2" \
-        'NR > 1 && $1 == who && $t == T && $u != "" && T < $c { print $u }' "$1" | median_of)
-    awk -v m="${m:-0}" -v v="${v:-0}" 'BEGIN { print (m > 0 && v > 0) ? v / m - 1 : 0 }'
-}
 
 # data_rows FILE: lines after the header (0 when FILE is missing)
 data_rows() { [ -f "$1" ] && echo $(($(wc -l < "$1") - 1)) || echo 0; }

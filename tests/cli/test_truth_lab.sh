@@ -20,13 +20,15 @@
 # 0.85 write-bound; between them the two are close, and the program may say balanced,
 # either single verdict, or that its prediction missed (unexplained), which near a balance
 # the variability of the blocks' times can cause. Predictions must come within 15% of every
-# measured median beyond the runs' noise, by the test's own rule: half the range of the
-# point's middle repetitions (without the fastest and the slowest) and of memory's.
+# measured time beyond the runs' noise, both by the test's own rule (paired_runs.py): the
+# sweeps run in randomized blocks, so a repetition's volume run and memory's ran next to
+# each other at one CPU speed; the measured time is memory's median plus the median of the
+# pairs' differences, the noise half the middle differences' range.
 #
-# Judging needs figures of one machine. Where they are not (a volume point over 15% faster
-# than memory's at its thread count: the CPU's speed moved between them; memory's
-# one-thread runs with under a quarter of the CPU idle: another load took the spare core;
-# a point's noise by the rule above over 10% of its time), the sweeps are measured again,
+# Judging needs figures of one machine. Where they are not (a volume over 15% faster than
+# memory in its blocks: the CPU's speed moved between paired runs; memory's one-thread
+# runs with under a quarter of the CPU idle: another load took the spare core; a point's
+# noise over 10% of its time), the sweeps are measured again,
 # three attempts at most, and the test fails with every attempt's figures if none can be
 # judged. Where the page cache's background threshold is below the output (little memory),
 # it is held above it for the test (hold_writeback_room). Needs root, loop devices and a
@@ -74,38 +76,24 @@ check "the probe's median drain rate is at most the $cap MB/s cap and near it ($
 out_bytes=$("$CP" compress -i "$WORK/in.bin" -o /dev/null -c "$CODEC" -T 1 --json -q | jq .output_bytes)
 hold_writeback_room $((out_bytes * 3 / 2))
 
-# figures SYNC: per point of runs-SYNC.csv, the medians, the noise by the test's rule (half
-# the range of the middle repetitions of the point and of memory's) and, last, what keeps
-# the sweep from being judged ("" when nothing does).
+# figures SYNC: each point's figures in runs-SYNC.csv, read in pairs (paired_runs.py), on
+# stderr; on stdout what keeps the sweep from being judged ("" when nothing does).
 figures() {
-    python3 - "$WORK/runs-$1.csv" "$1" <<'PY'
-import csv, statistics, sys
-rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["valid"] == "1"]
-def runs(target, t, col="seconds"):
-    return [float(r[col]) for r in rows if r["target"] == target and int(r["threads"]) == t
-            and r[col] != ""]
-def half_middle_range(x):
-    x = sorted(x)[1:-1] if len(x) >= 5 else sorted(x)
-    return (x[-1] - x[0]) / 2
+    PYTHONPATH=$SRC_DIR/tests/cli python3 - "$WORK/runs-$1.csv" "$1" <<'PY'
+import statistics, sys
+from paired_runs import describe, load, paired, unjudgeable
+rows = load(sys.argv[1])
 why = []
 for t in (1, 2):
-    v, m = runs("slow", t), runs("mem", t)
-    mv, mm = statistics.median(v), statistics.median(m)
-    noise = half_middle_range(v) + half_middle_range(m)
-    print(f"{sys.argv[2]} T={t}: volume {mv:.3f} s (min {min(v):.3f}, max {max(v):.3f}), "
-          f"memory {mm:.3f} s (min {min(m):.3f}, max {max(m):.3f}), noise {noise:.3f} s",
-          file=sys.stderr)
-    if mv < mm / 1.15:
-        why.append(f"{sys.argv[2]} T={t}: the volume ran faster than memory ({mv:.3f} s "
-                   f"against {mm:.3f} s): the CPU's speed moved between them")
-    if noise > 0.10 * mv:
-        why.append(f"{sys.argv[2]} T={t}: noise {noise:.3f} s is over 10% of {mv:.3f} s")
+    f = paired(rows, "slow", t)
+    print(describe(f"{sys.argv[2]} slow", t, f), file=sys.stderr)
+    why.append(unjudgeable(f"{sys.argv[2]} slow", t, f))
 free = [float(r["cpu_idle_share"]) + float(r["cpu_iowait_share"] or 0) for r in rows
         if r["target"] == "mem" and int(r["threads"]) == 1 and r["cpu_idle_share"] != ""]
 if free and statistics.mean(free) < 0.25:
     why.append(f"{sys.argv[2]}: another load took the spare core (CPU idle or iowait "
                f"{statistics.mean(free):.2f} during memory's one-thread runs)")
-print("; ".join(why))
+print("; ".join(w for w in why if w))
 PY
 }
 
@@ -189,25 +177,19 @@ agrees() {
 check "direct, T=1: the verdict agrees with the physics" agrees 1
 check "direct, T=2: the verdict agrees with the physics" agrees 2
 
-# Every prediction within 15% of the measured median, beyond the noise of the figures it
-# rests on, by the test's own rule: half the range of the middle repetitions of the point
-# and of memory's at its thread count (runs.csv).
+# Every prediction within 15% of the measured time, beyond the noise of the figures it
+# rests on, both by the test's own rule (paired_runs.py).
 for sync in fsync direct; do
-    worst=$(python3 - "$WORK/runs-$sync.csv" "$WORK/analysis-$sync.json" <<'PY'
-import csv, json, statistics, sys
-rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["valid"] == "1"]
-def runs(target, t):
-    return [float(r["seconds"]) for r in rows if r["target"] == target and int(r["threads"]) == t]
-def half_middle_range(x):
-    x = sorted(x)[1:-1] if len(x) >= 5 else sorted(x)
-    return (x[-1] - x[0]) / 2
+    worst=$(PYTHONPATH=$SRC_DIR/tests/cli python3 - "$WORK/runs-$sync.csv" \
+                "$WORK/analysis-$sync.json" <<'PY'
+import json, sys
+from paired_runs import load, paired
+rows = load(sys.argv[1])
 a = json.load(open(sys.argv[2]))
 worst = None
 for p in [s for s in a["targets"] if s["name"] == "slow"][0]["points"]:
-    v = runs("slow", p["threads"])
-    measured = statistics.median(v)
-    noise = half_middle_range(v) + half_middle_range(runs("mem", p["threads"]))
-    e = max(0.0, abs(p["predicted_seconds"] - measured) - noise) / measured
+    f = paired(rows, "slow", p["threads"])
+    e = max(0.0, abs(p["predicted_seconds"] - f["measured"]) - f["noise"]) / f["measured"]
     worst = e if worst is None else max(worst, e)
 print("null" if worst is None else f"{worst:.4f}")
 PY
