@@ -96,6 +96,23 @@ const char *decomposition_words(const cause_evidence_t *e, char *buf, size_t cap
     return buf;
 }
 
+/* Appends, where p's write-back context is unknown, the model's interval and the end the
+ * measured time is nearer. */
+static void interval_words(const analysis_point_t *p, char *buf, size_t cap)
+{
+    if (!(p->predicted_low_s > 0.0 && p->predicted_high_s > 0.0))
+        return;
+    bool serial = fabs(p->seconds - p->predicted_high_s) < fabs(p->seconds - p->predicted_low_s);
+    strbuf_appendf(buf, cap, "; the write-back context is unknown (no sync mode or page-cache "
+                   "thresholds recorded), so the model gives %.3g-%.3g s, from the writes "
+                   "overlapping the compression to the writes following it, and the measured "
+                   "%.3g s is %s, nearer the %s end", p->predicted_low_s, p->predicted_high_s,
+                   p->seconds,
+                   p->seconds >= p->predicted_low_s && p->seconds <= p->predicted_high_s
+                       ? "inside it" : "outside it",
+                   serial ? "serial" : "overlapped");
+}
+
 void cause_miss_words(const analysis_series_t *s, const analysis_point_t *p,
                        const analysis_verdict_t *v, double tolerance, char *buf, size_t cap)
 {
@@ -109,6 +126,7 @@ void cause_miss_words(const analysis_series_t *s, const analysis_point_t *p,
                        p->seconds, parts, 100.0 * (e->predicted_s - p->seconds) / p->seconds,
                        100.0 * tolerance,
                        e->noise_s > 0.0 ? " and the runs' own spread" : "");
+        interval_words(p, buf, cap);
         break;
     case MISS_BEYOND_VOLUME:
         strbuf_appendf(buf, cap, "wrote %s, faster than the volume's %s %s; one of the "
@@ -166,12 +184,22 @@ const char *cause_words(const analysis_series_t *s, const analysis_point_t *p,
             strbuf_appendf(buf, cap, "%s and %s take about as long (within %.0f%%)", what,
                            cause_plain_words(s, v->second_cause, other, sizeof other),
                            100.0 * tolerance);
+        else if (v->cause == CAUSE_COMPUTE && v->volume_cannot_matter)
+            strbuf_appendf(buf, cap, "%+.0f%% against the model's time, but the volume adds "
+                           "%.2f s, under the %.0f%% tolerance, so it cannot be what limits; "
+                           "the excess is the cores': %s", 100.0 * v->excess,
+                           e->predicted_s - e->part_s[TERM_COMPUTE], 100.0 * tolerance,
+                           isnan(e->cpu_time_shift) || fabs(e->cpu_time_shift) <= tolerance
+                               ? "not in the runs' user CPU time (another load took the "
+                                 "cores, or a slower spell of them at full load)"
+                               : "the CPU's speed moved");
         else if (v->cause == CAUSE_COMPUTE)
             strbuf_appendf(buf, cap, "at %.0f%% of the CPU rate: the volume adds less than "
                            "the %.0f%% tolerance", 100.0 * share, 100.0 * tolerance);
         else
             strbuf_appendf(buf, cap, "%s sets the time", what);
         strbuf_appendf(buf, cap, "; the model: %s (measured %.3g s)", parts, p->seconds);
+        interval_words(p, buf, cap);
     } else {
         /* Decided without a prediction: the ceilings and the run's telemetry. */
         switch (v->cause) {
