@@ -29,6 +29,8 @@
 /* A crossover beyond this multiple of the largest measured thread count is not stated as
  * a thread count: "not within reach of the measured range". */
 #define ANALYSIS_EXTRAPOLATION_REACH 4.0
+/* The repetitions of a point kept one by one for pairing (more are still in its median). */
+#define ANALYSIS_REPS_MAX 64
 /* An efficiency above this is flagged as suspicious (page cache, emulation, noise). */
 #define ANALYSIS_EFFICIENCY_SUSPECT 1.05
 
@@ -99,6 +101,12 @@ typedef struct analysis_point {
     /* The mem run's CPU seconds (user + system) at this T, the prediction's input for the
      * I/O path's share of the cores; NAN when unknown. */
     double mem_cpu_work_s;
+    /* Each repetition's time, by its number (runs.csv's rep; a sweep runs a repetition of
+     * one case on every target in one block, memory's next to each volume's): the pairs
+     * the verdict compares. nreps 0 when the rows carry no repetition numbers. */
+    size_t nreps;
+    int rep[ANALYSIS_REPS_MAX];
+    double rep_seconds[ANALYSIS_REPS_MAX];
 } analysis_point_t;
 
 typedef struct analysis_verdict {

@@ -178,15 +178,43 @@ void explain_predict_point(const analysis_series_t *s, analysis_point_t *p, doub
     }
 }
 
-/* True when the measured time stands beyond the model's by more than the tolerance and
- * the noise: beyond either end of the interval where the context is unknown. */
-static bool model_missed(const analysis_point_t *p, double predicted_s, double tolerance,
-                         double noise_s)
+/* True when the judged time (the point's time at memory's CPU speed where its runs pair
+ * with memory's, else its median) stands beyond the model's by more than the tolerance
+ * and the noise: beyond either end of the interval where the context is unknown. */
+static bool model_missed(const analysis_point_t *p, double judged_s, double predicted_s,
+                         double tolerance, double noise_s)
 {
     if (p->predicted_low_s > 0.0 && p->predicted_high_s > 0.0)
-        return p->seconds > p->predicted_high_s * (1.0 + tolerance) + noise_s ||
-               p->seconds < p->predicted_low_s * (1.0 - tolerance) - noise_s;
-    return fabs(p->seconds - predicted_s) > tolerance * predicted_s + noise_s;
+        return judged_s > p->predicted_high_s * (1.0 + tolerance) + noise_s ||
+               judged_s < p->predicted_low_s * (1.0 - tolerance) - noise_s;
+    return fabs(judged_s - predicted_s) > tolerance * predicted_s + noise_s;
+}
+
+/* Pairs point p's repetitions with the memory target's point m of the same repetition
+ * numbers: a sweep runs them in one block, at one CPU speed, so their difference is the
+ * volume's cost whatever spell of a slower core came between blocks. Sets e->pairs and
+ * e->paired_s (memory's median plus the median difference; NAN when fewer than half of
+ * p's repetitions pair) and returns half the range of the middle differences (without the
+ * largest and the smallest of five or more), NAN without pairs. */
+static double pair_with_memory(const analysis_point_t *p, const analysis_point_t *m,
+                               cause_evidence_t *e)
+{
+    double gaps[ANALYSIS_REPS_MAX];
+    size_t n = 0;
+    for (size_t i = 0; m != NULL && i < p->nreps; i++)
+        for (size_t j = 0; j < m->nreps; j++)
+            if (p->rep[i] == m->rep[j]) {
+                gaps[n++] = p->rep_seconds[i] - m->rep_seconds[j];
+                break;
+            }
+    e->pairs = n;
+    e->paired_s = NAN;
+    if (n == 0 || 2 * n < p->n || !(m->seconds > 0.0))
+        return NAN;
+    stats_sort(gaps, n);
+    e->paired_s = m->seconds + stats_median(gaps, n);
+    size_t lo = n >= 5 ? 1 : 0, hi = n >= 5 ? n - 2 : n - 1;
+    return (gaps[hi] - gaps[lo]) / 2.0;
 }
 
 /* Half the spread (max - min) of a point's repetitions; 0 for one run or unknown. */
@@ -243,6 +271,8 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
     }
     e->predicted_s = NAN;
     e->noise_s = 0.0;
+    e->pairs = 0;
+    e->paired_s = NAN;
     for (int t = 0; t < TERM_COUNT; t++)
         e->part_s[t] = e->own_s[t] = NAN;
     v->gap_s = cause_gap_s(e);
@@ -259,12 +289,20 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
          * provided the prediction explains the measured time. */
         prediction_t pred = explain_point_prediction(s, p, v->cpu_ceiling_bps);
         e->predicted_s = pred.seconds;
-        /* The model is held to the precision of what it is built on: half the spread of
-         * this point's repetitions and of the memory target's it starts from. */
-        e->noise_s = spread_half(p) + (mem_point != NULL ? spread_half(mem_point) : 0.0);
-        /* The same work at another CPU speed: the compute term moves with it. */
-        if (!isnan(e->cpu_time_shift))
-            e->noise_s += fabs(e->cpu_time_shift) * pred.part_s[TERM_COMPUTE];
+        /* The model is held to the precision of what it is built on. With pairs, the
+         * point at memory's CPU speed and the spread of its differences from memory's
+         * runs; without, half the spread of this point's repetitions and of the memory
+         * target's it starts from, and the compute term's share of a CPU time shift (the
+         * same work at another CPU speed: the compute term moves with it). */
+        double judged = p->seconds, paired_noise = pair_with_memory(p, mem_point, e);
+        if (e->paired_s > 0.0) {
+            judged = e->paired_s;
+            e->noise_s = paired_noise;
+        } else {
+            e->noise_s = spread_half(p) + (mem_point != NULL ? spread_half(mem_point) : 0.0);
+            if (!isnan(e->cpu_time_shift))
+                e->noise_s += fabs(e->cpu_time_shift) * pred.part_s[TERM_COMPUTE];
+        }
         memcpy(e->part_s, pred.part_s, sizeof e->part_s);
         memcpy(e->own_s, pred.own_s, sizeof e->own_s);
         v->from_model = true;
@@ -273,8 +311,8 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
         if (explain_wrote_beyond_volume(s, p, tolerance)) {
             v->cause = CAUSE_UNKNOWN;
             v->miss = MISS_BEYOND_VOLUME;
-        } else if (p->seconds > pred.seconds &&
-                   model_missed(p, pred.seconds, tolerance, e->noise_s) &&
+        } else if (judged > pred.seconds &&
+                   model_missed(p, judged, pred.seconds, tolerance, e->noise_s) &&
                    volume_cannot_matter(&pred, e, tolerance)) {
             /* A volume that cannot matter is never the answer, nor unexplained for being
              * slow: the excess is the cores' (their speed moved, or another load took
@@ -282,8 +320,8 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
              * volume makes a run faster than its compression. */
             v->cause = CAUSE_COMPUTE;
             v->volume_cannot_matter = true;
-            v->excess = p->seconds / pred.seconds - 1.0;
-        } else if (model_missed(p, pred.seconds, tolerance, e->noise_s)) {
+            v->excess = judged / pred.seconds - 1.0;
+        } else if (model_missed(p, judged, pred.seconds, tolerance, e->noise_s)) {
             v->cause = CAUSE_UNKNOWN;
             v->miss = MISS_MODEL;
         } else {
@@ -458,6 +496,13 @@ void explain_crossover(analysis_series_t *s, const fit_result_t *ceiling_models,
      * run's CPU work there (the compressors' work hardly changes with T), at the CPU
      * curve's rate. */
     crossover_ctx_t c = {s, s->points[s->npoints - 1], tolerance, TERM_COUNT, NAN};
+    if (explain_writeback_unknown(s, &c.at) && c.at.predicted_high_s > 0.0) {
+        /* An unknown context is settled once, by the end the measured point was nearer,
+         * and asked at every T: not chosen anew by a time measured at another T. */
+        bool serial = fabs(c.at.seconds - c.at.predicted_high_s) <
+                      fabs(c.at.seconds - c.at.predicted_low_s);
+        c.at.dirty_background_bytes = c.at.dirty_bytes = serial ? INFINITY : 0.0;
+    }
     const fit_result_t *curve = &ceiling_models[model];
     s->crossover_threads = verdict_crossover_where(curve, volume_limits_at, &c,
                                                    ANALYSIS_CROSSOVER_MAX_THREADS);

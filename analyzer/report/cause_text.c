@@ -96,6 +96,15 @@ const char *decomposition_words(const cause_evidence_t *e, char *buf, size_t cap
     return buf;
 }
 
+/* Appends, where the point's runs paired with memory's, its time at memory's CPU speed. */
+static void paired_words(const cause_evidence_t *e, char *buf, size_t cap)
+{
+    if (e->paired_s > 0.0)
+        strbuf_appendf(buf, cap, "; %.3g s at memory's CPU speed, from %zu run%s paired with "
+                       "memory's in the same blocks", e->paired_s, e->pairs,
+                       e->pairs == 1 ? "" : "s");
+}
+
 /* Appends, where p's write-back context is unknown, the model's interval and the end the
  * measured time is nearer. */
 static void interval_words(const analysis_point_t *p, char *buf, size_t cap)
@@ -119,15 +128,18 @@ void cause_miss_words(const analysis_series_t *s, const analysis_point_t *p,
     const cause_evidence_t *e = &v->evidence;
     char r1[32], r2[32], parts[256];
     switch (v->miss) {
-    case MISS_MODEL:
+    case MISS_MODEL: {
+        double judged = e->paired_s > 0.0 ? e->paired_s : p->seconds;
         decomposition_words(e, parts, sizeof parts);
-        strbuf_appendf(buf, cap, "measured %.3g s, but the model predicts %s (%+.0f%%, more "
-                       "than the %.0f%% tolerance%s), so no cause is claimed",
-                       p->seconds, parts, 100.0 * (e->predicted_s - p->seconds) / p->seconds,
-                       100.0 * tolerance,
+        strbuf_appendf(buf, cap, "measured %.3g s", p->seconds);
+        paired_words(e, buf, cap);
+        strbuf_appendf(buf, cap, ", but the model predicts %s (%+.0f%%, more than the %.0f%% "
+                       "tolerance%s), so no cause is claimed", parts,
+                       100.0 * (e->predicted_s - judged) / judged, 100.0 * tolerance,
                        e->noise_s > 0.0 ? " and the runs' own spread" : "");
         interval_words(p, buf, cap);
         break;
+    }
     case MISS_BEYOND_VOLUME:
         strbuf_appendf(buf, cap, "wrote %s, faster than the volume's %s %s; one of the "
                        "figures is wrong (the probe, the cap, or a page cache that held the "
@@ -198,7 +210,9 @@ const char *cause_words(const analysis_series_t *s, const analysis_point_t *p,
                            "the %.0f%% tolerance", 100.0 * share, 100.0 * tolerance);
         else
             strbuf_appendf(buf, cap, "%s sets the time", what);
-        strbuf_appendf(buf, cap, "; the model: %s (measured %.3g s)", parts, p->seconds);
+        strbuf_appendf(buf, cap, "; the model: %s (measured %.3g s", parts, p->seconds);
+        paired_words(e, buf, cap);
+        strbuf_appendf(buf, cap, ")");
         interval_words(p, buf, cap);
     } else {
         /* Decided without a prediction: the ceilings and the run's telemetry. */

@@ -80,6 +80,8 @@ static json_t *evidence_json(const analysis_verdict_t *v)
     json_object_set_new(o, "io_read_wait_s", json_number_or_null(e->io_read_wait_s));
     json_object_set_new(o, "predicted_s", json_number_or_null(e->predicted_s));
     json_object_set_new(o, "noise_s", json_number_or_null(e->noise_s));
+    json_object_set_new(o, "pairs", json_integer((json_int_t)e->pairs));
+    json_object_set_new(o, "paired_s", json_number_or_null(e->paired_s));
     if (e->predicted_s > 0.0) {
         /* The model's decomposition: parts add up to predicted_s; own is each term's own
          * time (docs/method.md, "One model decides"). */

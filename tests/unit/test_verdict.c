@@ -226,8 +226,10 @@ static void test_analysis_verdicts_and_crossover(void **state)
     assert_close(slow->points[0].predicted_seconds, 1e9 / 300e6 + 0.1, 1e-12);
     for (int k = 0; k < FIT_KIND_COUNT; k++)
         assert_false(slow->models[k].fitted);
-    /* Reading's 3.33 s comes within 10% of the compression's 10 / T s at T = 2.7. */
-    assert_close(slow->crossover_threads, 2.7, 1e-3);
+    /* The crossover asks the serial end at every T, as the measured point read: reading's
+     * 3.33 s comes within 10% of the run's time, the compression's 10 / T s and the 0.1 s
+     * flush after it, where 3.33 = 0.9 x (10 / T + 0.1): T = 2.775. */
+    assert_close(slow->crossover_threads, 10.0 / (1e9 / 300e6 / 0.9 - 0.1), 1e-3);
     assert_int_equal(slow->crossover_limit, VERDICT_READ);
 
     /* mem is its own CPU ceiling, so its verdict says nothing; what can be wrong is a
@@ -716,6 +718,59 @@ static void test_unknown_writeback_context_interval(void **state)
     runs_table_free(runs);
 }
 
+/* Runs in pairs: three repetitions of each target, a repetition's runs in one block. A
+ * spell of a slower CPU hit block 2 (memory 13 s, both volumes 3 s slower too). "steady"
+ * adds 0.2-0.4 s to memory's run in every block; "held" adds 1.7-1.8 s. Both write with
+ * O_DIRECT, 500 MB at 250 MB/s beside 10.5 s of compression: the model says 10.5 s. */
+static const char paired_runs_text[] =
+    "target,codec,threads,rep,seconds,input_bytes,output_bytes,layout,input_target,sync,"
+    "error\n"
+    "mem,zstd:3,1,1,10,1000000000,500000000,split,src,direct,\n"
+    "mem,zstd:3,1,2,13,1000000000,500000000,split,src,direct,\n"
+    "mem,zstd:3,1,3,10.5,1000000000,500000000,split,src,direct,\n"
+    "steady,zstd:3,1,1,10.3,1000000000,500000000,split,src,direct,\n"
+    "steady,zstd:3,1,2,13.4,1000000000,500000000,split,src,direct,\n"
+    "steady,zstd:3,1,3,10.7,1000000000,500000000,split,src,direct,\n"
+    "held,zstd:3,1,1,11.7,1000000000,500000000,split,src,direct,\n"
+    "held,zstd:3,1,2,14.8,1000000000,500000000,split,src,direct,\n"
+    "held,zstd:3,1,3,12.2,1000000000,500000000,split,src,direct,\n";
+
+static const char paired_probe_text[] =
+    "target,op,size_bytes,bytes_per_s\n"
+    "steady,write,2000000000,250000000\n"
+    "held,write,2000000000,250000000\n";
+
+static void test_runs_judged_in_pairs(void **state)
+{
+    (void)state;
+    runs_table_t *runs = runs_of(paired_runs_text);
+    probe_table_t *probe = probe_of(paired_probe_text);
+    analysis_options_t opts = analysis_defaults();
+    analysis_t *a = NULL;
+    cp_err_t err = {0};
+    assert_int_equal(analysis_run(runs, probe, &opts, &a, &err), 0);
+    /* steady: memory's median 10.5 s plus the median difference 0.3 s; the noise is half
+     * the differences' range, (0.4 - 0.2) / 2: explained, cpu-bound. */
+    const analysis_verdict_t *steady = &series_named(a, "steady")->verdicts[0];
+    assert_int_equal(steady->evidence.pairs, 3);
+    assert_close(steady->evidence.paired_s, 10.8, 1e-9);
+    assert_close(steady->evidence.noise_s, 0.1, 1e-9);
+    assert_int_equal(steady->verdict, VERDICT_CPU);
+    assert_false(steady->volume_cannot_matter);
+    /* held: 10.5 + 1.7 = 12.2 s, 16% over the model with a noise of 0.05 s. Unpaired, the
+     * medians' spreads (1.5 s and 1.55 s) would have hidden it; paired, it is seen, and
+     * with the volume's terms adding nothing it is the cores': marked, not blamed. */
+    const analysis_verdict_t *held = &series_named(a, "held")->verdicts[0];
+    assert_close(held->evidence.paired_s, 12.2, 1e-9);
+    assert_close(held->evidence.noise_s, 0.05, 1e-9);
+    assert_int_equal(held->verdict, VERDICT_CPU);
+    assert_true(held->volume_cannot_matter);
+    assert_close(held->excess, 12.2 / 10.5 - 1.0, 1e-9);
+    analysis_free(a);
+    probe_table_free(probe);
+    runs_table_free(runs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -739,6 +794,7 @@ int main(void)
         cmocka_unit_test(test_crossover_range),
         cmocka_unit_test(test_cpu_speed_moved),
         cmocka_unit_test(test_unknown_writeback_context_interval),
+        cmocka_unit_test(test_runs_judged_in_pairs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
