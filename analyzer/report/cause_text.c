@@ -56,14 +56,21 @@ const char *cause_plain_words(const analysis_series_t *s, verdict_cause_t cause,
         if (s->rate_cap_bps > 0.0 && !(s->drain_bps < s->rate_cap_bps))
             snprintf(buf, cap, "the emulated %s write cap", analysis_format_rate(
                          s->rate_cap_bps, r1, sizeof r1));
+        else if (!(s->write_speed_bps > 0.0))
+            snprintf(buf, cap, "the disk writing%s (its speed not probed)",
+                     strcmp(s->sync, "direct") == 0 ? " (O_DIRECT)" : " during the run");
         else
             snprintf(buf, cap, "the disk writing at %s%s",
                      analysis_format_rate(s->write_speed_bps, r1, sizeof r1),
                      strcmp(s->sync, "direct") == 0 ? " (O_DIRECT)" : " during the run");
         break;
     case CAUSE_FLUSH_TAIL:
-        snprintf(buf, cap, "the flush of the page cache at the end (the disk drains %s)",
-                 analysis_format_rate(s->drain_bps, r1, sizeof r1));
+        if (s->drain_bps > 0.0 && isfinite(s->drain_bps))
+            snprintf(buf, cap, "the flush of the page cache at the end (the disk drains %s)",
+                     analysis_format_rate(s->drain_bps, r1, sizeof r1));
+        else
+            snprintf(buf, cap, "the flush of the page cache at the end (measured in the "
+                     "runs; the disk's speed not probed)");
         break;
     case CAUSE_CPU_CONTENTION:
         snprintf(buf, cap, "contended cores (the workers needed more CPU time than in memory)");
