@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite under AddressSanitizer and UndefinedBehaviorSanitizer (gcc, with
 # OpenMP from libgomp), in build-asan/. Any memory error, leak or undefined behaviour
-# fails the test that hit it. Extra arguments go to ctest (e.g. -R cli_faults).
+# fails the test that hit it; every skipped test and check is listed with its reason
+# (scripts/list-skips.sh). Extra arguments go to ctest (e.g. -R cli_faults).
 #   scripts/ci-sanitize.sh [ctest args...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,4 +18,8 @@ export STOP_LIMIT_S=${STOP_LIMIT_S:-2.0}
 # The truth tests run every command under the sanitizers but judge no timing (tests/cli/
 # lib.sh, sanitized): the sanitizers slow the CPU's work and not the disk's.
 export CHOKEPOINT_SANITIZED=1
-ctest --test-dir "$build" --output-on-failure -j 2 --timeout 900 "$@"
+status=0
+ctest --test-dir "$build" --output-on-failure -j 2 --timeout 900 "$@" 2>&1 |
+    tee "$build/ctest.out" || status=$?
+scripts/list-skips.sh "$build/ctest.out" "$build"
+exit "$status"

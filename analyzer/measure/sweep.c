@@ -653,8 +653,28 @@ static int run_plan(const sweep_params_t *p, target_state_t *st, const planned_r
     return rc;
 }
 
+/* Orders plan[0..n) in randomized blocks: a block is one repetition of one case (codec,
+ * thread count) on every target, its targets in a shuffled order, and the blocks follow
+ * each other in a shuffled order too. So memory's run of a case sits next to each volume's
+ * run of it, and a spell of a slower CPU (a core shared with another load, a laptop that
+ * throttles) slows both alike instead of one target's runs only (docs/method.md,
+ * "Sweeps"). Shuffles, then gathers the runs of a block where its first run fell. */
+static void order_in_blocks(prng_t *g, planned_run_t *plan, size_t n)
+{
+    prng_shuffle(g, plan, n, sizeof *plan);
+    for (size_t head = 0; head < n; head++)
+        for (size_t i = head + 1; i < n; i++) {
+            const planned_run_t *a = &plan[head], *b = &plan[i];
+            if (b->codec != a->codec || b->thread != a->thread || b->rep != a->rep)
+                continue;
+            planned_run_t moved = plan[i];
+            memmove(&plan[head + 2], &plan[head + 1], (i - head - 1) * sizeof *plan);
+            plan[++head] = moved;
+        }
+}
+
 /* --reps auto: one more repetition of every case whose median is not yet settled, in a
- * fresh shuffled order, until all are or each has SWEEP_AUTO_MAX_REPS. */
+ * fresh order of randomized blocks, until all are or each has SWEEP_AUTO_MAX_REPS. */
 static int run_until_settled(const sweep_params_t *p, target_state_t *st, planned_run_t *plan,
                              size_t done, progress_ctx_t *pc, case_times_t *times,
                              bool *some_failed, sweep_row_cb cb, void *ctx, prng_t *g,
@@ -676,7 +696,7 @@ static int run_until_settled(const sweep_params_t *p, target_state_t *st, planne
             break;
         cp_log_info("--reps auto: %zu case(s) not yet within +-%.0f%%, repetition %d", n,
                     100.0 * SWEEP_AUTO_WITHIN, round);
-        prng_shuffle(g, plan, n, sizeof *plan);
+        order_in_blocks(g, plan, n);
         pc->total += runs_left(p, plan, n);
         rc = run_plan(p, st, plan, n, done, pc, times, some_failed, cb, ctx, err);
         done += n;
@@ -743,7 +763,7 @@ int sweep_run(const sweep_params_t *p, sweep_row_cb cb, void *ctx, cp_err_t *err
                 for (int r = 1; r <= p->reps; r++)
                     plan[n++] = (planned_run_t){t, c, k, r};
     prng_t g = prng_make(p->seed);
-    prng_shuffle(&g, plan, total, sizeof *plan);
+    order_in_blocks(&g, plan, total);
 
     rc = prepare_targets(p, input_size, st, err);
     if (rc == CP_OK)

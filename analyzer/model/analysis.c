@@ -222,8 +222,14 @@ static int build_points(const run_row_t *const *rows, size_t n, analysis_series_
         p->io_read_wait_s = rows_median(g, m, row_io_read_wait, scratch, NULL, NULL);
         p->dirty_pause_s = rows_median(g, m, row_dirty_pause, scratch, NULL, NULL);
         p->io_wait_system = false;
-        for (size_t i = 0; i < m; i++)
+        p->nreps = 0;
+        for (size_t i = 0; i < m; i++) {
             p->io_wait_system = p->io_wait_system || g[i]->io_wait_system;
+            if (g[i]->rep > 0 && p->nreps < ANALYSIS_REPS_MAX && g[i]->seconds > 0.0) {
+                p->rep[p->nreps] = g[i]->rep;
+                p->rep_seconds[p->nreps++] = g[i]->seconds;
+            }
+        }
         start = end;
     }
     s->output_ratio = rows_median(rows, n, row_ratio, scratch, NULL, NULL);
@@ -433,6 +439,8 @@ static void mark_point(const analysis_series_t *s, analysis_point_t *p,
         p->flags |= POINT_SINGLE_RUN_UNEXPLAINED;
     if (fabs(v->evidence.cpu_time_shift) > tolerance)
         p->flags |= POINT_CPU_SPEED_MOVED;
+    if (v->volume_cannot_matter)
+        p->flags |= POINT_EXCESS_NOT_VOLUME;
 }
 
 static void judge_series(const analysis_t *a, analysis_series_t *s, double tolerance)

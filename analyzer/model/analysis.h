@@ -29,6 +29,8 @@
 /* A crossover beyond this multiple of the largest measured thread count is not stated as
  * a thread count: "not within reach of the measured range". */
 #define ANALYSIS_EXTRAPOLATION_REACH 4.0
+/* The repetitions of a point kept one by one for pairing (more are still in its median). */
+#define ANALYSIS_REPS_MAX 64
 /* An efficiency above this is flagged as suspicious (page cache, emulation, noise). */
 #define ANALYSIS_EFFICIENCY_SUSPECT 1.05
 
@@ -41,6 +43,9 @@ enum analysis_point_flag {
     POINT_SINGLE_RUN_UNEXPLAINED = 1u << 3, /* unexplained, resting on one repetition */
     POINT_CPU_SPEED_MOVED = 1u << 4, /* the same work took more than the tolerance more or
                                         less user CPU time than in memory (cpu_time_shift) */
+    POINT_EXCESS_NOT_VOLUME = 1u << 5, /* beyond the tolerance of the model's time, but the
+                                          volume's terms add under it: cpu-bound all the
+                                          same (analysis_verdict_t.volume_cannot_matter) */
 };
 
 typedef struct analysis_options {
@@ -88,9 +93,20 @@ typedef struct analysis_point {
      * series and when the volume's drain rate is unknown. */
     double predicted_seconds, predicted_tail_s;
     predict_regime_t predicted_regime;
+    /* Where the write-back context is unknown (explain_writeback_unknown: a table from
+     * elsewhere), the model's interval, from the writes overlapping the compression (low)
+     * to the writes following it (high); predicted_seconds is the end nearer the measured
+     * time. NAN otherwise. */
+    double predicted_low_s, predicted_high_s;
     /* The mem run's CPU seconds (user + system) at this T, the prediction's input for the
      * I/O path's share of the cores; NAN when unknown. */
     double mem_cpu_work_s;
+    /* Each repetition's time, by its number (runs.csv's rep; a sweep runs a repetition of
+     * one case on every target in one block, memory's next to each volume's): the pairs
+     * the verdict compares. nreps 0 when the rows carry no repetition numbers. */
+    size_t nreps;
+    int rep[ANALYSIS_REPS_MAX];
+    double rep_seconds[ANALYSIS_REPS_MAX];
 } analysis_point_t;
 
 typedef struct analysis_verdict {
@@ -116,6 +132,13 @@ typedef struct analysis_verdict {
     bool from_model;  /* decided from the model's decomposition (else from the ceilings
                          alone: no volume speed was known to predict with) */
     cause_miss_t miss; /* why an unexplained point is unexplained */
+    /* The run was slower than the model by more than the tolerance, but the volume's
+     * terms (reading, writing, the flush and the I/O path's CPU work) add under the
+     * tolerance of the compute term: the volume cannot be why (a RAM volume, a fast disk
+     * far from its crossover). The verdict is cpu-bound; excess is measured over predicted
+     * time, minus 1. */
+    bool volume_cannot_matter;
+    double excess;
     cause_evidence_t evidence;
     double gap_s, flush_share; /* the shortfall against the CPU ceiling, the flush's share */
     bool device_disagrees;

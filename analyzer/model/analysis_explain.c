@@ -117,24 +117,104 @@ static predict_inputs_t point_inputs(const analysis_series_t *s, const analysis_
     return in;
 }
 
-void explain_predict_point(const analysis_series_t *s, analysis_point_t *p, double cpu_bps)
+bool explain_writeback_unknown(const analysis_series_t *s, const analysis_point_t *p)
 {
-    p->predicted_seconds = p->predicted_tail_s = NAN;
-    p->predicted_regime = PREDICT_UNKNOWN;
-    if (s->cpu_ceiling || !(cpu_bps > 0.0))
-        return;
+    predict_sync_t sync = predict_sync_from_name(s->sync);
+    return !s->cpu_ceiling && sync == PREDICT_SYNC_FSYNC && strcmp(s->sync, "mixed") != 0 &&
+           isnan(p->dirty_background_bytes) && isnan(p->dirty_bytes) &&
+           isnan(p->dirty_expire_s) && isnan(p->dirty_writeback_s);
+}
+
+/* Both ends of an unknown context's interval: the inputs' own (no thresholds: the writes
+ * overlap) and the page cache holding the whole output to the fsync (serial). */
+static void interval_ends(const analysis_series_t *s, const analysis_point_t *p, double cpu_bps,
+                          prediction_t *low, prediction_t *high)
+{
     predict_inputs_t in = point_inputs(s, p, cpu_bps);
-    prediction_t pred = predict_run(&in);
-    p->predicted_seconds = pred.seconds;
-    p->predicted_tail_s = pred.tail_s;
-    p->predicted_regime = pred.regime;
+    *low = predict_run(&in);
+    in.dirty_background_bytes = in.dirty_bytes = INFINITY;
+    *high = predict_run(&in);
+}
+
+/* The model's inputs that decide point p: point_inputs, except that where the write-back
+ * context is unknown and p's measured time is nearer the serial end of the interval, the
+ * page cache holds the whole output (thresholds infinite). */
+static predict_inputs_t decided_inputs(const analysis_series_t *s, const analysis_point_t *p,
+                                       double cpu_bps)
+{
+    predict_inputs_t in = point_inputs(s, p, cpu_bps);
+    if (!explain_writeback_unknown(s, p) || !(p->seconds > 0.0))
+        return in;
+    prediction_t low, high;
+    interval_ends(s, p, cpu_bps, &low, &high);
+    if (fabs(p->seconds - high.seconds) < fabs(p->seconds - low.seconds))
+        in.dirty_background_bytes = in.dirty_bytes = INFINITY;
+    return in;
 }
 
 prediction_t explain_point_prediction(const analysis_series_t *s, const analysis_point_t *p,
                                       double cpu_bps)
 {
-    predict_inputs_t in = point_inputs(s, p, cpu_bps);
+    predict_inputs_t in = decided_inputs(s, p, cpu_bps);
     return predict_run(&in);
+}
+
+void explain_predict_point(const analysis_series_t *s, analysis_point_t *p, double cpu_bps)
+{
+    p->predicted_seconds = p->predicted_tail_s = NAN;
+    p->predicted_low_s = p->predicted_high_s = NAN;
+    p->predicted_regime = PREDICT_UNKNOWN;
+    if (s->cpu_ceiling || !(cpu_bps > 0.0))
+        return;
+    prediction_t pred = explain_point_prediction(s, p, cpu_bps);
+    p->predicted_seconds = pred.seconds;
+    p->predicted_tail_s = pred.tail_s;
+    p->predicted_regime = pred.regime;
+    if (explain_writeback_unknown(s, p) && pred.regime != PREDICT_UNKNOWN) {
+        prediction_t low, high;
+        interval_ends(s, p, cpu_bps, &low, &high);
+        p->predicted_low_s = low.seconds;
+        p->predicted_high_s = high.seconds;
+    }
+}
+
+/* True when the judged time (the point's time at memory's CPU speed where its runs pair
+ * with memory's, else its median) stands beyond the model's by more than the tolerance
+ * and the noise: beyond either end of the interval where the context is unknown. */
+static bool model_missed(const analysis_point_t *p, double judged_s, double predicted_s,
+                         double tolerance, double noise_s)
+{
+    if (p->predicted_low_s > 0.0 && p->predicted_high_s > 0.0)
+        return judged_s > p->predicted_high_s * (1.0 + tolerance) + noise_s ||
+               judged_s < p->predicted_low_s * (1.0 - tolerance) - noise_s;
+    return fabs(judged_s - predicted_s) > tolerance * predicted_s + noise_s;
+}
+
+/* Pairs point p's repetitions with the memory target's point m of the same repetition
+ * numbers: a sweep runs them in one block, at one CPU speed, so their difference is the
+ * volume's cost whatever spell of a slower core came between blocks. Sets e->pairs and
+ * e->paired_s (memory's median plus the median difference; NAN when fewer than half of
+ * p's repetitions pair) and returns half the range of the middle differences (without the
+ * largest and the smallest of five or more), NAN without pairs. */
+static double pair_with_memory(const analysis_point_t *p, const analysis_point_t *m,
+                               cause_evidence_t *e)
+{
+    double gaps[ANALYSIS_REPS_MAX];
+    size_t n = 0;
+    for (size_t i = 0; m != NULL && i < p->nreps; i++)
+        for (size_t j = 0; j < m->nreps; j++)
+            if (p->rep[i] == m->rep[j]) {
+                gaps[n++] = p->rep_seconds[i] - m->rep_seconds[j];
+                break;
+            }
+    e->pairs = n;
+    e->paired_s = NAN;
+    if (n == 0 || 2 * n < p->n || !(m->seconds > 0.0))
+        return NAN;
+    stats_sort(gaps, n);
+    e->paired_s = m->seconds + stats_median(gaps, n);
+    size_t lo = n >= 5 ? 1 : 0, hi = n >= 5 ? n - 2 : n - 1;
+    return (gaps[hi] - gaps[lo]) / 2.0;
 }
 
 /* Half the spread (max - min) of a point's repetitions; 0 for one run or unknown. */
@@ -142,6 +222,20 @@ static double spread_half(const analysis_point_t *p)
 {
     double d = p->seconds_max - p->seconds_min;
     return p->n > 1 && d > 0.0 ? d / 2.0 : 0.0;
+}
+
+/* True when the volume cannot be what limits a point: the model's volume terms (reading,
+ * writing, the flush, the I/O path's CPU work) add under tolerance of the compute term,
+ * and the kernel's accounting, where it has the run's own threads, does not show them
+ * blocked on writing for longer than that either (a stall the model did not foresee). */
+static bool volume_cannot_matter(const prediction_t *pred, const cause_evidence_t *e,
+                                 double tolerance)
+{
+    double allowed = tolerance * pred->part_s[TERM_COMPUTE];
+    if (!(pred->seconds - pred->part_s[TERM_COMPUTE] < allowed))
+        return false;
+    double writing = e->io_wait_s - (isnan(e->io_read_wait_s) ? 0.0 : e->io_read_wait_s);
+    return isnan(e->io_read_wait_s) || isnan(writing) || writing <= allowed;
 }
 
 void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
@@ -177,6 +271,8 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
     }
     e->predicted_s = NAN;
     e->noise_s = 0.0;
+    e->pairs = 0;
+    e->paired_s = NAN;
     for (int t = 0; t < TERM_COUNT; t++)
         e->part_s[t] = e->own_s[t] = NAN;
     v->gap_s = cause_gap_s(e);
@@ -184,6 +280,8 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
     v->second_cause = CAUSE_UNKNOWN;
     v->miss = MISS_NONE;
     v->from_model = false;
+    v->volume_cannot_matter = false;
+    v->excess = NAN;
     if (s->cpu_ceiling) {
         v->cause = CAUSE_COMPUTE;
     } else if (p->predicted_seconds > 0.0) {
@@ -191,12 +289,20 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
          * provided the prediction explains the measured time. */
         prediction_t pred = explain_point_prediction(s, p, v->cpu_ceiling_bps);
         e->predicted_s = pred.seconds;
-        /* The model is held to the precision of what it is built on: half the spread of
-         * this point's repetitions and of the memory target's it starts from. */
-        e->noise_s = spread_half(p) + (mem_point != NULL ? spread_half(mem_point) : 0.0);
-        /* The same work at another CPU speed: the compute term moves with it. */
-        if (!isnan(e->cpu_time_shift))
-            e->noise_s += fabs(e->cpu_time_shift) * pred.part_s[TERM_COMPUTE];
+        /* The model is held to the precision of what it is built on. With pairs, the
+         * point at memory's CPU speed and the spread of its differences from memory's
+         * runs; without, half the spread of this point's repetitions and of the memory
+         * target's it starts from, and the compute term's share of a CPU time shift (the
+         * same work at another CPU speed: the compute term moves with it). */
+        double judged = p->seconds, paired_noise = pair_with_memory(p, mem_point, e);
+        if (e->paired_s > 0.0) {
+            judged = e->paired_s;
+            e->noise_s = paired_noise;
+        } else {
+            e->noise_s = spread_half(p) + (mem_point != NULL ? spread_half(mem_point) : 0.0);
+            if (!isnan(e->cpu_time_shift))
+                e->noise_s += fabs(e->cpu_time_shift) * pred.part_s[TERM_COMPUTE];
+        }
         memcpy(e->part_s, pred.part_s, sizeof e->part_s);
         memcpy(e->own_s, pred.own_s, sizeof e->own_s);
         v->from_model = true;
@@ -205,7 +311,17 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
         if (explain_wrote_beyond_volume(s, p, tolerance)) {
             v->cause = CAUSE_UNKNOWN;
             v->miss = MISS_BEYOND_VOLUME;
-        } else if (fabs(p->seconds - pred.seconds) > tolerance * pred.seconds + e->noise_s) {
+        } else if (judged > pred.seconds &&
+                   model_missed(p, judged, pred.seconds, tolerance, e->noise_s) &&
+                   volume_cannot_matter(&pred, e, tolerance)) {
+            /* A volume that cannot matter is never the answer, nor unexplained for being
+             * slow: the excess is the cores' (their speed moved, or another load took
+             * them), measured and named. Faster than the model stays unexplained: no
+             * volume makes a run faster than its compression. */
+            v->cause = CAUSE_COMPUTE;
+            v->volume_cannot_matter = true;
+            v->excess = judged / pred.seconds - 1.0;
+        } else if (model_missed(p, judged, pred.seconds, tolerance, e->noise_s)) {
             v->cause = CAUSE_UNKNOWN;
             v->miss = MISS_MODEL;
         } else {
@@ -296,7 +412,7 @@ void explain_whatif(analysis_series_t *s, const analysis_verdict_t *last, double
         return;
     /* The same inputs as the point's prediction; the goal: within the tolerance of the
      * compute term (the memory target's time). */
-    predict_inputs_t in = point_inputs(s, top, last->cpu_ceiling_bps);
+    predict_inputs_t in = decided_inputs(s, top, last->cpu_ceiling_bps);
     double goal = in.cpu_s / (1.0 - tolerance);
     if (!(top->predicted_seconds > goal))
         return; /* the point's own prediction is already within the tolerance (balanced
@@ -380,6 +496,13 @@ void explain_crossover(analysis_series_t *s, const fit_result_t *ceiling_models,
      * run's CPU work there (the compressors' work hardly changes with T), at the CPU
      * curve's rate. */
     crossover_ctx_t c = {s, s->points[s->npoints - 1], tolerance, TERM_COUNT, NAN};
+    if (explain_writeback_unknown(s, &c.at) && c.at.predicted_high_s > 0.0) {
+        /* An unknown context is settled once, by the end the measured point was nearer,
+         * and asked at every T: not chosen anew by a time measured at another T. */
+        bool serial = fabs(c.at.seconds - c.at.predicted_high_s) <
+                      fabs(c.at.seconds - c.at.predicted_low_s);
+        c.at.dirty_background_bytes = c.at.dirty_bytes = serial ? INFINITY : 0.0;
+    }
     const fit_result_t *curve = &ceiling_models[model];
     s->crossover_threads = verdict_crossover_where(curve, volume_limits_at, &c,
                                                    ANALYSIS_CROSSOVER_MAX_THREADS);

@@ -16,6 +16,11 @@ void explain_series_drain(analysis_series_t *s, const probe_table_t *probe);
  * cap. NAN when the probe did not measure the volume. */
 double explain_write_speed(const analysis_series_t *s);
 
+/* True when point p of s was written through the page cache (not O_DIRECT, not "none")
+ * with none of the page cache's thresholds known: a table from another tool or system,
+ * which says nothing of when the writes reached the disk. Its model is an interval. */
+bool explain_writeback_unknown(const analysis_series_t *s, const analysis_point_t *p);
+
 /* Predicts point p of series s and stores the prediction in p, from the CPU ceiling
  * cpu_bps (input bytes per second) and p->mem_cpu_work_s (for the I/O path's share of
  * the cores). Nothing for the mem series. */
@@ -23,7 +28,8 @@ void explain_predict_point(const analysis_series_t *s, analysis_point_t *p, doub
 
 /* The model's prediction of point p of series s at CPU rate cpu_bps (input bytes per
  * second), with p->mem_cpu_work_s: the decomposition behind the verdict, from the same
- * inputs as explain_predict_point. */
+ * inputs as explain_predict_point. Where the write-back context is unknown, the end of
+ * the interval nearer p's measured time (the overlapped end when p has none). */
 prediction_t explain_point_prediction(const analysis_series_t *s, const analysis_point_t *p,
                                       double cpu_bps);
 

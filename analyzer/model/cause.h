@@ -76,10 +76,19 @@ typedef struct cause_evidence {
      * point has no prediction. */
     double predicted_s;
     double part_s[TERM_COUNT], own_s[TERM_COUNT];
-    /* How far the measured time may stand from the prediction beyond the tolerance: half
-     * the spread of the point's repetitions plus half of the memory target's (0 for single
-     * runs), plus the compute term's share of a CPU time shift (|cpu_time_shift| x the
-     * memory target's time); a miss past tolerance x predicted + noise_s is unexplained. */
+    /* The runs in pairs: pairs is how many of the point's repetitions have memory's run of
+     * the same repetition (same block of the sweep, so the same CPU speed); paired_s is
+     * memory's median time plus the median of the pairs' differences, the point's time at
+     * memory's CPU speed (NAN without pairs). The model is held to paired_s where there
+     * are pairs, else to the median. */
+    size_t pairs;
+    double paired_s;
+    /* How far the judged time may stand from the prediction beyond the tolerance. With
+     * pairs: half the range of the middle differences (without the largest and smallest
+     * of five or more). Without: half the spread of the point's repetitions plus half of
+     * the memory target's (0 for single runs), plus the compute term's share of a CPU
+     * time shift (|cpu_time_shift| x the memory target's time). A miss past tolerance x
+     * predicted + noise_s is unexplained. */
     double noise_s;
 } cause_evidence_t;
 

@@ -215,7 +215,9 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, const 
                     ? "emulated cap (the device's own flush after it not probed: taken as instant)"
                     : "probed (fsync'd) write",
                 isnan(s->points[s->npoints - 1].dirty_background_bytes)
-                    ? "no write-back thresholds (not recorded: writes taken to overlap)"
+                    ? "no write-back thresholds (not recorded: an interval from the writes "
+                      "overlapping the compression to the writes following it, the end nearer "
+                      "the measured time shown)"
                     : "the kernel's write-back thresholds",
                 100.0 * s->prediction_error_median, 100.0 * s->prediction_error_max);
 

@@ -56,14 +56,21 @@ const char *cause_plain_words(const analysis_series_t *s, verdict_cause_t cause,
         if (s->rate_cap_bps > 0.0 && !(s->drain_bps < s->rate_cap_bps))
             snprintf(buf, cap, "the emulated %s write cap", analysis_format_rate(
                          s->rate_cap_bps, r1, sizeof r1));
+        else if (!(s->write_speed_bps > 0.0))
+            snprintf(buf, cap, "the disk writing%s (its speed not probed)",
+                     strcmp(s->sync, "direct") == 0 ? " (O_DIRECT)" : " during the run");
         else
             snprintf(buf, cap, "the disk writing at %s%s",
                      analysis_format_rate(s->write_speed_bps, r1, sizeof r1),
                      strcmp(s->sync, "direct") == 0 ? " (O_DIRECT)" : " during the run");
         break;
     case CAUSE_FLUSH_TAIL:
-        snprintf(buf, cap, "the flush of the page cache at the end (the disk drains %s)",
-                 analysis_format_rate(s->drain_bps, r1, sizeof r1));
+        if (s->drain_bps > 0.0 && isfinite(s->drain_bps))
+            snprintf(buf, cap, "the flush of the page cache at the end (the disk drains %s)",
+                     analysis_format_rate(s->drain_bps, r1, sizeof r1));
+        else
+            snprintf(buf, cap, "the flush of the page cache at the end (measured in the "
+                     "runs; the disk's speed not probed)");
         break;
     case CAUSE_CPU_CONTENTION:
         snprintf(buf, cap, "contended cores (the workers needed more CPU time than in memory)");
@@ -96,20 +103,50 @@ const char *decomposition_words(const cause_evidence_t *e, char *buf, size_t cap
     return buf;
 }
 
+/* Appends, where the point's runs paired with memory's, its time at memory's CPU speed. */
+static void paired_words(const cause_evidence_t *e, char *buf, size_t cap)
+{
+    if (e->paired_s > 0.0)
+        strbuf_appendf(buf, cap, "; %.3g s at memory's CPU speed, from %zu run%s paired with "
+                       "memory's in the same blocks", e->paired_s, e->pairs,
+                       e->pairs == 1 ? "" : "s");
+}
+
+/* Appends, where p's write-back context is unknown, the model's interval and the end the
+ * measured time is nearer. */
+static void interval_words(const analysis_point_t *p, char *buf, size_t cap)
+{
+    if (!(p->predicted_low_s > 0.0 && p->predicted_high_s > 0.0))
+        return;
+    bool serial = fabs(p->seconds - p->predicted_high_s) < fabs(p->seconds - p->predicted_low_s);
+    strbuf_appendf(buf, cap, "; the write-back context is unknown (no sync mode or page-cache "
+                   "thresholds recorded), so the model gives %.3g-%.3g s, from the writes "
+                   "overlapping the compression to the writes following it, and the measured "
+                   "%.3g s is %s, nearer the %s end", p->predicted_low_s, p->predicted_high_s,
+                   p->seconds,
+                   p->seconds >= p->predicted_low_s && p->seconds <= p->predicted_high_s
+                       ? "inside it" : "outside it",
+                   serial ? "serial" : "overlapped");
+}
+
 void cause_miss_words(const analysis_series_t *s, const analysis_point_t *p,
                        const analysis_verdict_t *v, double tolerance, char *buf, size_t cap)
 {
     const cause_evidence_t *e = &v->evidence;
     char r1[32], r2[32], parts[256];
     switch (v->miss) {
-    case MISS_MODEL:
+    case MISS_MODEL: {
+        double judged = e->paired_s > 0.0 ? e->paired_s : p->seconds;
         decomposition_words(e, parts, sizeof parts);
-        strbuf_appendf(buf, cap, "measured %.3g s, but the model predicts %s (%+.0f%%, more "
-                       "than the %.0f%% tolerance%s), so no cause is claimed",
-                       p->seconds, parts, 100.0 * (e->predicted_s - p->seconds) / p->seconds,
-                       100.0 * tolerance,
+        strbuf_appendf(buf, cap, "measured %.3g s", p->seconds);
+        paired_words(e, buf, cap);
+        strbuf_appendf(buf, cap, ", but the model predicts %s (%+.0f%%, more than the %.0f%% "
+                       "tolerance%s), so no cause is claimed", parts,
+                       100.0 * (e->predicted_s - judged) / judged, 100.0 * tolerance,
                        e->noise_s > 0.0 ? " and the runs' own spread" : "");
+        interval_words(p, buf, cap);
         break;
+    }
     case MISS_BEYOND_VOLUME:
         strbuf_appendf(buf, cap, "wrote %s, faster than the volume's %s %s; one of the "
                        "figures is wrong (the probe, the cap, or a page cache that held the "
@@ -166,12 +203,24 @@ const char *cause_words(const analysis_series_t *s, const analysis_point_t *p,
             strbuf_appendf(buf, cap, "%s and %s take about as long (within %.0f%%)", what,
                            cause_plain_words(s, v->second_cause, other, sizeof other),
                            100.0 * tolerance);
+        else if (v->cause == CAUSE_COMPUTE && v->volume_cannot_matter)
+            strbuf_appendf(buf, cap, "%+.0f%% against the model's time, but the volume adds "
+                           "%.2f s, under the %.0f%% tolerance, so it cannot be what limits; "
+                           "the excess is the cores': %s", 100.0 * v->excess,
+                           e->predicted_s - e->part_s[TERM_COMPUTE], 100.0 * tolerance,
+                           isnan(e->cpu_time_shift) || fabs(e->cpu_time_shift) <= tolerance
+                               ? "not in the runs' user CPU time (another load took the "
+                                 "cores, or a slower spell of them at full load)"
+                               : "the CPU's speed moved");
         else if (v->cause == CAUSE_COMPUTE)
             strbuf_appendf(buf, cap, "at %.0f%% of the CPU rate: the volume adds less than "
                            "the %.0f%% tolerance", 100.0 * share, 100.0 * tolerance);
         else
             strbuf_appendf(buf, cap, "%s sets the time", what);
-        strbuf_appendf(buf, cap, "; the model: %s (measured %.3g s)", parts, p->seconds);
+        strbuf_appendf(buf, cap, "; the model: %s (measured %.3g s", parts, p->seconds);
+        paired_words(e, buf, cap);
+        strbuf_appendf(buf, cap, ")");
+        interval_words(p, buf, cap);
     } else {
         /* Decided without a prediction: the ceilings and the run's telemetry. */
         switch (v->cause) {

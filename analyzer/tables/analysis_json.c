@@ -80,6 +80,8 @@ static json_t *evidence_json(const analysis_verdict_t *v)
     json_object_set_new(o, "io_read_wait_s", json_number_or_null(e->io_read_wait_s));
     json_object_set_new(o, "predicted_s", json_number_or_null(e->predicted_s));
     json_object_set_new(o, "noise_s", json_number_or_null(e->noise_s));
+    json_object_set_new(o, "pairs", json_integer((json_int_t)e->pairs));
+    json_object_set_new(o, "paired_s", json_number_or_null(e->paired_s));
     if (e->predicted_s > 0.0) {
         /* The model's decomposition: parts add up to predicted_s; own is each term's own
          * time (docs/method.md, "One model decides"). */
@@ -164,6 +166,7 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
             {POINT_BEYOND_PROBE, "faster-than-probed"},
             {POINT_SINGLE_RUN_UNEXPLAINED, "unexplained-single-run"},
             {POINT_CPU_SPEED_MOVED, "cpu-speed-moved"},
+            {POINT_EXCESS_NOT_VOLUME, "excess-not-volume"},
         };
         for (size_t f = 0; f < sizeof names / sizeof names[0]; f++)
             if (p->flags & names[f].flag)
@@ -173,6 +176,8 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
         json_object_set_new(j, "flush_s", json_number_or_null(p->flush_s));
         json_object_set_new(j, "predicted_seconds", json_number_or_null(p->predicted_seconds));
         json_object_set_new(j, "predicted_flush_s", json_number_or_null(p->predicted_tail_s));
+        json_object_set_new(j, "predicted_low_s", json_number_or_null(p->predicted_low_s));
+        json_object_set_new(j, "predicted_high_s", json_number_or_null(p->predicted_high_s));
         json_object_set_new(j, "predicted_regime", p->predicted_regime == PREDICT_UNKNOWN
                             ? json_null() : json_string(predict_regime_name(p->predicted_regime)));
         if (!isnan(p->compress_busy)) {
@@ -232,6 +237,8 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
         json_object_set_new(j, "evidence", evidence_json(v));
         json_object_set_new(j, "device_disagrees", json_boolean(v->device_disagrees));
         json_object_set_new(j, "accounting_disagrees", json_boolean(v->accounting_disagrees));
+        json_object_set_new(j, "volume_cannot_matter", json_boolean(v->volume_cannot_matter));
+        json_object_set_new(j, "excess", json_number_or_null(v->excess));
         json_array_append_new(verdicts, j);
     }
     json_object_set_new(o, "verdicts", verdicts);

@@ -7,6 +7,8 @@
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/faults_lib.sh"
 set -e
+# run's fixture step below checks its volume's room for 2 GiB before it writes a byte.
+need_free_space $((2150 * 1024 * 1024)) "$WORK"
 
 # Text that xz compresses slowly (seconds on 2 threads), and random data for the copy codec.
 head -c 27000000 /dev/urandom | base64 -w 100 > "$WORK/text"

@@ -8,11 +8,11 @@ SRC_DIR=${SRC_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 LAB=$SRC_DIR/scripts/lab-volumes.sh
 
 if [ "$(id -u)" -ne 0 ]; then
-    echo "skip: not root: no loop devices or cgroups" >&2
+    echo "skipped: not root: no loop devices or cgroups"
     exit 77
 fi
 if [ ! -e /dev/loop-control ] || ! losetup --find >/dev/null 2>&1; then
-    echo "skip: no free loop device" >&2
+    echo "skipped: no free loop device"
     exit 77
 fi
 
@@ -37,7 +37,7 @@ fail() {
 rc=0
 out=$(bash "$LAB" up) || rc=$?
 if [ "$rc" -eq 77 ]; then
-    echo "skip: lab-volumes.sh up skipped (no usable block cgroup)" >&2
+    echo "skipped: lab-volumes.sh up could not throttle a loop device (no usable block cgroup)"
     exit 77
 fi
 [ "$rc" -eq 0 ] || fail "up exited $rc"

@@ -6,7 +6,7 @@ set -u
 : "${CHOKEPOINT:?set CHOKEPOINT to the built binary}"
 
 if [ "$(id -u)" -ne 0 ]; then
-    echo "skipped: not root, cannot mount a tmpfs" >&2
+    echo "skipped: not root, cannot mount a tmpfs"
     exit 77
 fi
 work=$(mktemp -d /tmp/cp-cli-tmpfs.XXXXXX)

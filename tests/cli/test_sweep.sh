@@ -109,7 +109,7 @@ if is_root && mount_tmpfs "$WORK/tiny" 1m; then
     check "the error names the cause" grep -q "No space left on device" "$WORK/fail.csv"
     check "nothing left on the full volume" test -z "$(ls -A "$WORK/tiny")"
 else
-    echo "skipped: full-volume case needs root to mount a tmpfs"
+    skip_check "full-volume case needs root to mount a tmpfs"
 fi
 
 run "$CP" sweep -i "$WORK/in" -o "$WORK/runs.csv" mem

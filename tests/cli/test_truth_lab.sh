@@ -17,14 +17,23 @@
 # The test does not trust the analysis for the physics: from the runs' own medians (the
 # memory target's time c), the probe's median O_DIRECT rate D and the output o, it works
 # out the truth of each direct point itself: o / D below 0.85 c is cpu-bound, above c /
-# 0.85 write-bound; between them the two are close (a shared machine's CPU speed drifts
-# between the calibration and the sweep), and the program may say balanced, either single
-# verdict, or that its prediction missed (unexplained), which near a balance the
-# variability of the blocks' times can cause. Skips (77), saying why, when two threads do
-# not reach 1.4 x r1 here (one CPU, or a busy machine), when the machine was busy during
-# the runs, or where the page cache's background threshold is below the output.
-# Predictions must come within 15% of every measured median. Needs root, loop devices and
-# a block-throttling cgroup; exits 77 (skip) otherwise.
+# 0.85 write-bound; between them the two are close, and the program may say balanced,
+# either single verdict, or that its prediction missed (unexplained), which near a balance
+# the variability of the blocks' times can cause. Predictions must come within 15% of every
+# measured time beyond the runs' noise, both by the test's own rule (paired_runs.py): the
+# sweeps run in randomized blocks, so a repetition's volume run and memory's ran next to
+# each other at one CPU speed; the measured time is memory's median plus the median of the
+# pairs' differences, the noise half the middle differences' range.
+#
+# Judging needs figures of one machine. Where they are not (a volume over 15% faster than
+# memory in its blocks: the CPU's speed moved between paired runs; memory's one-thread
+# runs with under a quarter of the CPU idle: another load took the spare core; a point's
+# noise over 10% of its time), the sweeps are measured again,
+# three attempts at most, and the test fails with every attempt's figures if none can be
+# judged. Where the page cache's background threshold is below the output (little memory),
+# it is held above it for the test (hold_writeback_room). Needs root, loop devices and a
+# block-throttling cgroup; exits 77 (skip) otherwise, and judges no time under the
+# sanitizers.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -45,10 +54,6 @@ out_rate() {
 r1=$(out_rate 1)
 r2=$(out_rate 2)
 echo "output rate into memory: $r1 B/s at T=1, $r2 B/s at T=2"
-if ! awk -v a="$r1" -v b="$r2" 'BEGIN { exit !(b >= 1.4 * a) }'; then
-    echo "skip: two threads reach only $r2 B/s against $r1 (need 1.4 x): one CPU or a busy machine" >&2
-    exit 77
-fi
 cap=$(awk -v a="$r1" -v b="$r2" 'BEGIN { printf "%d", sqrt(a * b) / 1e6 }')
 lab_slow_volume "$cap" 1G
 
@@ -66,79 +71,66 @@ drain=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 check "the probe's median drain rate is at most the $cap MB/s cap and near it ($drain B/s)" \
     awk -v d="${drain:-0}" -v c="$cap" 'BEGIN { exit !(d >= 0.75 * c * 1e6 && d <= 1.1 * c * 1e6) }'
 
-for sync in fsync direct; do
-    run lab "$CP" sweep -i "$WORK/in.bin" -c "$CODEC" --threads 1,2 --reps 5 --sync "$sync" -q \
-        -o "$WORK/runs-$sync.csv" mem "$slow"
-    expect_status 0 "sweep with --sync $sync"
-    run "$CP" analyze "$WORK/runs-$sync.csv" --probe "$WORK/probe-$sync.csv" --format json \
-        -o "$WORK/analysis-$sync.json"
-    expect_status 0 "analyze the $sync runs"
-    # The evidence, for whoever reads a failure: each point's measured and predicted time.
-    jq -r --arg s "$sync" '.targets[] | select(.name == "slow") | .points[]
-        | "\($s) T=\(.threads): measured \(.seconds) s (min \(.seconds_min), max \(.seconds_max)), predicted \(.predicted_seconds) s (\(.predicted_regime)), flush \(.flush_s) s"' \
-        "$WORK/analysis-$sync.json" || true
-done
+# The output at T=1 into memory, for the page cache's room: the fsync premise is that the
+# page cache holds the whole output until the fsync.
+out_bytes=$("$CP" compress -i "$WORK/in.bin" -o /dev/null -c "$CODEC" -T 1 --json -q | jq .output_bytes)
+hold_writeback_room $((out_bytes * 3 / 2))
 
-# One thread on an otherwise idle machine leaves a core free: idle or waiting on the
-# input's reads (iowait), about half the CPU time on two. When the mem runs at T=1 saw
-# under a quarter, something else was running: the verdicts would rightly say
-# cores-saturated, which is not what this test is about.
-f=$WORK/runs-direct.csv
-free=$(awk -F, -v i="$(csv_col "$f" cpu_idle_share)" -v w="$(csv_col "$f" cpu_iowait_share)" \
-           -v t="$(csv_col "$f" threads)" \
-    'NR > 1 && $1 == "mem" && $t == 1 && $i != "" { s += $i + $w; n++ }
-     END { if (n) printf "%.2f", s / n; else print "1" }' "$f")
-if awk -v x="$free" 'BEGIN { exit !(x < 0.25) }'; then
-    echo "skip: the machine was busy (CPU idle or iowait $free during one-thread runs on mem)" >&2
-    exit 77
-fi
+# figures SYNC: each point's figures in runs-SYNC.csv, read in pairs (paired_runs.py), on
+# stderr; on stdout what keeps the sweep from being judged ("" when nothing does).
+figures() {
+    PYTHONPATH=$SRC_DIR/tests/cli python3 - "$WORK/runs-$1.csv" "$1" <<'PY'
+import statistics, sys
+from paired_runs import describe, load, paired, unjudgeable
+rows = load(sys.argv[1])
+why = []
+for t in (1, 2):
+    f = paired(rows, "slow", t)
+    print(describe(f"{sys.argv[2]} slow", t, f), file=sys.stderr)
+    why.append(unjudgeable(f"{sys.argv[2]} slow", t, f))
+free = [float(r["cpu_idle_share"]) + float(r["cpu_iowait_share"] or 0) for r in rows
+        if r["target"] == "mem" and int(r["threads"]) == 1 and r["cpu_idle_share"] != ""]
+if free and statistics.mean(free) < 0.25:
+    why.append(f"{sys.argv[2]}: another load took the spare core (CPU idle or iowait "
+               f"{statistics.mean(free):.2f} during memory's one-thread runs)")
+print("; ".join(w for w in why if w))
+PY
+}
 
+# attempt N: both sweeps and their analyses; 0 when their figures can be judged.
+attempt() {
+    local sync why
+    for sync in fsync direct; do
+        run lab "$CP" sweep -i "$WORK/in.bin" -c "$CODEC" --threads 1,2 --reps 5 --sync "$sync" \
+            -q --force -o "$WORK/runs-$sync.csv" mem "$slow"
+        expect_status 0 "attempt $1: sweep with --sync $sync"
+        run "$CP" analyze "$WORK/runs-$sync.csv" --probe "$WORK/probe-$sync.csv" --format json \
+            --force -o "$WORK/analysis-$sync.json"
+        expect_status 0 "attempt $1: analyze the $sync runs"
+        # The evidence, for whoever reads a failure: each point's measured and predicted time.
+        jq -r --arg s "$sync" '.targets[] | select(.name == "slow") | .points[]
+            | "\($s) T=\(.threads): measured \(.seconds) s (min \(.seconds_min), max \(.seconds_max)), predicted \(.predicted_seconds) s (\(.predicted_regime)), flush \(.flush_s) s"' \
+            "$WORK/analysis-$sync.json" || true
+    done
+    sanitized && return 0 # no time is judged there: one attempt runs every command
+    why=""
+    for sync in fsync direct; do
+        why="$why${why:+; }$(figures "$sync")"
+        why=${why%; }
+    done
+    unjudged=$why
+    [ -z "$why" ]
+}
+measure_until_judged 3 attempt || { finish; exit 1; }
 if sanitized; then
-    echo "skip: timings under the sanitizers are not the product's: every command ran, no time is judged" >&2
-    exit 77
+    skip "timings under the sanitizers are not the product's: every command ran, no time is judged"
 fi
 
-# The memory target is the floor: the same job onto a volume does the same work and more.
-# Memory's time is taken at the CPU speed the volume's runs had: on a virtual machine one
-# core at a time can run 25-40% slower for a while (another guest on its host core), and
-# the same work then costs that much more user CPU time (cpu_time_shift, measured where a
-# core is spare). A volume point still more than 15% faster than that means the machine's
-# speed moved in a way the runs' CPU time does not show, and the figures the verdicts are
-# judged by are not one machine's.
 # median_at FILE TARGET T: the median seconds of TARGET's runs at T threads in FILE
 median_at() {
     awk -F, -v t="$(csv_col "$1" threads)" -v s="$(csv_col "$1" seconds)" -v who="$2" -v T="$3" \
         'NR > 1 && $1 == who && $t == T { print $s }' "$1" | median_of
 }
-# mem_at SYNC T: memory's median time at T at the volume's CPU speed in the SYNC sweep
-mem_at() {
-    local f=$WORK/runs-$1.csv
-    awk -v c="$(median_at "$f" mem "$2")" -v s="$(cpu_time_shift "$f" slow "$2")" \
-        'BEGIN { print c * (1 + s) }'
-}
-for sync in fsync direct; do
-    for T in 1 2; do
-        c=$(mem_at "$sync" "$T")
-        w=$(median_at "$WORK/runs-$sync.csv" slow "$T")
-        echo "$sync T=$T: memory $(median_at "$WORK/runs-$sync.csv" mem "$T") s, at the volume's CPU speed $c s (user CPU shift $(cpu_time_shift "$WORK/runs-$sync.csv" slow "$T")); volume $w s"
-        if awk -v c="$c" -v w="$w" 'BEGIN { exit !(w < c / 1.15) }'; then
-            echo "skip: $sync T=$T: the volume ran faster than memory ($w s against $c s), so the machine's speed moved during the sweep" >&2
-            exit 77
-        fi
-    done
-done
-
-# The fsync premise: the page cache holds the whole output until the fsync. A machine whose
-# background write-back threshold is below the output (little RAM) starts writing during
-# the run instead, which the model predicts (mixed), but this test is not about.
-f=$WORK/runs-fsync.csv
-short=$(awk -F, -v b="$(csv_col "$f" dirty_background_bytes)" -v o="$(csv_col "$f" output_bytes)" \
-    'NR > 1 && $b != "" && $b + 0 < 1.1 * $o { print $b; exit }' "$f")
-if [ -n "$short" ]; then
-    echo "skip: the write-back threshold ($short bytes) is below this test's output" >&2
-    exit 77
-fi
-
 # at SYNC T: "verdict cause" of the slow volume at T threads
 at() {
     jq -r --argjson t "$2" '.targets[] | select(.name == "slow") | .verdicts[]
@@ -151,12 +143,11 @@ check "fsync, T=1: write-bound by the flush tail (got: $(at fsync 1))" \
 check "fsync, T=2: write-bound by the flush tail (got: $(at fsync 2))" \
     test "$(at fsync 2)" = "write-bound flush-tail"
 # truth T: the physical verdict of the direct point at T from the measured figures alone:
-# c the memory target's median time (at the volume's CPU speed, mem_at), o the slow
-# volume's median output, D the probe's
+# c the memory target's median time, o the slow volume's median output, D the probe's
 # median O_DIRECT rate; "near" when o / D and c are within 15% of each other.
 truth() {
     local f=$WORK/runs-direct.csv c o d
-    c=$(mem_at direct "$1")
+    c=$(median_at "$f" mem "$1")
     o=$(awk -F, -v t="$(csv_col "$f" threads)" -v b="$(csv_col "$f" output_bytes)" -v T="$1" \
         'NR > 1 && $1 == "slow" && $t == T { print $b }' "$f" | median_of)
     d=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
@@ -186,14 +177,23 @@ agrees() {
 check "direct, T=1: the verdict agrees with the physics" agrees 1
 check "direct, T=2: the verdict agrees with the physics" agrees 2
 
-# Every prediction within 15% of the measured median, beyond the noise of the figures it
-# rests on (the analysis' own allowance: half the spread of the point's repetitions and of
-# the memory target's; a busy or sanitizer-slowed machine spreads them).
+# Every prediction within 15% of the measured time, beyond the noise of the figures it
+# rests on, both by the test's own rule (paired_runs.py).
 for sync in fsync direct; do
-    worst=$(jq -r '[.targets[] | select(.name == "slow") | .points as $p | .verdicts
-                    | to_entries[] | ((($p[.key].predicted_seconds - $p[.key].seconds) | fabs)
-                      - .value.evidence.noise_s) / $p[.key].seconds] | max' \
-        "$WORK/analysis-$sync.json")
+    worst=$(PYTHONPATH=$SRC_DIR/tests/cli python3 - "$WORK/runs-$sync.csv" \
+                "$WORK/analysis-$sync.json" <<'PY'
+import json, sys
+from paired_runs import load, paired
+rows = load(sys.argv[1])
+a = json.load(open(sys.argv[2]))
+worst = None
+for p in [s for s in a["targets"] if s["name"] == "slow"][0]["points"]:
+    f = paired(rows, "slow", p["threads"])
+    e = max(0.0, abs(p["predicted_seconds"] - f["measured"]) - f["noise"]) / f["measured"]
+    worst = e if worst is None else max(worst, e)
+print("null" if worst is None else f"{worst:.4f}")
+PY
+)
     check "$sync: every prediction within 15% beyond the runs' noise (worst $worst)" \
         awk -v e="$worst" 'BEGIN { exit !(e != "null" && e <= 0.15) }'
 done
