@@ -341,10 +341,12 @@ static void write_people(const forecast_report_t *r, const doc_t *d)
                             parts[TERM_FLUSH]);
             }
             if (any_interval)
-                fprintf(out, "%sa-b: the study recorded no sync mode and no page-cache "
-                        "thresholds, so the time lies between the writes overlapping the "
-                        "compression (a; its terms and verdict shown) and the writes "
-                        "following it (b)\n", doc_aside(d, "  "));
+                fprintf(out, "%sa-b: when the disk starts writing is not known here (no "
+                        "page-cache thresholds in the study, or a run longer than the "
+                        "flusher's period, whose wake-up starts write-back only past the "
+                        "device's share of the background threshold, set by every device's "
+                        "recent writes): between starting as early as can be (a; its terms "
+                        "and verdict shown) and as late (b)\n", doc_aside(d, "  "));
             if (any_extrapolated)
                 fprintf(out, "%s* extrapolated: the memory target did not run this thread "
                         "count; its time is the %s model's of the CPU curve\n", doc_aside(d, "  "),
