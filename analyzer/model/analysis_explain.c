@@ -125,30 +125,57 @@ bool explain_writeback_unknown(const analysis_series_t *s, const analysis_point_
            isnan(p->dirty_expire_s) && isnan(p->dirty_writeback_s);
 }
 
-/* Both ends of an unknown context's interval: the inputs' own (no thresholds: the writes
- * overlap) and the page cache holding the whole output to the fsync (serial). */
-static void interval_ends(const analysis_series_t *s, const analysis_point_t *p, double cpu_bps,
+/* Turns in into the late end of p's interval: where the context is unknown, the page
+ * cache holding the whole output to the fsync (serial); where it is known but the run
+ * outlasts the flusher's period, write-back starting at the background threshold or the
+ * dirty expiry instead of the flusher's first wake-up (which starts it only once this
+ * device's share of the background threshold is passed, a share the kernel sets from
+ * every device's recent write-out: unknown here). False when p has no interval. */
+static bool late_inputs(const analysis_series_t *s, const analysis_point_t *p,
+                        predict_inputs_t *in)
+{
+    if (explain_writeback_unknown(s, p)) {
+        in->dirty_background_bytes = in->dirty_bytes = INFINITY;
+        return true;
+    }
+    if (s->cpu_ceiling || predict_sync_from_name(s->sync) != PREDICT_SYNC_FSYNC ||
+        strcmp(s->sync, "mixed") == 0 || !(in->dirty_writeback_s > 0.0))
+        return false;
+    in->dirty_writeback_s = NAN;
+    return true;
+}
+
+/* Both ends of p's interval (late_inputs), low the early one; false when p has none or
+ * they coincide. */
+static bool interval_ends(const analysis_series_t *s, const analysis_point_t *p, double cpu_bps,
                           prediction_t *low, prediction_t *high)
 {
     predict_inputs_t in = point_inputs(s, p, cpu_bps);
     *low = predict_run(&in);
-    in.dirty_background_bytes = in.dirty_bytes = INFINITY;
+    if (!late_inputs(s, p, &in))
+        return false;
     *high = predict_run(&in);
+    return low->regime != PREDICT_UNKNOWN && high->seconds > low->seconds * (1.0 + 1e-9);
 }
 
-/* The model's inputs that decide point p: point_inputs, except that where the write-back
- * context is unknown and p's measured time is nearer the serial end of the interval, the
- * page cache holds the whole output (thresholds infinite). */
+double explain_late_seconds(const analysis_series_t *s, const analysis_point_t *p,
+                            double cpu_bps)
+{
+    prediction_t low, high;
+    return interval_ends(s, p, cpu_bps, &low, &high) ? high.seconds : NAN;
+}
+
+/* The model's inputs that decide point p: point_inputs, except that where p has an
+ * interval and its measured time is nearer the late end, the late end's. */
 static predict_inputs_t decided_inputs(const analysis_series_t *s, const analysis_point_t *p,
                                        double cpu_bps)
 {
     predict_inputs_t in = point_inputs(s, p, cpu_bps);
-    if (!explain_writeback_unknown(s, p) || !(p->seconds > 0.0))
-        return in;
     prediction_t low, high;
-    interval_ends(s, p, cpu_bps, &low, &high);
+    if (!(p->seconds > 0.0) || !interval_ends(s, p, cpu_bps, &low, &high))
+        return in;
     if (fabs(p->seconds - high.seconds) < fabs(p->seconds - low.seconds))
-        in.dirty_background_bytes = in.dirty_bytes = INFINITY;
+        late_inputs(s, p, &in);
     return in;
 }
 
@@ -170,9 +197,8 @@ void explain_predict_point(const analysis_series_t *s, analysis_point_t *p, doub
     p->predicted_seconds = pred.seconds;
     p->predicted_tail_s = pred.tail_s;
     p->predicted_regime = pred.regime;
-    if (explain_writeback_unknown(s, p) && pred.regime != PREDICT_UNKNOWN) {
-        prediction_t low, high;
-        interval_ends(s, p, cpu_bps, &low, &high);
+    prediction_t low, high;
+    if (interval_ends(s, p, cpu_bps, &low, &high)) {
         p->predicted_low_s = low.seconds;
         p->predicted_high_s = high.seconds;
     }
@@ -496,12 +522,17 @@ void explain_crossover(analysis_series_t *s, const fit_result_t *ceiling_models,
      * run's CPU work there (the compressors' work hardly changes with T), at the CPU
      * curve's rate. */
     crossover_ctx_t c = {s, s->points[s->npoints - 1], tolerance, TERM_COUNT, NAN};
-    if (explain_writeback_unknown(s, &c.at) && c.at.predicted_high_s > 0.0) {
-        /* An unknown context is settled once, by the end the measured point was nearer,
-         * and asked at every T: not chosen anew by a time measured at another T. */
-        bool serial = fabs(c.at.seconds - c.at.predicted_high_s) <
-                      fabs(c.at.seconds - c.at.predicted_low_s);
-        c.at.dirty_background_bytes = c.at.dirty_bytes = serial ? INFINITY : 0.0;
+    if (c.at.predicted_high_s > 0.0) {
+        /* An interval is settled once, by the end the measured point was nearer, and asked
+         * at every T: not chosen anew by a time measured at another T. */
+        bool late = fabs(c.at.seconds - c.at.predicted_high_s) <
+                    fabs(c.at.seconds - c.at.predicted_low_s);
+        if (explain_writeback_unknown(s, &c.at))
+            c.at.dirty_background_bytes = c.at.dirty_bytes = late ? INFINITY : 0.0;
+        else if (late)
+            c.at.dirty_writeback_s = NAN;
+        else
+            c.at.seconds = 0.0; /* no measured time: the early end (decided_inputs) */
     }
     const fit_result_t *curve = &ceiling_models[model];
     s->crossover_threads = verdict_crossover_where(curve, volume_limits_at, &c,

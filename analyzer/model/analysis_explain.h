@@ -21,6 +21,14 @@ double explain_write_speed(const analysis_series_t *s);
  * which says nothing of when the writes reached the disk. Its model is an interval. */
 bool explain_writeback_unknown(const analysis_series_t *s, const analysis_point_t *p);
 
+/* The late end of p's interval at CPU rate cpu_bps: where the context is unknown, the page
+ * cache holding the whole output to the fsync; where the run outlasts the flusher's
+ * period, write-back not started at its wake-up (which needs this device's share of the
+ * background threshold passed, a share set by every device's recent writes). NAN when p
+ * has no interval: its prediction is a point. */
+double explain_late_seconds(const analysis_series_t *s, const analysis_point_t *p,
+                            double cpu_bps);
+
 /* Predicts point p of series s and stores the prediction in p, from the CPU ceiling
  * cpu_bps (input bytes per second) and p->mem_cpu_work_s (for the I/O path's share of
  * the cores). Nothing for the mem series. */

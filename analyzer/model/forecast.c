@@ -329,6 +329,7 @@ static int forecast_codec(const analysis_t *a, forecast_t *f, size_t c, const in
             double cpu_bps = cpu_rate_at(ceil->mem, threads[i], &fp->extrapolated);
             fp->cpu_s = points[i].input_bytes / cpu_bps;
             fp->prediction = explain_point_prediction(&s, &points[i], cpu_bps);
+            fp->seconds_high = explain_late_seconds(&s, &points[i], cpu_bps);
             decide(fp, f->tolerance);
         }
         explain_crossover(&s, ceil->models, ceil->best_rate_model, f->tolerance);

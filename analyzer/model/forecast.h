@@ -98,6 +98,14 @@ typedef struct forecast_point {
                                 CPU model's */
     double cpu_s;            /* the compute term: the memory target's time at T */
     prediction_t prediction; /* seconds, regime, parts and own times of each term */
+    /* Where the kernel's write-back timing is not fixed by what is known, the model is an
+     * interval (explain_late_seconds): prediction is its early end and seconds_high its
+     * late end. Early: the writes beside the compression where the study's context is
+     * unknown (a table from elsewhere: no thresholds), write-back from the flusher's first
+     * wake-up where the run outlasts its period. Late: the page cache holding the whole
+     * output to the fsync, or to the background threshold or the dirty expiry. NAN: a
+     * point. */
+    double seconds_high;
     verdict_kind_t verdict;  /* from predict_decide: the term that sets the time */
     verdict_cause_t cause, second_cause; /* second: a balanced point's other term, else
                                             CAUSE_UNKNOWN */

@@ -63,6 +63,8 @@ int forecast_check_run(const forecast_t *f, const analysis_t *later, forecast_ch
         r->point = i;
         memcpy(r->target, s->name, sizeof r->target);
         r->predicted_s = fp->prediction.seconds;
+        if (fp->seconds_high > 0.0) /* an interval: its point nearest the measured time */
+            r->predicted_s = fmin(fmax(p->seconds, fp->prediction.seconds), fp->seconds_high);
         r->measured_s = p->seconds;
         r->measured_min_s = p->seconds_min;
         r->measured_max_s = p->seconds_max;

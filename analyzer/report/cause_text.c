@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/analysis_explain.h"
 #include "report/figure_text.h"
 #include "report/strbuf.h"
 
@@ -114,19 +115,28 @@ static void paired_words(const cause_evidence_t *e, char *buf, size_t cap)
 
 /* Appends, where p's write-back context is unknown, the model's interval and the end the
  * measured time is nearer. */
-static void interval_words(const analysis_point_t *p, char *buf, size_t cap)
+static void interval_words(const analysis_series_t *s, const analysis_point_t *p, char *buf,
+                           size_t cap)
 {
     if (!(p->predicted_low_s > 0.0 && p->predicted_high_s > 0.0))
         return;
-    bool serial = fabs(p->seconds - p->predicted_high_s) < fabs(p->seconds - p->predicted_low_s);
-    strbuf_appendf(buf, cap, "; the write-back context is unknown (no sync mode or page-cache "
-                   "thresholds recorded), so the model gives %.3g-%.3g s, from the writes "
-                   "overlapping the compression to the writes following it, and the measured "
-                   "%.3g s is %s, nearer the %s end", p->predicted_low_s, p->predicted_high_s,
-                   p->seconds,
-                   p->seconds >= p->predicted_low_s && p->seconds <= p->predicted_high_s
-                       ? "inside it" : "outside it",
-                   serial ? "serial" : "overlapped");
+    bool late = fabs(p->seconds - p->predicted_high_s) < fabs(p->seconds - p->predicted_low_s);
+    const char *inside = p->seconds >= p->predicted_low_s && p->seconds <= p->predicted_high_s
+                             ? "inside it" : "outside it";
+    if (explain_writeback_unknown(s, p))
+        strbuf_appendf(buf, cap, "; the write-back context is unknown (no sync mode or "
+                       "page-cache thresholds recorded), so the model gives %.3g-%.3g s, from "
+                       "the writes overlapping the compression to the writes following it, and "
+                       "the measured %.3g s is %s, nearer the %s end", p->predicted_low_s,
+                       p->predicted_high_s, p->seconds, inside, late ? "serial" : "overlapped");
+    else
+        strbuf_appendf(buf, cap, "; the run outlasts the flusher's %.0f s period, whose wake-up "
+                       "starts write-back only past this device's share of the background "
+                       "threshold (set by every device's recent writes, unknown here), so the "
+                       "model gives %.3g-%.3g s, from write-back at that wake-up to none before "
+                       "the threshold or the dirty expiry, and the measured %.3g s is %s, "
+                       "nearer the %s end", p->dirty_writeback_s, p->predicted_low_s,
+                       p->predicted_high_s, p->seconds, inside, late ? "late" : "early");
 }
 
 void cause_miss_words(const analysis_series_t *s, const analysis_point_t *p,
@@ -144,7 +154,7 @@ void cause_miss_words(const analysis_series_t *s, const analysis_point_t *p,
                        "tolerance%s), so no cause is claimed", parts,
                        100.0 * (e->predicted_s - judged) / judged, 100.0 * tolerance,
                        e->noise_s > 0.0 ? " and the runs' own spread" : "");
-        interval_words(p, buf, cap);
+        interval_words(s, p, buf, cap);
         break;
     }
     case MISS_BEYOND_VOLUME:
@@ -220,7 +230,7 @@ const char *cause_words(const analysis_series_t *s, const analysis_point_t *p,
         strbuf_appendf(buf, cap, "; the model: %s (measured %.3g s", parts, p->seconds);
         paired_words(e, buf, cap);
         strbuf_appendf(buf, cap, ")");
-        interval_words(p, buf, cap);
+        interval_words(s, p, buf, cap);
     } else {
         /* Decided without a prediction: the ceilings and the run's telemetry. */
         switch (v->cause) {

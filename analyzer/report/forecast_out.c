@@ -129,9 +129,10 @@ static void page_cache_words(const forecast_report_t *r, char *buf, size_t cap)
 {
     const forecast_writeback_t *wb = &r->forecast->writeback;
     if (r->meta_path == NULL || !(wb->dirty_background_bytes >= 0.0)) {
-        snprintf(buf, cap, "unknown (no meta.json with the host's write-back thresholds): no "
-                 "output is taken as held in the page cache, so the disk writes while the "
-                 "cores compress");
+        snprintf(buf, cap, "unknown (no meta.json with the host's write-back thresholds): "
+                 "each buffered prediction is an interval, from the disk writing while the "
+                 "cores compress (no output held in the page cache) to the disk writing after "
+                 "them (all of it held to the fsync)");
         return;
     }
     snprintf(buf, cap, "the study host's write-back thresholds (%s): background write-back "
@@ -196,10 +197,15 @@ const char *forecast_first_line(const forecast_report_t *r, char *buf, size_t ca
                 strbuf_appendf(notes, sizeof notes, " from %d thread%s", from,
                                from == 1 ? "" : "s");
         }
+        analysis_format_seconds(s, secs, sizeof secs);
+        if (p->seconds_high > 0.0) {
+            char high[32];
+            strbuf_appendf(secs, sizeof secs, "-%s",
+                           analysis_format_seconds(p->seconds_high, high, sizeof high));
+        }
         strbuf_appendf(buf, cap, "%s %s %s s%s%s%s", v == 0 ? "" : ",",
-                       volume_label(&f->volumes[v], label, sizeof label),
-                       analysis_format_seconds(s, secs, sizeof secs), notes[0] ? " (" : "", notes,
-                       notes[0] ? ")" : "");
+                       volume_label(&f->volumes[v], label, sizeof label), secs,
+                       notes[0] ? " (" : "", notes, notes[0] ? ")" : "");
     }
     strbuf_appendf(buf, cap, ".");
     return buf;
@@ -303,7 +309,7 @@ static void write_people(const forecast_report_t *r, const doc_t *d)
                 fprintf(out, "  %5s %9s  %-12s %-22s %-10s %8s %8s %8s %8s %8s\n", "T",
                         "seconds", "verdict", "cause", "regime", "compute", "io-cpu", "read",
                         "write", "flush");
-            bool any_extrapolated = false;
+            bool any_extrapolated = false, any_interval = false;
             for (size_t i = 0; i < f->npoints; i++) {
                 const forecast_point_t *p = &f->points[i];
                 if (p->codec != c || p->volume != v)
@@ -315,6 +321,12 @@ static void write_people(const forecast_report_t *r, const doc_t *d)
                 for (int t = 0; t < TERM_COUNT; t++)
                     analysis_format_seconds(p->prediction.part_s[t], parts[t], sizeof parts[t]);
                 analysis_format_seconds(p->prediction.seconds, secs, sizeof secs);
+                if (p->seconds_high > 0.0) { /* "1.20-1.75": the unknown context's interval */
+                    char high[32];
+                    analysis_format_seconds(p->seconds_high, high, sizeof high);
+                    strbuf_appendf(secs, sizeof secs, "-%s", high);
+                    any_interval = true;
+                }
                 if (d->md)
                     fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", T, secs,
                             verdict_name(p->verdict), cause,
@@ -328,6 +340,13 @@ static void write_people(const forecast_report_t *r, const doc_t *d)
                             parts[TERM_IO_CPU], parts[TERM_READ], parts[TERM_WRITE],
                             parts[TERM_FLUSH]);
             }
+            if (any_interval)
+                fprintf(out, "%sa-b: when the disk starts writing is not known here (no "
+                        "page-cache thresholds in the study, or a run longer than the "
+                        "flusher's period, whose wake-up starts write-back only past the "
+                        "device's share of the background threshold, set by every device's "
+                        "recent writes): between starting as early as can be (a; its terms "
+                        "and verdict shown) and as late (b)\n", doc_aside(d, "  "));
             if (any_extrapolated)
                 fprintf(out, "%s* extrapolated: the memory target did not run this thread "
                         "count; its time is the %s model's of the CPU curve\n", doc_aside(d, "  "),
@@ -393,6 +412,7 @@ static json_t *point_json(const forecast_t *f, const forecast_point_t *p)
     json_object_set_new(o, "codec", json_string(f->codecs[p->codec].codec));
     json_object_set_new(o, "threads", json_integer(p->threads));
     json_object_set_new(o, "seconds", json_number_or_null(p->prediction.seconds));
+    json_object_set_new(o, "seconds_high", json_number_or_null(p->seconds_high));
     json_object_set_new(o, "verdict", json_string(verdict_name(p->verdict)));
     json_object_set_new(o, "cause", json_string(cause_name(p->cause)));
     json_object_set_new(o, "second_cause", p->second_cause != CAUSE_UNKNOWN

@@ -63,7 +63,8 @@ def describe(name, threads, p):
 def unjudgeable(name, threads, p, floor=0.15, noisiest=0.10):
     """Why the point's figures cannot be judged, or None: the volume faster than memory in
     its blocks by over FLOOR of memory's time (the CPU's speed moved between paired runs),
-    or a noise over NOISIEST of the measured time."""
+    or a noise over NOISIEST of the measured time (a test passes the percentage it claims:
+    a noise beyond it would more than double the claim)."""
     if p["gap"] < -floor * p["mem"]:
         return (f"{name} T={threads}: the volume ran faster than memory in its blocks "
                 f"(median gap {p['gap']:+.3f} s against {p['mem']:.3f} s): the CPU's speed "

@@ -771,6 +771,42 @@ static void test_runs_judged_in_pairs(void **state)
     runs_table_free(runs);
 }
 
+/* A run longer than the flusher's 5 s period, its output far below the background
+ * threshold and its time below the 30 s dirty expiry: 128 MiB with xz:1 at one thread,
+ * 12.3 s into memory and 78 MB of output, onto a 40 MB/s volume. The flusher's first
+ * wake-up starts write-back only past this device's share of the threshold, unknown here:
+ * early, 5 s of output (31.7 MB) is held and the disk writes from then on, 12.3 + 31.7 /
+ * 40 = 13.09 s; late, the cache holds all 78 MB to the fsync, 12.3 + 78 / 40 = 14.25 s.
+ * Measured 14.2 s, the fsync flushing the whole output: the late end, write-bound by the
+ * flush tail (it adds 16%), not cpu-bound by an early write-back that did not happen. */
+static const char flusher_runs_text[] =
+    "target,codec,threads,rep,seconds,input_bytes,output_bytes,layout,input_target,sync,"
+    "dirty_background_bytes,dirty_bytes,dirty_expire_s,dirty_writeback_s,error\n"
+    "mem,xz:1,1,1,12.3,134217728,78000000,split,src,fsync,2400000000,4800000000,30,5,\n"
+    "lab40,xz:1,1,1,14.2,134217728,78000000,split,src,fsync,2400000000,4800000000,30,5,\n";
+
+static void test_flusher_wakeup_interval(void **state)
+{
+    (void)state;
+    runs_table_t *runs = runs_of(flusher_runs_text);
+    probe_table_t *probe = probe_of("target,op,size_bytes,bytes_per_s\n"
+                                    "lab40,write,2000000000,40000000\n");
+    analysis_options_t opts = analysis_defaults();
+    analysis_t *a = NULL;
+    cp_err_t err = {0};
+    assert_int_equal(analysis_run(runs, probe, &opts, &a, &err), 0);
+    const analysis_series_t *lab = series_named(a, "lab40");
+    double held = 78e6 / 12.3 * 5.0;
+    assert_close(lab->points[0].predicted_low_s, 12.3 + held / 40e6, 1e-9);
+    assert_close(lab->points[0].predicted_high_s, 12.3 + 78e6 / 40e6, 1e-9);
+    assert_close(lab->points[0].predicted_seconds, 12.3 + 78e6 / 40e6, 1e-9);
+    assert_int_equal(lab->verdicts[0].verdict, VERDICT_WRITE);
+    assert_int_equal(lab->verdicts[0].cause, CAUSE_FLUSH_TAIL);
+    analysis_free(a);
+    probe_table_free(probe);
+    runs_table_free(runs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -795,6 +831,7 @@ int main(void)
         cmocka_unit_test(test_cpu_speed_moved),
         cmocka_unit_test(test_unknown_writeback_context_interval),
         cmocka_unit_test(test_runs_judged_in_pairs),
+        cmocka_unit_test(test_flusher_wakeup_interval),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
