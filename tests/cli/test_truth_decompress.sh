@@ -6,7 +6,8 @@
 # of CPU: read-bound, cause read-throughput, at one and two threads, while the same
 # archive restored from memory is cpu-bound. The prediction (the archive over the
 # probed read speed) must come within 25% of every median. Needs root, loop devices and
-# a block-throttling cgroup; exits 77 (skip) otherwise.
+# a block-throttling cgroup; exits 77 (skip) otherwise. Under the sanitizers it runs every
+# command and judges no time.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -35,20 +36,27 @@ at() {
     jq -r --arg n "$1" --argjson t "$2" '.targets[] | select(.name == $n) | .verdicts[]
         | select(.threads == $t) | "\(.verdict) \(.cause)"' "$WORK/analysis.json"
 }
-for t in 1 2; do
-    check "slow, T=$t: read-bound by read throughput (got: $(at slow $t))" \
-        test "$(at slow $t)" = "read-bound read-throughput"
-    check "mem, T=$t: cpu-bound (got: $(at mem $t))" test "$(at mem $t)" = "cpu-bound compute"
-done
-worst=$(jq -r '.targets[] | select(.name == "slow") | .prediction_error_max' "$WORK/analysis.json")
-check "every prediction within 25% (worst $worst)" \
-    awk -v e="$worst" 'BEGIN { exit !(e != "null" && e <= 0.25) }'
+# The verdicts and the prediction's error are timing judgements: under the sanitizers the
+# decoders run 2-3x slower and the reads do not, so the CPU's tenth of the reading's time
+# becomes a third or more and the balance the model is held to is not the product's.
+if sanitized; then
+    skip_check "the verdicts, the prediction's error and the what-if: timings under the sanitizers are not the product's"
+else
+    for t in 1 2; do
+        check "slow, T=$t: read-bound by read throughput (got: $(at slow $t))" \
+            test "$(at slow $t)" = "read-bound read-throughput"
+        check "mem, T=$t: cpu-bound (got: $(at mem $t))" test "$(at mem $t)" = "cpu-bound compute"
+    done
+    worst=$(jq -r '.targets[] | select(.name == "slow") | .prediction_error_max' "$WORK/analysis.json")
+    check "every prediction within 25% (worst $worst)" \
+        awk -v e="$worst" 'BEGIN { exit !(e != "null" && e <= 0.25) }'
+    run "$CP" analyze "$WORK/runs.csv" --probe "$WORK/probe.csv"
+    check "the text says what a faster disk would do" grep -q "a volume that reads [0-9.]* [MG]B/s would bring it down" "$WORK/out"
+fi
 regimes=$(jq -r '[.targets[] | select(.name == "slow") | .points[].predicted_regime] | unique | join(",")' \
     "$WORK/analysis.json")
 check "the runs are predicted read-limited (got: $regimes)" test "$regimes" = read
 check "the read ceiling comes from the volume's own probe" \
     test "$(jq -r '.targets[] | select(.name == "slow") | .read_from' "$WORK/analysis.json")" = slow
-run "$CP" analyze "$WORK/runs.csv" --probe "$WORK/probe.csv"
-check "the text says what a faster disk would do" grep -q "a volume that reads [0-9.]* [MG]B/s would bring it down" "$WORK/out"
 check "nothing left on the volume" test -z "$(find "${slow#slow=}" -name '*chokepoint*')"
 finish

@@ -84,7 +84,7 @@ if sanitized; then
     skip "timings under the sanitizers are not the product's: every command ran, no time is judged"
 fi
 
-check "every prediction within 10% of the measured median beyond the runs' noise (worst $worst)" \
+check "every prediction within 10% of the measured time (paired) beyond the runs' noise (worst $worst)" \
     awk -v w="$worst" 'BEGIN { exit !(w <= 0.10) }'
 verdict() { jq -r --arg v "$1" --argjson t "$2" \
     '.predictions[] | select(.volume == $v and .threads == $t) | .verdict' "$WORK/predict.json"; }
