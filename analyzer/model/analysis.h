@@ -44,8 +44,8 @@ enum analysis_point_flag {
     POINT_CPU_SPEED_MOVED = 1u << 4, /* the same work took more than the tolerance more or
                                         less user CPU time than in memory (cpu_time_shift) */
     POINT_EXCESS_NOT_VOLUME = 1u << 5, /* beyond the tolerance of the model's time, but the
-                                          volume's terms add under it: cpu-bound all the
-                                          same (analysis_verdict_t.volume_cannot_matter) */
+                                          volume cannot matter: cpu-bound all the same
+                                          (analysis_verdict_t.volume_cannot_matter) */
 };
 
 typedef struct analysis_options {
@@ -132,11 +132,11 @@ typedef struct analysis_verdict {
     bool from_model;  /* decided from the model's decomposition (else from the ceilings
                          alone: no volume speed was known to predict with) */
     cause_miss_t miss; /* why an unexplained point is unexplained */
-    /* The run was slower than the model by more than the tolerance, but the volume's
-     * terms (reading, writing, the flush and the I/O path's CPU work) add under the
-     * tolerance of the compute term: the volume cannot be why (a RAM volume, a fast disk
-     * far from its crossover). The verdict is cpu-bound; excess is measured over predicted
-     * time, minus 1. */
+    /* The run missed the model by more than the tolerance, but the volume's terms
+     * (reading, writing, the flush and the I/O path's CPU work) add under the tolerance of
+     * the compute term even at half the volume's speed: the volume cannot be why (a RAM
+     * volume, a fast disk far from its crossover). The verdict is cpu-bound; excess is
+     * the judged time over the predicted one, minus 1 (negative: faster). */
     bool volume_cannot_matter;
     double excess;
     cause_evidence_t evidence;

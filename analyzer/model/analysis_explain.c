@@ -250,15 +250,22 @@ static double spread_half(const analysis_point_t *p)
     return p->n > 1 && d > 0.0 ? d / 2.0 : 0.0;
 }
 
-/* True when the volume cannot be what limits a point: the model's volume terms (reading,
- * writing, the flush, the I/O path's CPU work) add under tolerance of the compute term,
- * and the kernel's accounting, where it has the run's own threads, does not show them
- * blocked on writing for longer than that either (a stall the model did not foresee). */
-static bool volume_cannot_matter(const prediction_t *pred, const cause_evidence_t *e,
+/* True when the volume cannot be what limits a point: with the volume at half its speed
+ * (reading, draining and any cap; a RAM volume stays infinite), its terms (reading,
+ * writing, the flush, the I/O path's CPU work) still add under tolerance of the compute
+ * term, so it is far from its crossover; and the kernel's accounting, where it has the
+ * run's own threads, does not show them blocked on writing for longer than that either
+ * (a stall the model did not foresee). in: the inputs of the point's prediction. */
+static bool volume_cannot_matter(const predict_inputs_t *in, const cause_evidence_t *e,
                                  double tolerance)
 {
-    double allowed = tolerance * pred->part_s[TERM_COMPUTE];
-    if (!(pred->seconds - pred->part_s[TERM_COMPUTE] < allowed))
+    predict_inputs_t slower = *in;
+    slower.drain_bps /= 2.0;
+    slower.read_bps /= 2.0;
+    slower.pace_bps /= 2.0;
+    prediction_t worse = predict_run(&slower);
+    double allowed = tolerance * worse.part_s[TERM_COMPUTE];
+    if (!(worse.seconds - worse.part_s[TERM_COMPUTE] < allowed))
         return false;
     double writing = e->io_wait_s - (isnan(e->io_read_wait_s) ? 0.0 : e->io_read_wait_s);
     return isnan(e->io_read_wait_s) || isnan(writing) || writing <= allowed;
@@ -313,7 +320,8 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
     } else if (p->predicted_seconds > 0.0) {
         /* One model decides: the term that sets the predicted time names the verdict,
          * provided the prediction explains the measured time. */
-        prediction_t pred = explain_point_prediction(s, p, v->cpu_ceiling_bps);
+        predict_inputs_t in = decided_inputs(s, p, v->cpu_ceiling_bps);
+        prediction_t pred = predict_run(&in);
         e->predicted_s = pred.seconds;
         /* The model is held to the precision of what it is built on. With pairs, the
          * point at memory's CPU speed and the spread of its differences from memory's
@@ -337,13 +345,11 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
         if (explain_wrote_beyond_volume(s, p, tolerance)) {
             v->cause = CAUSE_UNKNOWN;
             v->miss = MISS_BEYOND_VOLUME;
-        } else if (judged > pred.seconds &&
-                   model_missed(p, judged, pred.seconds, tolerance, e->noise_s) &&
-                   volume_cannot_matter(&pred, e, tolerance)) {
-            /* A volume that cannot matter is never the answer, nor unexplained for being
-             * slow: the excess is the cores' (their speed moved, or another load took
-             * them), measured and named. Faster than the model stays unexplained: no
-             * volume makes a run faster than its compression. */
+        } else if (model_missed(p, judged, pred.seconds, tolerance, e->noise_s) &&
+                   volume_cannot_matter(&in, e, tolerance)) {
+            /* A volume that cannot matter is never the answer, nor unexplained for a time
+             * the cores set: the difference from memory's is the cores' (their speed
+             * moved, or another load took them or memory's runs), measured and named. */
             v->cause = CAUSE_COMPUTE;
             v->volume_cannot_matter = true;
             v->excess = judged / pred.seconds - 1.0;

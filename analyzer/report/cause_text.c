@@ -215,13 +215,17 @@ const char *cause_words(const analysis_series_t *s, const analysis_point_t *p,
                            100.0 * tolerance);
         else if (v->cause == CAUSE_COMPUTE && v->volume_cannot_matter)
             strbuf_appendf(buf, cap, "%+.0f%% against the model's time, but the volume adds "
-                           "%.2f s, under the %.0f%% tolerance, so it cannot be what limits; "
-                           "the excess is the cores': %s", 100.0 * v->excess,
-                           e->predicted_s - e->part_s[TERM_COMPUTE], 100.0 * tolerance,
-                           isnan(e->cpu_time_shift) || fabs(e->cpu_time_shift) <= tolerance
+                           "%.2f s, under the %.0f%% tolerance even at half its speed, so it "
+                           "cannot be what limits; the difference is the cores': %s",
+                           100.0 * v->excess, e->predicted_s - e->part_s[TERM_COMPUTE],
+                           100.0 * tolerance,
+                           !isnan(e->cpu_time_shift) && fabs(e->cpu_time_shift) > tolerance
+                               ? "the CPU's speed moved"
+                           : v->excess > 0.0
                                ? "not in the runs' user CPU time (another load took the "
                                  "cores, or a slower spell of them at full load)"
-                               : "the CPU's speed moved");
+                               : "memory's runs were the slower (another load, or a slower "
+                                 "spell of the cores, during them)");
         else if (v->cause == CAUSE_COMPUTE)
             strbuf_appendf(buf, cap, "at %.0f%% of the CPU rate: the volume adds less than "
                            "the %.0f%% tolerance", 100.0 * share, 100.0 * tolerance);
