@@ -93,10 +93,12 @@ typedef struct analysis_point {
      * series and when the volume's drain rate is unknown. */
     double predicted_seconds, predicted_tail_s;
     predict_regime_t predicted_regime;
-    /* Where the write-back context is unknown (explain_writeback_unknown: a table from
-     * elsewhere), the model's interval, from the writes overlapping the compression (low)
-     * to the writes following it (high); predicted_seconds is the end nearer the measured
-     * time. NAN otherwise. */
+    /* Where the kernel's write-back timing is not fixed by what is known, the model's
+     * interval: an unknown context (explain_writeback_unknown: a table from elsewhere),
+     * from the writes overlapping the compression (low) to the writes following it
+     * (high); a run longer than the flusher's period, from write-back at its first wake-up
+     * to none before the threshold or the expiry. predicted_seconds is the end nearer the
+     * measured time. NAN otherwise. */
     double predicted_low_s, predicted_high_s;
     /* The mem run's CPU seconds (user + system) at this T, the prediction's input for the
      * I/O path's share of the cores; NAN when unknown. */

@@ -206,7 +206,8 @@ void explain_predict_point(const analysis_series_t *s, analysis_point_t *p, doub
 
 /* True when the judged time (the point's time at memory's CPU speed where its runs pair
  * with memory's, else its median) stands beyond the model's by more than the tolerance
- * and the noise: beyond either end of the interval where the context is unknown. */
+ * and the noise: beyond either end of the interval where p has one (an unknown context,
+ * or a run longer than the flusher's period). */
 static bool model_missed(const analysis_point_t *p, double judged_s, double predicted_s,
                          double tolerance, double noise_s)
 {
