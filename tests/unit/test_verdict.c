@@ -586,6 +586,29 @@ static void test_probe_kernel_bound_read(void **state)
     assert_false(probe_row_kernel_bound(&r));
 }
 
+/* A study analysed from CSV texts, with the tables it was made from (freed together). */
+typedef struct analysed {
+    runs_table_t *runs;
+    probe_table_t *probe;
+    analysis_t *a;
+} analysed_t;
+
+static analysed_t analysed_of(const char *runs_csv, const char *probe_csv)
+{
+    analysed_t x = {runs_of(runs_csv), probe_of(probe_csv), NULL};
+    analysis_options_t opts = analysis_defaults();
+    cp_err_t err = {0};
+    assert_int_equal(analysis_run(x.runs, x.probe, &opts, &x.a, &err), 0);
+    return x;
+}
+
+static void analysed_free(analysed_t *x)
+{
+    analysis_free(x->a);
+    probe_table_free(x->probe);
+    runs_table_free(x->runs);
+}
+
 /* The same work at another CPU speed. mem compresses 1 GB in 10 s on 10 s of user CPU with
  * four CPUs online; every run wrote with O_DIRECT. "slowcpu" took 13 s at T = 1 on 13 s of
  * user CPU: the work is the same, so the CPU ran 30% slower in its runs; the overlapped
@@ -618,12 +641,8 @@ static const char speed_probe_text[] =
 static void test_cpu_speed_moved(void **state)
 {
     (void)state;
-    runs_table_t *runs = runs_of(speed_runs_text);
-    probe_table_t *probe = probe_of(speed_probe_text);
-    analysis_options_t opts = analysis_defaults();
-    analysis_t *a = NULL;
-    cp_err_t err = {0};
-    assert_int_equal(analysis_run(runs, probe, &opts, &a, &err), 0);
+    analysed_t x = analysed_of(speed_runs_text, speed_probe_text);
+    const analysis_t *a = x.a;
 
     const analysis_series_t *slow = series_named(a, "slowcpu");
     assert_close(slow->points[0].predicted_seconds, 10.0, 1e-12);
@@ -659,9 +678,7 @@ static void test_cpu_speed_moved(void **state)
     assert_false(blocked->verdicts[0].volume_cannot_matter);
     assert_false(blocked->points[0].flags & POINT_EXCESS_NOT_VOLUME);
 
-    analysis_free(a);
-    probe_table_free(probe);
-    runs_table_free(runs);
+    analysed_free(&x);
 }
 
 /* A published table: 15.5 GB at 14 threads onto five volumes, their fsync'd write speeds,
@@ -691,12 +708,8 @@ static const char published_probe_text[] =
 static void test_unknown_writeback_context_interval(void **state)
 {
     (void)state;
-    runs_table_t *runs = runs_of(published_runs_text);
-    probe_table_t *probe = probe_of(published_probe_text);
-    analysis_options_t opts = analysis_defaults();
-    analysis_t *a = NULL;
-    cp_err_t err = {0};
-    assert_int_equal(analysis_run(runs, probe, &opts, &a, &err), 0);
+    analysed_t x = analysed_of(published_runs_text, published_probe_text);
+    const analysis_t *a = x.a;
     const double out = 15.5e9, cpu = 5.57;
     static const struct {
         const char *name;
@@ -713,9 +726,7 @@ static void test_unknown_writeback_context_interval(void **state)
     assert_int_equal(series_named(a, "tb3")->verdicts[0].cause, CAUSE_FLUSH_TAIL);
     assert_int_equal(series_named(a, "sparse")->verdicts[0].miss, MISS_MODEL);
     assert_int_equal(series_named(a, "internal")->verdicts[0].verdict, VERDICT_CPU);
-    analysis_free(a);
-    probe_table_free(probe);
-    runs_table_free(runs);
+    analysed_free(&x);
 }
 
 /* Runs in pairs: three repetitions of each target, a repetition's runs in one block. A
@@ -748,12 +759,8 @@ static const char paired_probe_text[] =
 static void test_runs_judged_in_pairs(void **state)
 {
     (void)state;
-    runs_table_t *runs = runs_of(paired_runs_text);
-    probe_table_t *probe = probe_of(paired_probe_text);
-    analysis_options_t opts = analysis_defaults();
-    analysis_t *a = NULL;
-    cp_err_t err = {0};
-    assert_int_equal(analysis_run(runs, probe, &opts, &a, &err), 0);
+    analysed_t x = analysed_of(paired_runs_text, paired_probe_text);
+    const analysis_t *a = x.a;
     /* steady: memory's median 10.5 s plus the median difference 0.3 s; the noise is half
      * the differences' range, (0.4 - 0.2) / 2: explained, cpu-bound. */
     const analysis_verdict_t *steady = &series_named(a, "steady")->verdicts[0];
@@ -779,9 +786,7 @@ static void test_runs_judged_in_pairs(void **state)
     assert_int_equal(quick->verdict, VERDICT_CPU);
     assert_true(quick->volume_cannot_matter);
     assert_close(quick->excess, 9.0 / 10.5 - 1.0, 1e-9);
-    analysis_free(a);
-    probe_table_free(probe);
-    runs_table_free(runs);
+    analysed_free(&x);
 }
 
 /* A run longer than the flusher's 5 s period, its output far below the background
@@ -801,13 +806,9 @@ static const char flusher_runs_text[] =
 static void test_flusher_wakeup_interval(void **state)
 {
     (void)state;
-    runs_table_t *runs = runs_of(flusher_runs_text);
-    probe_table_t *probe = probe_of("target,op,size_bytes,bytes_per_s\n"
+    analysed_t x = analysed_of(flusher_runs_text, "target,op,size_bytes,bytes_per_s\n"
                                     "lab40,write,2000000000,40000000\n");
-    analysis_options_t opts = analysis_defaults();
-    analysis_t *a = NULL;
-    cp_err_t err = {0};
-    assert_int_equal(analysis_run(runs, probe, &opts, &a, &err), 0);
+    const analysis_t *a = x.a;
     const analysis_series_t *lab = series_named(a, "lab40");
     double held = 78e6 / 12.3 * 5.0;
     assert_close(lab->points[0].predicted_low_s, 12.3 + held / 40e6, 1e-9);
@@ -815,9 +816,7 @@ static void test_flusher_wakeup_interval(void **state)
     assert_close(lab->points[0].predicted_seconds, 12.3 + 78e6 / 40e6, 1e-9);
     assert_int_equal(lab->verdicts[0].verdict, VERDICT_WRITE);
     assert_int_equal(lab->verdicts[0].cause, CAUSE_FLUSH_TAIL);
-    analysis_free(a);
-    probe_table_free(probe);
-    runs_table_free(runs);
+    analysed_free(&x);
 }
 
 int main(void)
