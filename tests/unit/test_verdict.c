@@ -807,7 +807,7 @@ static void test_flusher_wakeup_interval(void **state)
 {
     (void)state;
     analysed_t x = analysed_of(flusher_runs_text, "target,op,size_bytes,bytes_per_s\n"
-                                    "lab40,write,2000000000,40000000\n");
+                                                  "lab40,write,2000000000,40000000\n");
     const analysis_t *a = x.a;
     const analysis_series_t *lab = series_named(a, "lab40");
     double held = 78e6 / 12.3 * 5.0;
