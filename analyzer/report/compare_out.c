@@ -25,6 +25,23 @@ void compare_pair_summary(const compare_result_t *r, const compare_pair_t *p, ch
                  "of A", worst->threads, worst->rate_ratio * 100.0);
 }
 
+const char *compare_regression_text(const compare_pair_t *p, const compare_point_t *c,
+                                    char *buf, size_t cap)
+{
+    char a[160], b[160];
+    figure_series_label(p->a, false, a, sizeof a);
+    figure_series_label(p->b, false, b, sizeof b);
+    char pair[330];
+    if (strcmp(a, b) == 0)
+        snprintf(pair, sizeof pair, "%s", a);
+    else
+        snprintf(pair, sizeof pair, "%s -> %s", a, b);
+    snprintf(buf, cap, "%s at %d thread%s, B/A %.3f (%.1f against %.1f MB/s)", pair,
+             c->threads, c->threads == 1 ? "" : "s", c->rate_ratio, c->rate_b / 1e6,
+             c->rate_a / 1e6);
+    return buf;
+}
+
 /* ---- JSON --------------------------------------------------------------------------- */
 
 static json_t *side_json(const compare_study_t *study, const analysis_series_t *s)

@@ -67,7 +67,8 @@ assert abs(p["exponent_a"] - 0.912) < 1e-5 and abs(p["exponent_b"] - 0.854) < 1e
 PY
 run "$CP" compare "$REF/compare_host.csv" "$REF/compare_vm.csv" --fail-on-regression 5
 expect_status 1 "VM slower than the host by more than 5%: exit 1"
-expect_one_line_error "4 points are slower than the regression limit of 5%" "regressions counted"
+expect_one_line_error "4 points are slower than the regression limit of 5%; the worst: host-ssd \\(zstd:3\\) -> vm-disk \\(zstd:3\\) at 8 threads, B/A 0\.808 \\(1078\.8 against 1335\.4 MB/s\\)$" \
+    "regressions counted, the worst named with its thread count and ratio"
 check "text output still written" grep -q "slower (threshold) REGRESSION" "$WORK/out"
 run "$CP" compare "$REF/compare_host.csv" "$REF/compare_vm.csv" --fail-on-regression 25
 expect_status 0 "within a 25% limit: exit 0"
