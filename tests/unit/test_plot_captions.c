@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/figure_text.h"
 #include "report/plot_captions.h"
 #include "tables/probe_csv.h"
 
@@ -83,6 +84,13 @@ static void test_crossover_text_singular_and_plural_threads(void **state)
     plot_crossover_text("usb", "write", 200 * MB, 2.5, true, 1, 8, buf, sizeof buf);
     assert_string_equal(buf, "usb (write ceiling 200 MB/s) starts to limit the job at T = 2.5, "
                              "so from 3 threads on the volume sets the time");
+    /* The thread count goes with the T shown: 6.04 is "T = 6.0", so from 6, not 7. */
+    plot_crossover_text("usb", "write", 200 * MB, 6.04, true, 1, 8, buf, sizeof buf);
+    assert_string_equal(buf, "usb (write ceiling 200 MB/s) starts to limit the job at T = 6.0, "
+                             "so from 6 threads on the volume sets the time");
+    assert_int_equal(figure_threads_from(6.04), 6);
+    assert_int_equal(figure_threads_from(6.06), 7);
+    assert_int_equal(figure_threads_from(0.7), 1);
     plot_crossover_text("nas", "read", 400 * MB, NAN, true, 1, 8, buf, sizeof buf);
     assert_string_equal(buf, "nas's read ceiling (400 MB/s) never limits the job up to "
                              "1024 threads");
@@ -240,7 +248,7 @@ static void test_bottleneck_caption_tells_three_and_counts_the_rest(void **state
                              "from 2 threads on the volume sets the time; a (write ceiling "
                              "100 MB/s) starts to limit the job at T = 2.5, so from 3 threads on "
                              "the volume sets the time; d (write ceiling 400 MB/s) starts to "
-                             "limit the job at T = 3, so from 3 threads on the volume sets "
+                             "limit the job at T = 3.0, so from 3 threads on the volume sets "
                              "the time; 1 more target in the plot.");
     a.nseries = 5;
     plot_caption_bottleneck(&a, false, buf, sizeof buf);
