@@ -126,6 +126,7 @@ run "$CP" run -i "$in" --codec zstd:1 --cmd "$boom" --cmd-name boom -T 1 --reps 
     --format svg --out "$WORK/boom" "e=$disk" mem
 expect_status 1 "run with a failing command beside zstd:1"
 check "report.md is written" test -s "$WORK/boom/report.md"
+check "no lock file is left in it" test ! -e "$WORK/boom/.chokepoint.lock"
 check "zstd:1 was measured on both targets" \
     test "$(grep -Ec '^(e|mem),zstd:1,.*,1,$' "$WORK/boom/runs.csv")" -eq 2
 check "the answer names the series, its status and first stderr line" grep -q \

@@ -290,6 +290,21 @@ static void test_probe_captions(void **state)
                              "(median 60.0 MB/s); a falling line means a cache filling up or "
                              "a drive slowing down.");
     probe_table_free(p);
+
+    /* A measured drain is the volume's write speed in the verdict tables: the caption
+     * names it so, beside the file's speed through its fsync. */
+    static const char drained[] = "target,op,size_bytes,bytes_per_s,drain_bps\n"
+                                  "local,write,50000000,1730000000,2470000000\n"
+                                  "usb,write,50000000,80000000,80100000\n";
+    assert_int_equal(probe_table_load_buffer("probe.csv", drained, strlen(drained), &p, &err),
+                     CP_OK);
+    plot_caption_probe(p, targets + 1, 1, buf, sizeof buf);
+    assert_string_equal(buf, "At the largest file size, usb writes 80.0 MB/s.");
+    const char *local[] = {"local"};
+    plot_caption_probe(p, local, 1, buf, sizeof buf);
+    assert_string_equal(buf, "At the largest file size, local writes 1.73 GB/s with the fsync "
+                             "(volume writes 2.47 GB/s: its drain rate, as in the verdicts).");
+    probe_table_free(p);
 }
 
 static void test_emulated_read_cap_labels(void **state)
