@@ -164,12 +164,24 @@ static json_t *pair_json(const compare_pair_t *p, const compare_study_t *studies
 
 /* The differences between study k's environment and A's into out; -1 when either has no
  * meta.json. */
+/* The largest median output of a point that a volume took (not a CPU ceiling's) in the
+ * analysis a (NULL is fine), or in `largest` when that is larger. */
+static double largest_output(const analysis_t *a, double largest)
+{
+    for (size_t i = 0; a != NULL && i < a->nseries; i++)
+        for (size_t k = 0; !a->series[i].cpu_ceiling && k < a->series[i].npoints; k++)
+            if (a->series[i].points[k].output_bytes > largest || !(largest > 0.0))
+                largest = a->series[i].points[k].output_bytes;
+    return largest;
+}
+
 static long env_differences(const compare_study_t *studies, size_t k, study_env_diff_t *out)
 {
     const study_env_t *a = studies[0].env, *b = studies[k].env;
     if (a == NULL || b == NULL || !a->known || !b->known)
         return -1;
-    size_t n = study_env_differences(a, b, out, ENV_DIFFS_MAX);
+    double output = largest_output(studies[k].analysis, largest_output(studies[0].analysis, NAN));
+    size_t n = study_env_differences(a, b, output, out, ENV_DIFFS_MAX);
     return (long)(n < ENV_DIFFS_MAX ? n : ENV_DIFFS_MAX);
 }
 
