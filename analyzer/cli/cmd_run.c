@@ -295,7 +295,7 @@ int cmd_run(int argc, char **argv)
             cp_log_error("%s", err.msg);
         /* A refusal (exit 2: a changed input on resume, a memory estimate) measured
          * nothing new; pointing at --resume would only repeat it. */
-        if (s.dir[0] && s.meta && rc != CP_EUSAGE && s.some_failed && rc == CP_EDATA)
+        if (s.dir[0] && s.meta && s.some_failed && rc == CP_EDATA)
             /* Every run failed: resuming as is would only fail them the same way. */
             cp_log_error("every run in %s failed, each row says why; once the cause is "
                          "fixed, 'chokepoint run --resume %s' measures them again",

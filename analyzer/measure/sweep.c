@@ -584,8 +584,8 @@ static int warm_up(const sweep_params_t *p, target_state_t *st, cp_err_t *err)
                 char why[CP_ERR_MSG_MAX];
                 snprintf(why, sizeof why, "its warm-up failed: %.400s", run_err.msg);
                 series_failed(st, t, c, why);
-                cp_log_error("target '%s' %s: warm-up failed: %s; skipping this series there "
-                             "(the other series go on)", p->targets[t].name, name, run_err.msg);
+                cp_log_error("target '%s' %s: warm-up failed: %s; skipping this series there",
+                             p->targets[t].name, name, run_err.msg);
             }
         }
     return CP_OK;

@@ -105,20 +105,18 @@ static void threshold(diff_list_t *l, const char *what, double t_a, double t_b, 
 static void page_cache(diff_list_t *l, const study_env_t *a, const study_env_t *b,
                        double output)
 {
-    char x[32], y[32];
+    char x[32], y[32], effect[160];
+    snprintf(effect, sizeof effect, "was held by the page cache in %c, and written by the "
+             "disk after the compression (the flush) rather than during it",
+             a->dirty_background_bytes > b->dirty_background_bytes ? 'A' : 'B');
     threshold(l, "dirty_background_bytes", a->dirty_background_bytes,
               b->dirty_background_bytes, output,
-              "write-back starts once this much output is dirty",
-              a->dirty_background_bytes > b->dirty_background_bytes
-                  ? "was held by the page cache in A, and written by the disk after the "
-                    "compression (the flush) rather than during it"
-                  : "was held by the page cache in B, and written by the disk after the "
-                    "compression (the flush) rather than during it");
+              "write-back starts once this much output is dirty", effect);
+    snprintf(effect, sizeof effect, "was written at the disk's speed in %c",
+             a->dirty_bytes < b->dirty_bytes ? 'A' : 'B');
     threshold(l, "dirty_bytes", a->dirty_bytes, b->dirty_bytes, output,
               "above this much dirty output the writer itself is throttled to the disk's "
-              "speed",
-              a->dirty_bytes < b->dirty_bytes ? "was written at the disk's speed in A"
-                                              : "was written at the disk's speed in B");
+              "speed", effect);
     if (numbers_differ(a->dirty_expire_s, b->dirty_expire_s)) {
         snprintf(x, sizeof x, "%.0f s", a->dirty_expire_s);
         snprintf(y, sizeof y, "%.0f s", b->dirty_expire_s);
