@@ -219,9 +219,14 @@ int cmd_compare(int argc, char **argv)
     if (rc != CP_OK) {
         cp_log_error("%s", err.msg);
     } else if (result->regressions > 0) {
-        cp_log_error("compare: %zu point%s slower than the regression limit of %.3g%%",
+        const compare_pair_t *pair = NULL;
+        const compare_point_t *worst = compare_worst_regression(result, &pair);
+        char what[512];
+        cp_log_error("compare: %zu point%s slower than the regression limit of %.3g%%%s %s",
                      result->regressions, result->regressions == 1 ? " is" : "s are",
-                     s->judge.cmp.fail_threshold * 100.0);
+                     s->judge.cmp.fail_threshold * 100.0,
+                     result->regressions == 1 ? ":" : "; the worst:",
+                     compare_regression_text(pair, worst, what, sizeof what));
         status = 1;
     }
     compare_free(result);

@@ -129,7 +129,7 @@ int cmd_compress(int argc, char **argv)
     int rc = CP_OK;
     long threads = 1;
     uint64_t max_memory = 0;
-    bool sync_given = false;
+    bool sync_given = false, codec_given = false;
 
     options_begin();
     int c;
@@ -138,7 +138,12 @@ int cmd_compress(int argc, char **argv)
         switch (c) {
         case 'i': job.pipeline.input_path = optarg; break;
         case 'o': job.output_path = optarg; break;
-        case 'c': rc = codec_parse(optarg, &job.pipeline.codec, &err); break;
+        case 'c':
+            rc = codec_given ? cp_err_set(&err, CP_EUSAGE, "--codec is given twice: compress "
+                                          "writes one codec's output")
+                             : codec_parse(optarg, &job.pipeline.codec, &err);
+            codec_given = true;
+            break;
         case 'T': rc = parse_positive_int(optarg, "thread count", CP_MAX_THREADS, &threads, &err); break;
         case OPT_ENGINE: rc = pipeline_engine_parse(optarg, &job.pipeline.engine, &err); break;
         case OPT_BLOCK_SIZE:

@@ -19,6 +19,7 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "model/history.h"
+#include "report/compare_out.h"
 #include "report/history_out.h"
 #include "report/history_plot.h"
 #include "study/meta.h"
@@ -205,6 +206,29 @@ static int load_studies(const settings_t *s, history_set_t **set, history_study_
     return CP_OK;
 }
 
+/* The worst regression over every host's latest comparison, "host H: NAME at T threads:
+ * ..." (compare_regression_text), into buf. */
+static const char *worst_regression_text(const history_result_t *r, char *buf, size_t cap)
+{
+    const history_host_t *host = NULL;
+    const compare_pair_t *pair = NULL;
+    const compare_point_t *worst = NULL;
+    for (size_t h = 0; h < r->nhosts; h++) {
+        const compare_pair_t *p = NULL;
+        const compare_point_t *c = compare_worst_regression(r->hosts[h].latest, &p);
+        if (c != NULL && (worst == NULL || c->rate_ratio < worst->rate_ratio)) {
+            worst = c;
+            pair = p;
+            host = &r->hosts[h];
+        }
+    }
+    char what[512] = "";
+    if (worst != NULL)
+        compare_regression_text(pair, worst, what, sizeof what);
+    snprintf(buf, cap, "host %s: %s", host ? host->host : "?", what);
+    return buf;
+}
+
 int cmd_history(int argc, char **argv)
 {
     cp_err_t err = {0};
@@ -239,10 +263,13 @@ int cmd_history(int argc, char **argv)
     if (rc != CP_OK) {
         cp_log_error("%s", err.msg);
     } else if (result->regressions > 0) {
+        char what[600];
         cp_log_error("history: %zu point%s of the latest studies %s slower than the "
-                     "regression limit of %.3g%%", result->regressions,
+                     "regression limit of %.3g%%%s %s", result->regressions,
                      result->regressions == 1 ? "" : "s",
-                     result->regressions == 1 ? "is" : "are", s.judge.cmp.fail_threshold * 100.0);
+                     result->regressions == 1 ? "is" : "are", s.judge.cmp.fail_threshold * 100.0,
+                     result->regressions == 1 ? ":" : "; the worst:",
+                     worst_regression_text(result, what, sizeof what));
         status = 1;
     }
     history_free(result);

@@ -36,7 +36,8 @@ static void usage(FILE *out)
             "volume its drain rate, and the study's meta.json the page cache's write-back\n"
             "thresholds. Per volume, codec and thread count: the seconds, the verdict and its\n"
             "cause, the model's terms, and the thread count from which the volume limits the\n"
-            "job. The first line answers for the first codec at the largest thread count.\n\n"
+            "job. The first line answers for the first codec at the largest thread count.\n"
+            "It forecasts compressions: a decompression study is refused (exit 2), saying so.\n\n"
             "volumes (any number of each, in one table, in the order given):\n"
             "  --volume NAME=DIR[@CAP]  probe DIR now (fsync'd writes and cold reads of sizes up\n"
             "                    to the study's output, 3 repetitions; its files removed) and\n"
@@ -54,7 +55,7 @@ static void usage(FILE *out)
             "                    did not run is taken from the fitted CPU model, labelled\n"
             "                    extrapolated\n"
             "  -c, --codec LIST  codecs as runs.csv names them, comma-separated (default: each\n"
-            "                    the memory target ran)\n"
+            "                    the memory target ran; given twice, both lists)\n"
             "  --layout L        split (default: the input is read where the study read it) or\n"
             "                    same (read from each volume: its read speed counts)\n"
             "  --tolerance X     as analyze's (default 0.10)\n"
@@ -97,7 +98,7 @@ static const struct option predict_options[] = {
 
 /* Everything the command line asked for. */
 typedef struct predict_args {
-    const char *study, *check, *out_path, *codec_text;
+    const char *study, *check, *out_path;
     bool classes, force, seed_given;
     uint64_t seed;
     report_format_t format;
@@ -126,6 +127,11 @@ static int parse_codecs(predict_args_t *a, const char *text, cp_err_t *err)
     int rc = CP_OK;
     for (char *tok = strtok_r(copy, ",", &save); rc == CP_OK && tok != NULL;
          tok = strtok_r(NULL, ",", &save)) {
+        for (size_t i = 0; i < a->ncodecs && rc == CP_OK; i++)
+            if (strcmp(a->codecs[i], tok) == 0)
+                rc = cp_err_set(err, CP_EUSAGE, "codec '%s' is given twice", tok);
+        if (rc != CP_OK)
+            break;
         char **grown = realloc(a->codecs, (a->ncodecs + 1) * sizeof *grown);
         if (grown == NULL || (grown[a->ncodecs] = strdup(tok)) == NULL) {
             if (grown != NULL)
@@ -169,7 +175,7 @@ static int parse_args(int argc, char **argv, predict_args_t *a, options_outcome_
             a->threads = NULL;
             rc = parse_thread_list(optarg, &a->threads, &a->request.nthreads, err);
             break;
-        case 'c': a->codec_text = optarg; break;
+        case 'c': rc = parse_codecs(a, optarg, err); break;
         case OPT_LAYOUT: {
             sweep_layout_t layout;
             rc = sweep_layout_parse(optarg, &layout, err);
@@ -208,8 +214,6 @@ static int parse_args(int argc, char **argv, predict_args_t *a, options_outcome_
                         "NAME=DIR, --write RATE or --class NAME");
     if (rc == CP_OK)
         rc = predict_volumes_check_names(&a->volumes, err);
-    if (rc == CP_OK && a->codec_text != NULL)
-        rc = parse_codecs(a, a->codec_text, err);
     if (rc == CP_OK && a->out_path != NULL && a->out_path[0] == '\0')
         rc = cp_err_set(err, CP_EUSAGE, "-o: empty file name");
     if (rc == CP_OK && a->seed_given && !any_probe(&a->volumes))

@@ -45,7 +45,8 @@ static const char run_usage[] =
     "      --fixture-size SIZE size of the generated 'mixed' fixture (default 1G; 64M with\n"
     "                          --quick)\n"
     "  -T, --threads LIST      thread counts, 1,2,4 or 1..8 (default 1..online CPUs)\n"
-    "  -c, --codec LIST        codecs (default zstd:3) and presets that run a program:\n"
+    "  -c, --codec LIST        codecs (default zstd:3; given twice, both lists) and\n"
+    "                          presets that run a program:\n"
     PRESET_HELP
     "      --cmd TEMPLATE      time this shell command instead (added to an explicit\n"
     "                          --codec list); see 'chokepoint sweep --help'\n"
@@ -143,10 +144,7 @@ static options_outcome_t parse_args(int argc, char **argv, study_t *s, const cha
             s->threads = NULL;
             rc = parse_thread_list(optarg, &s->threads, &s->sweep.n_threads, err);
             break;
-        case 'c':
-            free(s->series);
-            rc = parse_series_list(optarg, &s->series, &s->sweep.n_series, err);
-            break;
+        case 'c': rc = parse_series_list(optarg, &s->series, &s->sweep.n_series, err); break;
         case OPT_ENGINE: rc = pipeline_engine_parse(optarg, &s->sweep.engine, err); break;
         case OPT_REPS:
             rc = options_reps_or_auto(optarg, &s->sweep.reps, &s->sweep.reps_auto, err);
@@ -297,7 +295,12 @@ int cmd_run(int argc, char **argv)
             cp_log_error("%s", err.msg);
         /* A refusal (exit 2: a changed input on resume, a memory estimate) measured
          * nothing new; pointing at --resume would only repeat it. */
-        if (s.dir[0] && s.meta && rc != CP_EUSAGE)
+        if (s.dir[0] && s.meta && s.some_failed && rc == CP_EDATA)
+            /* Every run failed: resuming as is would only fail them the same way. */
+            cp_log_error("every run in %s failed, each row says why; once the cause is "
+                         "fixed, 'chokepoint run --resume %s' measures them again",
+                         s.dir, s.dir);
+        else if (s.dir[0] && s.meta && rc != CP_EUSAGE)
             cp_log_error("what was measured is in %s (meta.json says where it stopped); "
                          "'chokepoint run --resume %s' continues it", s.dir, s.dir);
     } else if (rc == CP_OK) {

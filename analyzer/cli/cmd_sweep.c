@@ -32,12 +32,14 @@ static const char sweep_usage[] =
     "optional emulated rate caps: @400MB/s or @write=400MB/s caps the writes (e.g.\n"
     "usb=/media/usb@400MB/s), @read=60MB/s the reads from its volume, and\n"
     "@write=400MB/s,read=60MB/s both. 'mem' counts the output and discards it: the pure CPU\n"
-    "ceiling.\n"
+    "ceiling. A target given twice (mem mem; a=/x b=/x or /x /x/ with the same caps) is\n"
+    "refused.\n"
     "\n"
     "options:\n"
     "  -i, --input FILE       the file to compress (required)\n"
     "  -c, --codec LIST       comma-separated codecs: zstd:1..19, xz:0..9[e], copy\n"
-    "                         (default zstd:3), or presets that run a program (--cmd):\n"
+    "                         (default zstd:3), or presets that run a program (--cmd);\n"
+    "                         given twice, both lists are measured:\n"
     PRESET_HELP
     "      --cmd TEMPLATE     time this shell command instead (added to an explicit\n"
     "                         --codec list): {input}, {output} (substituted quoted, do not\n"
@@ -128,10 +130,7 @@ int cmd_sweep(int argc, char **argv)
            (c = getopt_long(argc, argv, ":i:c:T:o:qh", sweep_options, NULL)) != -1) {
         switch (c) {
         case 'i': p.input_path = optarg; break;
-        case 'c':
-            free(series);
-            rc = parse_series_list(optarg, &series, &p.n_series, &err);
-            break;
+        case 'c': rc = parse_series_list(optarg, &series, &p.n_series, &err); break;
         case 'T':
             free(threads);
             threads = NULL;

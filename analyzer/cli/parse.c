@@ -375,8 +375,6 @@ int parse_target(const char *text, target_spec_t *out, cp_err_t *err)
 
 int parse_series_list(const char *text, series_spec_t **out, size_t *count, cp_err_t *err)
 {
-    *out = NULL;
-    *count = 0;
     int rc = CP_OK;
     const char *s = text != NULL ? text : "";
     do {

@@ -88,7 +88,7 @@ int dirlock_take(const char *dir, const char *name, bool remove_on_release, dirl
 int dirlock_acquire(const char *dir, dirlock_t *lock, cp_err_t *err)
 {
     cp_err_t mine = {0};
-    int rc = dirlock_take(dir, DIRLOCK_NAME, false, lock, NULL, &mine);
+    int rc = dirlock_take(dir, DIRLOCK_NAME, true, lock, NULL, &mine);
     if (rc == CP_EUSAGE)
         return cp_err_set(err, rc, "%s; wait for it to finish", mine.msg);
     if (rc != CP_OK)

@@ -5,7 +5,8 @@
  *   DIRLOCK_NAME        a study holds it while it writes a results directory, so a second
  *                       study on the same directory is refused, and a directory whose
  *                       meta.json says "running" while nobody holds the lock is known to be
- *                       abandoned (its process died). The file stays after the study.
+ *                       abandoned (its process died). The file is removed on release:
+ *                       a finished results directory holds only its results.
  *   DIRLOCK_TARGET_NAME a command holds it on each directory it measures (measure/target.h,
  *                       target_lock_all), so two never time the same target at once. The
  *                       file is removed on release: the user's directory is left as found.
@@ -43,8 +44,8 @@ typedef struct dirlock {
 int dirlock_take(const char *dir, const char *name, bool remove_on_release, dirlock_t *lock,
                  long *holder, cp_err_t *err);
 
-/* A results directory's lock: dirlock_take(dir, DIRLOCK_NAME, false, ...) with the message
- * "...; wait for it to finish". */
+/* A results directory's lock: dirlock_take(dir, DIRLOCK_NAME, true, ...) (removed on
+ * release) with the message "...; wait for it to finish". */
 int dirlock_acquire(const char *dir, dirlock_t *lock, cp_err_t *err);
 
 /* Releases the lock, removing the file when it was taken with remove_on_release. Safe on a

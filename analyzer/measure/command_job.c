@@ -223,31 +223,50 @@ int cmd_series_restore(cmd_series_t *s, codec_spec_t *archive_codec, cp_err_t *e
 
 /* ---- running -------------------------------------------------------------------------- */
 
-/* The last CMD_STDERR_TAIL bytes of the file at fd, its lines joined with " | ". */
-static void stderr_tail(int fd, char *out, size_t cap)
+/* Appends text[0..n) to out (cap bytes, k used): newlines become " | ", commas ';' (the
+ * text goes into a CSV cell), carriage returns are dropped. Returns the new length. */
+static size_t join_lines(const char *text, size_t n, char *out, size_t cap, size_t k)
 {
-    out[0] = '\0';
-    off_t size = lseek(fd, 0, SEEK_END);
-    if (size <= 0)
-        return;
-    off_t from = size > CMD_STDERR_TAIL ? size - CMD_STDERR_TAIL : 0;
-    char buf[CMD_STDERR_TAIL + 1];
-    ssize_t n = pread(fd, buf, (size_t)(size - from), from);
-    if (n <= 0)
-        return;
-    buf[n] = '\0';
-    while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
-        buf[--n] = '\0';
-    size_t k = 0;
-    for (ssize_t i = 0; i < n && k + 4 < cap; i++) {
-        if (buf[i] == '\n') {
+    for (size_t i = 0; i < n && k + 4 < cap; i++) {
+        if (text[i] == '\n') {
             memcpy(out + k, " | ", 3);
             k += 3;
-        } else if (buf[i] != '\r') {
-            out[k++] = buf[i] == ',' ? ';' : buf[i];
+        } else if (text[i] != '\r') {
+            out[k++] = text[i] == ',' ? ';' : text[i];
         }
     }
     out[k] = '\0';
+    return k;
+}
+
+/* The command's stderr (the file at fd) for an error message of at most cap bytes: its
+ * first line (at most CMD_STDERR_FIRST bytes), then as much of the end of its last
+ * CMD_STDERR_TAIL bytes as fits, lines joined with " | ". */
+static void stderr_excerpt(int fd, char *out, size_t cap)
+{
+    out[0] = '\0';
+    off_t size = lseek(fd, 0, SEEK_END);
+    char buf[CMD_STDERR_TAIL + 1], tail[3 * CMD_STDERR_TAIL + 1];
+    ssize_t n = size > 0 ? pread(fd, buf, CMD_STDERR_FIRST, 0) : 0;
+    if (n <= 0)
+        return;
+    char *nl = memchr(buf, '\n', (size_t)n);
+    off_t first_end = nl ? nl - buf : n; /* the first line, its newline excluded */
+    off_t rest = nl ? first_end + 1 : first_end;
+    off_t from = size - rest > CMD_STDERR_TAIL ? size - CMD_STDERR_TAIL : rest;
+    size_t k = join_lines(buf, (size_t)first_end, out, cap, 0);
+    if (from >= size || (n = pread(fd, buf, (size_t)(size - from), from)) <= 0)
+        return;
+    while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+        n--;
+    const char *gap = from > rest ? " | ... | " : " | ";
+    size_t len = join_lines(buf, (size_t)n, tail, sizeof tail, 0);
+    if (len == 0 || k + strlen(gap) + 1 >= cap)
+        return;
+    size_t room = cap - k - strlen(gap) - 1;
+    if (len > room) /* keep its end: the last words are the ones that matter */
+        gap = " | ... | ";
+    snprintf(out + k, cap - k, "%s%s", gap, tail + (len > room ? len - room : 0));
 }
 
 /* A FIFO for the mem target: "<TMPDIR>/cmd-output.<pid>-<n>.chokepoint-tmp". */
@@ -396,8 +415,8 @@ static int wait_child(pid_t pid, int fifo_fd, uint64_t *fifo_bytes, int *status,
 static int describe_failure(const command_job_t *job, int status, uint64_t out_bytes, int err_fd,
                             cp_err_t *err)
 {
-    char tail[CMD_STDERR_TAIL * 2];
-    stderr_tail(err_fd, tail, sizeof tail);
+    char tail[CMD_ERROR_STDERR];
+    stderr_excerpt(err_fd, tail, sizeof tail);
     const char *sep = tail[0] ? ": " : "";
     if (WIFSIGNALED(status))
         return cp_err_set(err, CP_EIO, "%s was killed by signal %d (%s)%s%s", job->cmd->series,

@@ -18,7 +18,9 @@
 
 #define CMD_TEMPLATE_MAX 4096
 #define CMD_SERIES_MAX 32   /* "cmd:NAME" with its NUL, as compress_record_t.codec */
-#define CMD_STDERR_TAIL 400 /* bytes of the command's stderr kept in an error message */
+#define CMD_STDERR_FIRST 200 /* bytes of the first line of the command's stderr and */
+#define CMD_STDERR_TAIL 400  /* of its end, kept in an error message */
+#define CMD_ERROR_STDERR 420 /* of the error message, at most, for both */
 
 /* One command series of a sweep: the template and its name in reports ("cmd:NAME"). */
 typedef struct cmd_series {

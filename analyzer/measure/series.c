@@ -28,6 +28,13 @@ series_spec_t series_of_command(const cmd_series_t *cmd)
 int series_list_append(series_spec_t **list, size_t *count, const series_spec_t *s,
                        cp_err_t *err)
 {
+    char name[CMD_SERIES_MAX], other[CMD_SERIES_MAX];
+    series_format(s, name, sizeof name);
+    for (size_t i = 0; i < *count; i++) {
+        series_format(&(*list)[i], other, sizeof other);
+        if (strcmp(name, other) == 0)
+            return cp_err_set(err, CP_EUSAGE, "codec '%s' is given twice", name);
+    }
     series_spec_t *grown = realloc(*list, (*count + 1) * sizeof *grown);
     if (grown == NULL)
         return cp_err_set(err, CP_ENOMEM, "out of memory for the codec list");

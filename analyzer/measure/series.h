@@ -30,7 +30,8 @@ series_spec_t series_of_codec(const codec_spec_t *codec);
 series_spec_t series_of_command(const cmd_series_t *cmd);
 
 /* Appends *s to the malloc'd list *list of *count series (the caller frees *list).
- * CP_ENOMEM, the list unchanged, when out of memory. */
+ * The list unchanged on failure: CP_EUSAGE "codec 'X' is given twice" when a series of
+ * its name is already there, CP_ENOMEM when out of memory. */
 int series_list_append(series_spec_t **list, size_t *count, const series_spec_t *s,
                        cp_err_t *err);
 

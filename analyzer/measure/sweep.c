@@ -33,9 +33,17 @@ typedef struct target_state {
     const archive_t **archive_for; /* the one codec c restores: codecs alike share one */
     const char *input_path; /* what runs on this target read */
     const char *input_target;
-    bool failed;            /* an earlier run failed: skip the rest */
+    bool failed;            /* the target itself failed (vanished): skip all its runs */
     char failure[CP_ERR_MSG_MAX]; /* why */
+    struct series_failure *series; /* one per series: a failed one skips only its runs */
 } target_state_t;
+
+/* A series that failed on one target (its warm-up or a run): its remaining runs there are
+ * skipped, the other series on the target go on. */
+typedef struct series_failure {
+    bool failed;
+    char why[CP_ERR_MSG_MAX];
+} series_failure_t;
 
 const char *sweep_layout_name(sweep_layout_t layout)
 {
@@ -445,12 +453,29 @@ static void row_init(const sweep_params_t *p, const target_state_t *st, const pl
     row->input_target = st[r->target].input_target;
 }
 
-/* Marks target t failed, keeping the first reason. */
+/* Marks target t failed as a whole (it vanished), keeping the first reason. */
 static void target_failed(target_state_t *st, size_t t, const char *why)
 {
     if (!st[t].failed)
         snprintf(st[t].failure, sizeof st[t].failure, "%s", why);
     st[t].failed = true;
+}
+
+/* Marks series c failed on target t, keeping the first reason. */
+static void series_failed(target_state_t *st, size_t t, size_t c, const char *why)
+{
+    series_failure_t *f = &st[t].series[c];
+    if (!f->failed)
+        snprintf(f->why, sizeof f->why, "%s", why);
+    f->failed = true;
+}
+
+/* Why series c is no longer run on target t (the target's failure first), or NULL. */
+static const char *failure_of(const target_state_t *st, size_t t, size_t c)
+{
+    if (st[t].failed)
+        return st[t].failure;
+    return st[t].series[c].failed ? st[t].series[c].why : NULL;
 }
 
 /* One measured run with telemetry around it, delivered as a row. A failed run is still
@@ -469,16 +494,18 @@ static int measure_one(const sweep_params_t *p, target_state_t *st, const planne
      * must not be measured or written to. */
     const target_ops_t *ops = target_ops_for(target);
     int rc = ops->still_there(target, row.volume, &run_err);
+    bool job_failed = false;
     if (rc == CP_OK) {
         row.writeback = writeback_read();
         telemetry_t *tel = telemetry_start(ops->output_dir(target), NULL);
         rc = run_job(p, st, r->target, r->codec, row.threads, &row.record, &run_err);
+        job_failed = rc != CP_OK;
         if (tel != NULL)
             telemetry_stop(tel, &row.telemetry);
         telemetry_free(tel);
     }
     /* A run whose directory vanished under it wrote to a deleted or detached file. */
-    if (rc == CP_OK)
+    if (!job_failed && rc == CP_OK)
         rc = ops->still_there(target, row.volume, &run_err);
     if (rc == CP_EINTR)
         return cp_err_set(err, CP_EINTR, "interrupted");
@@ -486,10 +513,16 @@ static int measure_one(const sweep_params_t *p, target_state_t *st, const planne
     *seconds = row.valid ? row.record.run.seconds : -1.0;
     if (rc != CP_OK) {
         snprintf(row.error, sizeof row.error, "%s", run_err.msg);
-        target_failed(st, r->target, run_err.msg);
         *run_failed = true;
-        cp_log_error("target '%s' %s T=%d: %s; skipping its remaining runs", target->name,
-                     row.codec, row.threads, run_err.msg);
+        if (job_failed) {
+            series_failed(st, r->target, r->codec, run_err.msg);
+            cp_log_error("target '%s' %s T=%d: %s; skipping this series' remaining runs "
+                         "there", target->name, row.codec, row.threads, run_err.msg);
+        } else {
+            target_failed(st, r->target, run_err.msg);
+            cp_log_error("target '%s' %s T=%d: %s; skipping its remaining runs",
+                         target->name, row.codec, row.threads, run_err.msg);
+        }
     }
     return cb(&row, ctx, err);
 }
@@ -533,7 +566,7 @@ static int warm_up(const sweep_params_t *p, target_state_t *st, cp_err_t *err)
 {
     int max_threads = largest_threads(p);
     for (size_t t = 0; t < p->n_targets; t++)
-        for (size_t c = 0; c < p->n_series && !st[t].failed; c++) {
+        for (size_t c = 0; c < p->n_series; c++) {
             if (case_done(p, t, c))
                 continue; /* resumed: nothing left to measure here */
             compress_record_t rec;
@@ -548,9 +581,11 @@ static int warm_up(const sweep_params_t *p, target_state_t *st, cp_err_t *err)
             if (rc == CP_EINTR)
                 return cp_err_set(err, CP_EINTR, "interrupted");
             if (rc != CP_OK) {
-                target_failed(st, t, run_err.msg);
-                cp_log_error("target '%s': warm-up failed: %s; skipping this target",
-                             p->targets[t].name, run_err.msg);
+                char why[CP_ERR_MSG_MAX];
+                snprintf(why, sizeof why, "its warm-up failed: %.400s", run_err.msg);
+                series_failed(st, t, c, why);
+                cp_log_error("target '%s' %s: warm-up failed: %s; skipping this series there",
+                             p->targets[t].name, name, run_err.msg);
             }
         }
     return CP_OK;
@@ -635,12 +670,12 @@ static int run_plan(const sweep_params_t *p, target_state_t *st, const planned_r
                 times[k].seconds[times[k].n++] = seconds;
             continue;
         }
-        if (st[plan[i].target].failed) {
+        const char *why = failure_of(st, plan[i].target, plan[i].codec);
+        if (why != NULL) {
             /* Not run: a row still records the case and why, so the table is complete. */
             sweep_row_t row;
             row_init(p, st, &plan[i], order, &row);
-            snprintf(row.error, sizeof row.error, "not run: an earlier run on this target "
-                     "failed: %.400s", st[plan[i].target].failure);
+            snprintf(row.error, sizeof row.error, "not run: %.500s", why);
             *some_failed = true;
             pc->total--;
             rc = cb(&row, ctx, err);
@@ -686,7 +721,8 @@ static int run_until_settled(const sweep_params_t *p, target_state_t *st, planne
         size_t n = 0;
         for (size_t k = 0; k < ncases; k++) {
             size_t t = k / (p->n_series * p->n_threads);
-            if (st[t].failed || times[k].n >= SWEEP_AUTO_MAX_REPS ||
+            if (failure_of(st, t, (k / p->n_threads) % p->n_series) != NULL ||
+                times[k].n >= SWEEP_AUTO_MAX_REPS ||
                 sweep_median_settled(times[k].seconds, times[k].n, SWEEP_AUTO_WITHIN))
                 continue;
             plan[n++] = (planned_run_t){t, (k / p->n_threads) % p->n_series, k % p->n_threads,
@@ -745,17 +781,21 @@ int sweep_run(const sweep_params_t *p, sweep_row_cb cb, void *ctx, cp_err_t *err
     if (rc != CP_OK)
         return rc;
     target_state_t *st = calloc(p->n_targets, sizeof *st);
+    series_failure_t *failures = calloc(p->n_targets * p->n_series, sizeof *failures);
     size_t ncases = p->n_targets * p->n_series * p->n_threads;
     size_t total = ncases * (size_t)p->reps;
     /* The plan array is reused by --reps auto's rounds (one run per case at most). */
     planned_run_t *plan = calloc(total > ncases ? total : ncases, sizeof *plan);
     case_times_t *times = calloc(ncases, sizeof *times);
-    if (st == NULL || plan == NULL || times == NULL) {
+    if (st == NULL || failures == NULL || plan == NULL || times == NULL) {
         free(st);
+        free(failures);
         free(plan);
         free(times);
         return cp_err_set(err, CP_ENOMEM, "out of memory planning %zu runs", total);
     }
+    for (size_t t = 0; t < p->n_targets; t++)
+        st[t].series = &failures[t * p->n_series];
     size_t n = 0;
     for (size_t t = 0; t < p->n_targets; t++)
         for (size_t c = 0; c < p->n_series; c++)
@@ -786,6 +826,7 @@ int sweep_run(const sweep_params_t *p, sweep_row_cb cb, void *ctx, cp_err_t *err
         free(st[t].archive_for);
     }
     free(st);
+    free(failures);
     free(plan);
     free(times);
     if (rc == CP_OK && some_failed)

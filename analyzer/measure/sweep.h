@@ -110,8 +110,8 @@ typedef int (*sweep_row_cb)(const sweep_row_t *row, void *ctx, cp_err_t *err);
 
 /* Checks the targets, copies the input for the same layout, runs everything and calls cb
  * with every measured row as soon as it is taken. A failed run is a row with valid false
- * and its error; the target's remaining runs are then skipped (with a warning) and the
- * others go on. Returns CP_OK when every run succeeded, CP_EIO when some failed,
+ * and its error; that series' remaining runs on the target are then skipped (all of the
+ * target's when the target itself is gone), with a warning, and the others go on. Returns CP_OK when every run succeeded, CP_EIO when some failed,
  * CP_EUSAGE before anything ran for bad params or targets, CP_EINTR when interrupted
  * (rows measured so far were already delivered), or the callback's error. Every file it
  * creates is removed before it returns. */

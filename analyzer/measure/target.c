@@ -35,10 +35,40 @@ int target_check(const target_spec_t *t, cp_err_t *err)
     return target_ops_for(t)->check(t, err);
 }
 
+/* The directory path without its trailing slashes (but "/" itself) into buf. */
+static const char *dir_trimmed(const char *dir, char *buf, size_t cap)
+{
+    size_t len = strlen(dir);
+    while (len > 1 && dir[len - 1] == '/')
+        len--;
+    snprintf(buf, cap, "%.*s", (int)len, dir);
+    return buf;
+}
+
+/* True when a and b are one directory (by device and inode when both exist, else by their
+ * spelling) measured alike (the same emulated caps): the same volume twice. Two targets
+ * on one directory with different caps emulate two disks, and stay apart. */
+static bool same_measurement(const target_spec_t *a, const target_spec_t *b)
+{
+    if (a->dir[0] == '\0' || b->dir[0] == '\0' || a->rate_cap_bps != b->rate_cap_bps ||
+        a->read_cap_bps != b->read_cap_bps)
+        return false;
+    struct stat sa, sb;
+    if (stat(a->dir, &sa) == 0 && stat(b->dir, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    char ta[sizeof a->dir], tb[sizeof b->dir];
+    return strcmp(dir_trimmed(a->dir, ta, sizeof ta), dir_trimmed(b->dir, tb, sizeof tb)) == 0;
+}
+
 int target_check_names(const target_spec_t *targets, size_t n, cp_err_t *err)
 {
     for (size_t i = 0; i < n; i++)
         for (size_t j = 0; j < i; j++) {
+            if (same_measurement(&targets[j], &targets[i]))
+                return cp_err_set(err, CP_EUSAGE, "targets '%s' and '%s' are one directory "
+                                  "(%s) measured alike; give it once (an @CAP on one of them "
+                                  "emulates another disk there)",
+                                  targets[j].name, targets[i].name, targets[j].dir);
             if (strcmp(targets[j].name, targets[i].name) != 0)
                 continue;
             if (targets[i].kind == TARGET_MEM && targets[j].kind == TARGET_MEM)

@@ -50,8 +50,10 @@ typedef struct target_spec {
 int target_check(const target_spec_t *t, cp_err_t *err);
 
 /* Checks that no two of targets[0..n) share a name (reports, runs.csv and locks tell
- * targets apart by it). CP_EUSAGE "two targets are named 'X'; give each a NAME=" (for
- * mem: "'mem' is given twice") otherwise. Call it before anything is written. */
+ * targets apart by it) or are one directory with the same caps (`a=/x b=/x`, `/x /x/`).
+ * CP_EUSAGE "two targets are named 'X'; give each a NAME=" (for mem: "'mem' is given
+ * twice"), or "targets 'a' and 'b' are one directory ..." otherwise. Call it before
+ * anything is written. */
 int target_check_names(const target_spec_t *targets, size_t n, cp_err_t *err);
 
 /* The memory target: output counted and discarded. */

@@ -527,17 +527,30 @@ static int keep_failed(analysis_t *a, const runs_table_t *runs)
     return CP_OK;
 }
 
+/* CP_EDATA: runs holds no usable run; the first failure named, when some failed. */
+static int no_usable_runs(const runs_table_t *runs, cp_err_t *err)
+{
+    size_t failed = runs ? runs->skipped_failed : 0;
+    char first[RUNS_NAME_MAX * 2 + 400] = "";
+    if (runs != NULL && runs->nfailures > 0) {
+        const run_failure_t *f = &runs->failures[0];
+        char why[sizeof f->error];
+        snprintf(first, sizeof first, "; the first: %s%s%s%s: %s", f->target,
+                 f->codec[0] ? " (" : "", f->codec, f->codec[0] ? ")" : "",
+                 run_failure_reason(f, why, sizeof why));
+    }
+    return cp_err_set(err, CP_EDATA, "%s: no usable runs (%zu failed run%s skipped)%s",
+                      runs && runs->path ? runs->path : "runs", failed, failed == 1 ? "" : "s",
+                      first);
+}
+
 int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
                  const analysis_options_t *options, analysis_t **out, cp_err_t *err)
 {
     *out = NULL;
     analysis_options_t opts = options ? *options : analysis_defaults();
-    if (runs == NULL || runs->nrows == 0) {
-        size_t failed = runs ? runs->skipped_failed : 0;
-        return cp_err_set(err, CP_EDATA, "%s: no usable runs (%zu failed run%s skipped)",
-                          runs && runs->path ? runs->path : "runs", failed,
-                          failed == 1 ? "" : "s");
-    }
+    if (runs == NULL || runs->nrows == 0)
+        return no_usable_runs(runs, err);
     if (!(opts.tolerance >= 0.0 && opts.tolerance < 1.0))
         return cp_err_set(err, CP_EUSAGE, "tolerance %g is not in [0, 1)", opts.tolerance);
 

@@ -332,6 +332,21 @@ static int fill_pair(compare_pair_t *p, size_t pi, const compare_study_t *studie
     return CP_OK;
 }
 
+const compare_point_t *compare_worst_regression(const compare_result_t *r,
+                                                const compare_pair_t **pair)
+{
+    const compare_point_t *worst = NULL;
+    for (size_t k = 0; r != NULL && k < r->npairs; k++)
+        for (size_t i = 0; i < r->pairs[k].npoints; i++) {
+            const compare_point_t *c = &r->pairs[k].points[i];
+            if (c->regression && (worst == NULL || c->rate_ratio < worst->rate_ratio)) {
+                worst = c;
+                *pair = &r->pairs[k];
+            }
+        }
+    return worst;
+}
+
 void compare_free(compare_result_t *result)
 {
     if (result == NULL)

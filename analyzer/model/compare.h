@@ -133,6 +133,11 @@ int compare_bootstrap_ratio(const double *a, size_t na, const double *b, size_t 
                             unsigned resamples, double confidence, uint64_t seed,
                             double *low, double *high);
 
+/* The regression of r with the smallest rate ratio, or NULL when r (NULL is fine) has
+ * none; *pair is then its pair. Points into r. */
+const compare_point_t *compare_worst_regression(const compare_result_t *r,
+                                                const compare_pair_t **pair);
+
 /* Frees a result; NULL is fine. */
 void compare_free(compare_result_t *result);
 

@@ -153,11 +153,30 @@ static const char *codec_list(const analysis_t *a, char *buf, size_t cap)
     return buf[0] ? buf : "none";
 }
 
+/* True when a has memory runs and all of them are decompressions. */
+static bool decompression_only(const analysis_t *a)
+{
+    bool any = false;
+    for (size_t c = 0; c < a->nceilings; c++) {
+        if (a->ceilings[c].mem == NULL)
+            continue;
+        if (!a->ceilings[c].mem->decompress)
+            return false;
+        any = true;
+    }
+    return any;
+}
+
 /* Fills f->codecs from the request. */
 static int choose_codecs(const analysis_t *a, const forecast_request_t *r, forecast_t *f,
                          cp_err_t *err)
 {
     char have[512];
+    if (decompression_only(a))
+        return cp_err_set(err, CP_EDATA, "%s: a decompression study: predict forecasts a "
+                          "compression's writes to another volume, not a decompression's "
+                          "reads from it; compare the volumes with 'chokepoint run "
+                          "--decompress' on each", a->runs_path);
     f->codecs = calloc(a->nceilings ? a->nceilings : 1, sizeof *f->codecs);
     if (f->codecs == NULL)
         return cp_err_set(err, CP_ENOMEM, "out of memory");

@@ -1,7 +1,20 @@
-/* runs.c - owns freeing the runs table (runs.h); loading it is the runs.csv loader's. */
+/* runs.c - the runs table's failures in words, and freeing the table (runs.h); loading it
+ * is the runs.csv loader's. */
 #include "model/runs.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+const char *run_failure_reason(const run_failure_t *f, char *buf, size_t cap)
+{
+    const char *error = f->error;
+    if (strncmp(error, "not run: ", 9) == 0)
+        error += 9;
+    const char *second = strstr(error, " | "); /* command_job joins stderr's lines so */
+    snprintf(buf, cap, "%.*s", second ? (int)(second - error) : (int)strlen(error), error);
+    return buf;
+}
 
 void runs_table_free(runs_table_t *t)
 {

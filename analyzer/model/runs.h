@@ -67,7 +67,7 @@ typedef struct run_row {
 typedef struct run_failure {
     char target[RUNS_NAME_MAX];
     char codec[RUNS_NAME_MAX];
-    char error[160];      /* the first failed row's error ("valid = 0" when it has none) */
+    char error[320];      /* the first failed row's error ("valid = 0" when it has none) */
     size_t count;         /* its failed rows */
 } run_failure_t;
 
@@ -79,6 +79,11 @@ typedef struct runs_table {
     run_failure_t *failures; /* one per (target, codec) with failed rows, in file order */
     size_t nfailures;
 } runs_table_t;
+
+/* Why f failed, on one line into buf (cap bytes): its first error without a skipped run's
+ * "not run: ", cut before the second line of a command's stderr (so its exit status and
+ * first stderr line stay). Returns buf. */
+const char *run_failure_reason(const run_failure_t *f, char *buf, size_t cap);
 
 /* Frees a table; NULL is fine. */
 void runs_table_free(runs_table_t *table);

@@ -80,22 +80,43 @@ static void machine(diff_list_t *l, const study_env_t *a, const study_env_t *b)
                   "decides: flush times and throttling can differ");
 }
 
-static void page_cache(diff_list_t *l, const study_env_t *a, const study_env_t *b)
+/* A write-back threshold of a and b (t_a, t_b): a difference only when the two are more
+ * than STUDY_ENV_THRESHOLD_MOVE apart, explained only when the model moves a term for an
+ * output of `output` bytes: the page cache takes min(output, threshold), so the larger
+ * one takes min(output, larger) - min(output, smaller) more. The explanation is
+ * "MEANING: of an output of X, Y more EFFECT". */
+static void threshold(diff_list_t *l, const char *what, double t_a, double t_b, double output,
+                      const char *meaning, const char *effect)
 {
-    char x[32], y[32];
-    if (numbers_differ(a->dirty_background_bytes, b->dirty_background_bytes)) {
-        bool a_holds_more = a->dirty_background_bytes > b->dirty_background_bytes;
-        add(l, "dirty_background_bytes", bytes_text(a->dirty_background_bytes, x, sizeof x),
-            bytes_text(b->dirty_background_bytes, y, sizeof y),
-            "write-back starts once this much output is dirty: the page cache held more of "
-            "the output in %s, so there the disk wrote it after the compression (the "
-            "flush), not during it",
-            a_holds_more ? "A" : "B");
-    }
-    if (numbers_differ(a->dirty_bytes, b->dirty_bytes))
-        add(l, "dirty_bytes", bytes_text(a->dirty_bytes, x, sizeof x),
-            bytes_text(b->dirty_bytes, y, sizeof y),
-            "above this much dirty output the writer itself is throttled to the disk's speed");
+    double lo = fmin(t_a, t_b), hi = fmax(t_a, t_b);
+    if (!isfinite(t_a) || !isfinite(t_b) || hi - lo <= STUDY_ENV_THRESHOLD_MOVE * hi)
+        return;
+    char x[32], y[32], out[32], moved[32];
+    double more = output > 0.0 ? fmin(output, hi) - fmin(output, lo) : 0.0;
+    bytes_text(t_a, x, sizeof x);
+    bytes_text(t_b, y, sizeof y);
+    if (more > 0.0)
+        add(l, what, x, y, "%s: of an output of %s, %s more %s", meaning,
+            bytes_text(output, out, sizeof out), bytes_text(more, moved, sizeof moved), effect);
+    else
+        add(l, what, x, y, "%s", "");
+}
+
+static void page_cache(diff_list_t *l, const study_env_t *a, const study_env_t *b,
+                       double output)
+{
+    char x[32], y[32], effect[160];
+    snprintf(effect, sizeof effect, "was held by the page cache in %c, and written by the "
+             "disk after the compression (the flush) rather than during it",
+             a->dirty_background_bytes > b->dirty_background_bytes ? 'A' : 'B');
+    threshold(l, "dirty_background_bytes", a->dirty_background_bytes,
+              b->dirty_background_bytes, output,
+              "write-back starts once this much output is dirty", effect);
+    snprintf(effect, sizeof effect, "was written at the disk's speed in %c",
+             a->dirty_bytes < b->dirty_bytes ? 'A' : 'B');
+    threshold(l, "dirty_bytes", a->dirty_bytes, b->dirty_bytes, output,
+              "above this much dirty output the writer itself is throttled to the disk's "
+              "speed", effect);
     if (numbers_differ(a->dirty_expire_s, b->dirty_expire_s)) {
         snprintf(x, sizeof x, "%.0f s", a->dirty_expire_s);
         snprintf(y, sizeof y, "%.0f s", b->dirty_expire_s);
@@ -173,14 +194,14 @@ static void targets(diff_list_t *l, const study_env_t *a, const study_env_t *b)
     }
 }
 
-size_t study_env_differences(const study_env_t *a, const study_env_t *b, study_env_diff_t *out,
-                             size_t cap)
+size_t study_env_differences(const study_env_t *a, const study_env_t *b, double output_bytes,
+                             study_env_diff_t *out, size_t cap)
 {
     diff_list_t l = {out, cap, 0};
     if (!a->known || !b->known)
         return 0;
     machine(&l, a, b);
-    page_cache(&l, a, b);
+    page_cache(&l, a, b, output_bytes);
     settings(&l, a, b);
     targets(&l, a, b);
     return l.n;

@@ -55,10 +55,17 @@ typedef struct study_env_diff {
                                           it cannot move a verdict (a version number) */
 } study_env_diff_t;
 
+/* Write-back thresholds closer than this (a fraction of the larger) are the same: one
+ * derived from free memory moves a few percent between two studies on one machine. */
+#define STUDY_ENV_THRESHOLD_MOVE 0.05
+
 /* The differences between a and b (both known), in a fixed order: machine, kernel, page
  * cache, the run's settings, then each target that both name; at most cap into out.
- * Returns how many there are (which may exceed cap: the rest are not written). */
-size_t study_env_differences(const study_env_t *a, const study_env_t *b, study_env_diff_t *out,
-                             size_t cap);
+ * A write-back threshold is a difference only beyond STUDY_ENV_THRESHOLD_MOVE, and its
+ * `explains` is set only when the model moves a term for an output of output_bytes (the
+ * largest a run wrote; NAN unknown: never), saying by how many bytes. Returns how many
+ * there are (which may exceed cap: the rest are not written). */
+size_t study_env_differences(const study_env_t *a, const study_env_t *b, double output_bytes,
+                             study_env_diff_t *out, size_t cap);
 
 #endif

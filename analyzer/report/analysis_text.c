@@ -104,10 +104,15 @@ static void crossover_words(const analysis_t *a, const analysis_series_t *s, cha
     analysis_format_rate(limit, rate, sizeof rate);
     int lo, hi;
     analysis_ceiling_range(cpu, &lo, &hi);
-    if (s->crossover_limit == VERDICT_READ && strcmp(s->read_from, s->name) != 0)
+    /* A decompression reads its archive from this volume; a compression may read its
+     * input from another target's (read_from, "" when none is known). */
+    if (s->crossover_limit == VERDICT_READ && !s->decompress && s->read_from[0] != '\0' &&
+        strcmp(s->read_from, s->name) != 0)
         snprintf(whose, sizeof whose, "reading the input from %s", s->read_from);
     else
         snprintf(whose, sizeof whose, "this volume");
+    const char *job = s->decompress ? "decompression" : "compression";
+    const char *bytes = s->decompress ? "restored data" : "input";
     double x = s->crossover_threads;
     if (s->cpu_ceiling)
         snprintf(buf, cap, "this is the CPU ceiling (output discarded)");
@@ -131,8 +136,9 @@ static void crossover_words(const analysis_t *a, const analysis_series_t *s, cha
     else if (isnan(x) || x > ANALYSIS_EXTRAPOLATION_REACH * hi)
         snprintf(buf, cap, "%s does not limit the job within reach of the measured range "
                  "(%d..%d threads): along the fitted CPU rate, the model keeps its %s time "
-                 "more than %.0f%% under the compression's up to %.0f threads",
-                 whose, lo, hi, kind, 100.0 * a->tolerance, ANALYSIS_EXTRAPOLATION_REACH * hi);
+                 "more than %.0f%% under the %s's up to %.0f threads",
+                 whose, lo, hi, kind, 100.0 * a->tolerance, job,
+                 ANALYSIS_EXTRAPOLATION_REACH * hi);
     else {
         char range[96] = "", when[160];
         if (isfinite(s->crossover_lo) || isfinite(s->crossover_hi)) {
@@ -146,18 +152,18 @@ static void crossover_words(const analysis_t *a, const analysis_series_t *s, cha
         }
         if (s->crossover_term == TERM_FLUSH)
             snprintf(when, sizeof when, "the flush at the end adds more than %.0f%% to the "
-                     "compression", 100.0 * a->tolerance);
+                     "%s", 100.0 * a->tolerance, job);
         else
             snprintf(when, sizeof when, "the volume's %s time comes within %.0f%% of the "
-                     "compression's (its %s ceiling: %s of input)", kind,
-                     100.0 * a->tolerance, kind, rate);
+                     "%s's (its %s ceiling: %s of %s)", kind, 100.0 * a->tolerance, job,
+                     kind, rate, bytes);
         if (x <= 1.0)
             snprintf(buf, cap, "from 1 thread on %s limits the job: %s (%s model of the CPU "
                      "rate)", whose, when, fit_kind_name((fit_kind_t)s->crossover_model));
         else
             snprintf(buf, cap, "from %d threads on %s limits the job: %s at T = %.1f%s, where "
                      "the model gives %s (%s model of the CPU rate, %s %d..%d threads)",
-                     (int)ceil(x), whose, when, x, range,
+                     figure_threads_from(x), whose, when, x, range,
                      analysis_format_rate(s->crossover_rate_bps, rate, sizeof rate),
                      fit_kind_name((fit_kind_t)s->crossover_model),
                      x > hi ? "extrapolated beyond the measured" : "measured", lo, hi);

@@ -326,9 +326,10 @@ void answer_write_failed(const analysis_t *a, FILE *out, const char *prefix)
 {
     for (size_t i = 0; i < a->nfailed; i++) {
         const run_failure_t *f = &a->failed[i];
-        fprintf(out, "%s%s%s%s%s: no result: %s %zu run%s failed; the first error: %s\n",
-                prefix, f->target, f->codec[0] ? " (" : "", f->codec, f->codec[0] ? ")" : "",
-                f->count == 1 ? "its" : "all", f->count, f->count == 1 ? "" : "s", f->error);
+        char why[sizeof f->error];
+        fprintf(out, "%s%s%s%s%s: no result from its %zu run%s: %s\n", prefix, f->target,
+                f->codec[0] ? " (" : "", f->codec, f->codec[0] ? ")" : "", f->count,
+                f->count == 1 ? "" : "s", run_failure_reason(f, why, sizeof why));
     }
 }
 

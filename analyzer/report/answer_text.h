@@ -28,8 +28,9 @@ const char *answer_whatif(const analysis_t *a, const analysis_series_t *s, char 
 /* The remarks on point k of s in a few words ("oversubscribed, noisy"), "" for none. */
 const char *answer_point_marks(const analysis_series_t *s, size_t k, char *buf, size_t cap);
 
-/* One line per (target, codec) none of whose runs succeeded, "NAME (CODEC): no result:
- * all N runs failed; the first error: ...", each after prefix. */
+/* One line per (target, codec) none of whose runs succeeded, "NAME (CODEC): no result
+ * from its N runs: WHY" (run_failure_reason: an exit status and first stderr line), each
+ * after prefix. */
 void answer_write_failed(const analysis_t *a, FILE *out, const char *prefix);
 
 /* Writes the answer section into d (text or Markdown): the sentences, the decision table

@@ -25,6 +25,23 @@ void compare_pair_summary(const compare_result_t *r, const compare_pair_t *p, ch
                  "of A", worst->threads, worst->rate_ratio * 100.0);
 }
 
+const char *compare_regression_text(const compare_pair_t *p, const compare_point_t *c,
+                                    char *buf, size_t cap)
+{
+    char a[160], b[160];
+    figure_series_label(p->a, false, a, sizeof a);
+    figure_series_label(p->b, false, b, sizeof b);
+    char pair[330];
+    if (strcmp(a, b) == 0)
+        snprintf(pair, sizeof pair, "%s", a);
+    else
+        snprintf(pair, sizeof pair, "%s -> %s", a, b);
+    snprintf(buf, cap, "%s at %d thread%s, B/A %.3f (%.1f against %.1f MB/s)", pair,
+             c->threads, c->threads == 1 ? "" : "s", c->rate_ratio, c->rate_b / 1e6,
+             c->rate_a / 1e6);
+    return buf;
+}
+
 /* ---- JSON --------------------------------------------------------------------------- */
 
 static json_t *side_json(const compare_study_t *study, const analysis_series_t *s)
@@ -147,12 +164,24 @@ static json_t *pair_json(const compare_pair_t *p, const compare_study_t *studies
 
 /* The differences between study k's environment and A's into out; -1 when either has no
  * meta.json. */
+/* The largest median output of a point that a volume took (not a CPU ceiling's) in the
+ * analysis a (NULL is fine), or in `largest` when that is larger. */
+static double largest_output(const analysis_t *a, double largest)
+{
+    for (size_t i = 0; a != NULL && i < a->nseries; i++)
+        for (size_t k = 0; !a->series[i].cpu_ceiling && k < a->series[i].npoints; k++)
+            if (a->series[i].points[k].output_bytes > largest || !(largest > 0.0))
+                largest = a->series[i].points[k].output_bytes;
+    return largest;
+}
+
 static long env_differences(const compare_study_t *studies, size_t k, study_env_diff_t *out)
 {
     const study_env_t *a = studies[0].env, *b = studies[k].env;
     if (a == NULL || b == NULL || !a->known || !b->known)
         return -1;
-    size_t n = study_env_differences(a, b, out, ENV_DIFFS_MAX);
+    double output = largest_output(studies[k].analysis, largest_output(studies[0].analysis, NAN));
+    size_t n = study_env_differences(a, b, output, out, ENV_DIFFS_MAX);
     return (long)(n < ENV_DIFFS_MAX ? n : ENV_DIFFS_MAX);
 }
 

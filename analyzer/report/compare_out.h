@@ -42,6 +42,12 @@ int compare_write_markdown_pairs(const compare_result_t *r, const compare_study_
                                  size_t n, const char *heading, FILE *out, cp_err_t *err);
 
 
+/* The regression c of pair p in words for an error line, into buf: "disk (zstd:3) at 4
+ * threads, B/A 0.820 (410.0 against 500.0 MB/s)"; "a (codec) -> b (codec)" when the pair
+ * joins two targets. Returns buf. */
+const char *compare_regression_text(const compare_pair_t *p, const compare_point_t *c,
+                                    char *buf, size_t cap);
+
 /* One sentence for pair p: how many points were slower, faster or the same, and the
  * largest change, into buf. */
 void compare_pair_summary(const compare_result_t *r, const compare_pair_t *p, char *buf,

@@ -40,7 +40,7 @@ const char *decision_line(const analysis_t *a, size_t c, int threads, char *buf,
         double t = analysis_point_at(s, threads)->seconds, more = t / fastest - 1.0;
         char secs[32], cost[48];
         if (n == 1)
-            snprintf(cost, sizeof cost, "the only target");
+            snprintf(cost, sizeof cost, "the only volume"); /* memory is a target too */
         else if (i == best)
             snprintf(cost, sizeof cost, "fastest");
         else if (more < 0.01)

@@ -89,6 +89,12 @@ const char *analysis_format_model_in(const fit_result_t *m, double rate_scale,
     return buf;
 }
 
+int figure_threads_from(double x)
+{
+    double shown = round(x * 10.0) / 10.0;
+    return shown <= 1.0 ? 1 : (int)ceil(shown);
+}
+
 const char *figure_series_label(const analysis_series_t *s, bool mark_unpaced, char *buf,
                                 size_t cap)
 {

@@ -27,6 +27,11 @@ const char *analysis_format_model(const fit_result_t *model, char *buf, size_t c
 const char *analysis_format_model_in(const fit_result_t *model, double rate_scale,
                                      const char *rate_unit_name, char *buf, size_t cap);
 
+/* The first whole thread count from which a crossing at x threads limits the job, as
+ * reports say it beside "T = %.1f": x rounded to that one decimal first, so "T = 6.0"
+ * goes with "from 6 threads" (a 6.04 is not "from 7"); at least 1. */
+int figure_threads_from(double x);
+
 /* How reports name a series: "usb (zstd:3)", or "usb" without a codec. With mark_unpaced
  * an unpaced series says so: "usb (zstd:3, unpaced)", "usb (unpaced)". Returns buf. */
 const char *figure_series_label(const analysis_series_t *s, bool mark_unpaced, char *buf,

@@ -46,7 +46,7 @@ static int crossover_from(const forecast_t *f, size_t c, size_t v)
     double reach = ANALYSIS_EXTRAPOLATION_REACH * f->codecs[c].measured_hi;
     if (!(x->threads >= 1.0) || x->threads > reach)
         return 0;
-    return (int)ceil(x->threads);
+    return figure_threads_from(x->threads);
 }
 
 /* The crossover of codec c on volume v in words. */

@@ -176,8 +176,8 @@ void plot_crossover_text(const char *name, const char *kind, double limit_bps,
     } else if (isfinite(crossover_threads)) {
         /* Thread counts are whole: the first one past the crossing is where it limits,
          * said the way the text report says it. */
-        int whole = crossover_threads <= 1.0 ? 1 : (int)ceil(crossover_threads);
-        snprintf(buf, cap, "%s (%s ceiling %s) starts to limit the job at T = %.2g, so from "
+        int whole = figure_threads_from(crossover_threads);
+        snprintf(buf, cap, "%s (%s ceiling %s) starts to limit the job at T = %.1f, so from "
                  "%d thread%s on the volume sets the time", name, kind, rate,
                  crossover_threads, whole, whole == 1 ? "" : "s");
         if (crossover_threads > hi)
@@ -316,6 +316,19 @@ void plot_caption_bottleneck(const analysis_t *a, bool multi_codec, char *buf, s
     strbuf_appendf(buf, cap, ".");
 }
 
+/* After a probed write speed wb (a file through its fsync): the volume's own write speed
+ * when the probe measured its drain, named as the verdict tables name it, so the caption
+ * and the tables give one figure per meaning. */
+static void append_drain(const probe_table_t *p, const char *target, double wb, char *buf,
+                         size_t cap)
+{
+    double drain = probe_table_speed(p, target, PROBE_OP_DRAIN);
+    char d[32];
+    if (drain > 0.0 && isfinite(drain) && fabs(drain / wb - 1.0) >= 0.005)
+        strbuf_appendf(buf, cap, " with the fsync (volume writes %s: its drain rate, as in "
+                       "the verdicts)", analysis_format_rate(drain, d, sizeof d));
+}
+
 void plot_caption_probe(const probe_table_t *p, const char *const *targets, size_t n,
                         char *buf, size_t cap)
 {
@@ -331,6 +344,7 @@ void plot_caption_probe(const probe_table_t *p, const char *const *targets, size
         if (isfinite(wb)) {
             strbuf_appendf(buf, cap, "writes %s", analysis_format_rate(wb, w, sizeof w));
             append_emulated(p, targets[k], PROBE_OP_WRITE, false, buf, cap);
+            append_drain(p, targets[k], wb, buf, cap);
         }
         if (isfinite(wb) && isfinite(rb))
             strbuf_appendf(buf, cap, " and ");

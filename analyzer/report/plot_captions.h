@@ -85,7 +85,8 @@ void plot_caption_bottleneck(const analysis_t *a, bool multi_codec, char *buf, s
 
 /* probe: write and read speeds at the largest file size of up to four of the n targets
  * (names as in p), each followed by " (emulated 60.0 MB/s read cap)" (or write cap) when
- * the rows behind it were paced by an emulated cap. */
+ * the rows behind it were paced by an emulated cap; a write speed other than the measured
+ * drain rate is followed by that drain as the verdict tables name it ("volume writes"). */
 void plot_caption_probe(const probe_table_t *p, const char *const *targets, size_t n,
                         char *buf, size_t cap);
 

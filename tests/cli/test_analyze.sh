@@ -204,5 +204,23 @@ if need_python3; then
     [ "$got" = "$want_order" ] || fail "analysis.json's order: $got, want $want_order"
 fi
 
+# --- a decompression's words: its own job, restored bytes, the volume it reads ----------
+# usb restores an archive read through an emulated 500 MB/s read cap (1.25 GB/s of
+# restored data at a ratio of 2.5): reading limits it from T = 4.5 along mem's line.
+{
+    echo "target,codec,op,threads,seconds,input_bytes,output_bytes,read_cap_bps,emulated"
+    for t in 1 2 4; do
+        echo "mem,zstd:3,decompress,$t,$((4 / t)),1000000000,400000000,,0"
+    done
+    echo "usb,zstd:3,decompress,1,4.1,1000000000,400000000,500000000,1"
+    echo "usb,zstd:3,decompress,2,2.3,1000000000,400000000,500000000,1"
+    echo "usb,zstd:3,decompress,4,2.1,1000000000,400000000,500000000,1"
+} >"$WORK/restore.csv"
+"$CP" analyze "$WORK/restore.csv" >"$WORK/out" 2>"$WORK/err" || fail "decompression: exit $?"
+expect_in "$WORK/out" "from 5 threads on this volume limits the job: the volume's read time comes within 10% of the decompression's \(its read ceiling: 1.25 GB/s of restored data\) at T = 4.5"
+grep -Eq "reading the input from  |the compression's|of input\)" "$WORK/out" &&
+    fail "a decompression described as a compression, or a volume without a name"
+expect_in "$WORK/out" "usb 2.10 s \(the only volume\)"
+
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "ok"

@@ -119,6 +119,30 @@ check "its rows carry the exit status and stderr" \
 check "the other targets were measured" \
     test "$(grep -Ec '^(good|mem),cmd:picky,.*,1,$' "$WORK/f.csv")" -eq 4
 check "stderr names the failure" grep -q "disk says no" "$WORK/err"
+# A failing series fails alone: the other series on its target are measured and judged,
+# report.md is written and names the series with its exit status and first stderr line.
+boom='echo "no such tool" >&2; echo "more noise" >&2; exit 3; cat {input} > {output}'
+run "$CP" run -i "$in" --codec zstd:1 --cmd "$boom" --cmd-name boom -T 1 --reps 1 --no-probe \
+    --format svg --out "$WORK/boom" "e=$disk" mem
+expect_status 1 "run with a failing command beside zstd:1"
+check "report.md is written" test -s "$WORK/boom/report.md"
+check "no lock file is left in it" test ! -e "$WORK/boom/.chokepoint.lock"
+check "zstd:1 was measured on both targets" \
+    test "$(grep -Ec '^(e|mem),zstd:1,.*,1,$' "$WORK/boom/runs.csv")" -eq 2
+check "the answer names the series, its status and first stderr line" grep -q \
+    '^- e (cmd:boom): no result from its 1 run: its warm-up failed: cmd:boom exited with status 3: no such tool$' \
+    "$WORK/boom/report.md"
+check "zstd:1 on e is judged" grep -q '^| e (zstd:1) | 1 |' "$WORK/boom/report.md"
+run "$CP" run --resume "$WORK/boom"
+expect_status 1 "resuming it: the command fails again"
+check "the resumed study still writes its report" grep -q 'e (cmd:boom): no result' "$WORK/boom/report.md"
+check "and keeps zstd:1's runs" test "$(grep -Ec '^(e|mem),zstd:1,.*,1,$' "$WORK/boom/runs.csv")" -eq 2
+run "$CP" run -i "$in" --cmd "$boom" --cmd-name boom -T 1 --reps 1 --no-probe --out "$WORK/boom2" mem
+expect_status 2 "run with only a failing command"
+check "the error names the first failure" \
+    grep -q 'no usable runs (1 failed run skipped); the first: mem (cmd:boom): its warm-up failed: cmd:boom exited with status 3: no such tool$' "$WORK/err"
+check "resuming is advised only once the cause is fixed" grep -q 'once the cause is fixed' "$WORK/err"
+
 run "$CP" sweep -i "$in" --cmd 'true {input} {output}' -T 1 --reps 1 --no-warmup -o "$WORK/e.csv" mem
 expect_status 1 "a command that writes nothing"
 check "its row says so" grep -q "wrote nothing" "$WORK/e.csv"

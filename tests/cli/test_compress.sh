@@ -58,6 +58,10 @@ fi
 run "$CP" compress -i "$WORK/in" -o "$WORK/x.zst" --codec lz4
 expect_status 2 "unknown codec"
 expect_one_line_error "bad codec 'lz4'.*zstd:1\.\.19.*xz:0\.\.9.*copy" "unknown codec lists the valid ones"
+run "$CP" compress -i "$WORK/in" -o "$WORK/x.zst" --codec xz:6 --codec zstd:3
+expect_status 2 "two codecs for one output"
+expect_one_line_error "--codec is given twice" "a second --codec is refused, not dropped"
+check "nothing was written for it" test ! -e "$WORK/x.zst"
 run "$CP" compress -i "$WORK/in" -o "$WORK/x.zst" --codec zstd:22
 expect_status 2 "zstd level out of range"
 run "$CP" compress -i "$WORK/in" -o "$WORK/x.zst" --threads 0

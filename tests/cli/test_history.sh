@@ -116,7 +116,7 @@ PY
 
 run "$CP" history "$ROOT" --fail-on-regression 5
 expect_status 1 "10% slower than the one before beyond a 5% limit: exit 1"
-check "the regression is counted on stderr" grep -q "4 points of the latest studies are slower than the regression limit of 5%" "$WORK/err"
+check "the regression is counted on stderr, the worst named with its thread count and ratio" grep -Eq "4 points of the latest studies are slower than the regression limit of 5%; the worst: host lab1: host-ssd \(zstd:3\) at [1248] threads?, B/A 0\.900 \(" "$WORK/err"
 check "text names the comparison and the call" grep -q "slower (ci) REGRESSION" "$WORK/out"
 check "text table of rates by study" grep -Eq '^  host-ssd \(zstd:3\) +1 +200\.4 +200\.4 +180\.4$' "$WORK/out"
 run "$CP" history "$ROOT" --fail-on-regression 15

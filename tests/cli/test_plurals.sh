@@ -79,7 +79,8 @@ check "one failed run is '1 failed run skipped'" grep -q '; 1 failed run skipped
 printf 'target,threads,seconds,input_bytes,error\ndisk,1,,,out of space\n' > none.csv
 run "$CP" analyze none.csv
 expect_status 2 "a file of one failed run"
-expect_one_line_error 'none.csv: no usable runs \(1 failed run skipped\)$' "the refusal: '1 failed run skipped'"
+expect_one_line_error 'none.csv: no usable runs \(1 failed run skipped\); the first: disk: out of space$' \
+    "the refusal: '1 failed run skipped', and which"
 
 # ---- one run; a comparison at one thread count ------------------------------------------
 printf 'target,threads,seconds,input_bytes\nmem,1,2,1000000000\n' > single.csv

@@ -57,6 +57,12 @@ expect_one_line_error "no volume to predict" "no volume is an error"
 run "$CP" predict "$S" --class sata-ssd --codec xz:6
 expect_status 2 "a codec the study did not run"
 expect_one_line_error "--codec xz:6: the study has no memory-target runs of it \(it has: zstd:3\)" "the codec is named"
+run "$CP" predict "$S" --class sata-ssd --codec xz:6 --codec zstd:3
+expect_status 2 "--codec twice: both lists are taken, none dropped"
+expect_one_line_error "--codec xz:6: the study has no memory-target runs of it" "the first list is not dropped"
+run "$CP" predict "$S" --class sata-ssd --codec zstd:3 --codec zstd:3
+expect_status 2 "a codec given twice"
+expect_one_line_error "codec 'zstd:3' is given twice" "the repeated codec is named"
 run "$CP" predict "$S" --class sata-ssd -T 64
 expect_status 2 "a thread count beyond reach"
 expect_one_line_error "--threads 64: beyond reach" "the thread count is named"

@@ -207,6 +207,13 @@ static void test_run_counts_output_and_reports_failures(void **state)
     assert_non_null(strstr(err.msg, "exited with status 4"));
     assert_non_null(strstr(err.msg, "first | last words"));
 
+    /* A long stderr: its first line stays in the message, then its last bytes. */
+    assert_int_equal(run_cmd("echo the cause >&2; seq 1 2000 >&2; exit 5 # {input} {output}",
+                             input, dir, false, &rec, &err),
+                     CP_EIO);
+    assert_non_null(strstr(err.msg, "exited with status 5: the cause | ... | "));
+    assert_non_null(strstr(err.msg, " | 1999 | 2000"));
+
     assert_int_equal(run_cmd("true {input} {output}", input, dir, false, &rec, &err), CP_EIO);
     assert_non_null(strstr(err.msg, "wrote nothing"));
     assert_int_equal(run_cmd("true {input} {output}", input, dir, true, &rec, &err), CP_EIO);

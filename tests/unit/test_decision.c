@@ -48,10 +48,10 @@ static void test_the_fastest_and_each_cost_in_the_order_given(void **state)
                         "zstd:3 at 1 thread: local 3.38 s (+13%), usb 8.21 s (+174%), "
                         "shm 3.00 s (fastest)");
     assert_string_equal(decision_line(a, 0, 2, line, sizeof line),
-                        "zstd:3 at 2 threads: local 1.80 s (the only target)");
+                        "zstd:3 at 2 threads: local 1.80 s (the only volume)");
     assert_string_equal(decision_line(a, 0, 3, line, sizeof line), "");
     assert_string_equal(decision_line(a, 1, 1, line, sizeof line),
-                        "xz:6 at 1 thread: usb 20.1 s (the only target)");
+                        "xz:6 at 1 thread: usb 20.1 s (the only volume)");
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
@@ -59,8 +59,8 @@ static void test_the_fastest_and_each_cost_in_the_order_given(void **state)
     fclose(out);
     assert_string_equal(text, "- zstd:3 at 1 thread: local 3.38 s (+13%), usb 8.21 s (+174%), "
                               "shm 3.00 s (fastest)\n"
-                              "- zstd:3 at 2 threads: local 1.80 s (the only target)\n"
-                              "- xz:6 at 1 thread: usb 20.1 s (the only target)\n");
+                              "- zstd:3 at 2 threads: local 1.80 s (the only volume)\n"
+                              "- xz:6 at 1 thread: usb 20.1 s (the only volume)\n");
     free(text);
     analysis_free(a);
     runs_table_free(runs);

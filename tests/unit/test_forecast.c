@@ -256,6 +256,25 @@ static void test_no_memory_runs_is_a_data_error(void **state)
     cp_err_t err = {0};
     assert_int_equal(forecast_run(s.analysis, &v, 1, NULL, &f, &err), CP_EDATA);
     assert_null(f);
+    assert_non_null(strstr(err.msg, "no runs on the memory target"));
+    study_free(&s);
+}
+
+/* A decompression study has memory runs, but predict forecasts compressions: it says so
+ * rather than that memory did not run. */
+static void test_a_decompression_study_is_named(void **state)
+{
+    (void)state;
+    study_t s;
+    study_load(&s, "target,codec,op,threads,seconds,input_bytes,output_bytes\n"
+                   "mem,zstd:3,decompress,1,2,1000000000,400000000\n"
+                   "usb,zstd:3,decompress,1,4,1000000000,400000000\n", NULL);
+    forecast_volume_t v = forecast_volume_typed("x", 1e8, NAN);
+    forecast_t *f = NULL;
+    cp_err_t err = {0};
+    assert_int_equal(forecast_run(s.analysis, &v, 1, NULL, &f, &err), CP_EDATA);
+    assert_null(f);
+    assert_non_null(strstr(err.msg, "a decompression study: predict forecasts a compression's"));
     study_free(&s);
 }
 
@@ -468,6 +487,7 @@ int main(void)
         cmocka_unit_test(test_read_speed_counts_with_the_same_layout),
         cmocka_unit_test(test_unrun_thread_counts_come_from_the_cpu_model),
         cmocka_unit_test(test_no_memory_runs_is_a_data_error),
+        cmocka_unit_test(test_a_decompression_study_is_named),
         cmocka_unit_test(test_a_probed_volume_gets_the_analysis_figures),
         cmocka_unit_test(test_check_pairs_points_by_name_or_directory),
         cmocka_unit_test(test_first_line_and_json),

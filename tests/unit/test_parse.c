@@ -449,7 +449,16 @@ static void test_series_list_mixes_codecs_and_presets(void **state)
     assert_int_equal(n, 4);
     series_format(&series[3], name, sizeof name);
     assert_string_equal(name, "cmd:cp");
-    free(series);
+    /* -c given again adds to the list; a name already in it is refused, list and all. */
+    assert_int_equal(parse_series_list("xz:6", &series, &n, &err), CP_OK);
+    assert_int_equal(n, 5);
+    series_format(&series[4], name, sizeof name);
+    assert_string_equal(name, "xz:6");
+    assert_int_equal(parse_series_list("copy,xz:6", &series, &n, &err), CP_EUSAGE);
+    assert_string_equal(err.msg, "codec 'xz:6' is given twice");
+    assert_null(series);
+    assert_int_equal(n, 0);
+    cp_err_clear(&err);
     assert_int_equal(parse_series_list("zstd:3,", &series, &n, &err), CP_EUSAGE);
     assert_null(series);
     assert_int_equal(n, 0);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/figure_text.h"
 #include "report/plot_captions.h"
 #include "tables/probe_csv.h"
 
@@ -83,6 +84,13 @@ static void test_crossover_text_singular_and_plural_threads(void **state)
     plot_crossover_text("usb", "write", 200 * MB, 2.5, true, 1, 8, buf, sizeof buf);
     assert_string_equal(buf, "usb (write ceiling 200 MB/s) starts to limit the job at T = 2.5, "
                              "so from 3 threads on the volume sets the time");
+    /* The thread count goes with the T shown: 6.04 is "T = 6.0", so from 6, not 7. */
+    plot_crossover_text("usb", "write", 200 * MB, 6.04, true, 1, 8, buf, sizeof buf);
+    assert_string_equal(buf, "usb (write ceiling 200 MB/s) starts to limit the job at T = 6.0, "
+                             "so from 6 threads on the volume sets the time");
+    assert_int_equal(figure_threads_from(6.04), 6);
+    assert_int_equal(figure_threads_from(6.06), 7);
+    assert_int_equal(figure_threads_from(0.7), 1);
     plot_crossover_text("nas", "read", 400 * MB, NAN, true, 1, 8, buf, sizeof buf);
     assert_string_equal(buf, "nas's read ceiling (400 MB/s) never limits the job up to "
                              "1024 threads");
@@ -240,7 +248,7 @@ static void test_bottleneck_caption_tells_three_and_counts_the_rest(void **state
                              "from 2 threads on the volume sets the time; a (write ceiling "
                              "100 MB/s) starts to limit the job at T = 2.5, so from 3 threads on "
                              "the volume sets the time; d (write ceiling 400 MB/s) starts to "
-                             "limit the job at T = 3, so from 3 threads on the volume sets "
+                             "limit the job at T = 3.0, so from 3 threads on the volume sets "
                              "the time; 1 more target in the plot.");
     a.nseries = 5;
     plot_caption_bottleneck(&a, false, buf, sizeof buf);
@@ -281,6 +289,21 @@ static void test_probe_captions(void **state)
     assert_string_equal(buf, "Over one long write, usb ran between 30.0 MB/s and 90.0 MB/s "
                              "(median 60.0 MB/s); a falling line means a cache filling up or "
                              "a drive slowing down.");
+    probe_table_free(p);
+
+    /* A measured drain is the volume's write speed in the verdict tables: the caption
+     * names it so, beside the file's speed through its fsync. */
+    static const char drained[] = "target,op,size_bytes,bytes_per_s,drain_bps\n"
+                                  "local,write,50000000,1730000000,2470000000\n"
+                                  "usb,write,50000000,80000000,80100000\n";
+    assert_int_equal(probe_table_load_buffer("probe.csv", drained, strlen(drained), &p, &err),
+                     CP_OK);
+    plot_caption_probe(p, targets + 1, 1, buf, sizeof buf);
+    assert_string_equal(buf, "At the largest file size, usb writes 80.0 MB/s.");
+    const char *local[] = {"local"};
+    plot_caption_probe(p, local, 1, buf, sizeof buf);
+    assert_string_equal(buf, "At the largest file size, local writes 1.73 GB/s with the fsync "
+                             "(volume writes 2.47 GB/s: its drain rate, as in the verdicts).");
     probe_table_free(p);
 }
 

@@ -387,7 +387,18 @@ static void test_analysis_no_usable_runs(void **state)
     cp_err_t err = {0};
     assert_int_equal(analysis_run(runs, NULL, NULL, &a, &err), CP_EDATA);
     assert_null(a);
-    assert_non_null(strstr(err.msg, "no usable runs (2 failed runs skipped)"));
+    assert_non_null(strstr(err.msg, "no usable runs (2 failed runs skipped); the first: disk: "
+                                    "out of space"));
+    runs_table_free(runs);
+    /* A command's: its exit status and first stderr line, not the rest of its stderr. */
+    runs = runs_of("target,codec,threads,seconds,input_bytes,error\n"
+                   "e,cmd:boom,1,,,not run: its warm-up failed: cmd:boom exited with status 3: "
+                   "first line | second line\n");
+    cp_err_clear(&err);
+    assert_int_equal(analysis_run(runs, NULL, NULL, &a, &err), CP_EDATA);
+    assert_string_equal(err.msg, "runs.csv: no usable runs (1 failed run skipped); the first: e "
+                                 "(cmd:boom): its warm-up failed: cmd:boom exited with status "
+                                 "3: first line");
     runs_table_free(runs);
 }
 
