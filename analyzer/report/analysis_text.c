@@ -92,6 +92,41 @@ static void model_quality(const fit_result_t *m, char *buf, size_t cap)
         snprintf(buf + n, cap - (size_t)n, ", peak at T = %.3g", m->peak_threads);
 }
 
+/* Why a fitted model does not describe its points: "R2 0.85", "predicts T=4 27% off" or
+ * both. */
+static void model_miss_words(const fit_result_t *m, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (isfinite(m->r2) && m->r2 < ANALYSIS_MODEL_MIN_R2)
+        snprintf(buf, cap, "R2 %.2f", m->r2);
+    if (isfinite(m->holdout_error) && fabs(m->holdout_error) > ANALYSIS_MODEL_MAX_HOLDOUT)
+        snprintf(buf + strlen(buf), cap - strlen(buf), "%spredicts T=%g %.0f%% off",
+                 buf[0] ? ", " : "", m->holdout_threads, 100.0 * fabs(m->holdout_error));
+}
+
+/* Under the models: which one describes the rate and why the others were passed over, or
+ * that none does (with the closest one's misses). */
+static void write_model_choice(const analysis_series_t *s, const doc_t *d)
+{
+    char why[96];
+    int lowest = fit_best_rate_model(s->models);
+    if (s->rejected_rate_model >= 0) {
+        model_miss_words(&s->models[s->rejected_rate_model], why, sizeof why);
+        fprintf(d->out, "%sno model describes these points (the closest, %s, has %s; one "
+                "needs R2 %.2f and a holdout error within %.0f%%): nothing is extrapolated "
+                "from them\n", doc_aside(d, "    "),
+                fit_kind_name((fit_kind_t)s->rejected_rate_model), why,
+                ANALYSIS_MODEL_MIN_R2, 100.0 * ANALYSIS_MODEL_MAX_HOLDOUT);
+    } else if (s->best_rate_model >= 0 && lowest != s->best_rate_model) {
+        model_miss_words(&s->models[lowest], why, sizeof why);
+        fprintf(d->out, "%s%s describes the rate: %s scores better for its fewer parameters "
+                "but has %s (a model needs R2 %.2f and a holdout error within %.0f%%)\n",
+                doc_aside(d, "    "), fit_kind_name((fit_kind_t)s->best_rate_model),
+                fit_kind_name((fit_kind_t)lowest), why, ANALYSIS_MODEL_MIN_R2,
+                100.0 * ANALYSIS_MODEL_MAX_HOLDOUT);
+    }
+}
+
 /* The crossover in words: the measured range beside anything extrapolated, nothing drawn
  * from a model that does not describe the CPU rate. */
 static void crossover_words(const analysis_t *a, const analysis_series_t *s, char *buf,
@@ -118,12 +153,8 @@ static void crossover_words(const analysis_t *a, const analysis_series_t *s, cha
                  "probes unless --no-probe is given");
     else if (cpu->rejected_rate_model >= 0) {
         const fit_result_t *m = &cpu->models[cpu->rejected_rate_model];
-        char why[96] = "";
-        if (isfinite(m->r2) && m->r2 < ANALYSIS_MODEL_MIN_R2)
-            snprintf(why, sizeof why, "R2 %.2f", m->r2);
-        if (isfinite(m->holdout_error) && fabs(m->holdout_error) > ANALYSIS_MODEL_MAX_HOLDOUT)
-            snprintf(why + strlen(why), sizeof why - strlen(why), "%spredicts T=%g %.0f%% off",
-                     why[0] ? ", " : "", m->holdout_threads, 100.0 * fabs(m->holdout_error));
+        char why[96];
+        model_miss_words(m, why, sizeof why);
         snprintf(buf, cap, "no model describes the CPU rate (the closest, %s, has %s), so no "
                  "crossover is drawn from it", fit_kind_name(m->kind), why);
     } else if (s->crossover_model < 0)
@@ -239,11 +270,7 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, const 
         if (!d->md && best[0])
             fprintf(out, "    %-12s ^ best describes the rate\n", "");
     }
-    if (s->rejected_rate_model >= 0)
-        fprintf(out, "%sno model describes these points (the closest, %s, misses R2 %.2f or "
-                "a holdout error within %.0f%%): nothing is extrapolated from them\n",
-                doc_aside(d, "    "), fit_kind_name((fit_kind_t)s->rejected_rate_model),
-                ANALYSIS_MODEL_MIN_R2, 100.0 * ANALYSIS_MODEL_MAX_HOLDOUT);
+    write_model_choice(s, d);
     if (d->md)
         fputs("\n</details>\n", out);
 

@@ -122,6 +122,27 @@ pts = {p["threads"]: p for p in t["disk"]["points"]}
 assert pts[3]["flags"] == ["oversubscribed"] and pts[2]["flags"] == [], pts
 ' "$WORK/out"
 
+# --- a thread-scaling study: USL fits, amdahl scores better on AICc but misses R2 ----------
+cat >"$WORK/scaling.csv" <<'EOF'
+target,codec,threads,rep,input_bytes,output_bytes,seconds,online_cpus
+mem,zstd:3,1,1,268435456,80000000,1.30,2
+mem,zstd:3,1,2,268435456,80000000,1.32,2
+mem,zstd:3,2,1,268435456,80000000,0.70,2
+mem,zstd:3,2,2,268435456,80000000,0.71,2
+mem,zstd:3,3,1,268435456,80000000,0.69,2
+mem,zstd:3,3,2,268435456,80000000,0.70,2
+mem,zstd:3,4,1,268435456,80000000,0.72,2
+mem,zstd:3,4,2,268435456,80000000,0.73,2
+EOF
+run "$CP" analyze "$WORK/scaling.csv"
+expect_status 0 "analyze a memory-only scaling study"
+check "USL, which describes the points, is chosen" grep -Eq '^ +usl .*peak' "$WORK/out"
+check "and marked as the one that describes the rate" grep -Eq '^ +\^ best describes the rate' "$WORK/out"
+check "the model passed over is named with what it missed" grep -Eq \
+    'usl describes the rate: amdahl scores better .* but has R2 0\.89' "$WORK/out"
+check "no contradiction: nothing says no model describes them" sh -c \
+    "! grep -q 'no model describes' '$WORK/out'"
+
 # --- extrapolation is labelled; beyond 4x the measured range it is no thread count --------
 cat >"$WORK/two.csv" <<'EOF'
 target,threads,rep,input_bytes,output_bytes,seconds
