@@ -127,6 +127,19 @@ static void write_model_choice(const analysis_series_t *s, const doc_t *d)
     }
 }
 
+/* Appends, where the runs at the model's first limited thread count were judged
+ * CPU-bound, that the measurement says otherwise. */
+static void measured_otherwise_words(const analysis_series_t *s, int threads, char *buf,
+                                     size_t cap)
+{
+    const analysis_point_t *p = analysis_point_at(s, threads);
+    if (p == NULL || s->verdicts[p - s->points].verdict != VERDICT_CPU)
+        return;
+    size_t n = strlen(buf);
+    snprintf(buf + n, cap > n ? cap - n : 0, "; the runs at %d %s measured the CPU setting "
+             "the time, which the verdict follows", threads, threads == 1 ? "thread" : "threads");
+}
+
 /* The crossover in words: the measured range beside anything extrapolated, nothing drawn
  * from a model that does not describe the CPU rate. */
 static void crossover_words(const analysis_t *a, const analysis_series_t *s, char *buf,
@@ -182,16 +195,19 @@ static void crossover_words(const analysis_t *a, const analysis_series_t *s, cha
             snprintf(when, sizeof when, "the volume's %s time comes within %.0f%% of the "
                      "compression's (its %s ceiling: %s of input)", kind,
                      100.0 * a->tolerance, kind, rate);
+        /* The first whole count at or past the crossing as shown (T = 6.0 is 6). */
+        int from = x <= 1.0 ? 1 : (int)ceil(round(10.0 * x) / 10.0);
+        const char *model = fit_kind_name((fit_kind_t)s->crossover_model);
         if (x <= 1.0)
-            snprintf(buf, cap, "from 1 thread on %s limits the job: %s (%s model of the CPU "
-                     "rate)", whose, when, fit_kind_name((fit_kind_t)s->crossover_model));
+            snprintf(buf, cap, "%s limits the job from 1 thread on: %s (%s model of the CPU "
+                     "rate)", whose, when, model);
         else
-            snprintf(buf, cap, "from %d threads on %s limits the job: %s at T = %.1f%s, where "
-                     "the model gives %s (%s model of the CPU rate, %s %d..%d threads)",
-                     (int)ceil(x), whose, when, x, range,
-                     analysis_format_rate(s->crossover_rate_bps, rate, sizeof rate),
-                     fit_kind_name((fit_kind_t)s->crossover_model),
+            snprintf(buf, cap, "%s starts to limit the job at T = %.1f%s, where %s, so from %d "
+                     "%s on it sets the time; the CPU rate there: %s (%s model, %s %d..%d "
+                     "threads)", whose, x, range, when, from, from == 1 ? "thread" : "threads",
+                     analysis_format_rate(s->crossover_rate_bps, rate, sizeof rate), model,
                      x > hi ? "extrapolated beyond the measured" : "measured", lo, hi);
+        measured_otherwise_words(s, from, buf, cap);
     }
 }
 
@@ -430,14 +446,8 @@ int analysis_write_summary(const analysis_t *a, FILE *out, cp_err_t *err)
             "CPU, write or read)\n\n",
             any_decompress ? "uncompressed (restored, for a decompression)" : "input");
     answer_write_failed(a, out, "");
-    for (size_t j = 0; j < a->nseries; j++) {
-        const analysis_series_t *s = &a->series[j];
-        fprintf(out, "%s\n", answer_sentence(a, s, words, sizeof words));
-        if (s->cpu_ceiling)
-            continue;
-        crossover_words(a, s, words, sizeof words);
-        fprintf(out, "  %s\n", words);
-    }
+    for (size_t j = 0; j < a->nseries; j++)
+        fprintf(out, "%s\n", answer_sentence(a, &a->series[j], words, sizeof words));
     if (fflush(out) != 0 || ferror(out))
         return cp_err_errno(err, CP_EIO, errno, "cannot write the summary");
     return 0;
