@@ -163,17 +163,19 @@ static void test_measured_text(void **state)
     s[0].points = s[1].points = pts;
     s[0].npoints = s[1].npoints = 2;
     analysis_t a = {.series = s, .nseries = 2};
-    plot_measured_text(&a, buf, sizeof buf);
+    plot_measured_text(&a, true, buf, sizeof buf);
     assert_string_equal(buf, "median of 3 runs, bars min to max, fsync'd");
+    plot_measured_text(&a, false, buf, sizeof buf); /* a plot without the bars */
+    assert_string_equal(buf, "median of 3 runs, fsync'd");
 
     pts[0].n = 2;
     snprintf(s[1].sync, sizeof s[1].sync, "direct");
-    plot_measured_text(&a, buf, sizeof buf);
+    plot_measured_text(&a, true, buf, sizeof buf);
     assert_string_equal(buf, "median of 2-3 runs, bars min to max, O_DIRECT");
 
     pts[0].n = pts[1].n = 1;
     snprintf(s[1].sync, sizeof s[1].sync, "mixed");
-    plot_measured_text(&a, buf, sizeof buf);
+    plot_measured_text(&a, true, buf, sizeof buf);
     assert_string_equal(buf, "one run per point");
 }
 
