@@ -195,8 +195,7 @@ static void crossover_words(const analysis_t *a, const analysis_series_t *s, cha
             snprintf(when, sizeof when, "the volume's %s time comes within %.0f%% of the "
                      "compression's (its %s ceiling: %s of input)", kind,
                      100.0 * a->tolerance, kind, rate);
-        /* The first whole count at or past the crossing as shown (T = 6.0 is 6). */
-        int from = x <= 1.0 ? 1 : (int)ceil(round(10.0 * x) / 10.0);
+        int from = figure_from_threads(x);
         const char *model = fit_kind_name((fit_kind_t)s->crossover_model);
         if (x <= 1.0)
             snprintf(buf, cap, "%s limits the job from 1 thread on: %s (%s model of the CPU "

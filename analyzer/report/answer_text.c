@@ -193,7 +193,7 @@ static void cpu_change_words(const analysis_t *a, const analysis_series_t *s, ch
         strbuf_appendf(buf, cap, "faster or more cores would help; the disk keeps up");
     else if (isfinite(x) && x > hi && x <= reach)
         strbuf_appendf(buf, cap, "more threads would help until about %d, where %s would "
-                       "take over", (int)ceil(x), side);
+                       "take over", figure_from_threads(x), side);
     else if (!isfinite(x) || x > reach)
         strbuf_appendf(buf, cap, "more threads or faster cores would help; %s would keep up "
                        "to %.0f threads", side, reach);

@@ -99,3 +99,8 @@ const char *figure_series_label(const analysis_series_t *s, bool mark_unpaced, c
         snprintf(buf, cap, "%s%s", s->name, unpaced ? " (unpaced)" : "");
     return buf;
 }
+
+int figure_from_threads(double crossover_threads)
+{
+    return crossover_threads <= 1.0 ? 1 : (int)ceil(round(10.0 * crossover_threads) / 10.0);
+}

@@ -32,4 +32,9 @@ const char *analysis_format_model_in(const fit_result_t *model, double rate_scal
 const char *figure_series_label(const analysis_series_t *s, bool mark_unpaced, char *buf,
                                 size_t cap);
 
+/* The first whole thread count at or past a crossover at T = crossover_threads as the
+ * reports print it, to one decimal ("T = 6.0" gives 6, "T = 1.6" gives 2); 1 at or below
+ * one thread. */
+int figure_from_threads(double crossover_threads);
+
 #endif

@@ -178,8 +178,8 @@ void plot_crossover_text(const char *name, const char *kind, double limit_bps,
     } else if (isfinite(crossover_threads)) {
         /* Thread counts are whole: the first one past the crossing is where it limits,
          * said the way the text report says it. */
-        int whole = crossover_threads <= 1.0 ? 1 : (int)ceil(crossover_threads);
-        snprintf(buf, cap, "%s (%s ceiling %s) starts to limit the job at T = %.2g, so from "
+        int whole = figure_from_threads(crossover_threads);
+        snprintf(buf, cap, "%s (%s ceiling %s) starts to limit the job at T = %.1f, so from "
                  "%d thread%s on the volume sets the time", name, kind, rate,
                  crossover_threads, whole, whole == 1 ? "" : "s");
         if (crossover_threads > hi)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/figure_text.h"
 #include "report/plot_captions.h"
 #include "tables/probe_csv.h"
 
@@ -95,6 +96,14 @@ static void test_crossover_text_singular_and_plural_threads(void **state)
     assert_string_equal(buf, "usb (write ceiling 200 MB/s) starts to limit the job at T = 5.5, "
                              "so from 6 threads on the volume sets the time (extrapolated "
                              "beyond the measured 1..2 threads)");
+    /* A crossing a hair past a whole count reads as that count, as printed: no "from 7
+     * threads on" beside "T = 6.0". */
+    plot_crossover_text("usb", "write", 200 * MB, 6.0000001, true, 1, 8, buf, sizeof buf);
+    assert_string_equal(buf, "usb (write ceiling 200 MB/s) starts to limit the job at T = 6.0, "
+                             "so from 6 threads on the volume sets the time");
+    assert_int_equal(figure_from_threads(1.6), 2);
+    assert_int_equal(figure_from_threads(6.06), 7);
+    assert_int_equal(figure_from_threads(0.7), 1);
     plot_crossover_text("usb", "write", 200 * MB, 44.9, true, 1, 2, buf, sizeof buf);
     assert_string_equal(buf, "usb's write ceiling (200 MB/s) is not within reach of the "
                              "measured range (1..2 threads)");
@@ -242,7 +251,7 @@ static void test_bottleneck_caption_tells_three_and_counts_the_rest(void **state
                              "from 2 threads on the volume sets the time; a (write ceiling "
                              "100 MB/s) starts to limit the job at T = 2.5, so from 3 threads on "
                              "the volume sets the time; d (write ceiling 400 MB/s) starts to "
-                             "limit the job at T = 3, so from 3 threads on the volume sets "
+                             "limit the job at T = 3.0, so from 3 threads on the volume sets "
                              "the time; 1 more target in the plot.");
     a.nseries = 5;
     plot_caption_bottleneck(&a, false, buf, sizeof buf);
