@@ -309,8 +309,8 @@ void analysis_ceiling_range(const analysis_ceiling_t *c, int *lo, int *hi)
     *hi = c->npoints > 0 ? c->threads[c->npoints - 1] : 0;
 }
 
-/* Fits the four models; *best is the lowest-AICc model when it describes the points, else
- * -1 with that model in *rejected. */
+/* Fits the four models; *best is the lowest-AICc model among those that describe the
+ * points (analysis_model_describes), else -1 with the lowest-AICc model in *rejected. */
 static void fit_series_points(const analysis_point_t *pts, size_t n, fit_result_t *models,
                               int *best, int *rejected)
 {
@@ -323,12 +323,11 @@ static void fit_series_points(const analysis_point_t *pts, size_t n, fit_result_
     }
     fit_data_t data = {T, t, rate, n, stats_median(input, n)};
     fit_all(&data, models);
-    *best = fit_best_rate_model(models);
-    *rejected = -1;
-    if (*best >= 0 && !analysis_model_describes(&models[*best])) {
-        *rejected = *best;
-        *best = -1;
-    }
+    bool describes[FIT_KIND_COUNT];
+    for (int k = 0; k < FIT_KIND_COUNT; k++)
+        describes[k] = analysis_model_describes(&models[k]);
+    *best = fit_best_rate_model_of(models, describes);
+    *rejected = *best < 0 ? fit_best_rate_model(models) : -1;
 }
 
 const analysis_point_t *analysis_point_at(const analysis_series_t *s, int threads)

@@ -158,9 +158,11 @@ typedef struct analysis_ceiling {
     double *bytes_per_s;
     size_t npoints;
     fit_result_t models[FIT_KIND_COUNT];
-    int best_rate_model;        /* -1 when none fitted or none describes the points */
-    /* The lowest-AICc model when it does not describe the points (R2 or holdout check,
-     * analysis_model_describes); -1 otherwise. Nothing is extrapolated from it. */
+    /* The lowest-AICc model among those that describe the points (R2 and holdout check,
+     * analysis_model_describes); -1 when none fitted or none describes them. */
+    int best_rate_model;
+    /* When none describes the points: the lowest-AICc model, whose R2 or holdout error
+     * the reports name; -1 otherwise. Nothing is extrapolated from it. */
     int rejected_rate_model;
     const struct analysis_series *mem; /* the mem series, NULL when estimated */
     /* [T] for T in 0..RUNS_THREADS_MAX: the fastest series of this codec measured at T,

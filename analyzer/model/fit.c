@@ -485,17 +485,26 @@ void fit_all(const fit_data_t *data, fit_result_t out[FIT_KIND_COUNT])
         fit_model((fit_kind_t)k, data, &out[k]);
 }
 
-int fit_best_rate_model(const fit_result_t fits[FIT_KIND_COUNT])
+int fit_best_rate_model_of(const fit_result_t fits[FIT_KIND_COUNT],
+                           const bool usable[FIT_KIND_COUNT])
 {
     int best = -1;
     for (int k = 0; k < FIT_KIND_COUNT; k++)
-        if (fits[k].fitted && isfinite(fits[k].rate_aicc) &&
+        if (usable[k] && fits[k].fitted && isfinite(fits[k].rate_aicc) &&
             (best < 0 || fits[k].rate_aicc < fits[best].rate_aicc))
             best = k;
     if (best >= 0)
         return best;
     for (int k = 0; k < FIT_KIND_COUNT; k++)
-        if (fits[k].fitted && (best < 0 || fits[k].rate_rmse < fits[best].rate_rmse))
+        if (usable[k] && fits[k].fitted && (best < 0 || fits[k].rate_rmse < fits[best].rate_rmse))
             best = k;
     return best;
+}
+
+int fit_best_rate_model(const fit_result_t fits[FIT_KIND_COUNT])
+{
+    bool all[FIT_KIND_COUNT];
+    for (int k = 0; k < FIT_KIND_COUNT; k++)
+        all[k] = true;
+    return fit_best_rate_model_of(fits, all);
 }

@@ -86,4 +86,9 @@ double fit_rate_at(const fit_result_t *fit, double threads);
  * model has one, lowest rate_rmse. -1 when no model was fitted. */
 int fit_best_rate_model(const fit_result_t fits[FIT_KIND_COUNT]);
 
+/* As fit_best_rate_model, among the models k with usable[k] true only; -1 when none of
+ * them was fitted. */
+int fit_best_rate_model_of(const fit_result_t fits[FIT_KIND_COUNT],
+                           const bool usable[FIT_KIND_COUNT]);
+
 #endif

@@ -15,11 +15,12 @@
 
 typedef struct storage_class {
     const char *name;        /* "usb3-hdd-outer", ... */
-    const char *description; /* one line for people */
+    const char *description; /* for people, short enough for one table line */
     double write_bps;        /* sustained write, bytes per second (decimal MB/s x 1e6) */
     double read_bps;         /* sustained read, bytes per second */
-    const char *sources;     /* the published tests (URLs, "; "-separated), and the link-rate
-                                arithmetic where a figure is derived */
+    const char *sources;     /* the publications, "; "-separated (review articles, data
+                                sheets, standards; docs/method.md cites each with its title
+                                and address), and the arithmetic where a figure is derived */
 } storage_class_t;
 
 /* The number of classes, and class i (0 <= i < count) in the table's order (slowest kinds

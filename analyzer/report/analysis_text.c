@@ -92,6 +92,54 @@ static void model_quality(const fit_result_t *m, char *buf, size_t cap)
         snprintf(buf + n, cap - (size_t)n, ", peak at T = %.3g", m->peak_threads);
 }
 
+/* Why a fitted model does not describe its points: "R2 0.85", "predicts T=4 27% off" or
+ * both. */
+static void model_miss_words(const fit_result_t *m, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (isfinite(m->r2) && m->r2 < ANALYSIS_MODEL_MIN_R2)
+        snprintf(buf, cap, "R2 %.2f", m->r2);
+    if (isfinite(m->holdout_error) && fabs(m->holdout_error) > ANALYSIS_MODEL_MAX_HOLDOUT)
+        snprintf(buf + strlen(buf), cap - strlen(buf), "%spredicts T=%g %.0f%% off",
+                 buf[0] ? ", " : "", m->holdout_threads, 100.0 * fabs(m->holdout_error));
+}
+
+/* Under the models: which one describes the rate and why the others were passed over, or
+ * that none does (with the closest one's misses). */
+static void write_model_choice(const analysis_series_t *s, const doc_t *d)
+{
+    char why[96];
+    int lowest = fit_best_rate_model(s->models);
+    if (s->rejected_rate_model >= 0) {
+        model_miss_words(&s->models[s->rejected_rate_model], why, sizeof why);
+        fprintf(d->out, "%sno model describes these points (the closest, %s, has %s; one "
+                "needs R2 %.2f and a holdout error within %.0f%%): nothing is extrapolated "
+                "from them\n", doc_aside(d, "    "),
+                fit_kind_name((fit_kind_t)s->rejected_rate_model), why,
+                ANALYSIS_MODEL_MIN_R2, 100.0 * ANALYSIS_MODEL_MAX_HOLDOUT);
+    } else if (s->best_rate_model >= 0 && lowest != s->best_rate_model) {
+        model_miss_words(&s->models[lowest], why, sizeof why);
+        fprintf(d->out, "%s%s describes the rate: %s scores better for its fewer parameters "
+                "but has %s (a model needs R2 %.2f and a holdout error within %.0f%%)\n",
+                doc_aside(d, "    "), fit_kind_name((fit_kind_t)s->best_rate_model),
+                fit_kind_name((fit_kind_t)lowest), why, ANALYSIS_MODEL_MIN_R2,
+                100.0 * ANALYSIS_MODEL_MAX_HOLDOUT);
+    }
+}
+
+/* Appends, where the runs at the model's first limited thread count were judged
+ * CPU-bound, that the measurement says otherwise. */
+static void measured_otherwise_words(const analysis_series_t *s, int threads, char *buf,
+                                     size_t cap)
+{
+    const analysis_point_t *p = analysis_point_at(s, threads);
+    if (p == NULL || s->verdicts[p - s->points].verdict != VERDICT_CPU)
+        return;
+    size_t n = strlen(buf);
+    snprintf(buf + n, cap > n ? cap - n : 0, "; the runs at %d %s measured the CPU setting "
+             "the time, which the verdict follows", threads, threads == 1 ? "thread" : "threads");
+}
+
 /* The crossover in words: the measured range beside anything extrapolated, nothing drawn
  * from a model that does not describe the CPU rate. */
 static void crossover_words(const analysis_t *a, const analysis_series_t *s, char *buf,
@@ -123,12 +171,8 @@ static void crossover_words(const analysis_t *a, const analysis_series_t *s, cha
                  "probes unless --no-probe is given");
     else if (cpu->rejected_rate_model >= 0) {
         const fit_result_t *m = &cpu->models[cpu->rejected_rate_model];
-        char why[96] = "";
-        if (isfinite(m->r2) && m->r2 < ANALYSIS_MODEL_MIN_R2)
-            snprintf(why, sizeof why, "R2 %.2f", m->r2);
-        if (isfinite(m->holdout_error) && fabs(m->holdout_error) > ANALYSIS_MODEL_MAX_HOLDOUT)
-            snprintf(why + strlen(why), sizeof why - strlen(why), "%spredicts T=%g %.0f%% off",
-                     why[0] ? ", " : "", m->holdout_threads, 100.0 * fabs(m->holdout_error));
+        char why[96];
+        model_miss_words(m, why, sizeof why);
         snprintf(buf, cap, "no model describes the CPU rate (the closest, %s, has %s), so no "
                  "crossover is drawn from it", fit_kind_name(m->kind), why);
     } else if (s->crossover_model < 0)
@@ -157,16 +201,18 @@ static void crossover_words(const analysis_t *a, const analysis_series_t *s, cha
             snprintf(when, sizeof when, "the volume's %s time comes within %.0f%% of the "
                      "%s's (its %s ceiling: %s of %s)", kind, 100.0 * a->tolerance, job,
                      kind, rate, bytes);
+        int from = figure_threads_from(x);
+        const char *model = fit_kind_name((fit_kind_t)s->crossover_model);
         if (x <= 1.0)
-            snprintf(buf, cap, "from 1 thread on %s limits the job: %s (%s model of the CPU "
-                     "rate)", whose, when, fit_kind_name((fit_kind_t)s->crossover_model));
+            snprintf(buf, cap, "%s limits the job from 1 thread on: %s (%s model of the CPU "
+                     "rate)", whose, when, model);
         else
-            snprintf(buf, cap, "from %d threads on %s limits the job: %s at T = %.1f%s, where "
-                     "the model gives %s (%s model of the CPU rate, %s %d..%d threads)",
-                     figure_threads_from(x), whose, when, x, range,
-                     analysis_format_rate(s->crossover_rate_bps, rate, sizeof rate),
-                     fit_kind_name((fit_kind_t)s->crossover_model),
+            snprintf(buf, cap, "%s starts to limit the job at T = %.1f%s, where %s, so from %d "
+                     "%s on it sets the time; the CPU rate there: %s (%s model, %s %d..%d "
+                     "threads)", whose, x, range, when, from, from == 1 ? "thread" : "threads",
+                     analysis_format_rate(s->crossover_rate_bps, rate, sizeof rate), model,
                      x > hi ? "extrapolated beyond the measured" : "measured", lo, hi);
+        measured_otherwise_words(s, from, buf, cap);
     }
 }
 
@@ -245,11 +291,7 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, const 
         if (!d->md && best[0])
             fprintf(out, "    %-12s ^ best describes the rate\n", "");
     }
-    if (s->rejected_rate_model >= 0)
-        fprintf(out, "%sno model describes these points (the closest, %s, misses R2 %.2f or "
-                "a holdout error within %.0f%%): nothing is extrapolated from them\n",
-                doc_aside(d, "    "), fit_kind_name((fit_kind_t)s->rejected_rate_model),
-                ANALYSIS_MODEL_MIN_R2, 100.0 * ANALYSIS_MODEL_MAX_HOLDOUT);
+    write_model_choice(s, d);
     if (d->md)
         fputs("\n</details>\n", out);
 
@@ -409,14 +451,8 @@ int analysis_write_summary(const analysis_t *a, FILE *out, cp_err_t *err)
             "CPU, write or read)\n\n",
             any_decompress ? "uncompressed (restored, for a decompression)" : "input");
     answer_write_failed(a, out, "");
-    for (size_t j = 0; j < a->nseries; j++) {
-        const analysis_series_t *s = &a->series[j];
-        fprintf(out, "%s\n", answer_sentence(a, s, words, sizeof words));
-        if (s->cpu_ceiling)
-            continue;
-        crossover_words(a, s, words, sizeof words);
-        fprintf(out, "  %s\n", words);
-    }
+    for (size_t j = 0; j < a->nseries; j++)
+        fprintf(out, "%s\n", answer_sentence(a, &a->series[j], words, sizeof words));
     if (fflush(out) != 0 || ferror(out))
         return cp_err_errno(err, CP_EIO, errno, "cannot write the summary");
     return 0;

@@ -44,8 +44,8 @@ static bool same_verdict(const analysis_verdict_t *x, const analysis_verdict_t *
             (x->cause == y->cause && x->second_cause == y->second_cause));
 }
 
-/* Where the last verdict holds: "at every measured thread count (1..8)", "from 3 threads
- * on (measured up to 8)", "at 8 threads". */
+/* Where the last verdict holds: "at every count measured (1..8)", "from 3 threads
+ * on (measured 1..8)", "at the largest count measured", "at the only count measured". */
 static void reach_words(const analysis_series_t *s, char *buf, size_t cap)
 {
     size_t n = s->npoints, k = n - 1;
@@ -53,14 +53,14 @@ static void reach_words(const analysis_series_t *s, char *buf, size_t cap)
         k--;
     int top = s->points[n - 1].threads;
     if (n == 1)
-        snprintf(buf, cap, "at %d thread%s (the only count measured)", top, top == 1 ? "" : "s");
+        snprintf(buf, cap, "at the only count measured");
     else if (k == 0)
-        snprintf(buf, cap, "at every measured thread count (%d..%d)", s->points[0].threads, top);
+        snprintf(buf, cap, "at every count measured (%d..%d)", s->points[0].threads, top);
     else if (k == n - 1)
-        snprintf(buf, cap, "at %d %s, the largest count measured", top, threads_word(top));
+        snprintf(buf, cap, "at the largest count measured");
     else
-        snprintf(buf, cap, "from %d thread%s on (measured up to %d)", s->points[k].threads,
-                 s->points[k].threads == 1 ? "" : "s", top);
+        snprintf(buf, cap, "from %d %s on (measured %d..%d)", s->points[k].threads,
+                 threads_word(s->points[k].threads), s->points[0].threads, top);
 }
 
 /* What would help when no faster disk brings the job within the tolerance: the term that
@@ -142,75 +142,160 @@ const char *answer_whatif(const analysis_t *a, const analysis_series_t *s, char 
     return buf;
 }
 
+/* Who sets the time, in the question's words: "the CPU", "the disk", "the disk's flush at
+ * the end", "reading the input from src". With side_only, only the side: the CPU, the disk
+ * or the reading. */
+static const char *who_words(const analysis_series_t *s, verdict_cause_t cause, bool side_only,
+                             char *buf, size_t cap)
+{
+    const char *what = s->decompress ? "archive" : "input";
+    switch (cause) {
+    case CAUSE_COMPUTE:
+    case CAUSE_CPU_CONTENTION:
+        snprintf(buf, cap, "the CPU");
+        break;
+    case CAUSE_CORES_SATURATED:
+        snprintf(buf, cap, "%s", side_only ? "the CPU" : "the CPU work of writing");
+        break;
+    case CAUSE_READ_THROUGHPUT:
+        if (s->read_from[0] && strcmp(s->read_from, s->name) != 0 && !side_only)
+            snprintf(buf, cap, "reading the %s from %.60s", what, s->read_from);
+        else
+            snprintf(buf, cap, "reading the %s", what);
+        break;
+    case CAUSE_FLUSH_TAIL:
+        snprintf(buf, cap, "%s", side_only ? "the disk" : "the disk's flush at the end");
+        break;
+    case CAUSE_WRITE_THROUGHPUT:
+        snprintf(buf, cap, "%s", side_only || !(s->rate_cap_bps > 0.0) ? "the disk"
+                                                                      : "the disk's cap");
+        break;
+    default:
+        snprintf(buf, cap, "something unknown");
+        break;
+    }
+    return buf;
+}
+
+/* What would change a CPU-bound answer: more threads until the volume takes over (from the
+ * model's crossing past the measured counts), or faster cores when the volume keeps up. */
+static void cpu_change_words(const analysis_t *a, const analysis_series_t *s, char *buf,
+                             size_t cap)
+{
+    int lo, hi;
+    analysis_ceiling_range(&a->ceilings[s->ceiling], &lo, &hi);
+    double x = s->crossover_threads, reach = ANALYSIS_EXTRAPOLATION_REACH * hi;
+    const char *side = s->crossover_limit == VERDICT_READ ? "reading the input" : "the disk";
+    if (isnan(s->write_ceiling_bps) && isnan(s->read_ceiling_bps))
+        strbuf_appendf(buf, cap, "faster or more cores would help, as far as the disk keeps "
+                       "up (its speed is unknown)");
+    else if (s->crossover_model < 0)
+        strbuf_appendf(buf, cap, "faster or more cores would help; the disk keeps up");
+    else if (isfinite(x) && x > hi && x <= reach)
+        strbuf_appendf(buf, cap, "more threads would help until about %d, where %s would "
+                       "take over", figure_threads_from(x), side);
+    else if (!isfinite(x) || x > reach)
+        strbuf_appendf(buf, cap, "more threads or faster cores would help; %s would keep up "
+                       "to %.0f threads", side, reach);
+    else
+        strbuf_appendf(buf, cap, "faster or more cores would help; the disk keeps up");
+}
+
+/* What would change a volume-bound answer: the speed that would do, or what remains when
+ * no faster volume does. */
+static void volume_change_words(const analysis_t *a, const analysis_series_t *s, char *buf,
+                                size_t cap)
+{
+    char r1[32], r2[32], who[96];
+    const char *kind = s->rate_cap_bps > 0.0 ? "a cap of" : "a disk writing";
+    if (s->whatif_threads <= 0)
+        return;
+    if (isfinite(s->whatif_seconds) && s->whatif_write_bps > 0.0)
+        strbuf_appendf(buf, cap, "%s %s would take %.3g s", kind,
+                       analysis_format_rate(s->whatif_write_bps, r1, sizeof r1),
+                       s->whatif_seconds);
+    else if (isfinite(s->whatif_seconds) && s->whatif_read_bps > 0.0)
+        strbuf_appendf(buf, cap, "a volume reading %s would take %.3g s",
+                       analysis_format_rate(s->whatif_read_bps, r1, sizeof r1),
+                       s->whatif_seconds);
+    else if (s->whatif_blocked_by < TERM_COUNT)
+        strbuf_appendf(buf, cap, "no faster %s gets within %.0f%% of memory: %s remains",
+                       s->rate_cap_bps > 0.0 ? "cap" : "disk", 100.0 * a->tolerance,
+                       who_words(s, cause_of_term(s->whatif_blocked_by), false, who,
+                                 sizeof who));
+    else
+        strbuf_appendf(buf, cap, "no faster %s gets within %.0f%% of memory",
+                       s->rate_cap_bps > 0.0 ? "cap" : "disk", 100.0 * a->tolerance);
+    if (s->whatif_direct_bps > 0.0 && !(s->whatif_direct_bps >= s->whatif_write_bps))
+        strbuf_appendf(buf, cap, "; with --sync direct, %s would do",
+                       analysis_format_rate(s->whatif_direct_bps, r2, sizeof r2));
+}
+
+/* What would settle an unexplained answer: the model's figure, and a rerun when the
+ * runs are few or spread; what was checked is in the details. */
+static void unexplained_change_words(const analysis_point_t *p, const analysis_verdict_t *v,
+                                     char *buf, size_t cap)
+{
+    if (v->miss == MISS_MODEL && v->evidence.predicted_s > 0.0)
+        strbuf_appendf(buf, cap, "the model predicts %.3g s", v->evidence.predicted_s);
+    else if (v->miss == MISS_BEYOND_VOLUME)
+        strbuf_appendf(buf, cap, "it wrote faster than the volume can, so a figure is wrong");
+    else
+        strbuf_appendf(buf, cap, "no measured figure accounts for the gap");
+    if (p->n == 1)
+        strbuf_appendf(buf, cap, "; rerun with --reps 3");
+    else if (p->noisy)
+        strbuf_appendf(buf, cap, "; rerun with more --reps");
+}
+
+/* The CPU ceiling's line: its time and rate at the largest thread count. */
+static void ceiling_sentence(const analysis_series_t *s, const char *name, char *buf,
+                             size_t cap)
+{
+    const analysis_point_t *p = &s->points[s->npoints - 1];
+    char r1[32];
+    strbuf_appendf(buf, cap, "%s: the CPU ceiling: %.3g s at %d %s (%s of %s).", name,
+                   p->seconds, p->threads, threads_word(p->threads),
+                   analysis_format_rate(p->bytes_per_s, r1, sizeof r1),
+                   s->decompress ? "restored data" : "input");
+}
+
 const char *answer_sentence(const analysis_t *a, const analysis_series_t *s, char *buf,
                             size_t cap)
 {
     const analysis_point_t *p = &s->points[s->npoints - 1];
     const analysis_verdict_t *v = &s->verdicts[s->npoints - 1];
-    char name[300], reach[96], slower[48], r1[32], what[160], other[160], parts[256];
+    char name[300], reach[96], slower[48], who[96], other[96];
     buf[0] = '\0';
     figure_series_label(s, true, name, sizeof name);
-    double cpu_s = cpu_seconds(p, v);
-    slower_words(p->seconds, cpu_s, slower, sizeof slower);
-    const char *against = a->ceilings[s->ceiling].estimated ? "the fastest target" : "memory";
     if (s->cpu_ceiling) {
-        strbuf_appendf(buf, cap, "%s: the CPU ceiling: %.3g s at %d %s (%s of %s)", name,
-               p->seconds, p->threads, threads_word(p->threads),
-               analysis_format_rate(p->bytes_per_s, r1, sizeof r1),
-               s->decompress ? "restored data" : "input");
-        if (p->flags & POINT_OVERSUBSCRIBED)
-            strbuf_appendf(buf, cap, "; %d %s is more than the %.0f CPUs online (oversubscribed)",
-                   p->threads, threads_word(p->threads), p->online_cpus);
-        strbuf_appendf(buf, cap, ".");
+        ceiling_sentence(s, name, buf, cap);
         return buf;
     }
     reach_words(s, reach, sizeof reach);
-    strbuf_appendf(buf, cap, "%s: %s %s: ", name, verdict_name(v->verdict), reach);
-    const cause_evidence_t *e = &v->evidence;
-    if (v->cause == CAUSE_UNKNOWN) {
-        strbuf_appendf(buf, cap, "%.3g s at %d %s, %s %s (%.3g s); ", p->seconds,
-                       p->threads, threads_word(p->threads), slower, against, cpu_s);
-        cause_miss_words(s, p, v, a->tolerance, buf, cap);
-    } else if (v->verdict == VERDICT_BALANCED) {
-        cause_plain_words(s, v->cause, what, sizeof what);
-        cause_plain_words(s, v->second_cause, other, sizeof other);
-        predict_term_t t1 = TERM_COMPUTE, t2 = TERM_COMPUTE;
-        for (predict_term_t t = 0; t < TERM_COUNT; t++) {
-            if (cause_of_term(t) == v->cause)
-                t1 = t;
-            if (cause_of_term(t) == v->second_cause)
-                t2 = t;
-        }
-        /* Side by side the two take about as long (own times); one after the other they
-         * add about as much (parts). */
-        bool added = t1 == TERM_FLUSH || t2 == TERM_FLUSH;
-        const char *fig = added ? "adds " : "";
-        strbuf_appendf(buf, cap, "%s (%s%.3g s) and %s (%s%.3g s) %s, so going faster "
-                       "needs both: %.3g s at %d %s, %s %s (%.3g s)", what, fig,
-                       added ? e->part_s[t1] : e->own_s[t1], other, fig,
-                       added ? e->part_s[t2] : e->own_s[t2],
-                       added ? "add about as much" : "take about as long", p->seconds,
-                       p->threads, threads_word(p->threads), slower, against, cpu_s);
-    } else if (v->cause == CAUSE_COMPUTE) {
-        strbuf_appendf(buf, cap, "%.3g s at %d %s, %s %s (%.3g s); this volume keeps up",
-                       p->seconds, p->threads, threads_word(p->threads), slower, against, cpu_s);
-    } else {
-        strbuf_appendf(buf, cap, "%s sets the time: %.3g s at %d %s, %s %s (%.3g s)",
-                       cause_plain_words(s, v->cause, what, sizeof what), p->seconds,
-                       p->threads, threads_word(p->threads), slower, against, cpu_s);
-        if (v->from_model)
-            strbuf_appendf(buf, cap, "; the model: %s", decomposition_words(e, parts, sizeof parts));
-    }
-    if (s->whatif_threads > 0) {
-        strbuf_appendf(buf, cap, "; ");
-        whatif_words(a, s, buf, cap);
-    }
-    if (p->flags & POINT_OVERSUBSCRIBED)
-        strbuf_appendf(buf, cap, " (%d %s on %.0f CPUs: oversubscribed)", p->threads,
-               threads_word(p->threads), p->online_cpus);
-    if (s->unpaced)
-        strbuf_appendf(buf, cap, "; unpaced: the target's emulated cap paces chokepoint's "
-                       "own I/O, not a command's, so this is the volume as it is");
+    if (v->cause == CAUSE_UNKNOWN)
+        strbuf_appendf(buf, cap, "%s: unexplained %s: ", name, reach);
+    else if (v->verdict == VERDICT_BALANCED)
+        strbuf_appendf(buf, cap, "%s: %s and %s together set the time %s: ", name,
+                       who_words(s, v->cause, true, who, sizeof who),
+                       who_words(s, v->second_cause, true, other, sizeof other), reach);
+    else
+        strbuf_appendf(buf, cap, "%s: %s sets the time %s: ", name,
+                       who_words(s, v->cause, false, who, sizeof who), reach);
+    double cpu_s = cpu_seconds(p, v);
+    slower_words(p->seconds, cpu_s, slower, sizeof slower);
+    strbuf_appendf(buf, cap, "%.3g s at %d %s, %s %s (%.3g s); ", p->seconds, p->threads,
+                   threads_word(p->threads), slower,
+                   a->ceilings[s->ceiling].estimated ? "the fastest target" : "memory", cpu_s);
+    if (v->cause == CAUSE_UNKNOWN)
+        unexplained_change_words(p, v, buf, cap);
+    else if (s->whatif_threads > 0)
+        volume_change_words(a, s, buf, cap);
+    else if (v->verdict == VERDICT_CPU)
+        cpu_change_words(a, s, buf, cap);
+    size_t n = strlen(buf);
+    if (n >= 2 && strcmp(buf + n - 2, "; ") == 0)
+        buf[n - 2] = '\0';
     strbuf_appendf(buf, cap, ".");
     return buf;
 }

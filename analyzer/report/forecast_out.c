@@ -534,15 +534,17 @@ int forecast_write_json(const forecast_report_t *r, FILE *out, cp_err_t *err)
 int storage_classes_write_text(FILE *out, cp_err_t *err)
 {
     fprintf(out, "Storage classes for 'chokepoint predict --class NAME': sustained rates of one "
-                 "large stream after every cache has filled, %s (decimal MB/s; docs/method.md, "
-                 "\"Storage classes\").\n\n", STORAGE_CLASS_LABEL);
-    fprintf(out, "%-16s %10s %10s  %s\n", "class", "write", "read", "description");
+                 "large stream\nafter every cache has filled, %s (decimal MB/s).\n\n",
+            STORAGE_CLASS_LABEL);
+    fprintf(out, "%-16s %10s %10s  %s\n", "class", "write", "read", "what");
     for (size_t i = 0; i < storage_class_count(); i++) {
         const storage_class_t *c = storage_class_at(i);
         fprintf(out, "%-16s %5.0f MB/s %5.0f MB/s  %s\n", c->name, c->write_bps / 1e6,
                 c->read_bps / 1e6, c->description);
-        fprintf(out, "%-16s sources: %s\n", "", c->sources);
     }
+    fprintf(out, "\nThe sources of each figure (review articles, vendors' data sheets, the "
+                 "standards of the\nlinks) and the reasoning: docs/method.md, \"Storage "
+                 "classes\"; --format json or markdown\nnames them per class.\n");
     return stream_status(out, err);
 }
 

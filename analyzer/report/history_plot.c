@@ -92,6 +92,31 @@ static size_t write_line_set(FILE *f, const history_host_t *h, const char *name,
     return n;
 }
 
+history_line_style_t history_plot_line_style(size_t k)
+{
+    /* Per round of eight colours: filled points, open ones, then plain marks. */
+    static const int markers[3][8] = {
+        {7, 5, 9, 11, 13, 15, 7, 5}, {6, 4, 8, 10, 12, 14, 6, 4}, {1, 2, 3, 1, 2, 3, 1, 2},
+    };
+    history_line_style_t st = {(int)(k % 8) + 1, markers[(k / 8) % 3][k % 8],
+                               (int)(k / 24) % 4 + 1};
+    return st;
+}
+
+/* The style arrays line_colour, line_marker and line_dash for the first n lines. */
+static void write_line_styles(FILE *f, size_t n)
+{
+    static const char *const names[] = {"line_colour", "line_marker", "line_dash"};
+    for (size_t a = 0; a < 3; a++) {
+        gnuplot_array(f, names[a], n > 0 ? n : 1);
+        for (size_t k = 0; k < (n > 0 ? n : 1); k++) {
+            history_line_style_t st = history_plot_line_style(k);
+            gnuplot_array_number(f, names[a], k, a == 0 ? st.colour : a == 1 ? st.marker
+                                                                              : st.dash);
+        }
+    }
+}
+
 static void write_vars(FILE *f, const history_host_t *h, const history_study_t *studies,
                        size_t *ncompress, size_t *nrestore)
 {
@@ -109,6 +134,7 @@ static void write_vars(FILE *f, const history_host_t *h, const history_study_t *
     }
     *ncompress = write_line_set(f, h, "compress_line", false);
     *nrestore = write_line_set(f, h, "restore_line", true);
+    write_line_styles(f, *ncompress > *nrestore ? *ncompress : *nrestore);
 }
 
 /* "Compression rate over time on H: N studies from X to Y; ..." with the latest

@@ -15,6 +15,14 @@
 /* The directory name for host under DIR, into buf. */
 void history_plot_host_dir(const char *host, char *buf, size_t cap);
 
+/* The look of the k-th line (0-based) of a history plot: its linetype (colour) 1..8, its
+ * point type and its dash type. No two of the first 96 lines share all three, and no two
+ * of the first 24 share a colour and a point type. */
+typedef struct history_line_style {
+    int colour, marker, dash;
+} history_line_style_t;
+history_line_style_t history_plot_line_style(size_t k);
+
 /* Writes host h's data files and draws its plot under dir (created when missing), with a
  * caption; studies are those handed to history_build. When gnuplot cannot be run, sets
  * out->gnuplot_missing and out->notice and still returns CP_OK. CP_EIO naming the file or

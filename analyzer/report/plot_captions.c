@@ -54,7 +54,7 @@ const char *plot_target_title(const char *target, int emulated, int ram, char *b
     return buf;
 }
 
-void plot_measured_text(const analysis_t *a, char *buf, size_t cap)
+void plot_measured_text(const analysis_t *a, bool bars, char *buf, size_t cap)
 {
     size_t nmin = (size_t)-1, nmax = 0;
     const char *sync = NULL;
@@ -76,9 +76,11 @@ void plot_measured_text(const analysis_t *a, char *buf, size_t cap)
     if (nmax <= 1)
         len = (size_t)snprintf(buf, cap, "one run per point");
     else if (nmin == nmax)
-        len = (size_t)snprintf(buf, cap, "median of %zu runs, bars min to max", nmax);
+        len = (size_t)snprintf(buf, cap, "median of %zu runs%s", nmax,
+                               bars ? ", bars min to max" : "");
     else
-        len = (size_t)snprintf(buf, cap, "median of %zu-%zu runs, bars min to max", nmin, nmax);
+        len = (size_t)snprintf(buf, cap, "median of %zu-%zu runs%s", nmin, nmax,
+                               bars ? ", bars min to max" : "");
     const char *how = NULL;
     if (sync != NULL && same_sync) {
         if (strcmp(sync, "fsync") == 0)

@@ -32,9 +32,10 @@ const char *plot_target_title(const char *target, int emulated, int ram, char *b
                               size_t cap);
 
 /* How the points were measured, as far as the runs tell: "one run per point", "median of
- * 3 runs, bars min to max" or "median of 3-5 runs, ...", then ", fsync'd", ", O_DIRECT"
- * or ", not fsync'd" when every non-mem series used that sync mode. */
-void plot_measured_text(const analysis_t *a, char *buf, size_t cap);
+ * 3 runs" or "median of 3-5 runs", with ", bars min to max" when the plot draws those bars
+ * (bars), then ", fsync'd", ", O_DIRECT" or ", not fsync'd" when every non-mem series used
+ * that sync mode. */
+void plot_measured_text(const analysis_t *a, bool bars, char *buf, size_t cap);
 
 /* What a power-law exponent b means: "doubling threads cuts time by 50%", or "doubling
  * threads adds 7% to the time" when b < 0. */

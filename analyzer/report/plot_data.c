@@ -421,36 +421,56 @@ static size_t write_sustained(const plot_data_t *c, FILE *f, FILE *vars)
 
 /* ---- where the time went: a stacked bar per target and thread count ------------------ */
 
+/* The time split's rows of one codec (ceiling index codec), each with its label in
+ * ts_label from *n on; returns how many. With f NULL, only counts them. */
+static size_t write_time_split_codec(const plot_data_t *c, size_t codec, FILE *f, FILE *vars,
+                                     size_t *n)
+{
+    const analysis_t *a = c->a;
+    analysis_time_split_t t;
+    char name[256], label[300];
+    size_t rows = 0;
+    for (size_t i = 0; i < a->nseries; i++) {
+        const analysis_series_t *s = &a->series[i];
+        for (size_t k = 0; s->ceiling == codec && k < s->npoints; k++) {
+            if (!analysis_time_split(&s->points[k], &t))
+                continue;
+            rows++;
+            if (f == NULL)
+                continue;
+            fprintf(f, "%.6g %.6g %.6g %.6g %.6g %.6g %d\n", t.on_core_s, t.core_wait_s,
+                    t.read_wait_s, t.write_wait_s, t.other_s, t.seconds, s->points[k].threads);
+            snprintf(label, sizeof label, "%s T=%d", plot_series_name(s, false, name, sizeof name),
+                     s->points[k].threads);
+            gnuplot_array_string(vars, "ts_label", (*n)++, label);
+        }
+    }
+    return rows;
+}
+
 static size_t write_time_split(const plot_data_t *c, FILE *f, FILE *vars)
 {
     const analysis_t *a = c->a;
     fputs("# columns: on_core_s core_wait_s read_wait_s write_wait_s other_s seconds threads\n"
           "# one row per target and thread count: its median seconds split over the "
-          "pipeline's T + 2 threads (docs/method.md, \"Where the time went\"); the labels are "
-          "in vars.gp, ts_label\n", f);
+          "pipeline's T + 2 threads (docs/method.md, \"Where the time went\"); one block per "
+          "codec (index c-1: ts_first[c] is its first label in ts_label, ts_count[c] its rows, "
+          "in vars.gp)\n", f);
     size_t n = 0;
-    analysis_time_split_t t;
-    for (size_t i = 0; i < a->nseries; i++)
-        for (size_t k = 0; k < a->series[i].npoints; k++)
-            n += analysis_time_split(&a->series[i].points[k], &t);
+    for (size_t ce = 0; ce < a->nceilings; ce++)
+        n += write_time_split_codec(c, ce, NULL, vars, NULL);
     gnuplot_array(vars, "ts_label", n);
-    char name[256], label[300];
+    gnuplot_array(vars, "ts_first", a->nceilings);
+    gnuplot_array(vars, "ts_count", a->nceilings);
     n = 0;
-    for (size_t i = 0; i < a->nseries; i++) {
-        const analysis_series_t *s = &a->series[i];
-        for (size_t k = 0; k < s->npoints; k++) {
-            if (!analysis_time_split(&s->points[k], &t))
-                continue;
-            fprintf(f, "%.6g %.6g %.6g %.6g %.6g %.6g %d\n", t.on_core_s, t.core_wait_s,
-                    t.read_wait_s, t.write_wait_s, t.other_s, t.seconds, s->points[k].threads);
-            snprintf(label, sizeof label, "%s T=%d",
-                     plot_series_name(s, c->multi_codec, name, sizeof name),
-                     s->points[k].threads);
-            gnuplot_array_string(vars, "ts_label", n++, label);
-        }
+    for (size_t ce = 0; ce < a->nceilings; ce++) {
+        gnuplot_block_start(f, ce, a->ceilings[ce].codec);
+        gnuplot_array_number(vars, "ts_first", ce, (double)n + 1);
+        size_t rows = write_time_split_codec(c, ce, f, vars, &n);
+        gnuplot_array_number(vars, "ts_count", ce, (double)rows);
+        if (rows == 0)
+            fputs("NaN NaN NaN NaN NaN NaN 0\n", f);
     }
-    if (n == 0)
-        fputs("NaN NaN NaN NaN NaN NaN 0\n", f);
     return n;
 }
 
@@ -503,6 +523,83 @@ static size_t write_rate_vs_write(const plot_data_t *c, FILE *f, FILE *vars)
 
 /* ---- putting the files together ------------------------------------------------------- */
 
+#define ALL_CODECS ((size_t)-1)
+
+/* The bottleneck picture's y range for one codec's panel (its ceiling index), or for all
+ * (ALL_CODECS): the rates, and only the volume ceilings within 2.5 times of them, since
+ * a ceiling far above every rate would flatten the picture. */
+static double bottleneck_ymax(const plot_data_t *c, size_t codec)
+{
+    const analysis_t *a = c->a;
+    double top = 0.0;
+    for (size_t i = 0; i < a->nceilings; i++) {
+        const analysis_ceiling_t *ce = &a->ceilings[i];
+        if (codec != ALL_CODECS && i != codec)
+            continue;
+        for (size_t k = 0; k < ce->npoints; k++)
+            top = fmax(top, ce->bytes_per_s[k]);
+        for (int k = 0; ce->best_rate_model >= 0 && k < PLOT_CURVE_SAMPLES; k++) {
+            double T = sample_threads(1.0, c->bottleneck_xmax, k, PLOT_CURVE_SAMPLES, false);
+            double r = fit_rate_at(&ce->models[ce->best_rate_model], T);
+            if (isfinite(r))
+                top = fmax(top, r);
+        }
+    }
+    for (size_t i = 0; i < a->nseries; i++)
+        for (size_t k = 0; (codec == ALL_CODECS || a->series[i].ceiling == codec) &&
+                           k < a->series[i].npoints; k++)
+            top = fmax(top, a->series[i].points[k].bytes_per_s);
+    double ymax = top;
+    for (size_t i = 0; i < a->nseries; i++) {
+        const analysis_series_t *s = &a->series[i];
+        if (codec != ALL_CODECS && s->ceiling != codec)
+            continue;
+        if (s->write_ceiling_bps <= 2.5 * top)
+            ymax = fmax(ymax, s->write_ceiling_bps);
+        if (s->read_ceiling_bps <= 2.5 * top)
+            ymax = fmax(ymax, s->read_ceiling_bps);
+    }
+    return ymax * 1.12 / PLOT_MB;
+}
+
+/* The place of series i's target among the targets other than memory, in the order they
+ * first appear (0-based). */
+static size_t target_index(const analysis_t *a, size_t i)
+{
+    size_t t = 0;
+    for (size_t j = 0; j < a->nseries; j++) {
+        if (strcmp(a->series[j].name, a->series[i].name) == 0)
+            return t;
+        bool first = true;
+        for (size_t k = 0; k < j && first; k++)
+            first = strcmp(a->series[k].name, a->series[j].name) != 0;
+        t += first && !a->series[j].cpu_ceiling;
+    }
+    return t;
+}
+
+/* Per codec (in the ceilings' order), for plots with one panel per codec: its name, its
+ * bottleneck y range, and each series' codec (1-based). */
+static void write_codec_vars(const plot_data_t *c, FILE *v)
+{
+    const analysis_t *a = c->a;
+    gnuplot_array(v, "codec_name", a->nceilings);
+    gnuplot_array(v, "panel_ymax", a->nceilings);
+    for (size_t i = 0; i < a->nceilings; i++) {
+        gnuplot_array_string(v, "codec_name", i, a->ceilings[i].codec);
+        gnuplot_array_number(v, "panel_ymax", i, bottleneck_ymax(c, i));
+    }
+    gnuplot_array(v, "series_codec", a->nseries);
+    for (size_t i = 0; i < a->nseries; i++)
+        gnuplot_array_number(v, "series_codec", i, (double)a->series[i].ceiling + 1);
+    /* One colour per target name, the same in every panel; never black (linetype 7),
+     * which is the CPU's. */
+    static const int colours[] = {1, 2, 3, 4, 5, 6, 8};
+    gnuplot_array(v, "series_colour", a->nseries);
+    for (size_t i = 0; i < a->nseries; i++)
+        gnuplot_array_number(v, "series_colour", i, colours[target_index(a, i) % 7]);
+}
+
 int plot_data_init(plot_data_t *c, const analysis_t *a, const probe_table_t *probe,
                    cp_err_t *err)
 {
@@ -528,32 +625,7 @@ int plot_data_init(plot_data_t *c, const analysis_t *a, const probe_table_t *pro
     if (c->bottleneck_xmax <= 1.0)
         c->bottleneck_xmax = 2.0;
 
-    /* A ceiling far above every rate would flatten the picture: the y range covers the
-     * rates and only the ceilings within 2.5 times of them. */
-    double top = 0.0;
-    for (size_t i = 0; i < a->nceilings; i++) {
-        const analysis_ceiling_t *ce = &a->ceilings[i];
-        for (size_t k = 0; k < ce->npoints; k++)
-            top = fmax(top, ce->bytes_per_s[k]);
-        for (int k = 0; ce->best_rate_model >= 0 && k < PLOT_CURVE_SAMPLES; k++) {
-            double T = sample_threads(1.0, c->bottleneck_xmax, k, PLOT_CURVE_SAMPLES, false);
-            double r = fit_rate_at(&ce->models[ce->best_rate_model], T);
-            if (isfinite(r))
-                top = fmax(top, r);
-        }
-    }
-    for (size_t i = 0; i < a->nseries; i++)
-        for (size_t k = 0; k < a->series[i].npoints; k++)
-            top = fmax(top, a->series[i].points[k].bytes_per_s);
-    double ymax = top;
-    for (size_t i = 0; i < a->nseries; i++) {
-        const analysis_series_t *s = &a->series[i];
-        if (s->write_ceiling_bps <= 2.5 * top)
-            ymax = fmax(ymax, s->write_ceiling_bps);
-        if (s->read_ceiling_bps <= 2.5 * top)
-            ymax = fmax(ymax, s->read_ceiling_bps);
-    }
-    c->bottleneck_ymax = ymax * 1.12 / PLOT_MB;
+    c->bottleneck_ymax = bottleneck_ymax(c, ALL_CODECS);
 
     if (probe != NULL) {
         if (probe_targets(c, probe) != CP_OK)
@@ -584,8 +656,10 @@ int plot_data_write(plot_data_t *c, const char *datadir, cp_err_t *err)
         return rc;
     FILE *v = vars.f;
     char measured[160];
-    plot_measured_text(a, measured, sizeof measured);
+    plot_measured_text(a, true, measured, sizeof measured);
     gnuplot_var_string(v, "measured", measured);
+    plot_measured_text(a, false, measured, sizeof measured);
+    gnuplot_var_string(v, "measured_nobars", measured); /* for plots without min-max bars */
     gnuplot_var_string(v, "codec", c->multi_codec ? "" : a->series[0].codec);
     gnuplot_var_number(v, "threads_min", 10, c->tmin);
     gnuplot_var_number(v, "threads_max", 10, c->tmax);
@@ -597,6 +671,7 @@ int plot_data_write(plot_data_t *c, const char *datadir, cp_err_t *err)
     gnuplot_var_number(v, "bottleneck_xmax", 10, c->bottleneck_xmax);
     gnuplot_var_number(v, "bottleneck_ymax", 10, c->bottleneck_ymax);
     write_series_vars(c, v);
+    write_codec_vars(c, v);
 
 #define DATA(name, body)                                                        \
     do {                                                                        \

@@ -7,12 +7,12 @@
 # directory named by CHOKEPOINT_PLOTS_DIR) to restyle the plots.
 
 set encoding utf8
-if (fmt eq 'svg') {
-    set terminal svg size 1000,650 dynamic noenhanced font 'Sans,12' background rgb 'white'
-} else {
-    set terminal pngcairo size 1000,650 noenhanced font 'Sans,11' background rgb 'white'
-}
-set output outfile
+# @canvas sets the terminal to canvas_w x canvas_h pixels; a template with several panels
+# sets a taller canvas and calls it again.
+canvas_w = 1000
+canvas_h = 650
+canvas = "if (fmt eq 'svg') { set terminal svg size canvas_w,canvas_h dynamic noenhanced font 'Sans,12' background rgb 'white' } else { set terminal pngcairo size canvas_w,canvas_h noenhanced font 'Sans,11' background rgb 'white' }; set output outfile"
+@canvas
 
 # Counts, titles and equations computed by chokepoint, as gnuplot arrays.
 load datadir.'/vars.gp'

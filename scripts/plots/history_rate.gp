@@ -11,4 +11,5 @@ set ylabel 'rate (MB/s of input, 1 MB = 10^6 bytes)'
 eval history_key(n_compress_line)
 
 plot for [k=1:n_compress_line] datadir.'/rates.dat' index compress_line[k]-1 using 1:2:3:4 \
-         with yerrorlines lt k title line_title[compress_line[k]]
+         with yerrorlines lt line_colour[k] pt line_marker[k] dt line_dash[k] \
+         title line_title[compress_line[k]]

@@ -9,7 +9,7 @@ stats datadir.'/rate_vs_write.dat' using 1 nooutput name 'W'
 stats datadir.'/rate_vs_write.dat' using 2 nooutput name 'R'
 ymax = (rvw_cpu == rvw_cpu && rvw_cpu > R_max) ? rvw_cpu : R_max
 wmin = W_min < R_min * rvw_ratio ? W_min : R_min * rvw_ratio
-set title sprintf("Compression rate against the volume's write speed%s\n%s", codec ne '' ? ' ('.codec.')' : '', measured)
+set title sprintf("Compression rate against the volume's write speed%s\n%s", codec ne '' ? ' ('.codec.')' : '', measured_nobars)
 set xlabel "volume's write speed: drain rate from the probe, or its emulated cap (MB/s of output)"
 set ylabel (rvw_threads == rvw_threads ? sprintf('rate at %d threads (MB/s of input)', rvw_threads) : 'rate at the largest thread count (MB/s of input)')
 set logscale x 10

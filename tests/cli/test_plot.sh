@@ -89,6 +89,28 @@ PY
     check "plot data written" test -s "$R/plot-data/points.dat" -a -s "$R/plot-data/vars.gp"
     check "no temporary files left" no_temp_files "$R"
 
+    # Two codecs a hundredfold apart: one panel per codec, each drawn on a canvas taller
+    # than one plot's 650 pixels (the PNG header's height, bytes 20-23).
+    C="$WORK/codecs"
+    mkdir -p "$C"
+    {
+        echo "target,codec,threads,rep,seconds,input_bytes,output_bytes,sync,cpu_user_s,cpu_sys_s,cpu_wait_s,io_wait_s,io_read_wait_s,io_wait_source"
+        for t in 1 2; do for r in 1 2; do
+            echo "mem,zstd:3,$t,$r,$((4 / t)),800000000,400000000,fsync,3.9,0.1,0.1,0.05,0.05,delayacct"
+            echo "slow,zstd:3,$t,$r,8,800000000,400000000,fsync,3.9,0.5,0.2,4,0.1,delayacct"
+            echo "mem,xz:6,$t,$r,$((400 / t)),800000000,300000000,fsync,399,1,1,0.05,0.05,delayacct"
+            echo "slow,xz:6,$t,$r,$((401 / t)),800000000,300000000,fsync,399,1,1,0.5,0.1,delayacct"
+        done; done
+    } >"$C/runs.csv"
+    printf 'target,op,size_bytes,bytes_per_s\nslow,write,50000000,100000000\n' >"$C/probe.csv"
+    run "$CP" plot -q "$C"
+    expect_status 0 "plot two codecs"
+    png_height() { python3 -c 'import struct,sys; print(struct.unpack(">I", open(sys.argv[1],"rb").read()[20:24])[0])' "$1"; }
+    check "bottleneck.png: one panel per codec" test "$(png_height "$C/bottleneck.png")" -gt 650
+    check "time_split.png: one panel per codec" test "$(png_height "$C/time_split.png")" -gt 650
+    check "their subtitles promise no bars they do not draw" sh -c \
+        "! grep -q 'bars min to max' '$SRC_DIR/scripts/plots/bottleneck.gp' '$SRC_DIR/scripts/plots/time_split.gp' && grep -q measured_nobars '$SRC_DIR/scripts/plots/time_split.gp'"
+
     # svg only: no PNG made this time, report links the SVG
     S="$WORK/svg"
     mkdir -p "$S"

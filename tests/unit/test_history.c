@@ -242,9 +242,28 @@ static void test_plot_host_dir(void **state)
     assert_string_equal(buf, "_");
 }
 
+/* Fourteen lines and more: no two look alike (colour and marker up to 24 lines, with the
+ * dash type up to 96). */
+static void test_line_styles_are_distinct(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < 96; i++) {
+        history_line_style_t x = history_plot_line_style(i);
+        assert_in_range(x.colour, 1, 8);
+        for (size_t j = 0; j < i; j++) {
+            history_line_style_t y = history_plot_line_style(j);
+            bool same_look = x.colour == y.colour && x.marker == y.marker;
+            if (i < 24)
+                assert_false(same_look);
+            assert_false(same_look && x.dash == y.dash);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_line_styles_are_distinct),
         cmocka_unit_test(test_order),
         cmocka_unit_test(test_grouping_and_latest),
         cmocka_unit_test(test_nothing_in_common),

@@ -288,6 +288,46 @@ static void test_time_split_by_hand(void **state)
     destroy(fx);
 }
 
+/* Two codecs whose rates differ a hundredfold: each gets its own panel, its own y range
+ * and its own block of bars; the bottleneck and time split subtitles promise no min-max
+ * bars, which they do not draw. */
+static void test_two_codecs_one_panel_each(void **state)
+{
+    (void)state;
+    static const char runs[] =
+        "target,codec,threads,rep,seconds,input_bytes,output_bytes,sync,cpu_user_s,cpu_sys_s,"
+        "cpu_wait_s,io_wait_s,io_read_wait_s,io_wait_source\n"
+        "mem,zstd:3,1,1,4,800000000,400000000,fsync,3.9,0.1,0.1,0.05,0.05,delayacct\n"
+        "mem,zstd:3,1,2,4,800000000,400000000,fsync,3.9,0.1,0.1,0.05,0.05,delayacct\n"
+        "slow,zstd:3,1,1,8,800000000,400000000,fsync,3.9,0.5,0.2,4,0.1,delayacct\n"
+        "slow,zstd:3,1,2,8,800000000,400000000,fsync,3.9,0.5,0.2,4,0.1,delayacct\n"
+        "mem,xz:6,1,1,400,800000000,300000000,fsync,399,1,1,0.05,0.05,delayacct\n"
+        "mem,xz:6,1,2,400,800000000,300000000,fsync,399,1,1,0.05,0.05,delayacct\n"
+        "slow,xz:6,1,1,401,800000000,300000000,fsync,399,1,1,0.5,0.1,delayacct\n"
+        "slow,xz:6,1,2,401,800000000,300000000,fsync,399,1,1,0.5,0.1,delayacct\n";
+    fixture_t *fx = make(runs, true);
+    char data[256];
+    snprintf(data, sizeof data, "%s/plot-data", fx->dir);
+    const char *vars = read_text(data, "vars.gp");
+    assert_non_null(strstr(vars, "n_codec_name = 2\n"));
+    assert_non_null(strstr(vars, "measured = 'median of 2 runs, bars min to max, fsync''d'\n"));
+    assert_non_null(strstr(vars, "measured_nobars = 'median of 2 runs, fsync''d'\n"));
+    const char *xz = strstr(vars, "codec_name[1] = 'xz:6'") ? "1" : "2";
+    char key[64];
+    snprintf(key, sizeof key, "panel_ymax[%s] = ", xz);
+    double xz_top = atof(strstr(vars, key) + strlen(key));
+    snprintf(key, sizeof key, "panel_ymax[%s] = ", xz[0] == '1' ? "2" : "1");
+    double zstd_top = atof(strstr(vars, key) + strlen(key));
+    /* xz: 2 MB/s at most, its ceiling of 100 MB/s / 0.375 far above it; zstd: 200 MB/s. */
+    assert_true(xz_top > 2.0 && xz_top < 10.0);
+    assert_true(zstd_top > 200.0);
+    assert_non_null(strstr(vars, "n_ts_first = 2\n"));
+    const char *split = read_text(data, "time_split.dat");
+    assert_non_null(strstr(split, "# index 0: "));
+    assert_non_null(strstr(split, "\n\n\n# index 1: "));
+    destroy(fx);
+}
+
 static void test_oversubscribed_points_marked(void **state)
 {
     (void)state;
@@ -362,6 +402,7 @@ int main(void)
         cmocka_unit_test(test_oversubscribed_points_marked),
         cmocka_unit_test(test_quotes_in_names),
         cmocka_unit_test(test_time_split_by_hand),
+        cmocka_unit_test(test_two_codecs_one_panel_each),
         cmocka_unit_test(test_report_markdown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

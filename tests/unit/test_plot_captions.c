@@ -103,6 +103,14 @@ static void test_crossover_text_singular_and_plural_threads(void **state)
     assert_string_equal(buf, "usb (write ceiling 200 MB/s) starts to limit the job at T = 5.5, "
                              "so from 6 threads on the volume sets the time (extrapolated "
                              "beyond the measured 1..2 threads)");
+    /* A crossing a hair past a whole count reads as that count, as printed: no "from 7
+     * threads on" beside "T = 6.0". */
+    plot_crossover_text("usb", "write", 200 * MB, 6.0000001, true, 1, 8, buf, sizeof buf);
+    assert_string_equal(buf, "usb (write ceiling 200 MB/s) starts to limit the job at T = 6.0, "
+                             "so from 6 threads on the volume sets the time");
+    assert_int_equal(figure_threads_from(1.6), 2);
+    assert_int_equal(figure_threads_from(6.06), 7);
+    assert_int_equal(figure_threads_from(0.7), 1);
     plot_crossover_text("usb", "write", 200 * MB, 44.9, true, 1, 2, buf, sizeof buf);
     assert_string_equal(buf, "usb's write ceiling (200 MB/s) is not within reach of the "
                              "measured range (1..2 threads)");
@@ -171,17 +179,19 @@ static void test_measured_text(void **state)
     s[0].points = s[1].points = pts;
     s[0].npoints = s[1].npoints = 2;
     analysis_t a = {.series = s, .nseries = 2};
-    plot_measured_text(&a, buf, sizeof buf);
+    plot_measured_text(&a, true, buf, sizeof buf);
     assert_string_equal(buf, "median of 3 runs, bars min to max, fsync'd");
+    plot_measured_text(&a, false, buf, sizeof buf); /* a plot without the bars */
+    assert_string_equal(buf, "median of 3 runs, fsync'd");
 
     pts[0].n = 2;
     snprintf(s[1].sync, sizeof s[1].sync, "direct");
-    plot_measured_text(&a, buf, sizeof buf);
+    plot_measured_text(&a, true, buf, sizeof buf);
     assert_string_equal(buf, "median of 2-3 runs, bars min to max, O_DIRECT");
 
     pts[0].n = pts[1].n = 1;
     snprintf(s[1].sync, sizeof s[1].sync, "mixed");
-    plot_measured_text(&a, buf, sizeof buf);
+    plot_measured_text(&a, true, buf, sizeof buf);
     assert_string_equal(buf, "one run per point");
 }
 
