@@ -849,10 +849,9 @@ static void test_model_choice_among_describing_models(void **state)
     (void)state;
     analysed_t x = analysed_of(scaling_runs_text, "target,op,size_bytes,bytes_per_s\n");
     const analysis_series_t *mem = series_named(x.a, "mem");
-    assert_non_null(mem);
-    fit_result_t models[FIT_KIND_COUNT];
-    memcpy(models, mem->models, sizeof models);
-    assert_int_equal(fit_best_rate_model(models), FIT_AMDAHL);
+    if (mem == NULL)
+        return; /* series_named failed the test */
+    assert_int_equal(fit_best_rate_model(mem->models), FIT_AMDAHL);
     assert_false(analysis_model_describes(&mem->models[FIT_AMDAHL]));
     assert_true(analysis_model_describes(&mem->models[FIT_USL]));
     assert_int_equal(mem->best_rate_model, FIT_USL);
