@@ -16,6 +16,7 @@
 #include "common/cleanup.h"
 #include "common/log.h"
 #include "common/prng.h"
+#include "measure/emulated_disk.h"
 #include "measure/probe.h"
 #include "measure/sink.h"
 #include "report/probe_summary.h"
@@ -145,6 +146,13 @@ static int parse_ops(const char *text, bool *write, bool *read, bool *sustained,
     return CP_OK;
 }
 
+/* Takes down the targets' emulated disks and releases their locks. */
+static void release_targets(target_spec_t *targets, size_t n, target_locks_t *locks)
+{
+    emulated_disks_down(targets, n);
+    target_unlock_all(locks);
+}
+
 int cmd_probe(int argc, char **argv)
 {
     enum { OPT_SIZES = 256, OPT_REPS, OPT_OPS, OPT_SYNC, OPT_BLOCK, OPT_SUSTAINED, OPT_SEED,
@@ -244,9 +252,11 @@ int cmd_probe(int argc, char **argv)
     target_locks_t locks = TARGET_LOCKS_INIT;
     if (rc == CP_OK)
         rc = target_lock_all(targets, n_targets, &locks, &err);
+    if (rc == CP_OK)
+        emulated_disks_up(targets, n_targets, p.sync == SYNC_DIRECT, NULL, 0);
     if (rc != CP_OK) {
         cp_log_error("%s", err.msg);
-        target_unlock_all(&locks);
+        release_targets(targets, n_targets, &locks);
         free(targets);
         return cp_exit_status(rc);
     }
@@ -258,7 +268,7 @@ int cmd_probe(int argc, char **argv)
         out.file = rows_file_open(out_path, ROWS_BESIDE, force, probe_csv_header_text(), &err);
         if (out.file == NULL) {
             cp_log_error("%s", err.msg);
-            target_unlock_all(&locks);
+            release_targets(targets, n_targets, &locks);
             free(targets);
             return cp_exit_status(cp_err_code(&err, CP_EIO));
         }
@@ -290,7 +300,7 @@ int cmd_probe(int argc, char **argv)
     if (out_rc != CP_OK)
         cp_log_error("%s", out_err.msg);
     free(out.kept.rows);
-    target_unlock_all(&locks);
+    release_targets(targets, n_targets, &locks);
     free(targets);
     if (rc == CP_OK)
         rc = out_rc;

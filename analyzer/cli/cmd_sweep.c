@@ -233,7 +233,7 @@ int cmd_sweep(int argc, char **argv)
             cp_log_error("%s", commit_err.msg);
         rc = rc == CP_OK ? commit_err.code : rc;
     }
-    target_unlock_all(&locks);
+    session_release_targets(targets, n_targets, &locks);
     if (rc != CP_OK)
         cp_log_error("%s", err.msg);
     free(series);

@@ -190,6 +190,10 @@ typedef struct analysis_series {
      * runs say no, -1 when the file does not tell. */
     int ram, emulated;
     double rate_cap_bps;        /* the emulated cap (median over runs), NAN when none */
+    bool disk_emulated;         /* the cap was an emulated disk's (every capped run says
+                                   so): the page cache took the writes and the kernel
+                                   drained them at the cap, as on a real disk; false:
+                                   chokepoint paced each write (like O_DIRECT) */
     char sync[16];              /* the runs' sync mode, "mixed" or "" when not given */
     analysis_point_t *points;   /* ascending threads */
     size_t npoints;

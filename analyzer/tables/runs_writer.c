@@ -18,7 +18,7 @@ static const char runs_header[] =
     "cpu_iowait_share,cpu_idle_share,device,dev_written_bytes,dev_busy_share,"
     "dirty_background_bytes,dirty_bytes,dirty_expire_s,dirty_writeback_s,online_cpus,op,"
     "read_cap_bps,dir,cpu_wait_s,io_wait_s,io_read_wait_s,io_wait_source,dirty_pause_s,psi_io_some_s,psi_io_full_s,psi_cpu_some_s,target_order,"
-    "cache_dropped,valid,error\n";
+    "cache_dropped,valid,error,emulation\n";
 
 int runs_csv_header(FILE *out, cp_err_t *err)
 {
@@ -86,10 +86,10 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
                                                      : NULL;
     csv_out_text(out, fs);
     double write_cap = row->write_cap_bps, read_cap = row->read_cap_bps;
-    bool emulated = write_cap > 0 || read_cap > 0;
+    bool paced = write_cap > 0 || read_cap > 0, disk_emulated = row->disk_cap_bps > 0;
     fprintf(out, ",%d,%d,", row->target->kind == TARGET_MEM || (row->volume && row->volume->is_ram),
-            emulated);
-    csv_out_num(out, 0, write_cap > 0 ? write_cap : nan);
+            paced || disk_emulated);
+    csv_out_num(out, 0, write_cap > 0 ? write_cap : disk_emulated ? row->disk_cap_bps : nan);
     fputc(',', out);
     bool cpu = measured && tel->have_cpu;
     csv_out_num(out, 4, cpu ? tel->cpu_user_share : nan);
@@ -100,8 +100,9 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
     fputc(',', out);
     csv_out_num(out, 4, cpu ? tel->cpu_idle_share : nan);
     fputc(',', out);
-    /* A device's counters mean nothing for RAM or an emulated cap: report them unknown. */
-    bool disk = measured && tel->have_disk && !emulated;
+    /* A device's counters mean nothing for RAM or chokepoint's own pacing: report them
+     * unknown. An emulated disk is a device (its loop device): they count. */
+    bool disk = measured && tel->have_disk && !paced;
     csv_out_text(out, disk ? tel->device : NULL);
     fputc(',', out);
     csv_out_num(out, 0, disk ? (double)tel->dev_written_bytes : nan);
@@ -141,6 +142,8 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
         fputc(run->cache_dropped ? '1' : '0', out);
     fprintf(out, ",%d,", row->valid ? 1 : 0);
     csv_out_text(out, row->valid ? NULL : row->error);
+    fputc(',', out);
+    csv_out_text(out, emulation_name(write_cap > 0, disk_emulated));
     fputc('\n', out);
     if (ferror(out) || fflush(out) != 0)
         return cp_err_set(err, CP_EIO, "cannot write a runs CSV row");
@@ -148,6 +151,11 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
 }
 
 const char *runs_csv_header_text(void) { return runs_header; }
+
+const char *emulation_name(bool write_capped, bool disk_emulated)
+{
+    return disk_emulated ? "disk" : write_capped ? "pacing" : NULL;
+}
 
 int runs_csv_open(runs_csv_file_t *f, const char *path, rows_file_placement_t placement,
                   bool force, cp_err_t *err)
