@@ -266,12 +266,14 @@ void sys_unmount_detached(const char *dir);
 
 /* Caps the write bandwidth of block device maj:min at bps bytes a second for every writer,
  * the kernel's write-back of dirty pages included: the block throttle of the system's root
- * group (cgroup v1 blkio). CP_EIO saying why when the system has no such throttle or it
- * cannot be set (not root). Undo it with sys_write_throttle_clear. */
+ * group (cgroup v1 blkio), and of this process's own blkio group when it is another (v1
+ * applies a group's rules to its own writers only: an fsync is written by the process).
+ * CP_EIO saying why when the system has no such throttle or it cannot be set (not root).
+ * Undo it with sys_write_throttle_clear. */
 int sys_write_throttle_set(unsigned maj, unsigned min, uint64_t bps, cp_err_t *err);
 
-/* Removes the write cap sys_write_throttle_set put on maj:min; nothing when none is set.
- * Async-signal-safe. */
+/* Removes the write caps sys_write_throttle_set put on maj:min (both groups); nothing
+ * when none is set. Async-signal-safe. */
 void sys_write_throttle_clear(unsigned maj, unsigned min);
 
 /* ---- where time went: pressure stalls and run-queue delay ------------------------------ */

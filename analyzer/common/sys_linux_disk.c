@@ -1,7 +1,7 @@
 /* sys_linux_disk.c - the Linux implementation of sys.h's emulated disk: a loop device over
  * an image file (LOOP_CONFIGURE, autoclear), mount(2) and umount2(2), the block throttle
- * of cgroup v1's root blkio group (blkio.throttle.write_bps_device), and running a
- * helper program (mkfs) quietly. */
+ * of cgroup v1's blkio groups (blkio.throttle.write_bps_device of the root group and of
+ * this process's own), and running a helper program (mkfs) quietly. */
 #include "common/sys.h"
 
 #include <dirent.h>
@@ -175,14 +175,43 @@ int sys_mount_fs(const char *dev, const char *dir, const char *fs_type, const ch
 
 void sys_unmount_detached(const char *dir) { (void)umount2(dir, MNT_DETACH); }
 
-/* ---- the block throttle: cgroup v1's root blkio group ---- */
+/* ---- the block throttle: cgroup v1's blkio groups ---- */
 
 static const char write_bps_file[] = "/sys/fs/cgroup/blkio/blkio.throttle.write_bps_device";
 
-/* Writes "MAJ:MIN BPS" to the root group's write cap file. 0 or an errno. */
-static int write_rule(unsigned maj, unsigned min, uint64_t bps)
+/* The write cap file of this process's own blkio group when that is not the root group
+ * ("" otherwise): a rule is set there too, so the process's own writes (an fsync, O_DIRECT)
+ * meet the cap also where the kernel does not apply the root group's rules to children. */
+static char own_group_file[PATH_MAX];
+
+static void find_own_group(void)
 {
-    int fd = open(write_bps_file, O_WRONLY | O_CLOEXEC);
+    own_group_file[0] = '\0';
+    FILE *f = fopen("/proc/self/cgroup", "re");
+    if (f == NULL)
+        return;
+    char line[PATH_MAX];
+    while (fgets(line, sizeof line, f) != NULL) {
+        char *controllers = strchr(line, ':');
+        char *path = controllers != NULL ? strchr(controllers + 1, ':') : NULL;
+        if (path == NULL)
+            continue;
+        *path++ = '\0';
+        path[strcspn(path, "\n")] = '\0';
+        bool blkio = false;
+        for (char *c = strtok(controllers + 1, ","); c != NULL; c = strtok(NULL, ","))
+            blkio = blkio || strcmp(c, "blkio") == 0;
+        if (blkio && strcmp(path, "/") != 0)
+            snprintf(own_group_file, sizeof own_group_file,
+                     "/sys/fs/cgroup/blkio%s/blkio.throttle.write_bps_device", path);
+    }
+    fclose(f);
+}
+
+/* Writes "MAJ:MIN BPS" to the cap file at path. 0 or an errno. Async-signal-safe. */
+static int write_rule_to(const char *path, unsigned maj, unsigned min, uint64_t bps)
+{
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
     if (fd < 0)
         return errno;
     char line[64];
@@ -194,7 +223,7 @@ static int write_rule(unsigned maj, unsigned min, uint64_t bps)
 
 int sys_write_throttle_set(unsigned maj, unsigned min, uint64_t bps, cp_err_t *err)
 {
-    int e = write_rule(maj, min, bps);
+    int e = write_rule_to(write_bps_file, maj, min, bps);
     if (e == ENOENT)
         return cp_err_set(err, CP_EIO,
                           "no cgroup v1 blkio hierarchy at /sys/fs/cgroup/blkio (a root group "
@@ -202,7 +231,18 @@ int sys_write_throttle_set(unsigned maj, unsigned min, uint64_t bps, cp_err_t *e
     if (e != 0)
         return cp_err_errno(err, CP_EIO, e, "cannot set a write cap on %u:%u in %s", maj, min,
                             write_bps_file);
+    find_own_group();
+    if (own_group_file[0] != '\0' && (e = write_rule_to(own_group_file, maj, min, bps)) != 0) {
+        (void)write_rule_to(write_bps_file, maj, min, 0);
+        return cp_err_errno(err, CP_EIO, e, "cannot set a write cap on %u:%u in %s", maj, min,
+                            own_group_file);
+    }
     return CP_OK;
 }
 
-void sys_write_throttle_clear(unsigned maj, unsigned min) { (void)write_rule(maj, min, 0); }
+void sys_write_throttle_clear(unsigned maj, unsigned min)
+{
+    (void)write_rule_to(write_bps_file, maj, min, 0);
+    if (own_group_file[0] != '\0')
+        (void)write_rule_to(own_group_file, maj, min, 0);
+}

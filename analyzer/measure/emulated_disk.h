@@ -9,7 +9,7 @@
  * here models the drain: the kernel does it.
  *
  * It needs root, loop devices, mkfs.ext4 and a block throttle that covers the kernel's
- * write-back (cgroup v1's root blkio group). Where one is missing, or the study writes
+ * write-back (cgroup v1's blkio groups). Where one is missing, or the study writes
  * with O_DIRECT (--sync direct), the target keeps chokepoint's own pacing of each write
  * (measure/throttle.h), which behaves like O_DIRECT onto a disk of that speed, and one
  * line says why. */

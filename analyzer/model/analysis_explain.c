@@ -277,6 +277,31 @@ static bool volume_cannot_matter(const predict_inputs_t *in, const cause_evidenc
     return isnan(e->io_read_wait_s) || isnan(writing) || writing <= allowed;
 }
 
+/* The volume's largest term of pred (reading, writing or the flush), TERM_COUNT when it
+ * has none. */
+static predict_term_t largest_volume_term(const prediction_t *pred)
+{
+    predict_term_t best = TERM_COUNT;
+    for (predict_term_t k = TERM_READ; k <= TERM_FLUSH; k++)
+        if (pred->part_s[k] > 0.0 && (best == TERM_COUNT || pred->part_s[k] > pred->part_s[best]))
+            best = k;
+    return best;
+}
+
+/* True when a point decided by one term lies on the boundary between the cores and the
+ * volume within its noise (analysis_verdict_t.within_noise): the boundary is memory's
+ * time (the compute term) over 1 - tolerance. The caller leaves out volumes that cannot
+ * reach it (volume_cannot_matter). */
+static bool on_boundary(const prediction_t *pred, double judged_s, double noise_s,
+                        double tolerance)
+{
+    double boundary = pred->own_s[TERM_COMPUTE] / (1.0 - tolerance);
+    if (!(boundary > 0.0) || largest_volume_term(pred) == TERM_COUNT)
+        return false;
+    bool sides_differ = (pred->seconds > boundary) != (judged_s > boundary);
+    return sides_differ || fabs(pred->seconds - boundary) <= noise_s;
+}
+
 void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
                      const analysis_point_t *mem_point, analysis_verdict_t *v, double tolerance)
 {
@@ -320,6 +345,7 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
     v->miss = MISS_NONE;
     v->from_model = false;
     v->volume_cannot_matter = false;
+    v->within_noise = false;
     v->excess = NAN;
     if (s->cpu_ceiling) {
         v->cause = CAUSE_COMPUTE;
@@ -363,6 +389,12 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
             v->cause = CAUSE_UNKNOWN;
             v->miss = MISS_MODEL;
         } else {
+            if (second == TERM_COUNT && on_boundary(&pred, judged, e->noise_s, tolerance) &&
+                !volume_cannot_matter(&in, e, tolerance)) {
+                /* Either side is within the noise: say so once, the same every time. */
+                v->within_noise = true;
+                second = limit == TERM_COMPUTE ? largest_volume_term(&pred) : TERM_COMPUTE;
+            }
             v->cause = cause_of_term(limit);
             if (second != TERM_COUNT)
                 v->second_cause = cause_of_term(second);

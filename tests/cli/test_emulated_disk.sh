@@ -69,6 +69,23 @@ check "the fsync'd run's device wrote the output" \
         'BEGIN { exit !(w >= 0.9 * o) }'
 check "no block throttle rule is left" test -z "$(stray_rules)"
 
+# ---- run from another blkio group: cgroup v1 applies a group's rules to its own writers
+# only, and the fsync is the process's own write, so the cap must hold there too ----
+group=/sys/fs/cgroup/blkio/chokepoint-test-$$
+if mkdir "$group" 2> /dev/null; then
+    CLEANUP_HOOKS+=("rmdir '$group'")
+    run bash -c "echo \$\$ > '$group/cgroup.procs' && exec '$CP' sweep -i '$WORK/in.bin' -T 2 \
+        --reps 1 -c zstd:1 -o '$WORK/runs-group.csv' '$emu'"
+    expect_status 0 "sweep from another blkio group"
+    group_s=$(row_value "$WORK/runs-group.csv" seconds)
+    check "from another blkio group the fsync'd run ($group_s s) still waits for the drain at the cap ($drain_s s)" \
+        awk -v s="$group_s" -v d="$drain_s" 'BEGIN { exit !(s >= 0.8 * d) }'
+    check "from another blkio group: no block throttle rule is left there" \
+        test -z "$(cat "$group/blkio.throttle.write_bps_device")"
+else
+    not_ok "cannot create a blkio group $group as root"
+fi
+
 # ---- O_DIRECT writes meet the cap one by one: chokepoint paces them ----
 run "$CP" sweep -i "$WORK/in.bin" -T 1 --reps 1 -c zstd:1 --sync direct \
     -o "$WORK/runs-direct.csv" "$emu"
