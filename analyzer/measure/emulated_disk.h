@@ -31,7 +31,7 @@ void emulated_disks_up(target_spec_t *targets, size_t n, bool direct_writes, cha
                        size_t why_cap);
 
 /* Takes down every emulated disk of targets[0..n) (the cap, the mount, the image) and
- * clears their disk_dir. Safe when none is up, and twice. */
+ * clears their disk_dir. Safe when none is up, twice, and on NULL targets. */
 void emulated_disks_down(target_spec_t *targets, size_t n);
 
 #endif

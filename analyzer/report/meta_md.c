@@ -98,9 +98,9 @@ void meta_write_markdown(const json_t *meta, FILE *out)
             snprintf(kind, sizeof kind, "emulated %.0f MB/s write cap and %.0f MB/s read cap "
                      "on %s", cap / 1e6, read_cap / 1e6, under);
         else if (cap > 0 || read_cap > 0)
-            snprintf(kind, sizeof kind, "emulated %.0f MB/s %s cap on %s, paced per "
-                     "write (like O_DIRECT)",
-                     (cap > 0 ? cap : read_cap) / 1e6, cap > 0 ? "write" : "read", under);
+            snprintf(kind, sizeof kind, "emulated %.0f MB/s %s cap on %s%s",
+                     (cap > 0 ? cap : read_cap) / 1e6, cap > 0 ? "write" : "read", under,
+                     cap > 0 ? ", paced per write (like O_DIRECT)" : "");
         else if (json_is_true(json_object_get(t, "ram")))
             snprintf(kind, sizeof kind, "RAM (tmpfs): measures memory, not a disk");
         else if (json_is_true(json_object_get(t, "rotational")))

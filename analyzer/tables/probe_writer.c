@@ -11,10 +11,10 @@
 #include "tables/runs_writer.h"
 
 static const char csv_header[] =
-    "target,op,size_bytes,rep,seconds,bytes_per_s,sync,fs_type,emulated,rate_cap_bps,ram,"
+    "target,op,size_bytes,rep,seconds,bytes_per_s,sync,fs_type,emulated,rate_cap_bps,emulation,ram,"
     "rotational,device,cache_dropped,seed,flush_s,drain_bps,io_cpu_s,dir,cpu_wait_s,io_wait_s,"
     "io_read_wait_s,io_wait_source,dirty_pause_s,psi_io_some_s,psi_io_full_s,psi_cpu_some_s,"
-    "thread_sys_s,emulation\n";
+    "thread_sys_s\n";
 
 const char *probe_csv_header_text(void) { return csv_header; }
 
@@ -34,6 +34,8 @@ int probe_csv_row(FILE *out, const probe_row_t *r, cp_err_t *err)
     fprintf(out, ",%d,", r->rate_cap_bps > 0 ? 1 : 0);
     if (r->rate_cap_bps > 0)
         fprintf(out, "%.0f", r->rate_cap_bps);
+    fputc(',', out);
+    csv_out_text(out, emulation_name(r->rate_cap_bps > 0, r->disk_emulated));
     fprintf(out, ",%d,", r->is_ram ? 1 : 0);
     if (r->rotational >= 0)
         fprintf(out, "%d", r->rotational);
@@ -53,8 +55,6 @@ int probe_csv_row(FILE *out, const probe_row_t *r, cp_err_t *err)
                         r->psi_cpu_some_s);
     fputc(',', out);
     csv_out_num(out, 4, r->thread_sys_s);
-    fputc(',', out);
-    csv_out_text(out, emulation_name(r->rate_cap_bps > 0, r->disk_emulated));
     fputc('\n', out);
     if (ferror(out))
         return cp_err_set(err, CP_EIO, "cannot write a probe CSV row");

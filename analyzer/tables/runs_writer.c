@@ -14,11 +14,11 @@ static const char runs_header[] =
     "input_bytes,output_bytes,seconds,pipeline_s,flush_s,bytes_per_s,cpu_user_s,cpu_sys_s,max_rss_bytes,"
     "mem_estimate_bytes,"
     "reader_busy_s,reader_wait_s,compress_busy_s,compress_wait_s,writer_busy_s,writer_wait_s,"
-    "throttle_s,fs_type,ram,emulated,rate_cap_bps,cpu_user_share,cpu_sys_share,"
+    "throttle_s,fs_type,ram,emulated,rate_cap_bps,emulation,cpu_user_share,cpu_sys_share,"
     "cpu_iowait_share,cpu_idle_share,device,dev_written_bytes,dev_busy_share,"
     "dirty_background_bytes,dirty_bytes,dirty_expire_s,dirty_writeback_s,online_cpus,op,"
     "read_cap_bps,dir,cpu_wait_s,io_wait_s,io_read_wait_s,io_wait_source,dirty_pause_s,psi_io_some_s,psi_io_full_s,psi_cpu_some_s,target_order,"
-    "cache_dropped,valid,error,emulation\n";
+    "cache_dropped,valid,error\n";
 
 int runs_csv_header(FILE *out, cp_err_t *err)
 {
@@ -91,6 +91,8 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
             paced || disk_emulated);
     csv_out_num(out, 0, write_cap > 0 ? write_cap : disk_emulated ? row->disk_cap_bps : nan);
     fputc(',', out);
+    csv_out_text(out, emulation_name(write_cap > 0, disk_emulated));
+    fputc(',', out);
     bool cpu = measured && tel->have_cpu;
     csv_out_num(out, 4, cpu ? tel->cpu_user_share : nan);
     fputc(',', out);
@@ -142,8 +144,6 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
         fputc(run->cache_dropped ? '1' : '0', out);
     fprintf(out, ",%d,", row->valid ? 1 : 0);
     csv_out_text(out, row->valid ? NULL : row->error);
-    fputc(',', out);
-    csv_out_text(out, emulation_name(write_cap > 0, disk_emulated));
     fputc('\n', out);
     if (ferror(out) || fflush(out) != 0)
         return cp_err_set(err, CP_EIO, "cannot write a runs CSV row");

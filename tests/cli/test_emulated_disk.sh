@@ -5,7 +5,8 @@
 # it), an fsync'd run waits for the kernel to drain it at RATE, the device's counters
 # count, and runs.csv and meta.json say "disk". With --sync direct, or without root, the
 # cap paces each write (and says so). Nothing is left behind: not after a run, not after
-# two interrupts, and what a killed run left is removed by the next one.
+# two interrupts, not after a SIGKILL (a guardian process takes the disk down), and what
+# a run killed together with its guardian left is removed by the next one.
 source "$(dirname "$0")/lib.sh"
 set -e
 
@@ -121,14 +122,31 @@ else
     skip_check "setpriv missing: the unprivileged fallback is not run"
 fi
 
-# ---- a killed run's disk is removed by the next run in that directory ----
+# ---- a killed run: its guardian takes the disk down; killed with it, the next run does ----
+# disk_mounted: an emulated disk is mounted in $WORK/emu
+disk_mounted() { grep -q " $WORK/emu/.chokepoint-disk" /proc/mounts; }
 "$CP" sweep -i "$WORK/in.bin" -T 1 --reps 3 -c xz:6 -o "$WORK/killed.csv" "$emu" \
     > /dev/null 2>&1 &
 pid=$!
-if wait_for 30 bash -c "grep -q ' $WORK/emu/.chokepoint-disk' /proc/mounts"; then
+if wait_for 30 disk_mounted; then
     kill -KILL "$pid"
     wait "$pid" 2> /dev/null || true
-    check "a killed run leaves its disk mounted (the premise of the next check)" \
+    check "a run killed with SIGKILL: its guardian takes the disk down within 5 s" \
+        wait_for 5 bash -c "[ -z \"\$(ls -A '$WORK/emu' | grep '^\.chokepoint-disk\.')\" ]"
+    check "a run killed with SIGKILL: nothing left, no block throttle rule" \
+        test -z "$(leftovers "$WORK/emu")$(stray_rules)"
+else
+    kill -KILL "$pid" 2> /dev/null || true
+    not_ok "the emulated disk was not mounted within 30 s"
+fi
+"$CP" sweep -i "$WORK/in.bin" -T 1 --reps 3 -c xz:6 -o "$WORK/killed2.csv" "$emu" \
+    > /dev/null 2>&1 &
+pid=$!
+if wait_for 30 disk_mounted; then
+    guardian=$(pgrep -P "$pid" | head -1)
+    kill -KILL $guardian "$pid"
+    wait "$pid" 2> /dev/null || true
+    check "a run killed with its guardian leaves its disk mounted (the premise of the next check)" \
         test -n "$(leftovers "$WORK/emu")"
     run "$CP" sweep -i "$WORK/in.bin" -T 1 --reps 1 -c zstd:1 -o "$WORK/after.csv" "$emu"
     expect_status 0 "a run after a killed one"
@@ -145,7 +163,7 @@ fi
 "$CP" sweep -i "$WORK/in.bin" -T 1 --reps 3 -c xz:6 -o "$WORK/int.csv" "$emu" \
     > /dev/null 2>&1 &
 pid=$!
-if wait_for 30 bash -c "grep -q ' $WORK/emu/.chokepoint-disk' /proc/mounts"; then
+if wait_for 30 disk_mounted; then
     sleep 0.5
     kill -INT "$pid"
     sleep 0.05
