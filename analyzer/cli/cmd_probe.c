@@ -16,6 +16,7 @@
 #include "common/cleanup.h"
 #include "common/log.h"
 #include "common/prng.h"
+#include "measure/emulated_disk.h"
 #include "measure/probe.h"
 #include "measure/sink.h"
 #include "report/probe_summary.h"
@@ -28,8 +29,10 @@ static const char usage_text[] =
     "Measures each target volume's write and read speed across file sizes, with\n"
     "incompressible data, writes timed through fsync and reads after dropping the cache.\n"
     "TARGET is [NAME=]DIR[@CAP]: a directory on the volume, an optional report name, and\n"
-    "optional emulated rate caps: @400MB/s or @write=400MB/s paces the writes, @read=60MB/s\n"
-    "the reads, @write=400MB/s,read=60MB/s both (rows so paced are reported as emulated).\n"
+    "optional emulated rate caps: @400MB/s or @write=400MB/s caps the writes, @read=60MB/s\n"
+    "the reads, @write=400MB/s,read=60MB/s both (rows so capped are reported as emulated).\n"
+    "As root a write cap is an emulated disk (ext4 on a loop device in DIR, its writes\n"
+    "throttled by the kernel); with --sync direct or without root each write is paced.\n"
     "Each target directory is locked while the probe runs (DIR/.chokepoint-target.lock,\n"
     "removed at the end): a second chokepoint command that would measure the same\n"
     "directory is refused (exit 2) before it writes anything.\n"
@@ -145,6 +148,13 @@ static int parse_ops(const char *text, bool *write, bool *read, bool *sustained,
     return CP_OK;
 }
 
+/* Takes down the targets' emulated disks and releases their locks. */
+static void release_targets(target_spec_t *targets, size_t n, target_locks_t *locks)
+{
+    emulated_disks_down(targets, n);
+    target_unlock_all(locks);
+}
+
 int cmd_probe(int argc, char **argv)
 {
     enum { OPT_SIZES = 256, OPT_REPS, OPT_OPS, OPT_SYNC, OPT_BLOCK, OPT_SUSTAINED, OPT_SEED,
@@ -244,9 +254,11 @@ int cmd_probe(int argc, char **argv)
     target_locks_t locks = TARGET_LOCKS_INIT;
     if (rc == CP_OK)
         rc = target_lock_all(targets, n_targets, &locks, &err);
+    if (rc == CP_OK)
+        emulated_disks_up(targets, n_targets, p.sync == SYNC_DIRECT, NULL, 0);
     if (rc != CP_OK) {
         cp_log_error("%s", err.msg);
-        target_unlock_all(&locks);
+        release_targets(targets, n_targets, &locks);
         free(targets);
         return cp_exit_status(rc);
     }
@@ -258,7 +270,7 @@ int cmd_probe(int argc, char **argv)
         out.file = rows_file_open(out_path, ROWS_BESIDE, force, probe_csv_header_text(), &err);
         if (out.file == NULL) {
             cp_log_error("%s", err.msg);
-            target_unlock_all(&locks);
+            release_targets(targets, n_targets, &locks);
             free(targets);
             return cp_exit_status(cp_err_code(&err, CP_EIO));
         }
@@ -290,7 +302,7 @@ int cmd_probe(int argc, char **argv)
     if (out_rc != CP_OK)
         cp_log_error("%s", out_err.msg);
     free(out.kept.rows);
-    target_unlock_all(&locks);
+    release_targets(targets, n_targets, &locks);
     free(targets);
     if (rc == CP_OK)
         rc = out_rc;

@@ -31,9 +31,11 @@ static const char sweep_usage[] =
     "TARGET is [NAME=]DIR[@CAP]: a directory on the volume to test, an optional name, and\n"
     "optional emulated rate caps: @400MB/s or @write=400MB/s caps the writes (e.g.\n"
     "usb=/media/usb@400MB/s), @read=60MB/s the reads from its volume, and\n"
-    "@write=400MB/s,read=60MB/s both. 'mem' counts the output and discards it: the pure CPU\n"
-    "ceiling. A target given twice (mem mem; a=/x b=/x or /x /x/ with the same caps) is\n"
-    "refused.\n"
+    "@write=400MB/s,read=60MB/s both. As root a write cap is an emulated disk (ext4 on a\n"
+    "loop device in DIR, its writes throttled by the kernel: page cache and write-back as\n"
+    "on a real disk); with --sync direct or without root chokepoint paces each write.\n"
+    "'mem' counts the output and discards it: the pure CPU ceiling. A target given twice\n"
+    "(mem mem; a=/x b=/x or /x /x/ with the same caps) is refused.\n"
     "\n"
     "options:\n"
     "  -i, --input FILE       the file to compress (required)\n"
@@ -232,7 +234,7 @@ int cmd_sweep(int argc, char **argv)
             cp_log_error("%s", commit_err.msg);
         rc = rc == CP_OK ? commit_err.code : rc;
     }
-    target_unlock_all(&locks);
+    session_release_targets(targets, n_targets, &locks);
     if (rc != CP_OK)
         cp_log_error("%s", err.msg);
     free(series);

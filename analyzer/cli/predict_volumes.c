@@ -10,6 +10,7 @@
 
 #include "cli/parse.h"
 #include "common/log.h"
+#include "measure/emulated_disk.h"
 #include "measure/probe.h"
 #include "tables/probe_writer.h"
 
@@ -153,6 +154,8 @@ static int probe_volumes(const predict_volume_list_t *list, uint64_t output_byte
     if (n > 0) {
         target_locks_t locks = TARGET_LOCKS_INIT;
         rc = target_lock_all(targets, n, &locks, err);
+        if (rc == CP_OK)
+            emulated_disks_up(targets, n, false, NULL, 0);
         probe_params_t p = short_probe(output_bytes, seed);
         char size[32];
         probe_format_size(size, sizeof size, p.sizes[p.n_sizes - 1]);
@@ -162,6 +165,7 @@ static int probe_volumes(const predict_volume_list_t *list, uint64_t output_byte
                         n == 1 ? "" : "s", size, p.reps, (unsigned long long)seed);
             rc = probe_run(&p, targets, n, keep_row, rows, err);
         }
+        emulated_disks_down(targets, n);
         target_unlock_all(&locks);
     }
     free(targets);

@@ -21,10 +21,24 @@ static volatile sig_atomic_t interrupted_flag;
 #define SETTING_SLOTS 4
 static held_setting_t *_Atomic held_settings[SETTING_SLOTS];
 
+#define UNDO_SLOTS 4
+static void (*_Atomic undo_on_abort[UNDO_SLOTS])(void);
+
+/* Calls every function registered with cp_cleanup_on_abort, once each. */
+static void run_undos(void)
+{
+    for (int i = 0; i < UNDO_SLOTS; i++) {
+        void (*undo)(void) = atomic_exchange(&undo_on_abort[i], NULL);
+        if (undo != NULL)
+            undo();
+    }
+}
+
 static void on_signal(int sig)
 {
     (void)sig;
     if (interrupted_flag) {
+        run_undos();
         cp_cleanup_unlink_all();
         cp_cleanup_settings_restore();
         _exit(130);
@@ -104,6 +118,18 @@ void cp_cleanup_unlink_all(void)
         if (cleanup_promote_to[i][0] == '\0' || link(cleanup_paths[i], cleanup_promote_to[i]) == 0)
             unlink(cleanup_paths[i]);
     }
+}
+
+int cp_cleanup_on_abort(void (*undo)(void))
+{
+    for (int i = 0; i < UNDO_SLOTS; i++) {
+        if (atomic_load(&undo_on_abort[i]) == undo)
+            return 0;
+        void (*expected)(void) = NULL;
+        if (atomic_compare_exchange_strong(&undo_on_abort[i], &expected, undo))
+            return 0;
+    }
+    return -1;
 }
 
 int cp_cleanup_remember_setting(held_setting_t *h)

@@ -40,6 +40,13 @@ void cp_cleanup_unlink(int id);
  * (async-signal-safe). */
 void cp_cleanup_unlink_all(void);
 
+/* Registers undo, an async-signal-safe function that takes down something the system
+ * would otherwise keep after the process ends (a mount, a block throttle rule), to be
+ * called by a second signal before the tracked files are removed. Registering one twice
+ * keeps one entry. Returns 0, or -1 when no slot is free. Its owner still undoes it on
+ * the normal path. */
+int cp_cleanup_on_abort(void (*undo)(void));
+
 /* Remembers a kernel setting this process holds raised (common/held_setting.h) so that it
  * is released when the process exits (main registers cp_cleanup_settings_restore with
  * atexit) or is ended by a second signal. h must live until then (static storage). Returns

@@ -235,6 +235,47 @@ int sys_cache_evict(int fd, bool *advised);
  * refusal changes nothing and is ignored. */
 void sys_advise_sequential(int fd);
 
+/* ---- an emulated disk: loop devices, mounts, the block throttle (sys_linux_disk.c) ---- */
+
+/* Runs the program argv[0] (found on PATH) with argv, its input from /dev/null and its
+ * output discarded, and waits for it. CP_OK when it exits 0; otherwise CP_EIO naming the
+ * program and its exit status (or that it cannot be run). */
+int sys_run_quietly(char *const argv[], cp_err_t *err);
+
+/* Attaches the file image to a free loop device that detaches itself once nothing holds
+ * it open (so a mount is all there is to undo), with direct I/O unless the image's file
+ * system refuses it (*direct says which). Writes the device's path into dev (cap bytes),
+ * its numbers into *maj and *min, and into *held_fd a descriptor of it that keeps it
+ * attached: close it once the device is mounted (closing it first detaches the device).
+ * CP_EIO naming the image or the device on failure (no loop devices, not permitted). */
+int sys_loop_attach(const char *image, char *dev, size_t cap, unsigned *maj, unsigned *min,
+                    bool *direct, int *held_fd, cp_err_t *err);
+
+/* True when a loop device is attached to the file image (its backing file, by path);
+ * its numbers go to *maj and *min. */
+bool sys_loop_of_image(const char *image, unsigned *maj, unsigned *min);
+
+/* Mounts the block device dev (file system fs_type, mount options text) on the directory
+ * dir, without access times, set-user-ID or device files. CP_EIO naming both on failure. */
+int sys_mount_fs(const char *dev, const char *dir, const char *fs_type, const char *options,
+                 cp_err_t *err);
+
+/* Detaches the file system mounted on dir now; the kernel lets it go once its last file
+ * is closed. Nothing happens when dir is not a mount point. Async-signal-safe. */
+void sys_unmount_detached(const char *dir);
+
+/* Caps the write bandwidth of block device maj:min at bps bytes a second for every writer,
+ * the kernel's write-back of dirty pages included: the block throttle of the system's root
+ * group (cgroup v1 blkio), and of this process's own blkio group when it is another (v1
+ * applies a group's rules to its own writers only: an fsync is written by the process).
+ * CP_EIO saying why when the system has no such throttle or it cannot be set (not root).
+ * Undo it with sys_write_throttle_clear. */
+int sys_write_throttle_set(unsigned maj, unsigned min, uint64_t bps, cp_err_t *err);
+
+/* Removes the write caps sys_write_throttle_set put on maj:min (both groups); nothing
+ * when none is set. Async-signal-safe. */
+void sys_write_throttle_clear(unsigned maj, unsigned min);
+
 /* ---- where time went: pressure stalls and run-queue delay ------------------------------ */
 
 /* Parses a pressure-stall file (/proc/pressure/io, cpu, memory: lines "some avg10=..

@@ -152,6 +152,7 @@ static probe_row_t row_for(const probe_ctx_t *pc, const probe_target_t *ts, prob
     r.is_ram = ts->volume.is_ram;
     /* The cap that paces this row: reads have their own. */
     r.rate_cap_bps = op == PROBE_READ ? ts->spec->read_cap_bps : ts->spec->rate_cap_bps;
+    r.disk_emulated = op != PROBE_READ && target_emulates_disk(ts->spec);
     r.rotational = ts->volume.rotational;
     r.dev_major = ts->volume.dev_major;
     r.dev_minor = ts->volume.dev_minor;
@@ -222,7 +223,7 @@ static uint64_t fill_file_data(probe_ctx_t *pc, uint64_t file_seed)
  * on failure. */
 static sink_t *open_probe_file(probe_target_t *ts, const char *prefix, cp_err_t *err)
 {
-    sink_options_t opts = {ts->sync, ts->spec->rate_cap_bps, ts->spec->name};
+    sink_options_t opts = {ts->sync, target_pacing_cap(ts->spec), ts->spec->name};
     sink_t *s = target_ops_for(ts->spec)->open_kept(ts->spec, prefix, &opts, 0, err);
     if (s != NULL)
         ts->sync = sink_effective_sync(s);

@@ -65,6 +65,8 @@ typedef struct probe_row {
     bool is_ram;
     double rate_cap_bps;   /* > 0: the emulated cap that paced this row: the target's read
                               cap on read rows, its write cap on the others; 0: none */
+    bool disk_emulated;    /* the write cap is an emulated disk's, paced by the kernel
+                              (measure/emulated_disk.h), not chokepoint's own pacing */
     int rotational;        /* 1, 0, -1 unknown */
     unsigned dev_major, dev_minor;
     int cache_dropped;     /* read rows: 1 dropped before reading, 0 not; -1 other rows */

@@ -359,7 +359,7 @@ static void target_caps(const sweep_params_t *p, const target_state_t *st, size_
     const target_spec_t *target = &p->targets[t];
     bool writes = writes_target(p, t);
     bool reads = p->decompress ? target->kind != TARGET_MEM : st[t].input_copy != NULL;
-    *write_cap = writes ? target->rate_cap_bps : 0.0;
+    *write_cap = writes ? target_pacing_cap(target) : 0.0;
     *read_cap = reads ? target->read_cap_bps : 0.0;
 }
 
@@ -450,6 +450,9 @@ static void row_init(const sweep_params_t *p, const target_state_t *st, const pl
     row->layout = target->kind == TARGET_MEM ? SWEEP_SPLIT : p->layout;
     row->record.decompress = p->decompress;
     paced_caps(p, st, r->target, r->codec, &row->write_cap_bps, &row->read_cap_bps);
+    row->disk_cap_bps = target_emulates_disk(target) && writes_target(p, r->target)
+                            ? target->rate_cap_bps
+                            : 0.0;
     row->input_target = st[r->target].input_target;
 }
 

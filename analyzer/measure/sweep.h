@@ -102,6 +102,9 @@ typedef struct sweep_row {
     double write_cap_bps, read_cap_bps; /* the target's emulated caps that pace this run:
                                            its writes to the target, its reads from it; 0
                                            when none does */
+    double disk_cap_bps;           /* the write cap of the emulated disk this run wrote to
+                                      (the kernel paced it, measure/emulated_disk.h); 0
+                                      when it wrote to none */
     bool valid;                    /* false: the run failed or its input changed */
     char error[CP_ERR_MSG_MAX];    /* why, when not valid */
 } sweep_row_t;

@@ -18,6 +18,13 @@ static const target_ops_t *const ops_by_kind[] = {
 
 const target_ops_t *target_ops_for(const target_spec_t *t) { return ops_by_kind[t->kind]; }
 
+bool target_emulates_disk(const target_spec_t *t) { return t->disk_dir[0] != '\0'; }
+
+double target_pacing_cap(const target_spec_t *t)
+{
+    return target_emulates_disk(t) ? 0.0 : t->rate_cap_bps;
+}
+
 int target_parse_kind(const char *text, target_spec_t *out, cp_err_t *err)
 {
     for (size_t k = 0; k < TARGET_KIND_COUNT; k++) {

@@ -43,7 +43,19 @@ typedef struct target_spec {
      * is labelled emulated with this cap, as the write cap's are. */
     double read_cap_bps;
     target_kind_t kind;
+    /* While the target's emulated disk is up (measure/emulated_disk.h): the mount point of
+     * the kernel-throttled volume that stands in for dir. Files are written there and the
+     * kernel, not chokepoint, paces them at rate_cap_bps. "" otherwise. */
+    char disk_dir[PATH_MAX];
 } target_spec_t;
+
+/* True while t's writes go to an emulated disk (disk_dir set): the page cache takes them
+ * and the kernel's write-back drains them at the cap. */
+bool target_emulates_disk(const target_spec_t *t);
+
+/* The write cap chokepoint paces t's writes at itself (sink, probe), one write at a time:
+ * the cap when the target has one and no emulated disk paces it instead; 0 otherwise. */
+double target_pacing_cap(const target_spec_t *t);
 
 /* Checks a parsed directory target: it must exist, be a directory (not a symlink to a
  * non-directory) and be writable. CP_EUSAGE naming it otherwise. The mem target passes. */

@@ -26,23 +26,30 @@ static int dir_check(const target_spec_t *t, cp_err_t *err)
     return CP_OK;
 }
 
-static const char *dir_output_dir(const target_spec_t *t) { return t->dir; }
+/* Where the target's files go: its emulated disk's mount point while one is up, else the
+ * directory itself. */
+static const char *volume_dir(const target_spec_t *t)
+{
+    return target_emulates_disk(t) ? t->disk_dir : t->dir;
+}
+
+static const char *dir_output_dir(const target_spec_t *t) { return volume_dir(t); }
 
 static int dir_inspect(const target_spec_t *t, volume_info_t *out, cp_err_t *err)
 {
-    return volume_inspect(t->dir, out, err);
+    return volume_inspect(volume_dir(t), out, err);
 }
 
 static int dir_space(const target_spec_t *t, sys_space_t *out, cp_err_t *err)
 {
-    return sys_space_read(t->dir, out, err);
+    return sys_space_read(volume_dir(t), out, err);
 }
 
 static sink_t *dir_open_kept(const target_spec_t *t, const char *prefix,
                              const sink_options_t *opts, uint64_t ram_limit, cp_err_t *err)
 {
     (void)ram_limit;
-    return sink_open_file(t->dir, prefix, opts, err);
+    return sink_open_file(volume_dir(t), prefix, opts, err);
 }
 
 static int dir_open_read(const target_spec_t *t, const char *path, bool direct)
@@ -64,7 +71,7 @@ static int dir_still_there(const target_spec_t *t, const volume_info_t *v, cp_er
 {
     struct stat s;
     unsigned maj, min;
-    if (!device_of(t->dir, &s, &maj, &min))
+    if (!device_of(volume_dir(t), &s, &maj, &min))
         return cp_err_errno(err, CP_EIO, errno, "target '%s': directory '%s' is gone", t->name,
                             t->dir);
     if (!S_ISDIR(s.st_mode) || maj != v->dev_major || min != v->dev_minor)

@@ -257,7 +257,9 @@ static void series_labels(const run_row_t *const *rows, size_t n, analysis_serie
                           double *scratch)
 {
     s->ram = s->emulated = -1;
+    s->disk_emulated = n > 0;
     for (size_t i = 0; i < n; i++) {
+        s->disk_emulated = s->disk_emulated && rows[i]->disk_emulated;
         s->ram = merge_flag(s->ram, rows[i]->ram);
         s->emulated = merge_flag(s->emulated, rows[i]->emulated);
         if (rows[i]->sync[0] != '\0') {
@@ -271,6 +273,7 @@ static void series_labels(const run_row_t *const *rows, size_t n, analysis_serie
     s->read_cap_bps = rows_median(rows, n, row_read_cap, scratch, NULL, NULL);
     if ((isfinite(s->rate_cap_bps) || isfinite(s->read_cap_bps)) && s->emulated < 0)
         s->emulated = 1;
+    s->disk_emulated = s->disk_emulated && isfinite(s->rate_cap_bps);
 }
 
 /* A decompression series reads its archive from its own volume and writes only when it
@@ -504,7 +507,8 @@ static void mark_unpaced(analysis_t *a)
         s->unpaced = s->probe_cap_ignored;
         for (size_t j = 0; j < a->nseries && !s->unpaced; j++)
             s->unpaced = j != i && strcmp(a->series[j].name, s->name) == 0 &&
-                         (a->series[j].rate_cap_bps > 0.0 || a->series[j].read_cap_bps > 0.0);
+                         ((a->series[j].rate_cap_bps > 0.0 && !a->series[j].disk_emulated) ||
+                          a->series[j].read_cap_bps > 0.0);
     }
 }
 

@@ -141,6 +141,12 @@ typedef struct analysis_verdict {
      * the judged time over the predicted one, minus 1 (negative: faster). */
     bool volume_cannot_matter;
     double excess;
+    /* The point lies on the boundary between the cores and the volume within its noise:
+     * the predicted time is within the point's noise of memory's time plus the tolerance,
+     * or the prediction and the judged time lie on the two sides of it. The verdict is
+     * balanced between compute and the volume's largest term, so that noise cannot flip
+     * it from one study to the next. */
+    bool within_noise;
     cause_evidence_t evidence;
     double gap_s, flush_share; /* the shortfall against the CPU ceiling, the flush's share */
     bool device_disagrees;
@@ -192,6 +198,10 @@ typedef struct analysis_series {
      * runs say no, -1 when the file does not tell. */
     int ram, emulated;
     double rate_cap_bps;        /* the emulated cap (median over runs), NAN when none */
+    bool disk_emulated;         /* the cap was an emulated disk's (every capped run says
+                                   so): the page cache took the writes and the kernel
+                                   drained them at the cap, as on a real disk; false:
+                                   chokepoint paced each write (like O_DIRECT) */
     char sync[16];              /* the runs' sync mode, "mixed" or "" when not given */
     analysis_point_t *points;   /* ascending threads */
     size_t npoints;

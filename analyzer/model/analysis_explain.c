@@ -36,6 +36,11 @@ void explain_series_drain(analysis_series_t *s, const probe_table_t *probe)
     } else if (s->write_bps > 0.0) {
         s->drain_bps = s->write_bps;
         s->drain_source = "probe-write";
+    } else if (s->rate_cap_bps > 0.0 && s->disk_emulated) {
+        /* No probe, but the runs wrote to an emulated disk: the kernel drained it at the
+         * cap. */
+        s->drain_bps = s->rate_cap_bps;
+        s->drain_source = "emulated-cap";
     } else if (s->rate_cap_bps > 0.0) {
         /* No probe of the volume, but its runs were paced by an emulated cap: the cap is
          * its speed during the run, and the device's own flush afterwards is taken as
@@ -49,7 +54,7 @@ void explain_series_drain(analysis_series_t *s, const probe_table_t *probe)
      * paced by the cap keep the device's own drain for what the cache holds at the fsync:
      * the cap paced their writes into the cache (pace_bps). */
     double cap = NAN;
-    if (!(s->rate_cap_bps > 0.0) &&
+    if ((!(s->rate_cap_bps > 0.0) || s->disk_emulated) &&
         probe_table_emulated(probe, s->probe_target, PROBE_OP_WRITE, &cap) && cap > 0.0 &&
         !(s->drain_bps <= cap)) {
         s->drain_bps = cap;
@@ -93,7 +98,7 @@ static predict_inputs_t point_inputs(const analysis_series_t *s, const analysis_
          * target itself (layout same) reads from this volume. */
         .read_bps = s->same_layout ? s->read_bps : NAN,
         .drain_bps = s->drain_bps,
-        .pace_bps = s->rate_cap_bps,
+        .pace_bps = s->disk_emulated ? NAN : s->rate_cap_bps, /* a disk drains instead */
         .sync = predict_sync_from_name(s->sync),
         .dirty_background_bytes = p->dirty_background_bytes,
         .dirty_bytes = p->dirty_bytes,
@@ -272,6 +277,31 @@ static bool volume_cannot_matter(const predict_inputs_t *in, const cause_evidenc
     return isnan(e->io_read_wait_s) || isnan(writing) || writing <= allowed;
 }
 
+/* The volume's largest term of pred (reading, writing or the flush), TERM_COUNT when it
+ * has none. */
+static predict_term_t largest_volume_term(const prediction_t *pred)
+{
+    predict_term_t best = TERM_COUNT;
+    for (predict_term_t k = TERM_READ; k <= TERM_FLUSH; k++)
+        if (pred->part_s[k] > 0.0 && (best == TERM_COUNT || pred->part_s[k] > pred->part_s[best]))
+            best = k;
+    return best;
+}
+
+/* True when a point decided by one term lies on the boundary between the cores and the
+ * volume within its noise (analysis_verdict_t.within_noise): the boundary is memory's
+ * time (the compute term) over 1 - tolerance. The caller leaves out volumes that cannot
+ * reach it (volume_cannot_matter). */
+static bool on_boundary(const prediction_t *pred, double judged_s, double noise_s,
+                        double tolerance)
+{
+    double boundary = pred->own_s[TERM_COMPUTE] / (1.0 - tolerance);
+    if (!(boundary > 0.0) || largest_volume_term(pred) == TERM_COUNT)
+        return false;
+    bool sides_differ = (pred->seconds > boundary) != (judged_s > boundary);
+    return sides_differ || fabs(pred->seconds - boundary) <= noise_s;
+}
+
 void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
                      const analysis_point_t *mem_point, analysis_verdict_t *v, double tolerance)
 {
@@ -289,7 +319,7 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
     e->cpu_wait_s = p->cpu_wait_s;
     e->io_wait_s = p->io_wait_s;
     e->io_read_wait_s = p->io_wait_system ? NAN : p->io_read_wait_s;
-    e->io_paced = s->emulated == 1;
+    e->io_paced = s->emulated == 1 && !s->disk_emulated;
     e->busy_growth = e->cpu_time_shift = NAN;
     if (mem_point != NULL && !s->cpu_ceiling) {
         double busy = p->compress_busy * p->threads * p->seconds;
@@ -315,6 +345,7 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
     v->miss = MISS_NONE;
     v->from_model = false;
     v->volume_cannot_matter = false;
+    v->within_noise = false;
     v->excess = NAN;
     if (s->cpu_ceiling) {
         v->cause = CAUSE_COMPUTE;
@@ -358,6 +389,12 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
             v->cause = CAUSE_UNKNOWN;
             v->miss = MISS_MODEL;
         } else {
+            if (second == TERM_COUNT && on_boundary(&pred, judged, e->noise_s, tolerance) &&
+                !volume_cannot_matter(&in, e, tolerance)) {
+                /* Either side is within the noise: say so once, the same every time. */
+                v->within_noise = true;
+                second = limit == TERM_COMPUTE ? largest_volume_term(&pred) : TERM_COMPUTE;
+            }
             v->cause = cause_of_term(limit);
             if (second != TERM_COUNT)
                 v->second_cause = cause_of_term(second);
@@ -407,7 +444,8 @@ static bool volume_term(predict_term_t t)
  * (which paced the writes), else the device's drain rate. */
 static predict_speed_t write_speed_kind(const analysis_series_t *s)
 {
-    return s->rate_cap_bps > 0.0 ? PREDICT_SPEED_PACE : PREDICT_SPEED_DRAIN;
+    return s->rate_cap_bps > 0.0 && !s->disk_emulated ? PREDICT_SPEED_PACE
+                                                      : PREDICT_SPEED_DRAIN;
 }
 
 /* The term that remains when the volume's speed of kind which is infinite. */

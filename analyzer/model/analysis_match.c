@@ -29,8 +29,8 @@ void match_series_probe(analysis_series_t *s, const run_row_t *first, const runs
     copy_name(s->probe_target, s->cpu_ceiling ? NULL : probe_table_match(probe, s->name, s->dir));
     s->probe_cap_ignored =
         strncmp(first->codec, "cmd:", 4) == 0 && s->probe_target[0] != '\0' &&
-        (probe_table_emulated(probe, s->probe_target, PROBE_OP_WRITE, NULL) ||
-         probe_table_emulated(probe, s->probe_target, PROBE_OP_READ, NULL));
+        (probe_table_self_paced(probe, s->probe_target, PROBE_OP_WRITE) ||
+         probe_table_self_paced(probe, s->probe_target, PROBE_OP_READ));
     if (s->probe_cap_ignored)
         s->probe_target[0] = '\0';
     /* The input was read from this target's own copy (same), or from where it lives:

@@ -73,6 +73,8 @@ int forecast_volume_probed(const char *name, const char *dir, const probe_table_
             continue;
         if (r->ram == 1)
             s.ram = 1;
+        if (r->disk_emulated)
+            s.disk_emulated = true;
         if (!(r->size_bytes <= largest))
             largest = r->size_bytes;
     }
@@ -85,6 +87,7 @@ int forecast_volume_probed(const char *name, const char *dir, const probe_table_
     v.drain_source = s.drain_source;
     v.io_cpu_per_byte = s.io_cpu_per_byte;
     v.rate_cap_bps = s.rate_cap_bps;
+    v.disk_emulated = s.disk_emulated;
     double lo, hi;
     size_t reps = 0;
     if (probe_table_spread(probe, target, PROBE_OP_WRITE, &lo, &hi, &reps))
@@ -263,6 +266,7 @@ static analysis_series_t volume_series(const analysis_t *a, const forecast_t *f,
     s.ram = isinf(v->drain_bps) ? 1 : 0;
     s.emulated = v->rate_cap_bps > 0.0 ? 1 : 0;
     s.rate_cap_bps = v->rate_cap_bps;
+    s.disk_emulated = v->disk_emulated;
     s.read_cap_bps = NAN;
     s.same_layout = f->same_layout;
     s.write_bps = v->write_bps;

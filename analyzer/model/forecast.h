@@ -41,6 +41,8 @@ typedef struct forecast_volume {
                                  "typed", "class" */
     double io_cpu_per_byte;  /* the probe's system CPU seconds per byte written; NAN */
     double rate_cap_bps;     /* an emulated write cap (DIR@CAP) that paces the writes; NAN */
+    bool disk_emulated;      /* the cap was an emulated disk's, which the probe measured:
+                                a drain rate, not a pacing of each write */
     size_t probe_reps;       /* FORECAST_PROBE: repetitions at the largest size; 0 otherwise */
     double probe_bytes;      /* FORECAST_PROBE: the largest size probed; NAN otherwise */
 } forecast_volume_t;

@@ -174,6 +174,17 @@ bool probe_table_emulated(const probe_table_t *t, const char *target, probe_spee
     return true;
 }
 
+bool probe_table_self_paced(const probe_table_t *t, const char *target, probe_speed_op_t op)
+{
+    for (size_t i = 0; t != NULL && i < t->nrows; i++) {
+        const probe_speed_row_t *r = &t->rows[i];
+        if (r->op == op && strcmp(r->target, target) == 0 && !r->disk_emulated &&
+            (r->emulated == 1 || r->rate_cap_bps > 0.0))
+            return true;
+    }
+    return false;
+}
+
 const char *probe_table_match(const probe_table_t *t, const char *name, const char *dir)
 {
     if (t == NULL)

@@ -32,6 +32,7 @@ typedef struct probe_speed_row {
     double io_cpu_s;   /* write rows: the machine's system CPU seconds during the write */
     int ram, emulated; /* 1 yes, 0 no, -1 not given */
     bool direct;       /* the row's sync column says direct (O_DIRECT) */
+    bool disk_emulated;  /* the write cap was an emulated disk's (emulation "disk") */
     double rate_cap_bps; /* the emulated cap that paced the row (a read row's read cap,
                             a write row's write cap); NAN when none or not given */
     double io_wait_s;    /* the probe thread blocked on I/O during the row; NAN unknown */
@@ -98,6 +99,11 @@ size_t probe_table_kernel_bound(const probe_table_t *t, const char *target, size
  * untouched, when the table is NULL or none of them is emulated. */
 bool probe_table_emulated(const probe_table_t *table, const char *target, probe_speed_op_t op,
                           double *cap_bps);
+
+/* Whether chokepoint itself paced a target's rows of op at an emulated cap, one write or
+ * read at a time: emulated rows that no emulated disk took (emulation "disk" is the
+ * kernel's pacing, which a command's runs meet too). False for a NULL table. */
+bool probe_table_self_paced(const probe_table_t *t, const char *target, probe_speed_op_t op);
 
 /* The probe target that gives a runs target its speeds: the one of the same name, else the
  * one probed on the same directory (dir non-empty). NULL when the table is NULL, nothing

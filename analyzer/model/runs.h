@@ -41,6 +41,9 @@ typedef struct run_row {
     char sync[16];                 /* "fsync", "direct", "none"; "" when not given */
     int ram, emulated;             /* 1 yes, 0 no, -1 not given */
     double rate_cap_bps;           /* emulated write-rate cap; NAN when not given */
+    bool disk_emulated;            /* the cap was an emulated disk's (emulation "disk"): the
+                                      kernel paced the drain, the page cache took the
+                                      writes; false: chokepoint paced each write */
     double read_cap_bps;           /* emulated read-rate cap; NAN when not given */
     /* A decompression: the archive (output_bytes) read from the target, restored
      * (input_bytes, the uncompressed side, as for a compression) to memory or, with the

@@ -21,11 +21,12 @@ static const char *series_label(const analysis_series_t *s, char *buf, size_t ca
 {
     char nature[96] = "";
     bool write_cap = isfinite(s->rate_cap_bps), read_cap = isfinite(s->read_cap_bps);
+    const char *writes = s->disk_emulated ? "disk" : "cap";
     if (s->emulated == 1 && write_cap && read_cap)
-        snprintf(nature, sizeof nature, "emulated %.0f MB/s write cap, %.0f MB/s read cap",
-                 s->rate_cap_bps / 1e6, s->read_cap_bps / 1e6);
+        snprintf(nature, sizeof nature, "emulated %.0f MB/s write %s, %.0f MB/s read cap",
+                 s->rate_cap_bps / 1e6, writes, s->read_cap_bps / 1e6);
     else if (s->emulated == 1 && write_cap)
-        snprintf(nature, sizeof nature, "emulated %.0f MB/s cap", s->rate_cap_bps / 1e6);
+        snprintf(nature, sizeof nature, "emulated %.0f MB/s %s", s->rate_cap_bps / 1e6, writes);
     else if (s->emulated == 1 && read_cap)
         snprintf(nature, sizeof nature, "emulated %.0f MB/s read cap", s->read_cap_bps / 1e6);
     else if (s->emulated == 1)

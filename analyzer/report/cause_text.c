@@ -29,8 +29,8 @@ const char *verdict_label(const analysis_verdict_t *v, char *buf, size_t cap)
     if (v->verdict == VERDICT_UNEXPLAINED)
         snprintf(buf, cap, "unexplained (%s)", misses[v->miss]);
     else if (v->verdict == VERDICT_BALANCED)
-        snprintf(buf, cap, "balanced (%s + %s)", cause_name(v->cause),
-                 cause_name(v->second_cause));
+        snprintf(buf, cap, "balanced (%s + %s%s)", cause_name(v->cause),
+                 cause_name(v->second_cause), v->within_noise ? ", within the noise" : "");
     else
         snprintf(buf, cap, "%s (%s)", verdict_name(v->verdict), cause_name(v->cause));
     return buf;

@@ -85,15 +85,22 @@ void meta_write_markdown(const json_t *meta, FILE *out)
         double read_cap =
             json_number_value(json_object_get(t, "emulated_read_cap_bytes_per_s"));
         const char *under = json_is_true(json_object_get(t, "ram")) ? "RAM" : "this volume";
-        char kind[128];
+        char kind[320];
         if (json_is_true(json_object_get(t, "memory")))
             snprintf(kind, sizeof kind, "memory: output counted and discarded (CPU ceiling)");
+        else if (cap > 0 && strcmp(str_or(t, "emulation", ""), "disk") == 0)
+            snprintf(kind, sizeof kind, "emulated %.0f MB/s disk: ext4 on a loop device in "
+                     "the directory, its writes capped by the kernel's block throttle, the "
+                     "host's page cache and write-back%s%s", cap / 1e6,
+                     read_cap > 0 ? "; reads paced per read at " : "",
+                     read_cap > 0 ? "the read cap" : "");
         else if (cap > 0 && read_cap > 0)
             snprintf(kind, sizeof kind, "emulated %.0f MB/s write cap and %.0f MB/s read cap "
                      "on %s", cap / 1e6, read_cap / 1e6, under);
         else if (cap > 0 || read_cap > 0)
-            snprintf(kind, sizeof kind, "emulated %.0f MB/s %s cap on %s",
-                     (cap > 0 ? cap : read_cap) / 1e6, cap > 0 ? "write" : "read", under);
+            snprintf(kind, sizeof kind, "emulated %.0f MB/s %s cap on %s%s",
+                     (cap > 0 ? cap : read_cap) / 1e6, cap > 0 ? "write" : "read", under,
+                     cap > 0 ? ", paced per write (like O_DIRECT)" : "");
         else if (json_is_true(json_object_get(t, "ram")))
             snprintf(kind, sizeof kind, "RAM (tmpfs): measures memory, not a disk");
         else if (json_is_true(json_object_get(t, "rotational")))

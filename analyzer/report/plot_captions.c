@@ -24,8 +24,9 @@ const char *plot_series_title(const analysis_series_t *s, bool multi_codec, char
     if (s->cpu_ceiling)
         snprintf(tag, sizeof tag, " (CPU only)");
     else if (s->emulated == 1 && s->rate_cap_bps > 0.0)
-        snprintf(tag, sizeof tag, " (emulated %s)",
-                 analysis_format_rate(s->rate_cap_bps, rate, sizeof rate));
+        snprintf(tag, sizeof tag, " (emulated %s%s)",
+                 analysis_format_rate(s->rate_cap_bps, rate, sizeof rate),
+                 s->disk_emulated ? " disk" : "");
     else if (s->emulated == 1)
         snprintf(tag, sizeof tag, " (emulated)");
     else if (s->ram == 1)

@@ -28,6 +28,7 @@
 #include "tables/outfile.h"
 #include "tables/probe_writer.h"
 #include "report/report_md.h"
+#include "measure/emulated_disk.h"
 #include "study/meta.h"
 #include "study/study_resume.h"
 
@@ -37,12 +38,22 @@ void session_path(const study_t *s, const char *name, char *buf)
 }
 
 int session_claim_targets(const sweep_params_t *p, const series_spec_t *series,
-                          const int *threads, const target_spec_t *targets, size_t n_targets,
+                          const int *threads, target_spec_t *targets, size_t n_targets,
                           target_locks_t *locks, cp_err_t *err)
 {
     int rc = memest_check(series, p->n_series, p->engine, threads, p->n_threads,
                           p->block_size, p->decompress, p->max_memory, err);
-    return rc == CP_OK ? target_lock_all(targets, n_targets, locks, err) : rc;
+    if (rc == CP_OK)
+        rc = target_lock_all(targets, n_targets, locks, err);
+    if (rc == CP_OK)
+        emulated_disks_up(targets, n_targets, p->sync == SYNC_DIRECT, NULL, 0);
+    return rc;
+}
+
+void session_release_targets(target_spec_t *targets, size_t n_targets, target_locks_t *locks)
+{
+    emulated_disks_down(targets, n_targets);
+    target_unlock_all(locks);
 }
 
 /* ---- the results directory ---- */
@@ -232,7 +243,7 @@ void session_close(study_t *s)
         unlink(s->input);
     study_done_free(s->done);
     s->done = NULL;
-    target_unlock_all(&s->target_locks);
+    session_release_targets(s->targets, s->n_targets, &s->target_locks);
     tempfile_rmdir(s->shm_dir);
     dirlock_release(&s->lock);
 }

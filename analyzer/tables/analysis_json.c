@@ -238,6 +238,7 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
         json_object_set_new(j, "device_disagrees", json_boolean(v->device_disagrees));
         json_object_set_new(j, "accounting_disagrees", json_boolean(v->accounting_disagrees));
         json_object_set_new(j, "volume_cannot_matter", json_boolean(v->volume_cannot_matter));
+        json_object_set_new(j, "within_noise", json_boolean(v->within_noise));
         json_object_set_new(j, "excess", json_number_or_null(v->excess));
         json_array_append_new(verdicts, j);
     }

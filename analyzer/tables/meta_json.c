@@ -2,6 +2,7 @@
  * meta_add_target, meta_set_status, meta_write) and its one reader (meta_read, and
  * meta_read_env on it). The same file as a Markdown section is report/meta_md.c. */
 #include "tables/meta_json.h"
+#include "tables/runs_writer.h"
 
 #include <math.h>
 
@@ -77,6 +78,8 @@ void meta_add_target(json_t *meta, const target_spec_t *t, const volume_info_t *
                         t->rate_cap_bps > 0 ? json_real(t->rate_cap_bps) : json_null());
     json_object_set_new(o, "emulated_read_cap_bytes_per_s",
                         t->read_cap_bps > 0 ? json_real(t->read_cap_bps) : json_null());
+    const char *emulation = emulation_name(t->rate_cap_bps > 0, target_emulates_disk(t));
+    json_object_set_new(o, "emulation", emulation ? json_string(emulation) : json_null());
     json_array_append_new(json_object_get(meta, "targets"), o);
 }
 

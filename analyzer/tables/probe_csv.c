@@ -73,6 +73,8 @@ static int probe_from_table(const csv_table_t *t, probe_table_t **out, cp_err_t 
                 r->seconds = NAN;
             r->ram = table_flag(t, i, col_ram);
             r->emulated = table_flag(t, i, col_emulated);
+            r->disk_emulated =
+                strcasecmp(csv_table_cell(t, i, csv_table_find(t, "emulation")), "disk") == 0;
             r->direct = strcasecmp(csv_table_cell(t, i, col_sync), "direct") == 0;
             if (csv_table_number(t, i, col_cap, &r->rate_cap_bps, NULL) != 0 ||
                 !(r->rate_cap_bps > 0.0))

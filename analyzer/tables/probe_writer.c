@@ -11,7 +11,7 @@
 #include "tables/runs_writer.h"
 
 static const char csv_header[] =
-    "target,op,size_bytes,rep,seconds,bytes_per_s,sync,fs_type,emulated,rate_cap_bps,ram,"
+    "target,op,size_bytes,rep,seconds,bytes_per_s,sync,fs_type,emulated,rate_cap_bps,emulation,ram,"
     "rotational,device,cache_dropped,seed,flush_s,drain_bps,io_cpu_s,dir,cpu_wait_s,io_wait_s,"
     "io_read_wait_s,io_wait_source,dirty_pause_s,psi_io_some_s,psi_io_full_s,psi_cpu_some_s,"
     "thread_sys_s\n";
@@ -34,6 +34,8 @@ int probe_csv_row(FILE *out, const probe_row_t *r, cp_err_t *err)
     fprintf(out, ",%d,", r->rate_cap_bps > 0 ? 1 : 0);
     if (r->rate_cap_bps > 0)
         fprintf(out, "%.0f", r->rate_cap_bps);
+    fputc(',', out);
+    csv_out_text(out, emulation_name(r->rate_cap_bps > 0, r->disk_emulated));
     fprintf(out, ",%d,", r->is_ram ? 1 : 0);
     if (r->rotational >= 0)
         fprintf(out, "%d", r->rotational);

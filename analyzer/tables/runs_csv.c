@@ -89,6 +89,8 @@ static int load_row(const csv_table_t *t, size_t row, const int *col, run_row_t 
         r->rate_cap_bps = NAN;
     r->ram = table_flag(t, row, col[C_RAM]);
     r->emulated = table_flag(t, row, col[C_EMULATED]);
+    r->disk_emulated =
+        strcasecmp(csv_table_cell(t, row, csv_table_find(t, "emulation")), "disk") == 0;
     const char *sync = csv_table_cell(t, row, col[C_SYNC]);
     if (strlen(sync) < sizeof r->sync && strspn(sync, "abcdefghijklmnopqrstuvwxyz_") == strlen(sync))
         memcpy(r->sync, sync, strlen(sync) + 1);

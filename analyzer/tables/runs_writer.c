@@ -14,7 +14,7 @@ static const char runs_header[] =
     "input_bytes,output_bytes,seconds,pipeline_s,flush_s,bytes_per_s,cpu_user_s,cpu_sys_s,max_rss_bytes,"
     "mem_estimate_bytes,"
     "reader_busy_s,reader_wait_s,compress_busy_s,compress_wait_s,writer_busy_s,writer_wait_s,"
-    "throttle_s,fs_type,ram,emulated,rate_cap_bps,cpu_user_share,cpu_sys_share,"
+    "throttle_s,fs_type,ram,emulated,rate_cap_bps,emulation,cpu_user_share,cpu_sys_share,"
     "cpu_iowait_share,cpu_idle_share,device,dev_written_bytes,dev_busy_share,"
     "dirty_background_bytes,dirty_bytes,dirty_expire_s,dirty_writeback_s,online_cpus,op,"
     "read_cap_bps,dir,cpu_wait_s,io_wait_s,io_read_wait_s,io_wait_source,dirty_pause_s,psi_io_some_s,psi_io_full_s,psi_cpu_some_s,target_order,"
@@ -86,10 +86,12 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
                                                      : NULL;
     csv_out_text(out, fs);
     double write_cap = row->write_cap_bps, read_cap = row->read_cap_bps;
-    bool emulated = write_cap > 0 || read_cap > 0;
+    bool paced = write_cap > 0 || read_cap > 0, disk_emulated = row->disk_cap_bps > 0;
     fprintf(out, ",%d,%d,", row->target->kind == TARGET_MEM || (row->volume && row->volume->is_ram),
-            emulated);
-    csv_out_num(out, 0, write_cap > 0 ? write_cap : nan);
+            paced || disk_emulated);
+    csv_out_num(out, 0, write_cap > 0 ? write_cap : disk_emulated ? row->disk_cap_bps : nan);
+    fputc(',', out);
+    csv_out_text(out, emulation_name(write_cap > 0, disk_emulated));
     fputc(',', out);
     bool cpu = measured && tel->have_cpu;
     csv_out_num(out, 4, cpu ? tel->cpu_user_share : nan);
@@ -100,8 +102,9 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
     fputc(',', out);
     csv_out_num(out, 4, cpu ? tel->cpu_idle_share : nan);
     fputc(',', out);
-    /* A device's counters mean nothing for RAM or an emulated cap: report them unknown. */
-    bool disk = measured && tel->have_disk && !emulated;
+    /* A device's counters mean nothing for RAM or chokepoint's own pacing: report them
+     * unknown. An emulated disk is a device (its loop device): they count. */
+    bool disk = measured && tel->have_disk && !paced;
     csv_out_text(out, disk ? tel->device : NULL);
     fputc(',', out);
     csv_out_num(out, 0, disk ? (double)tel->dev_written_bytes : nan);
@@ -148,6 +151,11 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
 }
 
 const char *runs_csv_header_text(void) { return runs_header; }
+
+const char *emulation_name(bool write_capped, bool disk_emulated)
+{
+    return disk_emulated ? "disk" : write_capped ? "pacing" : NULL;
+}
 
 int runs_csv_open(runs_csv_file_t *f, const char *path, rows_file_placement_t placement,
                   bool force, cp_err_t *err)

@@ -18,6 +18,11 @@ int runs_csv_header(FILE *out, cp_err_t *err);
  * Unknown values are empty fields. CP_EIO when the stream reports an error. */
 int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err);
 
+/* The emulation column's word for a row: "disk" when an emulated disk took its writes
+ * (the kernel paced them), "pacing" when chokepoint paced them itself at a write cap,
+ * NULL (an empty field) when neither did. Static text. */
+const char *emulation_name(bool write_capped, bool disk_emulated);
+
 /* Writes the eight "where the time went" columns, cpu_wait_s .. psi_cpu_some_s, as
  * docs/formats.md defines them for runs.csv and probe.csv (no separators around them);
  * NAN figures are empty fields. */

@@ -66,10 +66,11 @@ else
     skip_check "the restore that cannot fit needs root and a tmpfs mount"
 fi
 
-# ---- the target directory removed mid-sweep (0.8 s runs at 5 MB/s) ----
+# ---- the target directory removed mid-sweep (0.8 s runs at 5 MB/s, paced per O_DIRECT
+# write in the directory itself: an emulated disk's mount point could not be removed) ----
 mkdir "$WORK/gone"
 when_running "$WORK/gone" 0.2 "rm -rf '$WORK/gone'"
-run "$CP" sweep -q -i "$WORK/rand4m" -c copy -T 1 --reps 2 --no-warmup --seed 5 \
+run "$CP" sweep -q -i "$WORK/rand4m" -c copy -T 1 --reps 2 --no-warmup --seed 5 --sync direct \
     "gone=$WORK/gone@5MB/s" "ok=$WORK/ok" -o "$WORK/runs.csv"
 wait
 expect_status 1 "sweep whose target directory is removed"

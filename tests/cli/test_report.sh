@@ -226,9 +226,11 @@ check "plot after run keeps every section" cmp -s "$WORK/headings.run" "$WORK/he
 
 
 # --- read ceilings: two targets on the input's directory each name themselves ------------
+# (--sync direct keeps the cap chokepoint's own pacing in d itself: an emulated disk would
+# be a volume of its own, from which the input is not read.)
 mkdir -p "$WORK/d"
 run "$CP" sweep -q -i "$WORK/in.bin" --threads 1 --reps 1 --no-warmup -o "$WORK/two_dirs.csv" \
-    slow="$WORK/d@100MB/s" fast="$WORK/d" mem
+    --sync direct slow="$WORK/d@100MB/s" fast="$WORK/d" mem
 expect_status 0 "sweep with two targets on one directory"
 check "each target reads from itself, mem from the uncapped one" python3 -c '
 import csv, sys

@@ -36,9 +36,10 @@ has_temp_file() { [ -n "$(find "$1" -name '*.chokepoint-tmp')" ]; }
 only_files_of() { [ -z "$(find "$2" -mindepth 1 ! -name "*.$1-*" ! -name "$LOCK")" ]; }
 
 # ---- a sweep measures t: sweep, probe and run on t are refused ----
-# (Its output is paced by an emulated cap, in the process itself: a --cmd child would
-# outlive the SIGKILL below and write into t after it.)
-"$CP" sweep -q -i in.bin -c copy -T 1 --reps 1 --no-warmup -o first.csv \
+# (Its output is paced by an emulated cap, in the process itself, one O_DIRECT write at a
+# time, so its temporary file is in t itself: a --cmd child would outlive the SIGKILL
+# below and write into t after it, and an emulated disk would hold the file in its image.)
+"$CP" sweep -q -i in.bin -c copy -T 1 --reps 1 --no-warmup --sync direct -o first.csv \
     "t=$WORK/t@100KB/s" > /dev/null 2> first.err &
 pid=$!
 live_pid=$pid

@@ -11,6 +11,7 @@
 #include "model/probe_speeds.h"
 #include "model/verdict.h"
 #include "model/analysis.h"
+#include "report/cause_text.h"
 #include "tables/probe_csv.h"
 #include "tables/runs_csv.h"
 
@@ -860,6 +861,49 @@ static void test_model_choice_among_describing_models(void **state)
     analysed_free(&x);
 }
 
+/* A point on the boundary between the cores and the disk. Memory compresses 100 MB in
+ * 1.0 s (three repetitions, paired with the volumes' in blocks); the output, 10 MB, waits
+ * in the page cache (thresholds far above it, a run far shorter than the flusher's period)
+ * and the fsync flushes it. "edge" drains 100 MB/s: the model says 1.0 + 0.1 = 1.10 s,
+ * just under the boundary 1.0 / 0.9 = 1.11 s, and its runs in pairs say 1.0 + 0.12 = 1.12
+ * s, just over it, with a noise of 0.01 s: either verdict is within the noise, so it says
+ * balanced (compute + flush tail), within the noise, and no study can flip it. "clear"
+ * drains 10 MB/s: 2.0 s, far past the boundary, write-bound by the flush alone. */
+static const char boundary_runs_text[] =
+    "target,codec,threads,rep,seconds,input_bytes,output_bytes,layout,input_target,sync,"
+    "dirty_background_bytes,dirty_bytes,dirty_expire_s,dirty_writeback_s,error\n"
+    "mem,zstd:3,1,1,1.00,100000000,10000000,split,src,fsync,2400000000,4800000000,30,5,\n"
+    "mem,zstd:3,1,2,1.02,100000000,10000000,split,src,fsync,2400000000,4800000000,30,5,\n"
+    "mem,zstd:3,1,3,0.99,100000000,10000000,split,src,fsync,2400000000,4800000000,30,5,\n"
+    "edge,zstd:3,1,1,1.10,100000000,10000000,split,src,fsync,2400000000,4800000000,30,5,\n"
+    "edge,zstd:3,1,2,1.14,100000000,10000000,split,src,fsync,2400000000,4800000000,30,5,\n"
+    "edge,zstd:3,1,3,1.11,100000000,10000000,split,src,fsync,2400000000,4800000000,30,5,\n"
+    "clear,zstd:3,1,1,2.00,100000000,10000000,split,src,fsync,2400000000,4800000000,30,5,\n"
+    "clear,zstd:3,1,2,2.03,100000000,10000000,split,src,fsync,2400000000,4800000000,30,5,\n"
+    "clear,zstd:3,1,3,1.99,100000000,10000000,split,src,fsync,2400000000,4800000000,30,5,\n";
+
+static void test_boundary_within_the_noise(void **state)
+{
+    (void)state;
+    analysed_t x = analysed_of(boundary_runs_text, "target,op,size_bytes,bytes_per_s\n"
+                                                   "edge,write,20000000,100000000\n"
+                                                   "clear,write,20000000,10000000\n");
+    const analysis_verdict_t *edge = &series_named(x.a, "edge")->verdicts[0];
+    assert_close(edge->evidence.predicted_s, 1.10, 1e-6);
+    assert_close(edge->evidence.paired_s, 1.12, 1e-9);
+    assert_int_equal(edge->verdict, VERDICT_BALANCED);
+    assert_true(edge->within_noise);
+    assert_int_equal(edge->cause, CAUSE_COMPUTE);
+    assert_int_equal(edge->second_cause, CAUSE_FLUSH_TAIL);
+    char label[96];
+    assert_string_equal(verdict_label(edge, label, sizeof label),
+                        "balanced (compute + flush-tail, within the noise)");
+    const analysis_verdict_t *clear = &series_named(x.a, "clear")->verdicts[0];
+    assert_int_equal(clear->verdict, VERDICT_WRITE);
+    assert_false(clear->within_noise);
+    analysed_free(&x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -886,6 +930,7 @@ int main(void)
         cmocka_unit_test(test_runs_judged_in_pairs),
         cmocka_unit_test(test_flusher_wakeup_interval),
         cmocka_unit_test(test_model_choice_among_describing_models),
+        cmocka_unit_test(test_boundary_within_the_noise),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,248 @@
+/* sys_linux_disk.c - the Linux implementation of sys.h's emulated disk: a loop device over
+ * an image file (LOOP_CONFIGURE, autoclear), mount(2) and umount2(2), the block throttle
+ * of cgroup v1's blkio groups (blkio.throttle.write_bps_device of the root group and of
+ * this process's own), and running a helper program (mkfs) quietly. */
+#include "common/sys.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/loop.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+int sys_run_quietly(char *const argv[], cp_err_t *err)
+{
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    pid_t pid;
+    int rc = posix_spawnp(&pid, argv[0], &actions, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0)
+        return cp_err_errno(err, CP_EIO, rc, "cannot run %s", argv[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return cp_err_errno(err, CP_EIO, errno, "cannot wait for %s", argv[0]);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return CP_OK;
+    if (WIFEXITED(status))
+        return cp_err_set(err, CP_EIO, "%s failed (exit status %d)", argv[0],
+                          WEXITSTATUS(status));
+    return cp_err_set(err, CP_EIO, "%s was ended by signal %d", argv[0],
+                      WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+/* Configures the loop device loop_fd over image_fd with flags (LOOP_CONFIGURE, else the
+ * older LOOP_SET_FD and LOOP_SET_STATUS64). 0 or an errno. */
+static int loop_configure(int loop_fd, int image_fd, unsigned flags)
+{
+    struct loop_config config;
+    memset(&config, 0, sizeof config);
+    config.fd = (unsigned)image_fd;
+    config.info.lo_flags = flags;
+    if (ioctl(loop_fd, LOOP_CONFIGURE, &config) == 0)
+        return 0;
+    if (errno != EINVAL && errno != ENOTTY)
+        return errno;
+    if (ioctl(loop_fd, LOOP_SET_FD, image_fd) != 0)
+        return errno;
+    struct loop_info64 info;
+    memset(&info, 0, sizeof info);
+    info.lo_flags = LO_FLAGS_AUTOCLEAR;
+    if (ioctl(loop_fd, LOOP_SET_STATUS64, &info) != 0 ||
+        ((flags & LO_FLAGS_DIRECT_IO) && ioctl(loop_fd, LOOP_SET_DIRECT_IO, 1UL) != 0)) {
+        int e = errno;
+        ioctl(loop_fd, LOOP_CLR_FD, 0);
+        return e;
+    }
+    return 0;
+}
+
+/* Takes a free loop device and configures it over image_fd: its descriptor, or -1 with
+ * *e set. A device another process takes first (EBUSY) is given up for the next. */
+static int loop_take(int control, int image_fd, unsigned flags, char *dev, size_t cap, int *e)
+{
+    for (int attempt = 0; attempt < 16; attempt++) {
+        int n = ioctl(control, LOOP_CTL_GET_FREE);
+        if (n < 0) {
+            *e = errno;
+            return -1;
+        }
+        snprintf(dev, cap, "/dev/loop%d", n);
+        int fd = open(dev, O_RDWR | O_CLOEXEC);
+        if (fd < 0) {
+            *e = errno;
+            return -1;
+        }
+        *e = loop_configure(fd, image_fd, flags);
+        if (*e == 0)
+            return fd;
+        close(fd);
+        if (*e != EBUSY)
+            return -1;
+    }
+    return -1;
+}
+
+int sys_loop_attach(const char *image, char *dev, size_t cap, unsigned *maj, unsigned *min,
+                    bool *direct, int *held_fd, cp_err_t *err)
+{
+    *held_fd = -1;
+    int image_fd = open(image, O_RDWR | O_CLOEXEC);
+    if (image_fd < 0)
+        return cp_err_errno(err, CP_EIO, errno, "cannot open the image '%s'", image);
+    int control = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+    if (control < 0) {
+        int e = errno;
+        close(image_fd);
+        return cp_err_errno(err, CP_EIO, e, "no loop devices (/dev/loop-control)");
+    }
+    int e = 0;
+    *direct = true;
+    int fd = loop_take(control, image_fd, LO_FLAGS_AUTOCLEAR | LO_FLAGS_DIRECT_IO, dev, cap, &e);
+    if (fd < 0 && e == EINVAL) { /* the image's file system refuses direct I/O (tmpfs) */
+        *direct = false;
+        fd = loop_take(control, image_fd, LO_FLAGS_AUTOCLEAR, dev, cap, &e);
+    }
+    close(control);
+    close(image_fd); /* the loop device holds the image now */
+    if (fd < 0)
+        return cp_err_errno(err, CP_EIO, e, "cannot attach '%s' to a loop device", image);
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        e = errno;
+        ioctl(fd, LOOP_CLR_FD, 0);
+        close(fd);
+        return cp_err_errno(err, CP_EIO, e, "cannot examine %s", dev);
+    }
+    sys_devno_split(st.st_rdev, maj, min);
+    *held_fd = fd;
+    return CP_OK;
+}
+
+bool sys_loop_of_image(const char *image, unsigned *maj, unsigned *min)
+{
+    DIR *d = opendir("/sys/block");
+    if (d == NULL)
+        return false;
+    bool found = false;
+    for (struct dirent *e; !found && (e = readdir(d)) != NULL;) {
+        if (strncmp(e->d_name, "loop", 4) != 0)
+            continue;
+        char path[PATH_MAX], backing[PATH_MAX];
+        snprintf(path, sizeof path, "/sys/block/%s/loop/backing_file", e->d_name);
+        char *text = sys_read_file(path, sizeof backing);
+        if (text == NULL)
+            continue;
+        text[strcspn(text, "\n")] = '\0';
+        size_t len = strlen(text);
+        static const char deleted[] = " (deleted)";
+        if (len > strlen(deleted) && strcmp(text + len - strlen(deleted), deleted) == 0)
+            text[len - strlen(deleted)] = '\0';
+        found = strcmp(text, image) == 0;
+        free(text);
+        snprintf(path, sizeof path, "/sys/block/%s/dev", e->d_name);
+        char *dev = found ? sys_read_file(path, 64) : NULL;
+        found = dev != NULL && sscanf(dev, "%u:%u", maj, min) == 2;
+        free(dev);
+    }
+    closedir(d);
+    return found;
+}
+
+int sys_mount_fs(const char *dev, const char *dir, const char *fs_type, const char *options,
+                 cp_err_t *err)
+{
+    if (mount(dev, dir, fs_type, MS_NOATIME | MS_NOSUID | MS_NODEV, options) != 0)
+        return cp_err_errno(err, CP_EIO, errno, "cannot mount %s (%s) on '%s'", dev, fs_type,
+                            dir);
+    return CP_OK;
+}
+
+void sys_unmount_detached(const char *dir) { (void)umount2(dir, MNT_DETACH); }
+
+/* ---- the block throttle: cgroup v1's blkio groups ---- */
+
+static const char write_bps_file[] = "/sys/fs/cgroup/blkio/blkio.throttle.write_bps_device";
+
+/* The write cap file of this process's own blkio group when that is not the root group
+ * ("" otherwise): a rule is set there too, so the process's own writes (an fsync, O_DIRECT)
+ * meet the cap also where the kernel does not apply the root group's rules to children. */
+static char own_group_file[PATH_MAX];
+
+static void find_own_group(void)
+{
+    own_group_file[0] = '\0';
+    FILE *f = fopen("/proc/self/cgroup", "re");
+    if (f == NULL)
+        return;
+    char line[PATH_MAX];
+    while (fgets(line, sizeof line, f) != NULL) {
+        char *controllers = strchr(line, ':');
+        char *path = controllers != NULL ? strchr(controllers + 1, ':') : NULL;
+        if (path == NULL)
+            continue;
+        *path++ = '\0';
+        path[strcspn(path, "\n")] = '\0';
+        bool blkio = false;
+        for (char *c = strtok(controllers + 1, ","); c != NULL; c = strtok(NULL, ","))
+            blkio = blkio || strcmp(c, "blkio") == 0;
+        if (blkio && strcmp(path, "/") != 0)
+            snprintf(own_group_file, sizeof own_group_file,
+                     "/sys/fs/cgroup/blkio%s/blkio.throttle.write_bps_device", path);
+    }
+    fclose(f);
+}
+
+/* Writes "MAJ:MIN BPS" to the cap file at path. 0 or an errno. Async-signal-safe. */
+static int write_rule_to(const char *path, unsigned maj, unsigned min, uint64_t bps)
+{
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return errno;
+    char line[64];
+    int len = snprintf(line, sizeof line, "%u:%u %llu\n", maj, min, (unsigned long long)bps);
+    int e = write(fd, line, (size_t)len) == len ? 0 : errno;
+    close(fd);
+    return e;
+}
+
+int sys_write_throttle_set(unsigned maj, unsigned min, uint64_t bps, cp_err_t *err)
+{
+    int e = write_rule_to(write_bps_file, maj, min, bps);
+    if (e == ENOENT)
+        return cp_err_set(err, CP_EIO,
+                          "no cgroup v1 blkio hierarchy at /sys/fs/cgroup/blkio (a root group "
+                          "that throttles every writer, the kernel's write-back included)");
+    if (e != 0)
+        return cp_err_errno(err, CP_EIO, e, "cannot set a write cap on %u:%u in %s", maj, min,
+                            write_bps_file);
+    find_own_group();
+    if (own_group_file[0] != '\0' && (e = write_rule_to(own_group_file, maj, min, bps)) != 0) {
+        (void)write_rule_to(write_bps_file, maj, min, 0);
+        return cp_err_errno(err, CP_EIO, e, "cannot set a write cap on %u:%u in %s", maj, min,
+                            own_group_file);
+    }
+    return CP_OK;
+}
+
+void sys_write_throttle_clear(unsigned maj, unsigned min)
+{
+    (void)write_rule_to(write_bps_file, maj, min, 0);
+    if (own_group_file[0] != '\0')
+        (void)write_rule_to(own_group_file, maj, min, 0);
+}
