@@ -217,7 +217,7 @@ fi
     echo "usb,zstd:3,decompress,4,2.1,1000000000,400000000,500000000,1"
 } >"$WORK/restore.csv"
 "$CP" analyze "$WORK/restore.csv" >"$WORK/out" 2>"$WORK/err" || fail "decompression: exit $?"
-expect_in "$WORK/out" "from 5 threads on this volume limits the job: the volume's read time comes within 10% of the decompression's \(its read ceiling: 1.25 GB/s of restored data\) at T = 4.5"
+expect_in "$WORK/out" "this volume starts to limit the job at T = 4.5, where the volume's read time comes within 10% of the decompression's \(its read ceiling: 1.25 GB/s of restored data\), so from 5 threads on it sets the time"
 grep -Eq "reading the input from  |the compression's|of input\)" "$WORK/out" &&
     fail "a decompression described as a compression, or a volume without a name"
 expect_in "$WORK/out" "usb 2.10 s \(the only volume\)"

@@ -71,16 +71,16 @@ check_target_clean "-o run"
 # Where the cap paces each write (emulation "pacing"), the fsync after them goes to the real
 # disk underneath, at its own speed, so the cap is judged on the writes alone (seconds -
 # flush_s). An emulated disk (emulation "disk", as root) takes the writes into the page
-# cache and drains them at the cap by the fsync: the whole fsync'd write and its drain
-# rate are judged.
+# cache and drains them at the cap by the fsync: its drain rate is judged, and the whole
+# fsync'd write is never faster than the cap (the copies into the page cache add to it).
 "$CHOKEPOINT" probe --sizes 20MB --reps 1 --ops write -q "slow=$target@20MB/s" >"$work/slow.csv" 2>"$work/err"; rc=$?
 [ $rc -eq 0 ] || fail "throttled exit $rc: $(cat "$work/err")"
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
          NR == 2 { disk = $c["emulation"] == "disk"
                    r = $c["size_bytes"] / ($c["seconds"] - (disk ? 0 : $c["flush_s"])) / 20e6
                    d = disk ? $c["drain_bps"] / 20e6 : 1
-                   ok = ($c["op"] == "write" && $c["emulated"] == 1 && r > 0.9 && r < 1.1 &&
-                         d > 0.9 && d < 1.1) }
+                   ok = ($c["op"] == "write" && $c["emulated"] == 1 && r < 1.1 &&
+                         (disk || r > 0.9) && d > 0.9 && d < 1.1) }
          END { exit !ok }' "$work/slow.csv" ||
     fail "throttled write not within 10% of 20 MB/s: $(cat "$work/slow.csv")"
 [ "$(wc -l <"$work/slow.csv")" -eq 2 ] || fail "--ops write should give write rows only"
