@@ -32,6 +32,7 @@ packages=(
     libgsl-dev libjansson-dev libcsv-dev libxxhash-dev   # fitting, JSON, CSV, hashing
     libmount-dev                            # the mount table (util-linux libmount)
     gnuplot-nox                             # plots
+    e2fsprogs                               # mkfs.ext4: an emulated disk (DIR@RATE, as root)
 )
 if [ $with_tests = 1 ]; then
     # cmocka for the unit tests; zstd, xz and pigz to check what chokepoint writes and to
