@@ -51,7 +51,7 @@ else
     check "every prediction within 25% (worst $worst)" \
         awk -v e="$worst" 'BEGIN { exit !(e != "null" && e <= 0.25) }'
     run "$CP" analyze "$WORK/runs.csv" --probe "$WORK/probe.csv"
-    check "the text says what a faster disk would do" grep -q "a volume that reads [0-9.]* [MG]B/s would bring it down" "$WORK/out"
+    check "the text says what a faster disk would do" grep -Eq "a volume (that reads|reading) [0-9.]* [MG]B/s would (bring it down|take)" "$WORK/out"
 fi
 regimes=$(jq -r '[.targets[] | select(.name == "slow") | .points[].predicted_regime] | unique | join(",")' \
     "$WORK/analysis.json")
