@@ -196,6 +196,15 @@ need_python3() {
 }
 
 # json_get FILE EXPR: prints the Python expression EXPR over FILE's JSON, bound to m
+# delayacct_idle SECONDS: waits until no other chokepoint on the machine holds
+# kernel.task_delayacct raised (their shared locks on its holders file keep an exclusive
+# one from being taken), at most SECONDS; 1 when one still does. Until then the setting is
+# theirs to put back, whatever this test's commands did.
+delayacct_idle() {
+    local holders=/run/chokepoint/task_delayacct.holders
+    wait_for "$1" bash -c "! { [ -e '$holders' ] && ! flock -xn '$holders' true; }"
+}
+
 json_get() { python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$1" "$2"; }
 
 # wait_for SECONDS CMD...: polls CMD every 20 ms until it succeeds (0) or SECONDS pass (1).

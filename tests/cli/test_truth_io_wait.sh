@@ -145,5 +145,9 @@ wait "$pid"
 stopped=$?
 set -e
 check "the interrupted sweep exits 130 (got $stopped)" test "$stopped" = 130
-check "after the interrupt delay accounting is off again" test "$(cat $SYSCTL)" = 0
+if delayacct_idle 120; then
+    check "after the interrupt delay accounting is off again" test "$(cat $SYSCTL)" = 0
+else
+    not_ok "another chokepoint held delay accounting for 120 s after the interrupt: the setting is not this test's to judge"
+fi
 finish
