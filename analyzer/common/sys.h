@@ -276,6 +276,20 @@ int sys_write_throttle_set(unsigned maj, unsigned min, uint64_t bps, cp_err_t *e
  * when none is set. Async-signal-safe. */
 void sys_write_throttle_clear(unsigned maj, unsigned min);
 
+/* Forks a guardian: a child that calls undo (async-signal-safe: it runs in the child, on
+ * the child's copy of this process's memory as it is now) when this process dies without
+ * sys_guardian_stop or sys_guardian_disarm, e.g. killed with SIGKILL. One at a time:
+ * starting one stops the one before. False when it cannot be forked (then nothing guards). */
+bool sys_guardian_start(void (*undo)(void));
+
+/* Tells the guardian this process is done (it ends without calling undo) and reaps it.
+ * Safe without one. */
+void sys_guardian_stop(void);
+
+/* Tells the guardian not to act, from a signal handler that undoes things itself
+ * (async-signal-safe; sys_guardian_stop still reaps it). */
+void sys_guardian_disarm(void);
+
 /* ---- where time went: pressure stalls and run-queue delay ------------------------------ */
 
 /* Parses a pressure-stall file (/proc/pressure/io, cpu, memory: lines "some avg10=..

@@ -1,13 +1,17 @@
 /* sys_linux_disk.c - the Linux implementation of sys.h's emulated disk: a loop device over
  * an image file (LOOP_CONFIGURE, autoclear), mount(2) and umount2(2), the block throttle
  * of cgroup v1's blkio groups (blkio.throttle.write_bps_device of the root group and of
- * this process's own), and running a helper program (mkfs) quietly. */
+ * this process's own), running a helper program (mkfs) quietly, and the guardian that
+ * undoes them when this process is killed. */
 #include "common/sys.h"
+
+#include "common/cleanup.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/loop.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -245,4 +249,78 @@ void sys_write_throttle_clear(unsigned maj, unsigned min)
     (void)write_rule_to(write_bps_file, maj, min, 0);
     if (own_group_file[0] != '\0')
         (void)write_rule_to(own_group_file, maj, min, 0);
+}
+
+/* ---- the guardian: a child that undoes what a killed process leaves in the system ----
+ *
+ * It waits on a pipe whose only writer is this process: a 'd' (done) lets it end; the pipe
+ * closing without one means this process died, and it calls undo. It ignores interrupts,
+ * so a ^C to the whole process group leaves the unwinding to this process, and keeps
+ * nothing of this process's open but the pipe (not its locks: a killed process's lock must
+ * go with it). */
+static int guardian_fd = -1;
+static pid_t guardian_pid = -1;
+
+/* The child's life: async-signal-safe calls only (the parent may have threads). */
+static void guardian_run(int read_fd, void (*undo)(void))
+{
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
+    cp_cleanup_settings_forget_in_child();
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    for (int fd = 0; null >= 0 && fd <= 2; fd++)
+        dup2(null, fd);
+    if (read_fd > 3)
+        close_range(3, (unsigned)read_fd - 1, 0);
+    close_range((unsigned)read_fd + 1, ~0U, 0);
+    char c = 0;
+    ssize_t n;
+    while ((n = read(read_fd, &c, 1)) < 0 && errno == EINTR)
+        ;
+    if (n == 0) /* no word: the parent died */
+        undo();
+    _exit(0);
+}
+
+void sys_guardian_disarm(void)
+{
+    int fd = guardian_fd;
+    if (fd >= 0 && write(fd, "d", 1) == 1)
+        guardian_fd = -1;
+}
+
+void sys_guardian_stop(void)
+{
+    if (guardian_fd >= 0) {
+        (void)!write(guardian_fd, "d", 1);
+        close(guardian_fd);
+        guardian_fd = -1;
+    }
+    if (guardian_pid > 0) {
+        while (waitpid(guardian_pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+        guardian_pid = -1;
+    }
+}
+
+bool sys_guardian_start(void (*undo)(void))
+{
+    sys_guardian_stop();
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0)
+        return false;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[1]);
+        guardian_run(fds[0], undo);
+    }
+    close(fds[0]);
+    if (pid < 0) {
+        close(fds[1]);
+        return false;
+    }
+    guardian_pid = pid;
+    guardian_fd = fds[1];
+    return true;
 }
