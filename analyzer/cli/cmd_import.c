@@ -92,6 +92,7 @@ static int option_size(const char *option, const char *text, uint64_t *out, cp_e
     if (rc != CP_OK) {
         char msg[CP_ERR_MSG_MAX];
         snprintf(msg, sizeof msg, "%s", err->msg);
+        cp_err_clear(err);
         cp_err_set(err, rc, "%s: %s", option, msg);
     }
     return rc;
