@@ -90,9 +90,28 @@ for res in hf["results"]:
         assert r["source"] == "hyperfine" and r["valid"] == "1", r
 PY
 
-# The imported tables are read as chokepoint's own.
+# The imported tables are read as chokepoint's own, and the report names who measured
+# what: the same runs as if on the direct-written volume, its speeds from fio.
+"$CP" import hyperfine "$WORK/hf.json" --input-size 4000000 --output-size "$out_size" \
+    --target seqwrite-direct -o "$WORK/runs-vol.csv" 2>/dev/null
+tail -n +2 "$WORK/runs-vol.csv" >> "$WORK/runs.csv"
 run "$CP" analyze "$WORK/runs.csv" --probe "$WORK/probe.csv"
 expect_status 0 "analyze reads the imported runs and probe"
+check "the report says the runs are hyperfine's and the volume's speeds fio's" \
+    grep -q "measured by: runs hyperfine, volume speeds fio (probe target seqwrite-direct)" "$WORK/out"
+run "$CP" analyze "$WORK/runs.csv" --probe "$WORK/probe.csv" --format json
+check "analysis.json names each series' sources" python3 -c '
+import json, sys
+a = json.load(open(sys.argv[1]))
+got = sorted((s["name"], s["source"], s["probe_source"]) for s in a["targets"])
+assert got == [("mem", "hyperfine", None), ("seqwrite-direct", "hyperfine", "fio")], got' "$WORK/out"
+mkdir "$WORK/study"
+cp "$WORK/runs.csv" "$WORK/probe.csv" "$WORK/study/"
+run "$CP" plot "$WORK/study" --format svg
+expect_status 0 "plot draws a directory of imported tables"
+check "its report.md names the sources" grep -q "volume speeds fio" "$WORK/study/report.md"
+run "$CP" compare "$WORK/runs.csv" "$WORK/runs-vol.csv"
+expect_status 0 "compare reads imported runs tables"
 
 # Refusals: one line naming the file and what is missing, exit 2, nothing written.
 refused() { # DESCRIPTION REGEX CMD...
