@@ -113,6 +113,36 @@ check "its report.md names the sources" grep -q "volume speeds fio" "$WORK/study
 run "$CP" compare "$WORK/runs.csv" "$WORK/runs-vol.csv"
 expect_status 0 "compare reads imported runs tables"
 
+# predict --probe: every synced volume of a probe table, fio's as chokepoint's own. The
+# direct write's drain rate is fio's bw_bytes; the unsynced write is left out, said so.
+run "$CP" predict "$WORK/runs.csv" --probe "$WORK/probe.csv" --format json
+expect_status 0 "predict --probe reads fio's imported probe"
+check "predict --probe: the synced volumes, the direct one's drain rate fio's bw_bytes" \
+    python3 - "$WORK/out" "$WORK/fio.json" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))
+bw = {j["jobname"]: j["write"]["bw_bytes"] for j in json.load(open(sys.argv[2]))["jobs"]}
+vols = {v["name"]: v for v in f["volumes"]}
+assert sorted(vols) == ["seqwrite-direct", "seqwrite-fsync"], sorted(vols)
+d = vols["seqwrite-direct"]
+assert d["source"] == "probe-file" and d["measured_by"] == "fio", d
+assert d["drain_source"] == "probe-drain" and d["drain_bytes_per_s"] == bw["seqwrite-direct"], d
+assert all(p["seconds"] > 0 for p in f["predictions"]), f["predictions"]
+PY
+check "predict --probe says the page cache's speed is left out" \
+    grep -q "target 'cached' is not predicted: its writes were never synced" "$WORK/err"
+"$CP" probe --sizes 2MB --reps 1 -q -o "$WORK/own.csv" "own=$vol"
+run "$CP" predict "$WORK/runs.csv" --probe "$WORK/own.csv" --format json
+expect_status 0 "predict --probe reads chokepoint's own probe"
+check "its volume is measured by chokepoint" python3 -c '
+import json, sys
+v = json.load(open(sys.argv[1]))["volumes"]
+assert [(x["name"], x["measured_by"]) for x in v] == [("own", "chokepoint")], v' "$WORK/out"
+{ head -1 "$WORK/probe.csv"; grep "^cached," "$WORK/probe.csv"; } > "$WORK/cached.csv"
+run "$CP" predict "$WORK/runs.csv" --probe "$WORK/cached.csv"
+expect_status 2 "predict --probe of page-cache speeds only"
+check "it says there is no synced write" grep -q "cached.csv: no synced write row" "$WORK/err"
+
 # Refusals: one line naming the file and what is missing, exit 2, nothing written.
 refused() { # DESCRIPTION REGEX CMD...
     local what=$1 regex=$2
