@@ -252,13 +252,16 @@ static double row_read_cap(const run_row_t *r)
     return r->read_cap_bps > 0.0 ? r->read_cap_bps : NAN;
 }
 
-/* The label columns of a series' runs: RAM, emulated caps, sync mode. */
+/* The label columns of a series' runs: RAM, emulated caps, sync mode, source. */
 static void series_labels(const run_row_t *const *rows, size_t n, analysis_series_t *s,
                           double *scratch)
 {
     s->ram = s->emulated = -1;
     s->disk_emulated = n > 0;
+    s->source = n > 0 ? rows[0]->source : DATA_SOURCE_UNKNOWN;
     for (size_t i = 0; i < n; i++) {
+        if (rows[i]->source != s->source)
+            s->source = DATA_SOURCE_UNKNOWN;
         s->disk_emulated = s->disk_emulated && rows[i]->disk_emulated;
         s->ram = merge_flag(s->ram, rows[i]->ram);
         s->emulated = merge_flag(s->emulated, rows[i]->emulated);

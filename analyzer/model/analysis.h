@@ -203,6 +203,9 @@ typedef struct analysis_series {
                                    drained them at the cap, as on a real disk; false:
                                    chokepoint paced each write (like O_DIRECT) */
     char sync[16];              /* the runs' sync mode, "mixed" or "" when not given */
+    /* The programs that measured its runs and its volume's probe rows (write speeds and
+     * drain rate): one when all agree, DATA_SOURCE_UNKNOWN when they differ or say none. */
+    data_source_t source, probe_source;
     analysis_point_t *points;   /* ascending threads */
     size_t npoints;
     fit_result_t models[FIT_KIND_COUNT];

@@ -33,7 +33,8 @@ void explain_series_drain(analysis_series_t *s, const probe_table_t *probe)
     if (drain > 0.0) {
         s->drain_bps = drain;
         s->drain_source = "probe-drain";
-    } else if (s->write_bps > 0.0) {
+    } else if (s->write_bps > 0.0 && !probe_table_page_cache_only(probe, s->probe_target)) {
+        /* A write the page cache took and never synced is its speed, not the device's. */
         s->drain_bps = s->write_bps;
         s->drain_source = "probe-write";
     } else if (s->rate_cap_bps > 0.0 && s->disk_emulated) {

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "common/bounds.h"
+#include "model/data_source.h"
 
 #define RUNS_NAME_MAX CP_NAME_MAX
 #define RUNS_THREADS_MAX CP_MAX_THREADS
@@ -63,6 +64,7 @@ typedef struct run_row {
      * run's own threads' delay accounting ("delayacct"). */
     double cpu_wait_s, io_wait_s, io_read_wait_s, dirty_pause_s;
     bool io_wait_system;
+    data_source_t source;  /* the program that measured the run (the source column) */
 } run_row_t;
 
 /* A (target, codec) whose rows failed, with the first failure's error text, so that a

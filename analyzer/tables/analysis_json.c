@@ -133,6 +133,13 @@ static json_t *miss_json(cause_miss_t miss)
     }
 }
 
+/* A source column's word, null when not recorded. */
+static json_t *source_json(data_source_t source)
+{
+    const char *name = data_source_name(source);
+    return name != NULL ? json_string(name) : json_null();
+}
+
 static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
 {
     json_t *o = json_object();
@@ -201,6 +208,8 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
     json_object_set_new(o, "probe_target",
                         s->probe_target[0] ? json_string(s->probe_target) : json_null());
     json_object_set_new(o, "read_from", s->read_from[0] ? json_string(s->read_from) : json_null());
+    json_object_set_new(o, "source", source_json(s->source));
+    json_object_set_new(o, "probe_source", source_json(s->probe_source));
     json_object_set_new(o, "drain_bytes_per_s", json_number_or_null(s->drain_bps));
     json_object_set_new(o, "drain_source", json_string(s->drain_source));
     json_object_set_new(o, "write_speed_bytes_per_s", json_number_or_null(s->write_speed_bps));

@@ -200,6 +200,7 @@ static int runs_from_table(const csv_table_t *t, runs_table_t **out, cp_err_t *e
     int col_engine = csv_table_find(t, "engine");
     int col_io_source = csv_table_find(t, "io_wait_source");
     int col_rep = csv_table_find(t, "rep");
+    int col_source = csv_table_find(t, "source");
 
     runs_table_t *runs = calloc(1, sizeof *runs);
     size_t n = csv_table_rows(t);
@@ -235,6 +236,7 @@ static int runs_from_table(const csv_table_t *t, runs_table_t **out, cp_err_t *e
          * machine's pressure figure. */
         runs->rows[runs->nrows].io_wait_system =
             strcmp(csv_table_cell(t, i, col_io_source), "psi-system") == 0;
+        runs->rows[runs->nrows].source = data_source_parse(csv_table_cell(t, i, col_source));
         runs->nrows++;
     }
     *out = runs;

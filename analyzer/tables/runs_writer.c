@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "model/data_source.h"
 #include "tables/csv_out.h"
 #include "tables/rows_file.h"
 
@@ -18,7 +19,7 @@ static const char runs_header[] =
     "cpu_iowait_share,cpu_idle_share,device,dev_written_bytes,dev_busy_share,"
     "dirty_background_bytes,dirty_bytes,dirty_expire_s,dirty_writeback_s,online_cpus,op,"
     "read_cap_bps,dir,cpu_wait_s,io_wait_s,io_read_wait_s,io_wait_source,dirty_pause_s,psi_io_some_s,psi_io_full_s,psi_cpu_some_s,target_order,"
-    "cache_dropped,valid,error\n";
+    "cache_dropped,source,valid,error\n";
 
 int runs_csv_header(FILE *out, cp_err_t *err)
 {
@@ -142,7 +143,7 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
     fprintf(out, ",%zu,", row->target_order);
     if (measured) /* the input's (or archive's) page cache gone before the run, checked */
         fputc(run->cache_dropped ? '1' : '0', out);
-    fprintf(out, ",%d,", row->valid ? 1 : 0);
+    fprintf(out, "," DATA_SOURCE_CHOKEPOINT_NAME ",%d,", row->valid ? 1 : 0);
     csv_out_text(out, row->valid ? NULL : row->error);
     fputc('\n', out);
     if (ferror(out) || fflush(out) != 0)
