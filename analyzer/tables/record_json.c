@@ -44,6 +44,7 @@ json_t *record_to_json(const compress_record_t *rec)
     if (record != NULL) {
         json_object_set_new(record, "pipeline_s", json_real(rec->run.pipeline_s));
         json_object_set_new(record, "flush_s", json_real(rec->run.flush_s));
+        json_object_set_new(record, "replaced_s", json_real(rec->replaced_s));
         json_object_set_new(record, "cpu_wait_s", json_number_or_null(rec->run.cpu_wait_s));
         json_object_set_new(record, "io_wait_s", json_number_or_null(rec->run.io_wait_s));
         json_object_set_new(record, "io_read_wait_s",

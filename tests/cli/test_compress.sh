@@ -94,6 +94,14 @@ check "symlink target untouched" grep -qx precious "$WORK/keep.zst"
 run "$CP" compress -i "$WORK/in" -o "$WORK/keep.zst" --force
 expect_status 0 "--force replaces"
 check "replaced output is valid" bash -c "zstd -qdc '$WORK/keep.zst' | cmp -s - '$WORK/in'"
+check "the summary times the old output's removal apart" grep -q "^  replaced [0-9.]* s after the clock stopped" "$WORK/out"
+exec {old_fd}< "$WORK/keep.zst"
+run "$CP" compress -i "$WORK/in" -o "$WORK/keep.zst" --force --json
+check "--json: replacing records the removal's seconds" python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['replaced_s'] > 0" "$WORK/out"
+check "the replaced output is unlinked, not left under another name" test "$(stat -L -c %h /proc/self/fd/$old_fd)" -eq 0
+exec {old_fd}<&-
+run "$CP" compress -i "$WORK/in" -o "$WORK/fresh.zst" --json
+check "--json: a new output replaced nothing" python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['replaced_s'] == 0" "$WORK/out"
 
 run "$CP" compress --help
 expect_status 0 "--help"
