@@ -116,6 +116,14 @@ static void print_summary(const compress_record_t *r)
             printf(", of it %.2f s paused by write-back throttling", run->dirty_pause_s);
         printf("\n");
     }
+    if (run->path_known) {
+        const path_split_t *s = &run->path;
+        printf("  path     the job waited %.2f s for compressing, %.2f s for a core, %.2f s for "
+               "the reader or writer on a core, %.2f s for reads, %.2f s for writes (the disk), "
+               "%.2f s for none (the critical path; seconds of the run)\n",
+               s->compute_s, s->core_wait_s, s->io_cpu_s, s->read_blocked_s,
+               s->write_blocked_s, fmax(0.0, run->seconds - path_split_total(s)));
+    }
     printf("  stages   reader busy %.2f s, waited %.2f s; compressors busy %.2f s, waited %.2f s "
            "(summed); writer busy %.2f s, waited %.2f s\n",
            run->reader.busy_s, run->reader.wait_s, run->compress.busy_s, run->compress.wait_s,

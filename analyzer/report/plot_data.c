@@ -424,25 +424,27 @@ static size_t write_sustained(const plot_data_t *c, FILE *f, FILE *vars)
 static size_t write_time_split(const plot_data_t *c, FILE *f, FILE *vars)
 {
     const analysis_t *a = c->a;
-    fputs("# columns: on_core_s core_wait_s read_wait_s write_wait_s other_s seconds threads\n"
-          "# one row per target and thread count: its median seconds split over the "
-          "pipeline's T + 2 threads (docs/method.md, \"Where the time went\"); the labels are "
-          "in vars.gp, ts_label\n", f);
+    fputs("# columns: compute_s core_wait_s io_cpu_s read_blocked_s write_blocked_s other_s "
+          "seconds threads\n"
+          "# one row per target and thread count: the wall time of its median run along its "
+          "critical path, each moment counted once by what the job waited for (docs/method.md, "
+          "\"Where the time went\"); the labels are in vars.gp, ts_label\n", f);
     size_t n = 0;
-    analysis_time_split_t t;
+    analysis_path_split_t t;
     for (size_t i = 0; i < a->nseries; i++)
         for (size_t k = 0; k < a->series[i].npoints; k++)
-            n += analysis_time_split(&a->series[i].points[k], &t);
+            n += analysis_path_split(&a->series[i].points[k], &t);
     gnuplot_array(vars, "ts_label", n);
     char name[256], label[300];
     n = 0;
     for (size_t i = 0; i < a->nseries; i++) {
         const analysis_series_t *s = &a->series[i];
         for (size_t k = 0; k < s->npoints; k++) {
-            if (!analysis_time_split(&s->points[k], &t))
+            if (!analysis_path_split(&s->points[k], &t))
                 continue;
-            fprintf(f, "%.6g %.6g %.6g %.6g %.6g %.6g %d\n", t.on_core_s, t.core_wait_s,
-                    t.read_wait_s, t.write_wait_s, t.other_s, t.seconds, s->points[k].threads);
+            fprintf(f, "%.6g %.6g %.6g %.6g %.6g %.6g %.6g %d\n", t.compute_s, t.core_wait_s,
+                    t.io_cpu_s, t.read_blocked_s, t.write_blocked_s, t.other_s, t.seconds,
+                    s->points[k].threads);
             snprintf(label, sizeof label, "%s T=%d",
                      plot_series_name(s, c->multi_codec, name, sizeof name),
                      s->points[k].threads);
@@ -450,7 +452,7 @@ static size_t write_time_split(const plot_data_t *c, FILE *f, FILE *vars)
         }
     }
     if (n == 0)
-        fputs("NaN NaN NaN NaN NaN NaN 0\n", f);
+        fputs("NaN NaN NaN NaN NaN NaN NaN 0\n", f);
     return n;
 }
 

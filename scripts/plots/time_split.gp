@@ -1,11 +1,12 @@
 # time_split.gp - where the time went: one stacked bar per target and thread count
-# (time_split.dat): its median seconds split over the pipeline's T + 2 threads by the
-# kernel's accounting - on a core, waiting for a core, blocked reading the input, blocked
-# writing (write-back throttling and the final flush included), waiting for another stage.
+# (time_split.dat): the wall time of its median run along its critical path, each moment
+# counted once by what the job as a whole waited for - the codec on a core, a core, the
+# reader or writer on a core, a read blocked on the disk, a write blocked on the disk
+# (write-back throttling, an emulated cap and the final flush included), none.
 load plotsdir.'/common.gp'
 
 set title sprintf("Where the time went%s\n%s", codec ne '' ? ' ('.codec.')' : '', measured)
-set ylabel 'seconds (per thread, averaged over the T + 2 threads)'
+set ylabel 'seconds of the run, by what the job waited for'
 set xlabel ''
 set style data histograms
 set style histogram rowstacked
@@ -18,8 +19,9 @@ set key horizontal maxcols 3 Left reverse
 key_rows = 2
 @key_below
 
-plot datadir.'/time_split.dat' using 1:xtic(ts_label[int($0) + 1]) lc rgb '#0072B2' title 'on a core', \
-     '' using 2 lc rgb '#E69F00' title 'waiting for a core', \
-     '' using 3 lc rgb '#56B4E9' title 'blocked reading', \
-     '' using 4 lc rgb '#D55E00' title 'blocked writing', \
-     '' using 5 lc rgb '#CCCCCC' title 'waiting for another stage'
+plot datadir.'/time_split.dat' using 1:xtic(ts_label[int($0) + 1]) lc rgb '#0072B2' title 'the codec', \
+     '' using 2 lc rgb '#E69F00' title 'a core', \
+     '' using 3 lc rgb '#009E73' title 'reader or writer on a core', \
+     '' using 4 lc rgb '#56B4E9' title 'reads (the disk)', \
+     '' using 5 lc rgb '#D55E00' title 'writes (the disk)', \
+     '' using 6 lc rgb '#CCCCCC' title 'none (start, stop)'

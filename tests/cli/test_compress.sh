@@ -102,6 +102,13 @@ check "the replaced output is unlinked, not left under another name" test "$(sta
 exec {old_fd}<&-
 run "$CP" compress -i "$WORK/in" -o "$WORK/fresh.zst" --json
 check "--json: a new output replaced nothing" python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['replaced_s'] == 0" "$WORK/out"
+check "--json: the critical path's six parts add up to the run's time" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))
+p = r['path']
+assert sorted(p) == sorted(['compute_s', 'core_wait_s', 'io_cpu_s', 'read_blocked_s', 'write_blocked_s', 'other_s'])
+assert min(p.values()) >= 0 and abs(sum(p.values()) - r['seconds']) < 1e-6 * r['seconds'] + 1e-9
+" "$WORK/out"
 
 run "$CP" compress --help
 expect_status 0 "--help"
