@@ -118,9 +118,9 @@ static void print_summary(const compress_record_t *r)
     }
     if (run->path_known) {
         const path_split_t *s = &run->path;
-        printf("  path     the job waited %.2f s for compressing, %.2f s for a core, %.2f s for "
+        printf("  path     the job waited %.2f s for the codec, %.2f s for a core, %.2f s for "
                "the reader or writer on a core, %.2f s for reads, %.2f s for writes (the disk), "
-               "%.2f s for none (the critical path; seconds of the run)\n",
+               "%.2f s for none (its critical path, each moment once)\n",
                s->compute_s, s->core_wait_s, s->io_cpu_s, s->read_blocked_s,
                s->write_blocked_s, fmax(0.0, run->seconds - path_split_total(s)));
     }
