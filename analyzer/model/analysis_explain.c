@@ -595,6 +595,29 @@ void explain_crossover(analysis_series_t *s, const fit_result_t *ceiling_models,
                                   &s->crossover_hi);
 }
 
+bool analysis_path_split(const analysis_point_t *p, analysis_path_split_t *out)
+{
+    memset(out, 0, sizeof *out);
+    double sum = 0.0;
+    for (int k = 0; k < RUN_PATH_COUNT; k++) {
+        if (isnan(p->path_s[k]))
+            return false;
+        sum += p->path_s[k];
+    }
+    if (!(p->seconds > 0.0))
+        return false;
+    /* The median run's parts, scaled down when that run was the slower of two middle ones. */
+    double scale = sum > p->seconds ? p->seconds / sum : 1.0;
+    out->seconds = p->seconds;
+    out->compute_s = p->path_s[RUN_PATH_COMPUTE] * scale;
+    out->core_wait_s = p->path_s[RUN_PATH_CORE_WAIT] * scale;
+    out->io_cpu_s = p->path_s[RUN_PATH_IO_CPU] * scale;
+    out->read_blocked_s = p->path_s[RUN_PATH_READ_BLOCKED] * scale;
+    out->write_blocked_s = p->path_s[RUN_PATH_WRITE_BLOCKED] * scale;
+    out->other_s = p->seconds - sum * scale;
+    return true;
+}
+
 bool analysis_time_split(const analysis_point_t *p, analysis_time_split_t *out)
 {
     memset(out, 0, sizeof *out);

@@ -119,6 +119,14 @@ static json_t *time_json(const analysis_point_t *p)
         json_object_set_new(split, "other_s", json_real(t.other_s));
         json_object_set_new(o, "per_thread", split);
     }
+    analysis_path_split_t path;
+    if (analysis_path_split(p, &path)) {
+        json_t *j = json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}", "compute_s", path.compute_s,
+                              "core_wait_s", path.core_wait_s, "io_cpu_s", path.io_cpu_s,
+                              "read_blocked_s", path.read_blocked_s, "write_blocked_s",
+                              path.write_blocked_s, "other_s", path.other_s);
+        json_object_set_new(o, "path", j);
+    }
     return o;
 }
 
