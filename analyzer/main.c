@@ -32,6 +32,7 @@ static const command_t commands[] = {
      false},
     {"predict", cmd_predict, "the job's time on a volume the study did not run on (a probe, a "
      "speed, a class)", false},
+    {"import", cmd_import, "fio's JSON as probe.csv, hyperfine's JSON as runs.csv", false},
     {NULL, NULL, NULL, false},
 };
 

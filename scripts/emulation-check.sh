@@ -42,22 +42,7 @@ out=${out:-results/emulation-check-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
-sysctl_keys="vm.dirty_background_bytes vm.dirty_bytes vm.dirty_background_ratio vm.dirty_ratio"
-declare -A saved
-for k in $sysctl_keys; do saved[$k]=$(sysctl -n "$k"); done
-restore_dirty() {
-    # Setting a *_bytes value zeroes its ratio and the other way round.
-    if [ "${saved[vm.dirty_background_bytes]}" != 0 ]; then
-        sysctl -qw "vm.dirty_background_bytes=${saved[vm.dirty_background_bytes]}"
-    else
-        sysctl -qw "vm.dirty_background_ratio=${saved[vm.dirty_background_ratio]}"
-    fi
-    if [ "${saved[vm.dirty_bytes]}" != 0 ]; then
-        sysctl -qw "vm.dirty_bytes=${saved[vm.dirty_bytes]}"
-    else
-        sysctl -qw "vm.dirty_ratio=${saved[vm.dirty_ratio]}"
-    fi
-}
+. scripts/writeback-thresholds.sh
 export CHOKEPOINT_LAB_DIR=$out/lab CHOKEPOINT_LAB_VOLUMES="lab:$rate"
 export CHOKEPOINT_LAB_CGROUP=chokepoint-emucheck-$$ CHOKEPOINT_LAB_SIZE=${CHOKEPOINT_LAB_SIZE:-3G}
 cleanup() {

@@ -38,9 +38,11 @@ if [ $with_tests = 1 ]; then
     # cmocka for the unit tests; zstd, xz and pigz to check what chokepoint writes and to
     # run the CLI presets; setpriv (util-linux) to check permission errors as root; mount,
     # losetup, mkfs.ext4, ps and file types for the volume, lab and signal tests; jq and
-    # python3 to read the JSON the tests check. The sanitizer build uses gcc's ASan and
-    # UBSan, which come with build-essential.
-    packages+=(libcmocka-dev zstd xz-utils pigz util-linux e2fsprogs procps file jq python3)
+    # python3 to read the JSON the tests check; fio and hyperfine, whose JSON `chokepoint
+    # import` reads, run for real. The sanitizer build uses gcc's ASan and UBSan, which
+    # come with build-essential.
+    packages+=(libcmocka-dev zstd xz-utils pigz util-linux e2fsprogs procps file jq python3
+               fio hyperfine)
 fi
 if [ $with_fuzz = 1 ]; then
     packages+=(clang)

@@ -63,23 +63,7 @@ first_codec=${codecs%% *}
 
 # The write-back thresholds, restored whatever happens (EXIT covers errors and, through
 # the INT and TERM traps below, interrupts).
-sysctl_keys="vm.dirty_background_bytes vm.dirty_bytes vm.dirty_background_ratio vm.dirty_ratio"
-declare -A saved
-for k in $sysctl_keys; do saved[$k]=$(sysctl -n "$k"); done
-restore_dirty() {
-    # Setting a *_bytes value zeroes its ratio and the other way round: restore whichever
-    # of the two was in force.
-    if [ "${saved[vm.dirty_background_bytes]}" != 0 ]; then
-        sysctl -qw "vm.dirty_background_bytes=${saved[vm.dirty_background_bytes]}"
-    else
-        sysctl -qw "vm.dirty_background_ratio=${saved[vm.dirty_background_ratio]}"
-    fi
-    if [ "${saved[vm.dirty_bytes]}" != 0 ]; then
-        sysctl -qw "vm.dirty_bytes=${saved[vm.dirty_bytes]}"
-    else
-        sysctl -qw "vm.dirty_ratio=${saved[vm.dirty_ratio]}"
-    fi
-}
+. scripts/writeback-thresholds.sh
 export CHOKEPOINT_LAB_DIR=$out/lab
 export CHOKEPOINT_LAB_SIZE=${CHOKEPOINT_LAB_SIZE:-3G}
 export CHOKEPOINT_LAB_CGROUP=chokepoint-validate-$$

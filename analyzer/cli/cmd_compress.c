@@ -37,7 +37,8 @@ static const char compress_usage[] =
     "                         none: no fsync, measures the page cache\n"
     "      --warm             keep the input's page cache (default: drop it first)\n"
     "      --verify           after timing, decompress and compare XXH3 hashes\n"
-    "      --force            replace an existing OUTPUT\n"
+    "      --force            replace an existing OUTPUT (removed after the clock stops,\n"
+    "                         timed as 'replaced')\n"
     "      --json             print the record as one JSON object\n"
     "      --max-memory SIZE  refuse (exit 2) a run whose memory estimate is above SIZE\n"
     "                         (default: the memory available, MemAvailable)\n"
@@ -93,6 +94,9 @@ static void print_summary(const compress_record_t *r)
                "%.3f s %s\n",
                run->pipeline_s, run->flush_s,
                r->sync == SYNC_NONE ? "closing" : "flushing it to the disk (fsync + close)");
+    if (r->replaced_s > 0)
+        printf("  replaced %.3f s after the clock stopped, removing the old output (its page "
+               "cache and blocks); not in the time\n", r->replaced_s);
     printf("  rate     %.1f MB/s of input\n", r->bytes_per_s / 1e6);
     if (r->rate_cap_bps > 0)
         printf("  cap      emulated %.1f MB/s write cap (%.2f s spent waiting in it)\n",
@@ -111,6 +115,14 @@ static void print_summary(const compress_record_t *r)
         if (!isnan(run->dirty_pause_s))
             printf(", of it %.2f s paused by write-back throttling", run->dirty_pause_s);
         printf("\n");
+    }
+    if (run->path_known) {
+        const path_split_t *s = &run->path;
+        printf("  path     the job waited %.2f s for the codec, %.2f s for a core, %.2f s for "
+               "the reader or writer on a core, %.2f s for reads, %.2f s for writes (the disk), "
+               "%.2f s for none (its critical path, each moment once)\n",
+               s->compute_s, s->core_wait_s, s->io_cpu_s, s->read_blocked_s,
+               s->write_blocked_s, fmax(0.0, run->seconds - path_split_total(s)));
     }
     printf("  stages   reader busy %.2f s, waited %.2f s; compressors busy %.2f s, waited %.2f s "
            "(summed); writer busy %.2f s, waited %.2f s\n",

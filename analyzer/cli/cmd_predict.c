@@ -26,6 +26,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: chokepoint predict RESULTS_DIR [--volume NAME=DIR[@CAP]]...\n"
             "                          [--write [NAME=]RATE [--read RATE]]... [--class NAME]...\n"
+            "                          [--probe PROBE.csv]\n"
             "                          [--threads LIST] [--codec LIST] [--layout split|same]\n"
             "                          [--tolerance 0.10] [--check RESULTS_DIR2] [--seed N]\n"
             "                          [--format text|json|markdown] [-o FILE [--force]]\n"
@@ -49,7 +50,11 @@ static void usage(FILE *out)
             "  --read RATE       the read speed of the volume the --write before it typed\n"
             "                    (counts with --layout same)\n"
             "  --class NAME      a storage class: typical speeds from published tests, the\n"
-            "                    write speed taken as the drain rate (--classes lists them)\n\n"
+            "                    write speed taken as the drain rate (--classes lists them)\n"
+            "  --probe PROBE.csv  every target of a probe table with write rows: chokepoint's\n"
+            "                    own (probe -o, a study's probe.csv) or imported from fio\n"
+            "                    (import fio); its drain rate as analyze reads one (a write\n"
+            "                    without a sync, the page cache's speed, gives none)\n\n"
             "options:\n"
             "  --classes         list the storage classes with their speeds (a table; the\n"
             "                    sources in --format json or markdown and docs/method.md)\n"
@@ -76,7 +81,7 @@ static void usage(FILE *out)
 }
 
 enum { OPT_VOLUME = 256, OPT_WRITE, OPT_READ, OPT_CLASS, OPT_CLASSES, OPT_LAYOUT, OPT_TOLERANCE,
-       OPT_CHECK, OPT_SEED, OPT_FORMAT, OPT_FORCE };
+       OPT_CHECK, OPT_SEED, OPT_FORMAT, OPT_FORCE, OPT_PROBE };
 
 static const struct option predict_options[] = {
     {"volume", required_argument, NULL, OPT_VOLUME},
@@ -84,6 +89,7 @@ static const struct option predict_options[] = {
     {"read", required_argument, NULL, OPT_READ},
     {"class", required_argument, NULL, OPT_CLASS},
     {"classes", no_argument, NULL, OPT_CLASSES},
+    {"probe", required_argument, NULL, OPT_PROBE},
     {"threads", required_argument, NULL, 'T'},
     {"codec", required_argument, NULL, 'c'},
     {"layout", required_argument, NULL, OPT_LAYOUT},
@@ -171,6 +177,7 @@ static int parse_args(int argc, char **argv, predict_args_t *a, options_outcome_
         case OPT_WRITE: rc = predict_volumes_add_typed(&a->volumes, optarg, err); break;
         case OPT_READ: rc = predict_volumes_set_read(&a->volumes, optarg, err); break;
         case OPT_CLASS: rc = predict_volumes_add_class(&a->volumes, optarg, err); break;
+        case OPT_PROBE: rc = predict_volumes_add_file(&a->volumes, optarg, err); break;
         case OPT_CLASSES: a->classes = true; break;
         case 'T':
             free(a->threads);
@@ -213,7 +220,7 @@ static int parse_args(int argc, char **argv, predict_args_t *a, options_outcome_
                         "predict --help'");
     if (rc == CP_OK && !a->classes && a->volumes.n == 0)
         rc = cp_err_set(err, CP_EUSAGE, "predict: no volume to predict; give --volume "
-                        "NAME=DIR, --write RATE or --class NAME");
+                        "NAME=DIR, --write RATE, --class NAME or --probe PROBE.csv");
     if (rc == CP_OK)
         rc = predict_volumes_check_names(&a->volumes, err);
     if (rc == CP_OK && a->out_path != NULL && a->out_path[0] == '\0')

@@ -14,5 +14,6 @@ int cmd_run(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 
 #endif

@@ -12,10 +12,13 @@
 #include "common/log.h"
 #include "measure/emulated_disk.h"
 #include "measure/probe.h"
+#include "tables/probe_csv.h"
 #include "tables/probe_writer.h"
 
 void predict_volumes_free(predict_volume_list_t *list)
 {
+    probe_table_free(list->probe_file);
+    list->probe_file = NULL;
     free(list->specs);
     list->specs = NULL;
     list->n = list->cap = 0;
@@ -106,6 +109,57 @@ int predict_volumes_add_class(predict_volume_list_t *list, const char *text, cp_
     return CP_OK;
 }
 
+/* Whether the list already has a volume from the probe file named target. */
+static bool has_file_target(const predict_volume_list_t *list, const char *target)
+{
+    for (size_t i = 0; i < list->n; i++)
+        if (list->specs[i].source == FORECAST_PROBE_FILE &&
+            strcmp(list->specs[i].name, target) == 0)
+            return true;
+    return false;
+}
+
+/* The table's first write row of target (there is one when asked). */
+static const probe_speed_row_t *first_write_row(const probe_table_t *t, const char *target)
+{
+    for (size_t i = 0; i < t->nrows; i++)
+        if (t->rows[i].op == PROBE_OP_WRITE && strcmp(t->rows[i].target, target) == 0)
+            return &t->rows[i];
+    return NULL;
+}
+
+int predict_volumes_add_file(predict_volume_list_t *list, const char *path, cp_err_t *err)
+{
+    if (list->probe_file != NULL)
+        return cp_err_set(err, CP_EUSAGE, "--probe %s: one probe table at a time (%s was "
+                          "given)", path, list->probe_file->path);
+    int rc = probe_table_load(path, &list->probe_file, err);
+    if (rc != CP_OK)
+        return rc;
+    size_t before = list->n;
+    for (size_t i = 0; i < list->probe_file->nrows; i++) {
+        const probe_speed_row_t *r = &list->probe_file->rows[i];
+        if (r->op != PROBE_OP_WRITE || has_file_target(list, r->target))
+            continue;
+        if (probe_table_page_cache_only(list->probe_file, r->target)) {
+            if (r == first_write_row(list->probe_file, r->target))
+                cp_log_warn("--probe %s: target '%s' is not predicted: its writes were never "
+                            "synced (sync none), the page cache's speed, which gives no drain "
+                            "rate", path, r->target);
+            continue;
+        }
+        predict_volume_spec_t *s = append(list, err);
+        if (s == NULL)
+            return CP_ENOMEM;
+        s->source = FORECAST_PROBE_FILE;
+        snprintf(s->name, sizeof s->name, "%s", r->target);
+    }
+    if (list->n == before)
+        return cp_err_set(err, CP_EDATA, "%s: no synced write row: a volume is predicted from "
+                          "its drain rate (a write with fsync or O_DIRECT)", path);
+    return CP_OK;
+}
+
 int predict_volumes_check_names(const predict_volume_list_t *list, cp_err_t *err)
 {
     for (size_t i = 0; i < list->n; i++)
@@ -190,6 +244,8 @@ int predict_volumes_resolve(const predict_volume_list_t *list, uint64_t output_b
             volumes[i] = forecast_volume_typed(s->name, s->write_bps, s->read_bps);
         } else if (s->source == FORECAST_CLASS) {
             volumes[i] = forecast_volume_class(s->name, s->storage_class);
+        } else if (s->source == FORECAST_PROBE_FILE) {
+            rc = forecast_volume_from_table(list->probe_file, s->name, &volumes[i], err);
         } else {
             /* The directory as the probe recorded it (resolved), to match a later study's
              * runs by (predict --check). */

@@ -1,5 +1,6 @@
 /* predict_volumes.h - the volumes `chokepoint predict` is asked about, from its command
- * line (--volume NAME=DIR[@CAP], --write [NAME=]RATE [--read RATE], --class NAME), in the
+ * line (--volume NAME=DIR[@CAP], --write [NAME=]RATE [--read RATE], --class NAME,
+ * --probe PROBE.csv), in the
  * order given, and their figures: a probed volume is probed here (measure/probe), briefly. */
 #ifndef CP_CLI_PREDICT_VOLUMES_H
 #define CP_CLI_PREDICT_VOLUMES_H
@@ -25,6 +26,8 @@ typedef struct predict_volume_spec {
 typedef struct predict_volume_list {
     predict_volume_spec_t *specs;
     size_t n, cap;
+    probe_table_t *probe_file; /* --probe's table, whose targets are FORECAST_PROBE_FILE
+                                  specs; NULL when not given */
 } predict_volume_list_t;
 
 /* Each adds one volume from an option's text, or returns CP_EUSAGE quoting it:
@@ -33,6 +36,13 @@ typedef struct predict_volume_list {
 int predict_volumes_add_probe(predict_volume_list_t *list, const char *text, cp_err_t *err);
 int predict_volumes_add_typed(predict_volume_list_t *list, const char *text, cp_err_t *err);
 int predict_volumes_add_class(predict_volume_list_t *list, const char *text, cp_err_t *err);
+
+/* --probe PROBE.csv: every target of the table with synced write rows becomes a volume,
+ * in the order of its first row (one whose writes were all unsynced, a page-cache speed,
+ * is left out with a warning); the table is read now (as analyze reads one) and kept by
+ * the list. CP_EUSAGE when --probe was already given or the file cannot be opened,
+ * CP_EDATA (naming the file) when it is not a probe table or has no such target. */
+int predict_volumes_add_file(predict_volume_list_t *list, const char *path, cp_err_t *err);
 
 /* --read RATE: the read speed of the volume the --write just before it typed. CP_EUSAGE
  * when the last volume given is not a typed one or already has a read speed. */
@@ -50,7 +60,7 @@ int predict_volumes_check_names(const predict_volume_list_t *list, cp_err_t *err
 int predict_volumes_resolve(const predict_volume_list_t *list, uint64_t output_bytes,
                             uint64_t seed, forecast_volume_t **out, cp_err_t *err);
 
-/* Frees the list's specs; safe twice. */
+/* Frees the list's specs and table; safe twice. */
 void predict_volumes_free(predict_volume_list_t *list);
 
 #endif

@@ -330,6 +330,10 @@ typedef struct sys_task_account {
  * here, or the process is gone). */
 int sys_task_accounts(long pid, sys_task_account_t *out, size_t cap);
 
+/* The calling thread's schedstat now: nanoseconds on a core and waiting for one. False
+ * when the kernel keeps none (CONFIG_SCHED_INFO off) or it cannot be read. */
+bool sys_thread_schedstat(uint64_t *on_cpu_ns, uint64_t *wait_ns);
+
 /* The calling thread's system CPU seconds so far (getrusage RUSAGE_THREAD); NAN when it
  * cannot be read. */
 double sys_thread_system_seconds(void);

@@ -179,6 +179,21 @@ static int append_children(long pid, long *out, int n, int cap)
     return n;
 }
 
+bool sys_thread_schedstat(uint64_t *on_cpu_ns, uint64_t *wait_ns)
+{
+    char path[300], text[128];
+    snprintf(path, sizeof path, "%s/thread-self/schedstat", sys_proc_root());
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (n <= 0)
+        return false;
+    text[n] = '\0';
+    return sys_parse_schedstat(text, on_cpu_ns, wait_ns);
+}
+
 double sys_thread_system_seconds(void)
 {
     struct rusage ru;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/clock.h"
 #include "common/dirlock.h"
 #include "common/log.h"
 #include "common/sys.h"
@@ -25,6 +26,7 @@ static void clear(tempfile_t *t)
     t->fd = -1;
     t->cleanup_id = -1;
     t->committed = false;
+    t->replaced_s = 0;
     t->path[0] = '\0';
 }
 
@@ -240,6 +242,26 @@ void tempfile_keep_on_interrupt(tempfile_t *t, const char *final_path)
     t->cleanup_id = cp_cleanup_track_promote(t->path, final_path);
 }
 
+/* Puts t's file at final_path, replacing a regular file there: the two are exchanged and
+ * the old one, now at t->path, is removed, timed into t->replaced_s. A rename over the
+ * old file would free its page cache and blocks inside the rename and, on ext4
+ * (auto_da_alloc), start writing the new file back there. A file system without exchange
+ * gets the rename. Returns 0 or an errno. */
+static int replace_file(tempfile_t *t, const char *final_path)
+{
+    struct stat st;
+    if (lstat(final_path, &st) == 0 && S_ISREG(st.st_mode) &&
+        renameat2(AT_FDCWD, t->path, AT_FDCWD, final_path, RENAME_EXCHANGE) == 0) {
+        double start = clock_now();
+        if (unlink(t->path) != 0)
+            cp_log_warn("cannot remove the replaced %s (now %s): %s", final_path, t->path,
+                        strerror(errno));
+        t->replaced_s = clock_now() - start;
+        return 0;
+    }
+    return rename(t->path, final_path) == 0 ? 0 : errno;
+}
+
 int tempfile_commit(tempfile_t *t, const char *final_path, bool replace, cp_err_t *err)
 {
     if (t->fd >= 0) {
@@ -249,8 +271,9 @@ int tempfile_commit(tempfile_t *t, const char *final_path, bool replace, cp_err_
             return cp_err_errno(err, CP_EIO, errno, "closing %s", t->path);
     }
     if (replace) {
-        if (rename(t->path, final_path) != 0)
-            return cp_err_errno(err, CP_EIO, errno, "cannot move the output into place as %s",
+        int rc = replace_file(t, final_path);
+        if (rc != 0)
+            return cp_err_errno(err, CP_EIO, rc, "cannot move the output into place as %s",
                                 final_path);
     } else {
         int rc = tempfile_move_no_replace(t->path, final_path);

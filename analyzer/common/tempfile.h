@@ -26,6 +26,7 @@ typedef struct tempfile {
     int fd;               /* open O_WRONLY, or -1; the caller may close it and set -1 */
     int cleanup_id;       /* slot in common/cleanup, or -1 */
     bool committed;       /* renamed into place: discard keeps it */
+    double replaced_s;    /* after a commit that replaced a file: seconds removing the old one */
     int open_errno;       /* after a failed tempfile_open: open()'s errno, else 0 */
     char dir[PATH_MAX];   /* the directory holding the file (fsynced on commit) */
     char path[PATH_MAX];  /* the temporary file's path; "" when there is none */
@@ -45,11 +46,14 @@ int tempfile_open(tempfile_t *t, const char *dir, const char *prefix, int extra_
                   cp_err_t *err);
 
 /* Closes t->fd if still open (CP_EIO when close fails; no fsync: the caller syncs the
- * data as it needs), then renames the file to final_path and fsyncs the directory. With replace, an existing
- * regular final_path is replaced atomically; without it an existing final_path is left
- * alone and CP_EUSAGE "output '<final_path>' exists; use --force to replace it" returned.
- * CP_EIO naming final_path when the rename fails. On failure the temporary file stays
- * (tempfile_discard removes it). */
+ * data as it needs), then renames the file to final_path and fsyncs the directory. With
+ * replace, an existing regular final_path is replaced atomically: exchanged with the
+ * temporary file (renameat2 RENAME_EXCHANGE, else a rename over it), then removed, with
+ * the seconds of that removal (freeing its page cache and blocks) in t->replaced_s.
+ * Without replace an existing final_path is left alone and CP_EUSAGE "output
+ * '<final_path>' exists; use --force to replace it" returned. CP_EIO naming final_path
+ * when the rename fails. On failure the temporary file stays (tempfile_discard removes
+ * it). */
 int tempfile_commit(tempfile_t *t, const char *final_path, bool replace, cp_err_t *err);
 
 /* Marks the temporary file as results worth keeping: if the process is killed by a second

@@ -197,6 +197,7 @@ int compress_job_run(const compress_job_t *job, compress_record_t *rec, cp_err_t
         rc = cp_err_set(err, CP_EINTR, "interrupted");
     if (rc == CP_OK && job->output_path != NULL && !job->discard)
         rc = sink_commit(sink, job->output_path, job->force, err);
+    rec->replaced_s = sink_replaced_seconds(sink);
     sink_close(sink);
     return rc;
 }

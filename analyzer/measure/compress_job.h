@@ -56,6 +56,7 @@ typedef struct compress_record {
     uint64_t max_rss_bytes;   /* peak RSS of the process so far */
     uint64_t mem_estimate_bytes; /* what measure/memest.h expected the run to need */
     double throttle_s;        /* seconds spent in the emulated caps (writes and reads) */
+    double replaced_s;        /* after the clock: seconds removing the output it replaced */
     int verified;             /* 1 match, 0 mismatch, -1 not checked */
 } compress_record_t;
 

@@ -46,6 +46,7 @@ typedef struct slot {
     unsigned char *out;
     size_t out_len;
     size_t out_cap;
+    path_block_t path;  /* what it went through before the writer took it */
 } slot_t;
 
 /* Shared state of one run. Everything below `lock` is guarded by it. */
@@ -72,6 +73,7 @@ typedef struct pipe {
     uint64_t output_bytes;
     unsigned blocks;
     stage_time_t reader, compress, writer;
+    path_split_t path;         /* the writer's (and, after it, the flush's) alone */
     throttle_t read_pace;      /* the emulated read cap (disabled when none) */
     double read_pace_s;
     /* The threads' accounting: sampled again before the native engine's library workers
@@ -313,10 +315,14 @@ static void reader_role(pipe_t *p)
         /* Decompression reads one whole frame per slot; compression one block. */
         size_t want = frames ? (size_t)frames->packed[seq] : p->block_size;
         double t0 = clock_now();
+        path_clock_t c0 = path_clock_now();
         ssize_t n = read_full(p->input_fd, slot->in, want);
         /* An emulated read cap makes the read itself slow: busy, as a capped write is. */
         p->read_pace_s += n > 0 ? throttle_wait(&p->read_pace, (size_t)n) : 0.0;
         p->reader.busy_s += clock_now() - t0;
+        slot->path = (path_block_t){0};
+        path_span_add(&slot->path.read, &c0);
+        slot->path.read_end_s = clock_now();
         if (n < 0 || (frames && (size_t)n != want)) {
             cp_err_t e = {0};
             if (n < 0)
@@ -359,6 +365,7 @@ static void block_compressor_role(pipe_t *p, void *codec_ctx)
         cp_err_t e = {0};
         int rc = CP_OK;
         double t0 = clock_now();
+        path_clock_t c0 = path_clock_now();
         /* An empty last block after full ones adds nothing; an empty input still gets one
          * (empty) frame so the output is a valid compressed file. */
         if (frames != NULL) {
@@ -373,6 +380,7 @@ static void block_compressor_role(pipe_t *p, void *codec_ctx)
                                      &slot->out_len, &e);
         }
         double busy = clock_now() - t0;
+        path_span_add(&slot->path.compress, &c0);
 
         pthread_mutex_lock(&p->lock);
         p->compress.busy_s += busy;
@@ -411,8 +419,10 @@ static int spill_slot(native_out_t *o, cp_err_t *err)
     if (failed)
         return cp_err_set(err, CP_EINTR, "stopped");
     double t0 = clock_now();
+    path_clock_t c0 = path_clock_now();
     int rc = sink_write(p->sink, o->slot->out, o->slot->out_len, err);
     o->write_s += clock_now() - t0;
+    path_span_add(&o->slot->path.spill, &c0);
     if (rc != CP_OK)
         return rc;
     pthread_mutex_lock(&p->lock);
@@ -452,6 +462,17 @@ static int append_to_slot(void *ctx, const void *buf, size_t len, cp_err_t *err)
     return CP_OK;
 }
 
+/* The stream's compressing of one slot since c0: its time less the spills and the
+ * waits before them. */
+static void stream_span(path_block_t *b, const path_clock_t *c0, double wait_s)
+{
+    path_span_t all = {0};
+    path_span_add(&all, c0);
+    b->compress.wall_s = fmax(0.0, all.wall_s - wait_s - b->spill.wall_s);
+    b->compress.cpu_s = fmax(0.0, all.cpu_s - b->spill.cpu_s);
+    b->compress.core_wait_s = fmax(0.0, all.core_wait_s - b->spill.core_wait_s);
+}
+
 static void native_stream_role(pipe_t *p, codec_stream_t *stream)
 {
     for (uint64_t seq = 0;; seq++) {
@@ -462,10 +483,12 @@ static void native_stream_role(pipe_t *p, codec_stream_t *stream)
 
         cp_err_t e = {0};
         double t0 = clock_now();
+        path_clock_t c0 = path_clock_now();
         native_out_t out = {p, slot, 0.0, 0.0};
         int rc = codec_stream_process(stream, slot->in, slot->in_len, slot->last, append_to_slot,
                                       &out, &e);
         double busy = clock_now() - t0 - out.wait_s - out.write_s;
+        stream_span(&slot->path, &c0, out.wait_s);
 
         pthread_mutex_lock(&p->lock);
         p->compress.busy_s += busy;
@@ -491,15 +514,21 @@ static void writer_role(pipe_t *p)
     for (;;) {
         if (interrupted_check(p))
             return;
+        double waited_from = clock_now();
         slot_t *slot = claim_slot(p, pick_done_seq, p->next_write, false, false, &p->slot_done,
                                   &p->writer.wait_s);
         if (slot == NULL)
             return;
+        path_split_wait(&p->path, &slot->path, waited_from, clock_now());
 
         cp_err_t e = {0};
         double t0 = clock_now();
+        path_clock_t c0 = path_clock_now();
         int rc = slot->out_len > 0 ? sink_write(p->sink, slot->out, slot->out_len, &e) : CP_OK;
         p->writer.busy_s += clock_now() - t0;
+        path_span_t wrote = {0};
+        path_span_add(&wrote, &c0);
+        path_split_write(&p->path, &wrote, wrote.wall_s);
         if (rc != CP_OK) {
             pipe_fail(p, &e);
             return;
@@ -717,9 +746,13 @@ int pipeline_run(const pipeline_params_t *params, sink_t *sink, pipeline_result_
             rc = cp_err_set(err, CP_EINTR, "interrupted");
     }
     double t_flush = clock_now();
+    path_clock_t c_flush = path_clock_now();
     if (rc == CP_OK)
         rc = sink_finish(sink, err);
     double t_end = clock_now();
+    path_span_t flushed = {0};
+    path_span_add(&flushed, &c_flush);
+    path_split_write(&p.path, &flushed, flushed.wall_s);
     out->seconds = t_end - t0;
     out->pipeline_s = t_flush - t0;
     out->flush_s = t_end - t_flush;
@@ -742,6 +775,8 @@ int pipeline_run(const pipeline_params_t *params, sink_t *sink, pipeline_result_
     out->compress = p.compress;
     out->writer = p.writer;
     out->read_pace_s = p.read_pace_s;
+    out->path = p.path;
+    out->path_known = true;
     run_account_t account;
     run_account_finish(p.account, &account);
     out->cpu_wait_s = account.cpu_wait_s;

@@ -25,6 +25,7 @@
 
 #include "codecs/codec.h"
 #include "common/err.h"
+#include "measure/path_split.h"
 #include "measure/sink.h"
 
 typedef enum pipeline_engine { PIPELINE_BLOCKS, PIPELINE_NATIVE } pipeline_engine_t;
@@ -100,6 +101,8 @@ typedef struct pipeline_result {
                             * when delay accounting is off and cannot be turned on */
     double io_read_wait_s; /* of io_wait_s: the reader's, reading the input; NAN unknown */
     double dirty_pause_s;  /* of io_wait_s: paused by write-back throttling; NAN unknown */
+    path_split_t path;     /* the wall time along the critical path (path_split.h) */
+    bool path_known;       /* path holds the run's figures (a pipeline run always does) */
     bool cache_dropped;    /* the input's page cache was dropped before the run and,
                             * checked with mincore, at most 1% of it stayed resident */
 } pipeline_result_t;

@@ -164,6 +164,7 @@ static probe_row_t row_for(const probe_ctx_t *pc, const probe_target_t *ts, prob
     r.psi_io_some_s = r.psi_io_full_s = r.psi_cpu_some_s = NAN;
     r.thread_sys_s = NAN;
     r.seed = pc->params->seed;
+    r.block_bytes = op == PROBE_SUSTAINED ? 0 : pc->params->block_bytes;
     return r;
 }
 

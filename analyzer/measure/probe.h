@@ -84,6 +84,7 @@ typedef struct probe_row {
     double thread_sys_s;   /* write and read rows: the probe thread's own system CPU
                               seconds (getrusage RUSAGE_THREAD); NAN otherwise */
     uint64_t seed;
+    size_t block_bytes;    /* write and read rows: bytes per write(2) or read(2); 0 otherwise */
 } probe_row_t;
 
 /* Rows kept in memory, in the order measured: {NULL, 0, 0} is empty; free(rows) ends it. */

@@ -401,3 +401,8 @@ uint64_t sink_bytes(const sink_t *s) { return s->bytes; }
 sync_mode_t sink_effective_sync(const sink_t *s) { return s->effective_sync; }
 
 double sink_throttle_seconds(const sink_t *s) { return s->throttle_s; }
+
+double sink_replaced_seconds(const sink_t *s)
+{
+    return s->ops == &file_ops ? s->tf.replaced_s : 0;
+}

@@ -98,4 +98,8 @@ sync_mode_t sink_effective_sync(const sink_t *s);
 /* Seconds spent waiting in the emulated rate cap. */
 double sink_throttle_seconds(const sink_t *s);
 
+/* After a sink_commit that replaced an existing file: the seconds removing the old one
+ * (tempfile_commit's replaced_s); else 0. */
+double sink_replaced_seconds(const sink_t *s);
+
 #endif

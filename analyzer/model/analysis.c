@@ -156,6 +156,19 @@ static double row_compress(const run_row_t *r)
     return r->stage_s[RUN_STAGE_COMPRESS_BUSY] / ((double)r->threads * r->seconds);
 }
 
+/* The critical path of the row whose time is nearest seconds: one run's own split, whose
+ * parts fit in its time (medians taken part by part need not). */
+static void median_run_path(const run_row_t *const *rows, size_t n, double seconds,
+                            double path_s[RUN_PATH_COUNT])
+{
+    size_t best = 0;
+    for (size_t i = 1; i < n; i++)
+        if (fabs(rows[i]->seconds - seconds) < fabs(rows[best]->seconds - seconds))
+            best = i;
+    for (int k = 0; k < RUN_PATH_COUNT; k++)
+        path_s[k] = n > 0 ? rows[best]->path_s[k] : NAN;
+}
+
 /* Median of a per-row quantity over rows[0..n); NAN when no row knows it. */
 static double rows_median(const run_row_t *const *rows, size_t n, row_value_fn value,
                           double *scratch, double *min, double *max)
@@ -221,6 +234,7 @@ static int build_points(const run_row_t *const *rows, size_t n, analysis_series_
         p->io_wait_s = rows_median(g, m, row_io_wait, scratch, NULL, NULL);
         p->io_read_wait_s = rows_median(g, m, row_io_read_wait, scratch, NULL, NULL);
         p->dirty_pause_s = rows_median(g, m, row_dirty_pause, scratch, NULL, NULL);
+        median_run_path(g, m, p->seconds, p->path_s);
         p->io_wait_system = false;
         p->nreps = 0;
         for (size_t i = 0; i < m; i++) {
@@ -252,13 +266,16 @@ static double row_read_cap(const run_row_t *r)
     return r->read_cap_bps > 0.0 ? r->read_cap_bps : NAN;
 }
 
-/* The label columns of a series' runs: RAM, emulated caps, sync mode. */
+/* The label columns of a series' runs: RAM, emulated caps, sync mode, source. */
 static void series_labels(const run_row_t *const *rows, size_t n, analysis_series_t *s,
                           double *scratch)
 {
     s->ram = s->emulated = -1;
     s->disk_emulated = n > 0;
+    s->source = n > 0 ? rows[0]->source : DATA_SOURCE_UNKNOWN;
     for (size_t i = 0; i < n; i++) {
+        if (rows[i]->source != s->source)
+            s->source = DATA_SOURCE_UNKNOWN;
         s->disk_emulated = s->disk_emulated && rows[i]->disk_emulated;
         s->ram = merge_flag(s->ram, rows[i]->ram);
         s->emulated = merge_flag(s->emulated, rows[i]->emulated);

@@ -86,6 +86,9 @@ typedef struct analysis_point {
      * when not measured); io_wait_system: io_wait_s is the machine's I/O pressure. */
     double cpu_wait_s, io_wait_s, io_read_wait_s, dirty_pause_s;
     bool io_wait_system;
+    /* The critical path of the run whose time is nearest the median (run_row_t's path_s,
+     * run_path_t's order; NAN when its runs did not measure it). */
+    double path_s[RUN_PATH_COUNT];
     /* The repetitions spread (max - min) more than the tolerance of the median. */
     bool noisy;
     unsigned flags;           /* enum analysis_point_flag */
@@ -203,6 +206,9 @@ typedef struct analysis_series {
                                    drained them at the cap, as on a real disk; false:
                                    chokepoint paced each write (like O_DIRECT) */
     char sync[16];              /* the runs' sync mode, "mixed" or "" when not given */
+    /* The programs that measured its runs and its volume's probe rows (write speeds and
+     * drain rate): one when all agree, DATA_SOURCE_UNKNOWN when they differ or say none. */
+    data_source_t source, probe_source;
     analysis_point_t *points;   /* ascending threads */
     size_t npoints;
     fit_result_t models[FIT_KIND_COUNT];
@@ -326,6 +332,20 @@ typedef struct analysis_time_split {
  * their own threads' waits (a command's runs, no delay accounting: the machine-wide
  * pressure figures cannot be split per thread; no reader/writer split). */
 bool analysis_time_split(const analysis_point_t *p, analysis_time_split_t *out);
+
+/* Where a point's wall time went along the critical path of its median run (docs/
+ * method.md, "Where the time went"): each moment counted once, by what the job as a whole
+ * waited for: compressing (the codec on a core), a core, the reader or writer on a core
+ * (the I/O path's CPU), blocked reading, blocked writing (the disk, write-back throttling,
+ * an emulated cap, the final flush), and none (other_s: starting and stopping the
+ * threads). The parts add up to the point's median seconds. */
+typedef struct analysis_path_split {
+    double seconds, compute_s, core_wait_s, io_cpu_s, read_blocked_s, write_blocked_s, other_s;
+} analysis_path_split_t;
+
+/* Fills *out for point p. False (and *out zeroed) when its runs did not record their
+ * critical path (a command's runs, runs.csv without the path_*_s columns). */
+bool analysis_path_split(const analysis_point_t *p, analysis_path_split_t *out);
 
 /* Frees an analysis; NULL is fine. */
 void analysis_free(analysis_t *analysis);

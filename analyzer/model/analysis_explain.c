@@ -33,7 +33,8 @@ void explain_series_drain(analysis_series_t *s, const probe_table_t *probe)
     if (drain > 0.0) {
         s->drain_bps = drain;
         s->drain_source = "probe-drain";
-    } else if (s->write_bps > 0.0) {
+    } else if (s->write_bps > 0.0 && !probe_table_page_cache_only(probe, s->probe_target)) {
+        /* A write the page cache took and never synced is its speed, not the device's. */
         s->drain_bps = s->write_bps;
         s->drain_source = "probe-write";
     } else if (s->rate_cap_bps > 0.0 && s->disk_emulated) {
@@ -592,6 +593,29 @@ void explain_crossover(analysis_series_t *s, const fit_result_t *ceiling_models,
     verdict_crossover_range_where(curve, volume_limits_at, &range,
                                   ANALYSIS_CROSSOVER_MAX_THREADS, &s->crossover_lo,
                                   &s->crossover_hi);
+}
+
+bool analysis_path_split(const analysis_point_t *p, analysis_path_split_t *out)
+{
+    memset(out, 0, sizeof *out);
+    double sum = 0.0;
+    for (int k = 0; k < RUN_PATH_COUNT; k++) {
+        if (isnan(p->path_s[k]))
+            return false;
+        sum += p->path_s[k];
+    }
+    if (!(p->seconds > 0.0))
+        return false;
+    /* The median run's parts, scaled down when that run was the slower of two middle ones. */
+    double scale = sum > p->seconds ? p->seconds / sum : 1.0;
+    out->seconds = p->seconds;
+    out->compute_s = p->path_s[RUN_PATH_COMPUTE] * scale;
+    out->core_wait_s = p->path_s[RUN_PATH_CORE_WAIT] * scale;
+    out->io_cpu_s = p->path_s[RUN_PATH_IO_CPU] * scale;
+    out->read_blocked_s = p->path_s[RUN_PATH_READ_BLOCKED] * scale;
+    out->write_blocked_s = p->path_s[RUN_PATH_WRITE_BLOCKED] * scale;
+    out->other_s = p->seconds - sum * scale;
+    return true;
 }
 
 bool analysis_time_split(const analysis_point_t *p, analysis_time_split_t *out)

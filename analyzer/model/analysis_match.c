@@ -33,6 +33,8 @@ void match_series_probe(analysis_series_t *s, const run_row_t *first, const runs
          probe_table_self_paced(probe, s->probe_target, PROBE_OP_READ));
     if (s->probe_cap_ignored)
         s->probe_target[0] = '\0';
+    s->probe_source = s->probe_target[0] != '\0' ? probe_table_source(probe, s->probe_target)
+                                                  : DATA_SOURCE_UNKNOWN;
     /* The input was read from this target's own copy (same), or from where it lives:
      * the runs target named in input_target (split). */
     const char *input = NULL, *input_dir = "";

@@ -13,6 +13,7 @@ const char *forecast_source_name(forecast_source_t source)
 {
     switch (source) {
     case FORECAST_PROBE: return "probe";
+    case FORECAST_PROBE_FILE: return "probe-file";
     case FORECAST_TYPED: return "typed";
     default: return "class";
     }
@@ -93,7 +94,40 @@ int forecast_volume_probed(const char *name, const char *dir, const probe_table_
     if (probe_table_spread(probe, target, PROBE_OP_WRITE, &lo, &hi, &reps))
         v.probe_reps = reps;
     v.probe_bytes = largest;
+    v.measured_by = probe_table_source(probe, target);
     *out = v;
+    return CP_OK;
+}
+
+/* The sync mode of a target's write rows: "direct", "none", "fsync" or "mixed". */
+static void table_write_sync(const probe_table_t *probe, const char *target, char out[16])
+{
+    out[0] = '\0';
+    for (size_t i = 0; i < probe->nrows; i++) {
+        const probe_speed_row_t *r = &probe->rows[i];
+        if (r->op != PROBE_OP_WRITE || strcmp(r->target, target) != 0)
+            continue;
+        const char *sync = r->direct ? "direct" : r->page_cache ? "none" : "fsync";
+        snprintf(out, 16, "%s", out[0] == '\0' || strcmp(out, sync) == 0 ? sync : "mixed");
+    }
+}
+
+int forecast_volume_from_table(const probe_table_t *probe, const char *target,
+                               forecast_volume_t *out, cp_err_t *err)
+{
+    const char *dir = "";
+    for (size_t i = 0; i < probe->nrows; i++)
+        if (strcmp(probe->rows[i].target, target) == 0 && probe->rows[i].dir[0] != '\0')
+            dir = probe->rows[i].dir;
+    double cap = NAN;
+    if (!probe_table_emulated(probe, target, PROBE_OP_WRITE, &cap) || !(cap > 0.0))
+        cap = NAN;
+    int rc = forecast_volume_probed(target, dir, probe, target, cap, out, err);
+    if (rc != CP_OK)
+        return rc;
+    out->source = FORECAST_PROBE_FILE;
+    snprintf(out->probe_file, sizeof out->probe_file, "%s", probe->path);
+    table_write_sync(probe, target, out->sync);
     return CP_OK;
 }
 

@@ -22,9 +22,11 @@ typedef enum forecast_source {
     FORECAST_PROBE, /* a probe of its directory (drain rate and the I/O path's CPU cost) */
     FORECAST_TYPED, /* speeds the user typed: the write speed taken as the drain rate */
     FORECAST_CLASS, /* a storage class: its typical write speed taken as the drain rate */
+    FORECAST_PROBE_FILE, /* a target of a probe table (predict --probe): chokepoint's own
+                            probe or one imported from fio, figures as FORECAST_PROBE's */
 } forecast_source_t;
 
-/* "probe", "typed", "class". */
+/* "probe", "typed", "class", "probe-file". */
 const char *forecast_source_name(forecast_source_t source);
 
 typedef struct forecast_volume {
@@ -45,6 +47,9 @@ typedef struct forecast_volume {
                                 a drain rate, not a pacing of each write */
     size_t probe_reps;       /* FORECAST_PROBE: repetitions at the largest size; 0 otherwise */
     double probe_bytes;      /* FORECAST_PROBE: the largest size probed; NAN otherwise */
+    char probe_file[RUNS_DIR_MAX]; /* FORECAST_PROBE_FILE: the table's path */
+    data_source_t measured_by; /* FORECAST_PROBE_FILE: the program that measured the rows */
+    char sync[16];           /* FORECAST_PROBE_FILE: the write rows' sync mode ("mixed") */
 } forecast_volume_t;
 
 /* A volume typed by its speeds (read_bps NAN: unknown) or a storage class, ready for
@@ -59,6 +64,12 @@ forecast_volume_t forecast_volume_class(const char *name, const storage_class_t 
 int forecast_volume_probed(const char *name, const char *dir, const probe_table_t *probe,
                            const char *target, double rate_cap_bps, forecast_volume_t *out,
                            cp_err_t *err);
+
+/* A target of a probe table read from a file (predict --probe), as forecast_volume_probed
+ * gives it, with the directory, emulated write cap, sync mode and program its rows
+ * record. CP_EDATA naming the target when the table has no write row for it. */
+int forecast_volume_from_table(const probe_table_t *probe, const char *target,
+                               forecast_volume_t *out, cp_err_t *err);
 
 /* The page-cache assumption: the host's write-back thresholds; NAN fields are unknown
  * (then the model takes no output as cached, the overlapped view). */

@@ -76,6 +76,35 @@ static double *chosen_values(const probe_table_t *t, const char *target, probe_s
     return v;
 }
 
+bool probe_table_page_cache_only(const probe_table_t *t, const char *target)
+{
+    bool any = false;
+    for (size_t i = 0; t != NULL && i < t->nrows; i++) {
+        const probe_speed_row_t *r = &t->rows[i];
+        if (r->op != PROBE_OP_WRITE || strcmp(r->target, target) != 0)
+            continue;
+        if (!r->page_cache)
+            return false;
+        any = true;
+    }
+    return any;
+}
+
+data_source_t probe_table_source(const probe_table_t *t, const char *target)
+{
+    data_source_t source = DATA_SOURCE_UNKNOWN;
+    bool seen = false;
+    for (size_t i = 0; t != NULL && i < t->nrows; i++) {
+        if (strcmp(t->rows[i].target, target) != 0)
+            continue;
+        if (seen && t->rows[i].source != source)
+            return DATA_SOURCE_UNKNOWN;
+        source = t->rows[i].source;
+        seen = true;
+    }
+    return source;
+}
+
 double probe_table_speed(const probe_table_t *t, const char *target, probe_speed_op_t op)
 {
     if (op == PROBE_OP_SUSTAINED)

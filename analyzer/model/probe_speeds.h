@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "model/data_source.h"
 #include "model/runs.h"
 
 typedef enum probe_speed_op {
@@ -32,11 +33,14 @@ typedef struct probe_speed_row {
     double io_cpu_s;   /* write rows: the machine's system CPU seconds during the write */
     int ram, emulated; /* 1 yes, 0 no, -1 not given */
     bool direct;       /* the row's sync column says direct (O_DIRECT) */
+    bool page_cache;   /* the row's sync column says none: buffered, never synced, so its
+                          speed is the page cache's, not the device's */
     bool disk_emulated;  /* the write cap was an emulated disk's (emulation "disk") */
     double rate_cap_bps; /* the emulated cap that paced the row (a read row's read cap,
                             a write row's write cap); NAN when none or not given */
     double io_wait_s;    /* the probe thread blocked on I/O during the row; NAN unknown */
     double thread_sys_s; /* the probe thread's system CPU seconds during the row; NAN */
+    data_source_t source; /* the program that measured the row (the source column) */
 } probe_speed_row_t;
 
 typedef struct probe_table {
@@ -55,6 +59,15 @@ void probe_table_free(probe_table_t *table);
  * the median of io_cpu_s / size_bytes likewise. NAN when the
  * table is NULL or has no such rows. */
 double probe_table_speed(const probe_table_t *table, const char *target, probe_speed_op_t op);
+
+/* Whether every write row of a target was buffered and never synced (sync none): its
+ * write speed is the page cache's and says nothing of the device's drain rate. False
+ * when it has none, or the table is NULL. */
+bool probe_table_page_cache_only(const probe_table_t *table, const char *target);
+
+/* The program that measured a target's rows: theirs when they all name the same one,
+ * DATA_SOURCE_UNKNOWN when they differ, say none, or the table is NULL. */
+data_source_t probe_table_source(const probe_table_t *table, const char *target);
 
 /* The spread of a target's rows of op (write or read) at its largest size, as
  * probe_table_speed picks them: *min, *max and their count *n. False (nothing set) when

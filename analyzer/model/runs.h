@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "common/bounds.h"
+#include "model/data_source.h"
 
 #define RUNS_NAME_MAX CP_NAME_MAX
 #define RUNS_THREADS_MAX CP_MAX_THREADS
@@ -24,6 +25,14 @@ enum {
     RUN_STAGE_WRITER_BUSY, RUN_STAGE_WRITER_WAIT,
     RUN_STAGE_COUNT
 };
+
+/* What the job as a whole waited for, along its critical path (measure/path_split.h):
+ * compressing, a core, the reader or writer on a core, blocked reading, blocked writing. */
+typedef enum run_path {
+    RUN_PATH_COMPUTE, RUN_PATH_CORE_WAIT, RUN_PATH_IO_CPU,
+    RUN_PATH_READ_BLOCKED, RUN_PATH_WRITE_BLOCKED,
+    RUN_PATH_COUNT
+} run_path_t;
 
 /* One run. Optional numbers that the file does not give are NAN. */
 typedef struct run_row {
@@ -63,6 +72,10 @@ typedef struct run_row {
      * run's own threads' delay accounting ("delayacct"). */
     double cpu_wait_s, io_wait_s, io_read_wait_s, dirty_pause_s;
     bool io_wait_system;
+    data_source_t source;  /* the program that measured the run (the source column) */
+    /* The wall time along the critical path (runs.csv path_*_s, in run_path_t's order):
+     * what the job as a whole waited for; NAN when not measured (a command's runs). */
+    double path_s[RUN_PATH_COUNT];
 } run_row_t;
 
 /* A (target, codec) whose rows failed, with the first failure's error text, so that a

@@ -217,6 +217,23 @@ static void crossover_words(const analysis_t *a, const analysis_series_t *s, cha
     }
 }
 
+/* Which programs measured the series' runs and its volume's speeds, in words, when a
+ * figure came from another program (an imported table); false (buf untouched) when all
+ * are chokepoint's own or none says. */
+static bool series_sources(const analysis_series_t *s, char *buf, size_t cap)
+{
+    const char *runs = data_source_name(s->source), *probe = data_source_name(s->probe_source);
+    bool imported = (runs != NULL && s->source != DATA_SOURCE_CHOKEPOINT) ||
+                    (probe != NULL && s->probe_source != DATA_SOURCE_CHOKEPOINT);
+    if (!imported)
+        return false;
+    int n = snprintf(buf, cap, "measured by: runs %s", runs != NULL ? runs : "not recorded");
+    if (s->probe_target[0] != '\0' && n >= 0 && (size_t)n < cap)
+        snprintf(buf + n, cap - (size_t)n, ", volume speeds %s (probe target %s)",
+                 probe != NULL ? probe : "not recorded", s->probe_target);
+    return true;
+}
+
 static void write_series(const analysis_t *a, const analysis_series_t *s, const doc_t *d)
 {
     FILE *out = d->out;
@@ -225,6 +242,8 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, const 
     series_method(s, buf, sizeof buf);
     doc_heading(d, 3, "%s", series_label(s, label, sizeof label));
     fprintf(out, d->md ? "%s.\n\n" : "  %s\n", buf);
+    if (series_sources(s, buf, sizeof buf))
+        fprintf(out, d->md ? "%s.\n\n" : "  %s\n", buf);
 
     if (d->md)
         fprintf(out, "| threads | seconds (median) | min .. max | rate | runs | flush | "

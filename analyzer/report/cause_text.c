@@ -302,13 +302,20 @@ void accounting_words(const analysis_verdict_t *v, char *buf, size_t cap)
 const char *time_split_words(const analysis_point_t *p, char *buf, size_t cap)
 {
     buf[0] = '\0';
+    analysis_path_split_t path;
+    if (analysis_path_split(p, &path))
+        strbuf_appendf(buf, cap, "the %.3f s of its median run waited for: writes (the disk) "
+                       "%.2f s, reads (the disk) %.2f s, the codec %.2f s, a core %.2f s, the "
+                       "reader or writer on a core %.2f s, none %.2f s", path.seconds,
+                       path.write_blocked_s, path.read_blocked_s, path.compute_s,
+                       path.core_wait_s, path.io_cpu_s, path.other_s);
     analysis_time_split_t t;
-    if (!analysis_time_split(p, &t))
-        return buf;
-    snprintf(buf, cap, "where the %.3f s went (per thread, over its %d): on a core %.2f s, "
-             "waiting for a core %.2f s, blocked reading %.2f s, blocked writing %.2f s, "
-             "waiting for another stage %.2f s", t.seconds, t.threads, t.on_core_s,
-             t.core_wait_s, t.read_wait_s, t.write_wait_s, t.other_s);
+    if (analysis_time_split(p, &t))
+        strbuf_appendf(buf, cap, "%swhere the %.3f s went (per thread, over its %d): on a core "
+                       "%.2f s, waiting for a core %.2f s, blocked reading %.2f s, blocked "
+                       "writing %.2f s, waiting for another stage %.2f s", buf[0] ? "; " : "",
+                       t.seconds, t.threads, t.on_core_s, t.core_wait_s, t.read_wait_s,
+                       t.write_wait_s, t.other_s);
     return buf;
 }
 

@@ -41,8 +41,10 @@ const char *cause_words(const analysis_series_t *s, const analysis_point_t *p,
  * "(which disagrees)" when it contradicts it; nothing when unknown or not applicable. */
 void accounting_words(const analysis_verdict_t *v, char *buf, size_t cap);
 
-/* "where the 3.38 s went (per thread, over its 4): on a core ..." for point p
- * (analysis_time_split); "" when its runs did not record their threads' waits. */
+/* "the 3.38 s of its median run waited for: writes (the disk) 2.10 s, ..." along its
+ * critical path (analysis_path_split), then "; where the 3.38 s went (per thread, over its
+ * 4): on a core ..." (analysis_time_split), each when its runs recorded it; "" when they
+ * recorded neither. */
 const char *time_split_words(const analysis_point_t *p, char *buf, size_t cap);
 
 /* The prediction of point p in words ("predicted 5.69 s (serial: compression, then a

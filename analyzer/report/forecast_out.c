@@ -111,6 +111,17 @@ static void volume_words(const forecast_volume_t *v, char *buf, size_t cap)
             strbuf_appendf(buf, cap, "; an emulated cap of %s paces the writes",
                            analysis_format_rate(v->rate_cap_bps, d, sizeof d));
         break;
+    case FORECAST_PROBE_FILE:
+        strbuf_appendf(buf, cap, "from %s (measured by %s, sync %s): drain rate %s (%s), "
+                       "write %s, read %s (median of %zu repetitions of %s)", v->probe_file,
+                       data_source_name(v->measured_by) ? data_source_name(v->measured_by)
+                                                        : "a program not recorded",
+                       v->sync[0] ? v->sync : "not recorded", d, v->drain_source, w, r,
+                       v->probe_reps, format_bytes(v->probe_bytes, size, sizeof size));
+        if (strcmp(v->sync, "none") == 0)
+            strbuf_appendf(buf, cap, "; its writes were never synced: the page cache's speed, "
+                           "no drain rate");
+        break;
     case FORECAST_TYPED:
         strbuf_appendf(buf, cap, "typed: write %s, read %s; no drain-rate measurement: the "
                        "stated write speed is taken as the drain rate, and the I/O path's CPU "
@@ -391,7 +402,11 @@ static json_t *volume_json(const forecast_volume_t *v)
     json_object_set_new(o, "drain_source", json_string(v->drain_source));
     json_object_set_new(o, "io_cpu_s_per_byte", json_number_or_null(v->io_cpu_per_byte));
     json_object_set_new(o, "rate_cap_bytes_per_s", json_number_or_null(v->rate_cap_bps));
-    json_object_set_new(o, "probe_reps", v->source == FORECAST_PROBE
+    json_object_set_new(o, "measured_by", data_source_name(v->measured_by)
+                                              ? json_string(data_source_name(v->measured_by))
+                                              : json_null());
+    json_object_set_new(o, "probe_reps", v->source == FORECAST_PROBE ||
+                                                 v->source == FORECAST_PROBE_FILE
                                              ? json_integer((json_int_t)v->probe_reps)
                                              : json_null());
     json_object_set_new(o, "probe_bytes", json_number_or_null(v->probe_bytes));

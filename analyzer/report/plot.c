@@ -87,8 +87,8 @@ static void list_plots(const plot_data_t *d, plot_set_t *set)
         if ((pf = add_plot(set, "time_split")) != NULL)
             plot_caption_time_split(a, pf->caption, sizeof pf->caption);
     } else {
-        add_skipped(set, "time_split", "no run recorded its threads' waits (delay accounting "
-                    "needs root; a command's runs are not split)");
+        add_skipped(set, "time_split", "no run recorded its critical path (runs.csv "
+                    "path_*_s; a command's runs are not split)");
     }
 }
 

@@ -425,20 +425,22 @@ void plot_caption_rate_vs_write(const analysis_t *a, bool multi_codec, char *buf
 
 void plot_caption_time_split(const analysis_t *a, char *buf, size_t cap)
 {
-    snprintf(buf, cap, "Each bar is one target and thread count: its median time, split over "
-             "its T + 2 threads (reader, writer, T compressors) by the kernel's accounting.");
+    snprintf(buf, cap, "Each bar is one target and thread count: the wall time of its median "
+             "run, each moment counted once by what the job as a whole waited for (its critical "
+             "path): the codec, a core, the reader or writer on a core, a read or a write "
+             "blocked on the disk. The threads' own figures are in the report's details.");
     size_t told = 0;
     for (size_t i = 0; i < a->nseries && told < 4; i++) {
         const analysis_series_t *s = &a->series[i];
-        analysis_time_split_t t;
-        if (!analysis_time_split(&s->points[s->npoints - 1], &t))
+        const analysis_point_t *top = &s->points[s->npoints - 1];
+        analysis_path_split_t t;
+        if (!analysis_path_split(top, &t))
             continue;
-        strbuf_appendf(buf, cap, "%s %s at %d thread%s: %.3f s, %.0f%% blocked on I/O, %.0f%% "
-                       "waiting for a core", told ? ";" : "", s->name,
-                       s->points[s->npoints - 1].threads,
-                       s->points[s->npoints - 1].threads == 1 ? "" : "s", t.seconds,
-                       100.0 * (t.read_wait_s + t.write_wait_s) / t.seconds,
-                       100.0 * t.core_wait_s / t.seconds);
+        strbuf_appendf(buf, cap, "%s %s at %d thread%s: %.3f s, %.0f%% waiting for writes, "
+                       "%.0f%% for reads, %.0f%% for the codec", told ? ";" : "", s->name,
+                       top->threads, top->threads == 1 ? "" : "s", t.seconds,
+                       100.0 * t.write_blocked_s / t.seconds,
+                       100.0 * t.read_blocked_s / t.seconds, 100.0 * t.compute_s / t.seconds);
         told++;
     }
     strbuf_appendf(buf, cap, told ? "." : "");

@@ -98,8 +98,8 @@ void plot_caption_sustained(const probe_table_t *p, const char *const *targets, 
 /* rate_vs_write: up to four series' rates at their largest thread count against their
  * volume's write speed, and the CPU ceiling when they share one thread count. */
 /* The caption of time_split: what a bar is, and for each series (up to four) how much of
- * its largest thread count's time its threads spent blocked on I/O and waiting for a
- * core. */
+ * its largest thread count's time the job waited for writes, for reads and for the codec
+ * along its critical path (analysis_path_split). */
 void plot_caption_time_split(const analysis_t *a, char *buf, size_t cap);
 
 void plot_caption_rate_vs_write(const analysis_t *a, bool multi_codec, char *buf,

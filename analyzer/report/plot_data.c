@@ -427,19 +427,20 @@ static size_t write_time_split_codec(const plot_data_t *c, size_t codec, FILE *f
                                      size_t *n)
 {
     const analysis_t *a = c->a;
-    analysis_time_split_t t;
+    analysis_path_split_t t;
     char name[256], label[300];
     size_t rows = 0;
     for (size_t i = 0; i < a->nseries; i++) {
         const analysis_series_t *s = &a->series[i];
         for (size_t k = 0; s->ceiling == codec && k < s->npoints; k++) {
-            if (!analysis_time_split(&s->points[k], &t))
+            if (!analysis_path_split(&s->points[k], &t))
                 continue;
             rows++;
             if (f == NULL)
                 continue;
-            fprintf(f, "%.6g %.6g %.6g %.6g %.6g %.6g %d\n", t.on_core_s, t.core_wait_s,
-                    t.read_wait_s, t.write_wait_s, t.other_s, t.seconds, s->points[k].threads);
+            fprintf(f, "%.6g %.6g %.6g %.6g %.6g %.6g %.6g %d\n", t.compute_s, t.core_wait_s,
+                    t.io_cpu_s, t.read_blocked_s, t.write_blocked_s, t.other_s, t.seconds,
+                    s->points[k].threads);
             snprintf(label, sizeof label, "%s T=%d", plot_series_name(s, false, name, sizeof name),
                      s->points[k].threads);
             gnuplot_array_string(vars, "ts_label", (*n)++, label);
@@ -451,11 +452,12 @@ static size_t write_time_split_codec(const plot_data_t *c, size_t codec, FILE *f
 static size_t write_time_split(const plot_data_t *c, FILE *f, FILE *vars)
 {
     const analysis_t *a = c->a;
-    fputs("# columns: on_core_s core_wait_s read_wait_s write_wait_s other_s seconds threads\n"
-          "# one row per target and thread count: its median seconds split over the "
-          "pipeline's T + 2 threads (docs/method.md, \"Where the time went\"); one block per "
-          "codec (index c-1: ts_first[c] is its first label in ts_label, ts_count[c] its rows, "
-          "in vars.gp)\n", f);
+    fputs("# columns: compute_s core_wait_s io_cpu_s read_blocked_s write_blocked_s other_s "
+          "seconds threads\n"
+          "# one row per target and thread count: the wall time of its median run along its "
+          "critical path, each moment counted once by what the job waited for (docs/method.md, "
+          "\"Where the time went\"); one block per codec (index c-1: ts_first[c] is its first "
+          "label in ts_label, ts_count[c] its rows, in vars.gp)\n", f);
     size_t n = 0;
     for (size_t ce = 0; ce < a->nceilings; ce++)
         n += write_time_split_codec(c, ce, NULL, vars, NULL);
@@ -469,7 +471,7 @@ static size_t write_time_split(const plot_data_t *c, FILE *f, FILE *vars)
         size_t rows = write_time_split_codec(c, ce, f, vars, &n);
         gnuplot_array_number(vars, "ts_count", ce, (double)rows);
         if (rows == 0)
-            fputs("NaN NaN NaN NaN NaN NaN 0\n", f);
+            fputs("NaN NaN NaN NaN NaN NaN NaN 0\n", f);
     }
     return n;
 }

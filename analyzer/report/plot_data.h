@@ -26,7 +26,7 @@ typedef struct plot_data {
     bool probe_sized;           /* probe write or read rows with a size */
     bool probe_sustained;       /* probe sustained rows */
     size_t nrate_vs_write;      /* series with a known write speed */
-    size_t ntime_split;         /* points whose time can be split (analysis_time_split) */
+    size_t ntime_split;         /* points with a critical path (analysis_path_split) */
 } plot_data_t;
 
 /* Prepares d for analysis a (at least one series) and probe (NULL = none): axis ranges

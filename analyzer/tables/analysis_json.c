@@ -119,6 +119,14 @@ static json_t *time_json(const analysis_point_t *p)
         json_object_set_new(split, "other_s", json_real(t.other_s));
         json_object_set_new(o, "per_thread", split);
     }
+    analysis_path_split_t path;
+    if (analysis_path_split(p, &path)) {
+        json_t *j = json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}", "compute_s", path.compute_s,
+                              "core_wait_s", path.core_wait_s, "io_cpu_s", path.io_cpu_s,
+                              "read_blocked_s", path.read_blocked_s, "write_blocked_s",
+                              path.write_blocked_s, "other_s", path.other_s);
+        json_object_set_new(o, "path", j);
+    }
     return o;
 }
 
@@ -131,6 +139,13 @@ static json_t *miss_json(cause_miss_t miss)
     case MISS_NO_FIGURE: return json_string("no-figure");
     default: return json_null();
     }
+}
+
+/* A source column's word, null when not recorded. */
+static json_t *source_json(data_source_t source)
+{
+    const char *name = data_source_name(source);
+    return name != NULL ? json_string(name) : json_null();
 }
 
 static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
@@ -201,6 +216,8 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
     json_object_set_new(o, "probe_target",
                         s->probe_target[0] ? json_string(s->probe_target) : json_null());
     json_object_set_new(o, "read_from", s->read_from[0] ? json_string(s->read_from) : json_null());
+    json_object_set_new(o, "source", source_json(s->source));
+    json_object_set_new(o, "probe_source", source_json(s->probe_source));
     json_object_set_new(o, "drain_bytes_per_s", json_number_or_null(s->drain_bps));
     json_object_set_new(o, "drain_source", json_string(s->drain_source));
     json_object_set_new(o, "write_speed_bytes_per_s", json_number_or_null(s->write_speed_bps));

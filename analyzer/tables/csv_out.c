@@ -21,3 +21,52 @@ void csv_out_num(FILE *out, int decimals, double value)
     if (!isnan(value))
         fprintf(out, "%.*f", decimals, value);
 }
+
+void csv_named_text(csv_named_row_t *row, const char *name, const char *text)
+{
+    if (row->n >= CSV_NAMED_MAX)
+        return;
+    row->fields[row->n].name = name;
+    row->fields[row->n].text = text != NULL ? text : "";
+    row->n++;
+}
+
+void csv_named_num(csv_named_row_t *row, const char *name, int decimals, double value)
+{
+    if (row->n >= CSV_NAMED_MAX)
+        return;
+    row->fields[row->n].name = name;
+    row->fields[row->n].text = NULL;
+    row->fields[row->n].num[0] = '\0';
+    if (!isnan(value))
+        snprintf(row->fields[row->n].num, sizeof row->fields[row->n].num, "%.*f", decimals,
+                 value);
+    row->n++;
+}
+
+/* The field the row gives the column header[start, start + len), NULL when none. */
+static const char *named_field(const csv_named_row_t *row, const char *column, size_t len)
+{
+    for (size_t i = 0; i < row->n; i++)
+        if (strlen(row->fields[i].name) == len && strncmp(row->fields[i].name, column, len) == 0)
+            return row->fields[i].text != NULL ? row->fields[i].text : row->fields[i].num;
+    return NULL;
+}
+
+int csv_named_write(FILE *out, const char *header, const csv_named_row_t *row, cp_err_t *err)
+{
+    const char *column = header;
+    while (*column != '\0' && *column != '\n') {
+        size_t len = strcspn(column, ",\n");
+        csv_out_text(out, named_field(row, column, len));
+        column += len;
+        if (*column == ',') {
+            fputc(',', out);
+            column++;
+        }
+    }
+    fputc('\n', out);
+    if (ferror(out))
+        return cp_err_set(err, CP_EIO, "cannot write a CSV row");
+    return CP_OK;
+}

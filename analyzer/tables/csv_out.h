@@ -3,12 +3,37 @@
 #ifndef CP_TABLES_CSV_OUT_H
 #define CP_TABLES_CSV_OUT_H
 
+#include <stddef.h>
 #include <stdio.h>
+
+#include "common/err.h"
 
 /* A text field; quoted when it holds a comma, quote or line break. NULL is empty. */
 void csv_out_text(FILE *out, const char *text);
 
 /* A number with the given decimals, or an empty field when value is NaN. */
 void csv_out_num(FILE *out, int decimals, double value);
+
+/* A row given by column name, for a table written with another writer's header: the
+ * fields it names are filled, every other column of the header stays empty. */
+#define CSV_NAMED_MAX 32
+typedef struct csv_named_row {
+    size_t n;
+    struct {
+        const char *name;  /* a column of the header (static text) */
+        const char *text;  /* the field's text, borrowed; NULL: num below */
+        char num[40];
+    } fields[CSV_NAMED_MAX];
+} csv_named_row_t;
+
+/* Sets column name to text (borrowed until the row is written; NULL is empty), or to a
+ * number with the given decimals (NaN is empty). A row holds CSV_NAMED_MAX fields; more
+ * are dropped (a programming error, caught by the tests). */
+void csv_named_text(csv_named_row_t *row, const char *name, const char *text);
+void csv_named_num(csv_named_row_t *row, const char *name, int decimals, double value);
+
+/* Writes row in the column order of header (one line with its '\n', as the writers'
+ * header texts), its unnamed columns empty. CP_EIO when the stream reports an error. */
+int csv_named_write(FILE *out, const char *header, const csv_named_row_t *row, cp_err_t *err);
 
 #endif

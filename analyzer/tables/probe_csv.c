@@ -26,6 +26,7 @@ static int probe_from_table(const csv_table_t *t, probe_table_t **out, cp_err_t 
     int col_dir = csv_table_find(t, "dir"), col_cap = csv_table_find(t, "rate_cap_bps");
     int col_sync = csv_table_find(t, "sync"), col_io_wait = csv_table_find(t, "io_wait_s");
     int col_thread_sys = csv_table_find(t, "thread_sys_s");
+    int col_source = csv_table_find(t, "source");
 
     probe_table_t *probe = calloc(1, sizeof *probe);
     size_t n = csv_table_rows(t);
@@ -76,10 +77,12 @@ static int probe_from_table(const csv_table_t *t, probe_table_t **out, cp_err_t 
             r->disk_emulated =
                 strcasecmp(csv_table_cell(t, i, csv_table_find(t, "emulation")), "disk") == 0;
             r->direct = strcasecmp(csv_table_cell(t, i, col_sync), "direct") == 0;
+            r->page_cache = strcasecmp(csv_table_cell(t, i, col_sync), "none") == 0;
             if (csv_table_number(t, i, col_cap, &r->rate_cap_bps, NULL) != 0 ||
                 !(r->rate_cap_bps > 0.0))
                 r->rate_cap_bps = NAN;
             table_label(t, i, col_dir, r->dir, sizeof r->dir);
+            r->source = data_source_parse(csv_table_cell(t, i, col_source));
             probe->nrows++;
         }
     }

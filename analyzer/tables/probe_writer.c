@@ -3,9 +3,11 @@
 #include "tables/probe_writer.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "measure/sink.h"
+#include "model/data_source.h"
 #include "tables/csv_out.h"
 #include "tables/probe_csv.h"
 #include "tables/runs_writer.h"
@@ -14,7 +16,7 @@ static const char csv_header[] =
     "target,op,size_bytes,rep,seconds,bytes_per_s,sync,fs_type,emulated,rate_cap_bps,emulation,ram,"
     "rotational,device,cache_dropped,seed,flush_s,drain_bps,io_cpu_s,dir,cpu_wait_s,io_wait_s,"
     "io_read_wait_s,io_wait_source,dirty_pause_s,psi_io_some_s,psi_io_full_s,psi_cpu_some_s,"
-    "thread_sys_s\n";
+    "thread_sys_s,block_size,source\n";
 
 const char *probe_csv_header_text(void) { return csv_header; }
 
@@ -55,7 +57,9 @@ int probe_csv_row(FILE *out, const probe_row_t *r, cp_err_t *err)
                         r->psi_cpu_some_s);
     fputc(',', out);
     csv_out_num(out, 4, r->thread_sys_s);
-    fputc('\n', out);
+    fputc(',', out);
+    csv_out_num(out, 0, r->block_bytes > 0 ? (double)r->block_bytes : NAN);
+    fputs("," DATA_SOURCE_CHOKEPOINT_NAME "\n", out);
     if (ferror(out))
         return cp_err_set(err, CP_EIO, "cannot write a probe CSV row");
     return CP_OK;

@@ -2,6 +2,7 @@
  * (record_json.h). */
 #include "tables/record_json.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,16 @@
 static json_t *stage_json(const stage_time_t *s)
 {
     return json_pack("{s:f, s:f}", "busy_s", s->busy_s, "wait_s", s->wait_s);
+}
+
+/* The run's wall time along its critical path, other_s the rest (path_split.h). */
+static json_t *path_json(const pipeline_result_t *run)
+{
+    const path_split_t *s = &run->path;
+    return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}", "compute_s", s->compute_s,
+                     "core_wait_s", s->core_wait_s, "io_cpu_s", s->io_cpu_s, "read_blocked_s",
+                     s->read_blocked_s, "write_blocked_s", s->write_blocked_s, "other_s",
+                     fmax(0.0, run->seconds - path_split_total(s)));
 }
 
 json_t *record_to_json(const compress_record_t *rec)
@@ -44,6 +55,11 @@ json_t *record_to_json(const compress_record_t *rec)
     if (record != NULL) {
         json_object_set_new(record, "pipeline_s", json_real(rec->run.pipeline_s));
         json_object_set_new(record, "flush_s", json_real(rec->run.flush_s));
+        json_object_set_new(record, "replaced_s", json_real(rec->replaced_s));
+        if (rec->run.path_known)
+            json_object_set_new(record, "path", path_json(&rec->run));
+        if (rec->run.path_known)
+            json_object_set_new(record, "path", path_json(&rec->run));
         json_object_set_new(record, "cpu_wait_s", json_number_or_null(rec->run.cpu_wait_s));
         json_object_set_new(record, "io_wait_s", json_number_or_null(rec->run.io_wait_s));
         json_object_set_new(record, "io_read_wait_s",

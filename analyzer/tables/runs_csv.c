@@ -32,12 +32,13 @@ static bool row_failed(const csv_table_t *t, size_t row, int col_error, int col_
 }
 
 /* Optional evidence columns, after the label columns, in run_row_t's order. */
-enum { RUN_EVIDENCE_COUNT = 16 };
+enum { RUN_EVIDENCE_COUNT = 21 };
 static const char *const evidence_columns[RUN_EVIDENCE_COUNT] = {
     "pipeline_s", "flush_s", "cpu_idle_share", "cpu_sys_share", "dev_busy_share",
     "dirty_background_bytes", "dirty_bytes", "dirty_expire_s", "dirty_writeback_s",
     "online_cpus", "block_size", "target_order", "cpu_wait_s", "io_wait_s", "io_read_wait_s",
-    "dirty_pause_s",
+    "dirty_pause_s", "path_compute_s", "path_core_wait_s", "path_io_cpu_s",
+    "path_read_blocked_s", "path_write_blocked_s",
 };
 
 static int load_row(const csv_table_t *t, size_t row, const int *col, run_row_t *r,
@@ -78,6 +79,8 @@ static int load_row(const csv_table_t *t, size_t row, const int *col, run_row_t 
         &r->dev_busy_share, &r->dirty_background_bytes, &r->dirty_bytes, &r->dirty_expire_s,
         &r->dirty_writeback_s, &r->online_cpus, &r->block_bytes, &r->target_order,
         &r->cpu_wait_s, &r->io_wait_s, &r->io_read_wait_s, &r->dirty_pause_s,
+        &r->path_s[RUN_PATH_COMPUTE], &r->path_s[RUN_PATH_CORE_WAIT], &r->path_s[RUN_PATH_IO_CPU],
+        &r->path_s[RUN_PATH_READ_BLOCKED], &r->path_s[RUN_PATH_WRITE_BLOCKED],
     };
     for (int e = 0; e < RUN_EVIDENCE_COUNT && rc == 0; e++)
         rc = table_nonnegative(t, row, col[C_EVIDENCE + e], evidence[e], err);
@@ -200,6 +203,7 @@ static int runs_from_table(const csv_table_t *t, runs_table_t **out, cp_err_t *e
     int col_engine = csv_table_find(t, "engine");
     int col_io_source = csv_table_find(t, "io_wait_source");
     int col_rep = csv_table_find(t, "rep");
+    int col_source = csv_table_find(t, "source");
 
     runs_table_t *runs = calloc(1, sizeof *runs);
     size_t n = csv_table_rows(t);
@@ -235,6 +239,7 @@ static int runs_from_table(const csv_table_t *t, runs_table_t **out, cp_err_t *e
          * machine's pressure figure. */
         runs->rows[runs->nrows].io_wait_system =
             strcmp(csv_table_cell(t, i, col_io_source), "psi-system") == 0;
+        runs->rows[runs->nrows].source = data_source_parse(csv_table_cell(t, i, col_source));
         runs->nrows++;
     }
     *out = runs;

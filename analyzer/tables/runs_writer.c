@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "model/data_source.h"
 #include "tables/csv_out.h"
 #include "tables/rows_file.h"
 
@@ -18,7 +19,8 @@ static const char runs_header[] =
     "cpu_iowait_share,cpu_idle_share,device,dev_written_bytes,dev_busy_share,"
     "dirty_background_bytes,dirty_bytes,dirty_expire_s,dirty_writeback_s,online_cpus,op,"
     "read_cap_bps,dir,cpu_wait_s,io_wait_s,io_read_wait_s,io_wait_source,dirty_pause_s,psi_io_some_s,psi_io_full_s,psi_cpu_some_s,target_order,"
-    "cache_dropped,valid,error\n";
+    "path_compute_s,path_core_wait_s,path_io_cpu_s,path_read_blocked_s,path_write_blocked_s,"
+    "cache_dropped,source,valid,error\n";
 
 int runs_csv_header(FILE *out, cp_err_t *err)
 {
@@ -49,6 +51,18 @@ void runs_csv_accounting(FILE *out, const run_account_t *a, double psi_io_some_s
     csv_out_num(out, 4, psi_io_full_s);
     fputc(',', out);
     csv_out_num(out, 4, psi_cpu_some_s);
+}
+
+/* The critical path's five columns and their commas; empty for NULL (path_split.h). */
+static void write_path(FILE *out, const path_split_t *s)
+{
+    double nan = NAN;
+    double parts[] = {s ? s->compute_s : nan, s ? s->core_wait_s : nan, s ? s->io_cpu_s : nan,
+                      s ? s->read_blocked_s : nan, s ? s->write_blocked_s : nan};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        csv_out_num(out, 4, parts[i]);
+        fputc(',', out);
+    }
 }
 
 int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
@@ -140,9 +154,10 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
                         measured ? tel->psi_io_full_s : nan,
                         measured ? tel->psi_cpu_some_s : nan);
     fprintf(out, ",%zu,", row->target_order);
+    write_path(out, measured && run->path_known ? &run->path : NULL);
     if (measured) /* the input's (or archive's) page cache gone before the run, checked */
         fputc(run->cache_dropped ? '1' : '0', out);
-    fprintf(out, ",%d,", row->valid ? 1 : 0);
+    fprintf(out, "," DATA_SOURCE_CHOKEPOINT_NAME ",%d,", row->valid ? 1 : 0);
     csv_out_text(out, row->valid ? NULL : row->error);
     fputc('\n', out);
     if (ferror(out) || fflush(out) != 0)

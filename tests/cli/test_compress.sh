@@ -98,6 +98,21 @@ check "symlink target untouched" grep -qx precious "$WORK/keep.zst"
 run "$CP" compress -i "$WORK/in" -o "$WORK/keep.zst" --force
 expect_status 0 "--force replaces"
 check "replaced output is valid" bash -c "zstd -qdc '$WORK/keep.zst' | cmp -s - '$WORK/in'"
+check "the summary times the old output's removal apart" grep -q "^  replaced [0-9.]* s after the clock stopped" "$WORK/out"
+exec {old_fd}< "$WORK/keep.zst"
+run "$CP" compress -i "$WORK/in" -o "$WORK/keep.zst" --force --json
+check "--json: replacing records the removal's seconds" python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['replaced_s'] > 0" "$WORK/out"
+check "the replaced output is unlinked, not left under another name" test "$(stat -L -c %h /proc/self/fd/$old_fd)" -eq 0
+exec {old_fd}<&-
+run "$CP" compress -i "$WORK/in" -o "$WORK/fresh.zst" --json
+check "--json: a new output replaced nothing" python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['replaced_s'] == 0" "$WORK/out"
+check "--json: the critical path's six parts add up to the run's time" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))
+p = r['path']
+assert sorted(p) == sorted(['compute_s', 'core_wait_s', 'io_cpu_s', 'read_blocked_s', 'write_blocked_s', 'other_s'])
+assert min(p.values()) >= 0 and abs(sum(p.values()) - r['seconds']) < 1e-6 * r['seconds'] + 1e-9
+" "$WORK/out"
 
 run "$CP" compress --help
 expect_status 0 "--help"

@@ -94,12 +94,12 @@ PY
     C="$WORK/codecs"
     mkdir -p "$C"
     {
-        echo "target,codec,threads,rep,seconds,input_bytes,output_bytes,sync,cpu_user_s,cpu_sys_s,cpu_wait_s,io_wait_s,io_read_wait_s,io_wait_source"
+        echo "target,codec,threads,rep,seconds,input_bytes,output_bytes,sync,cpu_user_s,cpu_sys_s,cpu_wait_s,io_wait_s,io_read_wait_s,io_wait_source,path_compute_s,path_core_wait_s,path_io_cpu_s,path_read_blocked_s,path_write_blocked_s"
         for t in 1 2; do for r in 1 2; do
-            echo "mem,zstd:3,$t,$r,$((4 / t)),800000000,400000000,fsync,3.9,0.1,0.1,0.05,0.05,delayacct"
-            echo "slow,zstd:3,$t,$r,8,800000000,400000000,fsync,3.9,0.5,0.2,4,0.1,delayacct"
-            echo "mem,xz:6,$t,$r,$((400 / t)),800000000,300000000,fsync,399,1,1,0.05,0.05,delayacct"
-            echo "slow,xz:6,$t,$r,$((401 / t)),800000000,300000000,fsync,399,1,1,0.5,0.1,delayacct"
+            echo "mem,zstd:3,$t,$r,$((4 / t)),800000000,400000000,fsync,3.9,0.1,0.1,0.05,0.05,delayacct,$((4 / t)),0,0,0,0"
+            echo "slow,zstd:3,$t,$r,8,800000000,400000000,fsync,3.9,0.5,0.2,4,0.1,delayacct,$((4 / t)),0,0,0,$((8 - 4 / t))"
+            echo "mem,xz:6,$t,$r,$((400 / t)),800000000,300000000,fsync,399,1,1,0.05,0.05,delayacct,$((400 / t)),0,0,0,0"
+            echo "slow,xz:6,$t,$r,$((401 / t)),800000000,300000000,fsync,399,1,1,0.5,0.1,delayacct,$((400 / t)),0,0,0,1"
         done; done
     } >"$C/runs.csv"
     printf 'target,op,size_bytes,bytes_per_s\nslow,write,50000000,100000000\n' >"$C/probe.csv"

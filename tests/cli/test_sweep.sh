@@ -27,6 +27,22 @@ check "the seed is recorded" bash -c "awk -F, 'NR > 1 { print \$7 }' '$WORK/runs
 check "stderr has no carriage returns when not a terminal" bash -c "! grep -q $'\r' '$WORK/err'"
 check "nothing left in the targets" test -z "$(find "$shm_dir" "$WORK/slow" -mindepth 1)"
 
+# The critical path: the 20 MB/s cap paces the writer, so the job waits for writes most
+# of each run (compressing 24 MB of text takes a fraction of the 0.3 s its output needs);
+# into memory it waits for the codec, not for writes. Each run's parts fit in its time.
+path_cols="path_compute_s path_core_wait_s path_io_cpu_s path_read_blocked_s path_write_blocked_s"
+path_share() { # path_share TARGET COLUMN: that column over seconds, one line per run of TARGET
+    awk -F, -v t="$1" -v c="$(csv_col "$WORK/runs.csv" "$2")" -v s="$(csv_col "$WORK/runs.csv" seconds)" \
+        'NR > 1 && $1 == t { print $c / $s }' "$WORK/runs.csv"
+}
+check "the emulated volume's runs waited for writes more than half their time" \
+    test "$(path_share slow path_write_blocked_s | awk '$1 > 0.5' | wc -l)" -eq 6
+check "memory's runs waited for the codec more than for writes" \
+    test "$(paste <(path_share mem path_compute_s) <(path_share mem path_write_blocked_s) | awk '$1 > $2' | wc -l)" -eq 6
+check "each run's critical path fits in its time" bash -c "awk -F, -v s=$(csv_col "$WORK/runs.csv" seconds) \
+    $(for c in $path_cols; do printf -- "-v %s=%s " "${c#path_}" "$(csv_col "$WORK/runs.csv" "$c")"; done) \
+    'NR > 1 { t = \$compute_s + \$core_wait_s + \$io_cpu_s + \$read_blocked_s + \$write_blocked_s; if (t <= 0 || t > \$s * 1.001) bad++ } END { exit bad > 0 }' '$WORK/runs.csv'"
+
 # --layout same: the input is copied to the target first and read from there.
 mkdir -p "$WORK/same"
 run "$CP" sweep -i "$WORK/in" --threads 1 --reps 1 --layout same -o "$WORK/same.csv" disk="$WORK/same" mem

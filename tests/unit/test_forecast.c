@@ -337,6 +337,27 @@ static void test_a_probed_volume_gets_the_analysis_figures(void **state)
     study_free(&s);
 }
 
+/* A write the page cache took and never synced (sync none, as fio's buffered jobs) is
+ * its speed, not the device's: never the drain rate. The same rows synced are. */
+static void test_a_page_cache_speed_is_no_drain_rate(void **state)
+{
+    (void)state;
+    study_t s;
+    study_load(&s, mem_runs, "target,op,size_bytes,bytes_per_s,sync\n"
+                             "cached,write,400000000,2000000000,none\n"
+                             "synced,write,400000000,150000000,fsync\n");
+    forecast_volume_t v;
+    cp_err_t err = {0};
+    assert_int_equal(forecast_volume_probed("cached", "", s.probe, "cached", NAN, &v, &err), CP_OK);
+    assert_true(isnan(v.drain_bps));
+    assert_string_equal(v.drain_source, "unknown");
+    assert_close(v.write_bps, 2e9, 1e-12);
+    assert_int_equal(forecast_volume_probed("synced", "", s.probe, "synced", NAN, &v, &err), CP_OK);
+    assert_close(v.drain_bps, 150e6, 1e-12);
+    assert_string_equal(v.drain_source, "probe-write");
+    study_free(&s);
+}
+
 /* ---- the check ----------------------------------------------------------------------- */
 
 static void test_check_pairs_points_by_name_or_directory(void **state)
@@ -492,6 +513,7 @@ int main(void)
         cmocka_unit_test(test_no_memory_runs_is_a_data_error),
         cmocka_unit_test(test_a_decompression_study_is_named),
         cmocka_unit_test(test_a_probed_volume_gets_the_analysis_figures),
+        cmocka_unit_test(test_a_page_cache_speed_is_no_drain_rate),
         cmocka_unit_test(test_check_pairs_points_by_name_or_directory),
         cmocka_unit_test(test_first_line_and_json),
         cmocka_unit_test(test_classes_json_lists_every_class),

@@ -243,7 +243,7 @@ static void test_without_probe(void **state)
     assert_non_null(find_plot(&fx->set, "rate_vs_write"));
     assert_int_equal(fx->set.nskipped, 2);
     assert_non_null(strstr(fx->set.skipped[0], "probe: no probe.csv"));
-    assert_non_null(strstr(fx->set.skipped[1], "time_split: no run recorded its threads' waits"));
+    assert_non_null(strstr(fx->set.skipped[1], "time_split: no run recorded its critical path"));
     destroy(fx);
     /* A table without the cap column has no volume speed at all. */
     static const char uncapped[] =
@@ -257,19 +257,20 @@ static void test_without_probe(void **state)
     destroy(fx);
 }
 
-/* Where the time went, by hand: disk at T = 2 ran 5 s with 6 + 2 CPU seconds, waited 1 s
- * for a core and was blocked 6 s on I/O, 1 s of it reading. Over its 4 threads: 2 s on a
- * core, 0.25 s waiting for a core, 0.25 s reading, 1.25 s writing, 1.25 s the rest. The
- * T = 1 point has only the machine's pressure figure: it is not split. */
+/* Where the time went, by hand: disk at T = 2 ran 5 s, along its critical path 1 s for
+ * the codec, 0.5 s for a core, 0.25 s for the writer on a core, 0.25 s for reads and 2.5 s
+ * for writes: 0.5 s none. The bar is that, not the T + 2 threads' average. The T = 1 point
+ * has no critical path: it is not split. */
 static void test_time_split_by_hand(void **state)
 {
     (void)state;
     static const char runs[] =
         "target,codec,threads,seconds,input_bytes,output_bytes,cpu_user_s,cpu_sys_s,"
-        "cpu_wait_s,io_wait_s,io_read_wait_s,io_wait_source\n"
-        "mem,zstd:3,1,8,800000000,400000000,7.9,0.1,0.1,0.05,0.05,delayacct\n"
-        "disk,zstd:3,1,9,800000000,400000000,7.9,0.5,0.2,0.9,,psi-system\n"
-        "disk,zstd:3,2,5,800000000,400000000,6,2,1,6,1,delayacct\n";
+        "cpu_wait_s,io_wait_s,io_read_wait_s,io_wait_source,path_compute_s,path_core_wait_s,"
+        "path_io_cpu_s,path_read_blocked_s,path_write_blocked_s\n"
+        "mem,zstd:3,1,8,800000000,400000000,7.9,0.1,0.1,0.05,0.05,delayacct,7,0.5,0.1,0,0\n"
+        "disk,zstd:3,1,9,800000000,400000000,7.9,0.5,0.2,0.9,,psi-system,,,,,\n"
+        "disk,zstd:3,2,5,800000000,400000000,6,2,1,6,1,delayacct,1,0.5,0.25,0.25,2.5\n";
     fixture_t *fx = make(runs, false);
     const plot_file_t *p = find_plot(&fx->set, "time_split");
     assert_non_null(p);
@@ -277,14 +278,14 @@ static void test_time_split_by_hand(void **state)
     snprintf(data, sizeof data, "%s/plot-data", fx->dir);
     const char *text = read_text(data, "time_split.dat");
     assert_non_null(text);
-    assert_non_null(strstr(text, "\n2.66667 0.0333333 0.0166667 0 5.28333 8 1\n"));
-    assert_non_null(strstr(text, "\n2 0.25 0.25 1.25 1.25 5 2\n"));
+    assert_non_null(strstr(text, "\n7 0.5 0.1 0 0 0.4 8 1\n"));
+    assert_non_null(strstr(text, "\n1 0.5 0.25 0.25 2.5 0.5 5 2\n"));
     assert_null(strstr(text, " 9 1\n")); /* disk at T = 1: not split */
     const char *vars = read_text(data, "vars.gp");
     assert_non_null(strstr(vars, "n_ts_label = 2"));
     assert_non_null(strstr(vars, "ts_label[2] = 'disk T=2'"));
-    assert_non_null(strstr(p->caption, "disk at 2 threads: 5.000 s, 30% blocked on I/O, 5% "
-                                       "waiting for a core"));
+    assert_non_null(strstr(p->caption, "disk at 2 threads: 5.000 s, 50% waiting for writes, "
+                                       "5% for reads, 20% for the codec"));
     destroy(fx);
 }
 

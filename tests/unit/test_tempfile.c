@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +86,58 @@ static void test_commit_without_replace(void **state)
     tempfile_discard(&t);
     read_text(final, buf, sizeof buf);
     assert_string_equal(buf, "third");
+    unlink(final);
+}
+
+static int count_temporary_files(void)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        n += strstr(e->d_name, ".chokepoint-tmp") != NULL;
+    closedir(d);
+    return n;
+}
+
+/* Commits "text" to final with replace and returns the tempfile's replaced_s. */
+static double commit_replacing(const char *final, const char *text, ino_t *new_ino)
+{
+    tempfile_t t = TEMPFILE_INIT;
+    cp_err_t err = {0};
+    assert_int_equal(tempfile_open(&t, dir, ".rep.txt", 0, &err), CP_OK);
+    write_text(&t, text);
+    struct stat st;
+    assert_int_equal(fstat(t.fd, &st), 0);
+    *new_ino = st.st_ino;
+    assert_int_equal(tempfile_commit(&t, final, true, &err), CP_OK);
+    double replaced_s = t.replaced_s;
+    tempfile_discard(&t);
+    return replaced_s;
+}
+
+static void test_replace_removes_the_old_file_and_times_it(void **state)
+{
+    (void)state;
+    char final[PATH_MAX], buf[64];
+    snprintf(final, sizeof final, "%s/rep.txt", dir);
+    ino_t ino;
+    /* Nothing to replace: nothing removed, nothing timed. */
+    assert_true(commit_replacing(final, "old", &ino) == 0.0);
+    int old_fd = open(final, O_RDONLY);
+    assert_true(old_fd >= 0);
+
+    double replaced_s = commit_replacing(final, "new", &ino);
+    assert_true(replaced_s > 0.0);
+    struct stat st;
+    assert_int_equal(stat(final, &st), 0);
+    assert_int_equal(st.st_ino, ino); /* the new file, moved in whole */
+    read_text(final, buf, sizeof buf);
+    assert_string_equal(buf, "new");
+    assert_int_equal(fstat(old_fd, &st), 0);
+    assert_int_equal(st.st_nlink, 0); /* the old file is gone from every name */
+    assert_int_equal(count_temporary_files(), 0);
+    close(old_fd);
     unlink(final);
 }
 
@@ -211,6 +265,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_commit_without_replace),
+        cmocka_unit_test(test_replace_removes_the_old_file_and_times_it),
         cmocka_unit_test(test_discard_is_safe_twice_and_on_nothing),
         cmocka_unit_test(test_open_in_a_missing_directory),
         cmocka_unit_test(test_split_path),

@@ -1,0 +1,209 @@
+/* cmd_import.c - `chokepoint import fio|hyperfine`: another tool's JSON as chokepoint's
+ * probe.csv or runs.csv. Argument handling and output only; the formats are
+ * tables/fio_import.c and tables/hyperfine_import.c. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "cli/parse.h"
+#include "common/err.h"
+#include "common/log.h"
+#include "tables/fio_import.h"
+#include "tables/hyperfine_import.h"
+#include "tables/import_json.h"
+#include "tables/outfile.h"
+
+static const char import_usage[] =
+    "usage: chokepoint import fio FIO.json [-o PROBE.csv] [--force]\n"
+    "       chokepoint import hyperfine HF.json --input-size SIZE [--output-size SIZE]\n"
+    "                         [--target NAME] [-o RUNS.csv] [--force]\n"
+    "\n"
+    "Turns another tool's measurements into chokepoint's tables, which analyze, plot,\n"
+    "compare, history and predict then read like their own (source fio or hyperfine).\n"
+    "\n"
+    "  fio        fio's --output-format=json (or json+) as probe.csv: each job a target\n"
+    "             named by its job name, its write or read bw_bytes a row at its size,\n"
+    "             with its block size; direct=1 is sync direct, end_fsync, fsync_on_close,\n"
+    "             fsync or fdatasync is fsync, anything else none (a page-cache speed,\n"
+    "             never a drain rate). Jobs must be sequential (rw=write or rw=read).\n"
+    "  hyperfine  hyperfine's --export-json from a run with a threads parameter\n"
+    "             (-P threads 1 8, -L threads 1,2,4) as runs.csv: each result's times\n"
+    "             the repetitions at its thread count, its user and system means the CPU\n"
+    "             seconds; parameters target and codec name the target and series, else\n"
+    "             the command's text does\n"
+    "\n"
+    "  --input-size SIZE   bytes each hyperfine run read (K M G T powers of 1024, KB MB\n"
+    "                      GB TB of 1000)\n"
+    "  --output-size SIZE  bytes each run wrote (default: not known)\n"
+    "  --target NAME       the target of results without a target parameter\n"
+    "  -o, --output FILE   the table to write (default: stdout); refused if it exists\n"
+    "  --force             replace FILE\n"
+    "  -h, --help          this text\n"
+    "\n"
+    "Exit status: 0 written, 1 runtime failure, 2 bad arguments or a file that is not the\n"
+    "tool's output (one line naming the file and what is missing; nothing written).\n";
+
+typedef enum import_kind { IMPORT_FIO, IMPORT_HYPERFINE } import_kind_t;
+
+typedef struct import_args {
+    import_kind_t kind;
+    const char *input, *output, *target;
+    uint64_t input_bytes, output_bytes;
+    bool force, input_size_given;
+} import_args_t;
+
+/* The kind word after "import". CP_EUSAGE naming it otherwise. */
+static int parse_kind(const char *word, import_kind_t *kind, cp_err_t *err)
+{
+    if (word != NULL && strcmp(word, "fio") == 0)
+        *kind = IMPORT_FIO;
+    else if (word != NULL && strcmp(word, "hyperfine") == 0)
+        *kind = IMPORT_HYPERFINE;
+    else
+        return cp_err_set(err, CP_EUSAGE, "import: what to import: 'fio' or 'hyperfine', not "
+                          "'%s'; try 'chokepoint import --help'", word ? word : "");
+    return CP_OK;
+}
+
+/* Checks what the options of each kind need, once parsed. */
+static int check_args(const import_args_t *a, cp_err_t *err)
+{
+    if (a->input == NULL)
+        return cp_err_set(err, CP_EUSAGE, "import: the JSON file to read is missing");
+    if (a->kind == IMPORT_FIO && (a->input_size_given || a->output_bytes > 0 || a->target))
+        return cp_err_set(err, CP_EUSAGE, "import fio: --input-size, --output-size and "
+                          "--target are hyperfine's; fio's JSON names its jobs and sizes");
+    if (a->kind == IMPORT_HYPERFINE && !(a->input_bytes > 0))
+        return cp_err_set(err, CP_EUSAGE, "import hyperfine: --input-size SIZE (above 0) is "
+                          "required: the bytes each run read");
+    if (a->force && a->output == NULL)
+        return cp_err_set(err, CP_EUSAGE, "--force replaces an -o FILE; none was given");
+    if (a->output != NULL && a->output[0] == '\0')
+        return cp_err_set(err, CP_EUSAGE, "-o: empty file name");
+    return a->output != NULL ? outfile_check(a->output, a->force, err) : CP_OK;
+}
+
+/* A size option's value (parse_size), the option named in the message. */
+static int option_size(const char *option, const char *text, uint64_t *out, cp_err_t *err)
+{
+    int rc = parse_size(text, out, err);
+    if (rc != CP_OK) {
+        char msg[CP_ERR_MSG_MAX];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        cp_err_clear(err);
+        cp_err_set(err, rc, "%s: %s", option, msg);
+    }
+    return rc;
+}
+
+/* Parses the arguments after "import": the kind, the file and the options. */
+static int parse_args(int argc, char **argv, import_args_t *a, options_outcome_t *outcome,
+                      cp_err_t *err)
+{
+    enum { OPT_INPUT_SIZE = 256, OPT_OUTPUT_SIZE, OPT_TARGET, OPT_FORCE };
+    static const struct option options[] = {
+        {"output", required_argument, NULL, 'o'},
+        {"input-size", required_argument, NULL, OPT_INPUT_SIZE},
+        {"output-size", required_argument, NULL, OPT_OUTPUT_SIZE},
+        {"target", required_argument, NULL, OPT_TARGET},
+        {"force", no_argument, NULL, OPT_FORCE},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    *outcome = OPTIONS_FAILED;
+    options_begin();
+    int c, rc = CP_OK;
+    while (rc == CP_OK && (c = getopt_long(argc, argv, ":o:h", options, NULL)) != -1) {
+        switch (c) {
+        case 'o': a->output = optarg; break;
+        case OPT_INPUT_SIZE:
+            rc = option_size("--input-size", optarg, &a->input_bytes, err);
+            a->input_size_given = true;
+            break;
+        case OPT_OUTPUT_SIZE:
+            rc = option_size("--output-size", optarg, &a->output_bytes, err);
+            break;
+        case OPT_TARGET: a->target = optarg; break;
+        case OPT_FORCE: a->force = true; break;
+        case 'h': *outcome = OPTIONS_HELP_REQUESTED; return CP_OK;
+        default: options_error("import", c, argv); return CP_EUSAGE;
+        }
+    }
+    if (rc == CP_OK)
+        rc = parse_kind(optind < argc ? argv[optind++] : NULL, &a->kind, err);
+    if (rc == CP_OK && optind < argc)
+        a->input = argv[optind++];
+    if (rc == CP_OK && optind < argc)
+        rc = cp_err_set(err, CP_EUSAGE, "import: one JSON file expected, got '%s' too",
+                        argv[optind]);
+    if (rc == CP_OK)
+        rc = check_args(a, err);
+    if (rc == CP_OK)
+        *outcome = OPTIONS_PROCEED;
+    return rc;
+}
+
+/* Says what came from fio, and that a buffered write without a sync is the page
+ * cache's speed, not the disk's. */
+static void import_fio_notes(const import_args_t *a, const fio_import_t *fio)
+{
+    cp_log_info("import: %s: %zu rows from %s -> %s", a->input, fio->n, fio->version,
+                a->output ? a->output : "stdout");
+    for (size_t i = 0; i < fio->n; i++)
+        if (fio->rows[i].op == PROBE_WRITE && fio->rows[i].sync == SYNC_NONE)
+            cp_log_warn("import: job '%s' wrote through the page cache without a sync "
+                        "(no direct=1, end_fsync, fsync): %.0f MB/s is a page-cache speed, "
+                        "not the disk's, and gives no drain rate", fio->rows[i].target,
+                        fio->rows[i].bytes_per_s / 1e6);
+}
+
+/* The rows of root as the kind's table, written whole into a->output or not at all; one
+ * line on stderr says what was read. */
+static int import_write(const import_args_t *a, const json_t *root, cp_err_t *err)
+{
+    fio_import_t fio = {0};
+    hyperfine_import_t hf = {0};
+    hyperfine_sizes_t sizes = {a->input_bytes, a->output_bytes, a->target};
+    int rc = a->kind == IMPORT_FIO ? fio_import_parse(a->input, root, &fio, err)
+                                   : hyperfine_import_parse(a->input, root, &sizes, &hf, err);
+    outfile_t *f = rc == CP_OK ? outfile_open(a->output, a->force, err) : NULL;
+    if (rc == CP_OK && f == NULL)
+        rc = cp_err_code(err, CP_EIO);
+    if (rc == CP_OK)
+        rc = a->kind == IMPORT_FIO ? fio_import_write(outfile_stream(f), &fio, err)
+                                   : hyperfine_import_write(outfile_stream(f), &hf, err);
+    if (rc == CP_OK)
+        rc = outfile_commit(f, err);
+    outfile_close(f);
+    if (rc == CP_OK && a->kind == IMPORT_FIO)
+        import_fio_notes(a, &fio);
+    if (rc == CP_OK && a->kind == IMPORT_HYPERFINE)
+        cp_log_info("import: %s: %zu runs from hyperfine -> %s", a->input, hf.n,
+                    a->output ? a->output : "stdout");
+    fio_import_free(&fio);
+    hyperfine_import_free(&hf);
+    return rc;
+}
+
+int cmd_import(int argc, char **argv)
+{
+    cp_err_t err = {0};
+    import_args_t args = {0};
+    options_outcome_t outcome;
+    int rc = parse_args(argc, argv, &args, &outcome, &err);
+    if (outcome == OPTIONS_HELP_REQUESTED) {
+        fputs(import_usage, stdout);
+        return 0;
+    }
+    json_t *root = NULL;
+    if (rc == CP_OK)
+        rc = import_json_read(args.input, &root, &err);
+    if (rc == CP_OK)
+        rc = import_write(&args, root, &err);
+    json_decref(root);
+    if (rc != CP_OK && err.msg[0] != '\0')
+        cp_log_error("%s", err.msg);
+    return cp_exit_status(rc);
+}

@@ -1,0 +1,287 @@
+/* fio's and hyperfine's JSON into probe.csv and runs.csv: figures carried over as the
+ * tools gave them, the sync mode and series named from the jobs' options and parameters,
+ * and every file that lacks what the model needs refused with one line. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tables/fio_import.h"
+#include "tables/hyperfine_import.h"
+#include "tables/import_json.h"
+#include "tables/probe_csv.h"
+#include "tables/runs_csv.h"
+
+static json_t *json_of(const char *text)
+{
+    json_t *root = NULL;
+    cp_err_t err = {0};
+    if (import_json_parse("in.json", text, strlen(text), &root, &err) != CP_OK)
+        fail_msg("%s", err.msg);
+    return root;
+}
+
+/* A fio job: name, group, options (a JSON object's members), write and read bw_bytes. */
+static char *fio_job(char *buf, size_t cap, const char *name, int group, const char *options,
+                     long long write_bw, long long read_bw)
+{
+    snprintf(buf, cap,
+             "{\"jobname\":\"%s\",\"groupid\":%d,\"error\":0,\"job options\":{%s},"
+             "\"write\":{\"io_bytes\":%lld,\"bw_bytes\":%lld,\"runtime\":2000},"
+             "\"read\":{\"io_bytes\":%lld,\"bw_bytes\":%lld,\"runtime\":1000}}",
+             name, group, options, write_bw * 2, write_bw, read_bw, read_bw);
+    return buf;
+}
+
+static int fio_parse(const char *text, fio_import_t *imp, cp_err_t *err)
+{
+    json_t *root = json_of(text);
+    int rc = fio_import_parse("in.json", root, imp, err);
+    json_decref(root);
+    return rc;
+}
+
+static void test_fio_jobs_groups_and_sync(void **state)
+{
+    (void)state;
+    char a[512], b[512], c[512], d[512], text[4096];
+    snprintf(text, sizeof text,
+             "fio: warning printed before the JSON\n"
+             "{\"fio version\":\"fio-3.33\",\"global options\":{\"end_fsync\":\"1\"},"
+             "\"jobs\":[%s,%s,%s,%s]}",
+             fio_job(a, sizeof a, "ssd", 0, "\"rw\":\"write\",\"bs\":\"1M\",\"size\":\"64M\","
+                     "\"direct\":\"1\"", 500000000, 0),
+             fio_job(b, sizeof b, "ssd", 1, "\"rw\":\"write\",\"bs\":\"1M\",\"size\":\"64M\","
+                     "\"direct\":\"1\"", 520000000, 0),
+             fio_job(c, sizeof c, "usb", 2, "\"rw\":\"write\",\"bs\":\"4k,64k\",\"size\":\"1GiB\"",
+                     150000000, 0),
+             fio_job(d, sizeof d, "usb-read", 3, "\"size\":\"50%\"", 0, 90000000));
+    fio_import_t imp;
+    cp_err_t err = {0};
+    assert_int_equal(fio_parse(text, &imp, &err), CP_OK);
+    assert_int_equal(imp.n, 4);
+    assert_string_equal(imp.version, "fio-3.33");
+    /* The same job in two groups: two repetitions at one size. */
+    assert_string_equal(imp.rows[1].target, "ssd");
+    assert_int_equal(imp.rows[1].rep, 2);
+    assert_int_equal(imp.rows[0].size_bytes, 64 << 20);
+    assert_int_equal(imp.rows[0].sync, SYNC_DIRECT);
+    assert_int_equal(imp.rows[0].block_bytes, 1 << 20);
+    assert_true(imp.rows[1].bytes_per_s == 520000000.0);
+    assert_true(imp.rows[0].seconds == 2.0);
+    /* The global end_fsync makes the buffered job fsync; bs "R,W" gives writes W. */
+    assert_int_equal(imp.rows[2].sync, SYNC_FSYNC);
+    assert_int_equal(imp.rows[2].block_bytes, 64 << 10);
+    assert_int_equal(imp.rows[2].size_bytes, (uint64_t)1 << 30);
+    /* No rw: fio reads; a size fio takes as a share of the device: the bytes read. */
+    assert_int_equal(imp.rows[3].op, PROBE_READ);
+    assert_int_equal(imp.rows[3].size_bytes, 90000000);
+    assert_int_equal(imp.rows[3].block_bytes, 4096);
+
+    /* Read back as analyze reads a probe file: fio's bandwidth is the volume's speed, a
+     * direct write's the drain rate, a buffered one's none. */
+    char *csv = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&csv, &len);
+    assert_int_equal(fio_import_write(out, &imp, &err), CP_OK);
+    fclose(out);
+    probe_table_t *probe = NULL;
+    assert_int_equal(probe_table_load_buffer("p.csv", csv, len, &probe, &err), CP_OK);
+    assert_true(probe_table_speed(probe, "ssd", PROBE_OP_WRITE) == 510000000.0);
+    assert_true(probe_table_speed(probe, "ssd", PROBE_OP_DRAIN) == 510000000.0);
+    assert_true(isnan(probe_table_speed(probe, "usb", PROBE_OP_DRAIN)));
+    assert_true(probe_table_speed(probe, "usb-read", PROBE_OP_READ) == 90000000.0);
+    assert_non_null(strstr(csv, ",fio\n"));
+    probe_table_free(probe);
+    free(csv);
+    fio_import_free(&imp);
+}
+
+static void test_fio_sync_modes(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *options;
+        sync_mode_t sync;
+    } cases[] = {
+        {"\"rw\":\"write\",\"direct\":\"1\"", SYNC_DIRECT},
+        {"\"rw\":\"write\",\"buffered\":\"0\"", SYNC_DIRECT},
+        {"\"rw\":\"write\",\"end_fsync\":\"1\"", SYNC_FSYNC},
+        {"\"rw\":\"write\",\"fsync_on_close\":\"1\"", SYNC_FSYNC},
+        {"\"rw\":\"write\",\"fsync\":\"32\"", SYNC_FSYNC},
+        {"\"rw\":\"write\",\"direct\":\"0\"", SYNC_NONE},
+        {"\"rw\":\"write\"", SYNC_NONE},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char job[512], text[1024];
+        snprintf(text, sizeof text, "{\"fio version\":\"fio-3.33\",\"jobs\":[%s]}",
+                 fio_job(job, sizeof job, "j", 0, cases[i].options, 1000000, 0));
+        fio_import_t imp;
+        cp_err_t err = {0};
+        assert_int_equal(fio_parse(text, &imp, &err), CP_OK);
+        assert_int_equal(imp.rows[0].sync, cases[i].sync);
+        fio_import_free(&imp);
+    }
+}
+
+/* The file must be refused with a message holding `words`. */
+static void fio_refused(const char *text, const char *words)
+{
+    fio_import_t imp;
+    cp_err_t err = {0};
+    assert_int_equal(fio_parse(text, &imp, &err), CP_EDATA);
+    if (strstr(err.msg, words) == NULL)
+        fail_msg("'%s' does not say '%s'", err.msg, words);
+    assert_non_null(strstr(err.msg, "in.json"));
+}
+
+static void test_fio_refusals(void **state)
+{
+    (void)state;
+    char job[512], text[1536];
+    fio_refused("{\"results\":[]}", "not fio's JSON output");
+    snprintf(text, sizeof text, "{\"fio version\":\"fio-3.33\",\"jobs\":[%s]}",
+             fio_job(job, sizeof job, "rnd", 0, "\"rw\":\"randwrite\"", 1000, 0));
+    fio_refused(text, "job 'rnd' is not sequential (rw=randwrite)");
+    snprintf(text, sizeof text, "{\"fio version\":\"fio-3.33\",\"jobs\":[%s]}",
+             fio_job(job, sizeof job, "mix", 0, "\"rw\":\"rw\"", 1000, 1000));
+    fio_refused(text, "job 'mix' is not sequential (rw=rw)");
+    snprintf(text, sizeof text, "{\"fio version\":\"fio-3.33\",\"jobs\":[%s]}",
+             fio_job(job, sizeof job, "w", 0, "\"rw\":\"write\"", 0, 5000));
+    fio_refused(text, "job 'w' has no write bandwidth");
+    char job2[512];
+    snprintf(text, sizeof text, "{\"fio version\":\"fio-3.33\",\"jobs\":[%s,%s]}",
+             fio_job(job, sizeof job, "c", 0, "\"rw\":\"write\",\"numjobs\":\"2\"", 1000, 0),
+             fio_job(job2, sizeof job2, "c", 0, "\"rw\":\"write\",\"numjobs\":\"2\"", 1000, 0));
+    fio_refused(text, "--group_reporting");
+}
+
+static int hf_parse(const char *text, const char *target, hyperfine_import_t *imp,
+                    cp_err_t *err)
+{
+    json_t *root = json_of(text);
+    hyperfine_sizes_t sizes = {1000000, 400000, target};
+    int rc = hyperfine_import_parse("in.json", root, &sizes, imp, err);
+    json_decref(root);
+    return rc;
+}
+
+static void test_hyperfine_threads_and_commands(void **state)
+{
+    (void)state;
+    /* Two commands at two thread counts, in hyperfine's order: thread count first. */
+    const char *text =
+        "{\"results\":["
+        "{\"command\":\"zstd -3 -T1 in\",\"user\":0.5,\"system\":0.25,\"times\":[1.0,1.5],"
+        "\"exit_codes\":[0,0],\"parameters\":{\"threads\":\"1\"}},"
+        "{\"command\":\"zstd -19 -T1 in\",\"user\":2.0,\"system\":0.5,\"times\":[4.0],"
+        "\"exit_codes\":[1],\"parameters\":{\"threads\":\"1\"}},"
+        "{\"command\":\"zstd -3 -T10 in\",\"user\":0.6,\"system\":0.25,\"times\":[0.25],"
+        "\"exit_codes\":[0],\"parameters\":{\"threads\":\"10\"}},"
+        "{\"command\":\"zstd -19 -T10 in\",\"user\":2.5,\"system\":0.5,\"times\":[0.5],"
+        "\"exit_codes\":[0],\"parameters\":{\"threads\":\"10\"}}]}";
+    hyperfine_import_t imp;
+    cp_err_t err = {0};
+    assert_int_equal(hf_parse(text, "ssd", &imp, &err), CP_OK);
+    assert_int_equal(imp.n, 5);
+    assert_string_equal(imp.rows[0].codec, "cmd:zstd -3 -T{threads} in");
+    assert_string_equal(imp.rows[3].codec, "cmd:zstd -3 -T{threads} in");
+    assert_string_equal(imp.rows[2].codec, "cmd:zstd -19 -T{threads} in");
+    assert_string_equal(imp.rows[4].codec, "cmd:zstd -19 -T{threads} in");
+    assert_string_equal(imp.rows[0].target, "ssd");
+    assert_int_equal(imp.rows[1].rep, 2);
+    assert_true(imp.rows[1].seconds == 1.5);
+    assert_int_equal(imp.rows[3].threads, 10);
+    assert_true(imp.rows[0].cpu_user_s == 0.5 && imp.rows[0].cpu_sys_s == 0.25);
+    assert_int_equal(imp.rows[2].exit_code, 1);
+
+    /* Read back as analyze reads runs.csv: the failed run counted apart. */
+    char *csv = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&csv, &len);
+    assert_int_equal(hyperfine_import_write(out, &imp, &err), CP_OK);
+    fclose(out);
+    runs_table_t *runs = NULL;
+    assert_int_equal(runs_table_load_buffer("r.csv", csv, len, &runs, &err), CP_OK);
+    assert_int_equal(runs->nrows, 4);
+    assert_int_equal(runs->skipped_failed, 1);
+    assert_true(runs->rows[0].seconds == 1.0 && runs->rows[0].input_bytes == 1000000.0);
+    assert_true(runs->rows[0].output_bytes == 400000.0);
+    runs_table_free(runs);
+    free(csv);
+    hyperfine_import_free(&imp);
+}
+
+static void test_hyperfine_parameters_name(void **state)
+{
+    (void)state;
+    const char *text =
+        "{\"results\":[{\"command\":\"run x\",\"user\":1,\"system\":0,\"times\":[2.0],"
+        "\"parameters\":{\"threads\":\"4\",\"codec\":\"zstd:3\",\"target\":\"mem\"}}]}";
+    hyperfine_import_t imp;
+    cp_err_t err = {0};
+    assert_int_equal(hf_parse(text, "ignored", &imp, &err), CP_OK);
+    assert_string_equal(imp.rows[0].target, "mem");
+    assert_string_equal(imp.rows[0].codec, "zstd:3");
+    hyperfine_import_free(&imp);
+    /* No target anywhere: the command names it. */
+    const char *bare = "{\"results\":[{\"command\":\"run x\",\"times\":[2.0],"
+                       "\"parameters\":{\"threads\":\"4\"}}]}";
+    assert_int_equal(hf_parse(bare, NULL, &imp, &err), CP_OK);
+    assert_string_equal(imp.rows[0].target, "run x");
+    assert_string_equal(imp.rows[0].codec, "cmd:run x");
+    hyperfine_import_free(&imp);
+}
+
+static void hf_refused(const char *text, const char *words)
+{
+    hyperfine_import_t imp;
+    cp_err_t err = {0};
+    assert_int_equal(hf_parse(text, NULL, &imp, &err), CP_EDATA);
+    if (strstr(err.msg, words) == NULL)
+        fail_msg("'%s' does not say '%s'", err.msg, words);
+}
+
+static void test_hyperfine_refusals(void **state)
+{
+    (void)state;
+    hf_refused("{\"fio version\":\"x\",\"jobs\":[]}", "not hyperfine's JSON export");
+    hf_refused("{\"results\":[{\"command\":\"c\",\"times\":[1.0],\"parameters\":{}}]}",
+               "has no threads parameter");
+    hf_refused("{\"results\":[{\"command\":\"c\",\"times\":[1.0]}]}", "has no threads parameter");
+    hf_refused("{\"results\":[{\"command\":\"c\",\"times\":[1.0],"
+               "\"parameters\":{\"threads\":\"2.5\"}}]}", "has no threads parameter");
+    hf_refused("{\"results\":[{\"command\":\"c\",\"times\":[0],"
+               "\"parameters\":{\"threads\":\"2\"}}]}", "time 1 is not a positive number");
+}
+
+static void test_not_json(void **state)
+{
+    (void)state;
+    json_t *root = NULL;
+    cp_err_t err = {0};
+    const char *text = "line one\n{\"a\": tru";
+    assert_int_equal(import_json_parse("x.json", text, strlen(text), &root, &err), CP_EDATA);
+    assert_non_null(strstr(err.msg, "x.json: not JSON (line 2"));
+    assert_null(root);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fio_jobs_groups_and_sync),
+        cmocka_unit_test(test_fio_sync_modes),
+        cmocka_unit_test(test_fio_refusals),
+        cmocka_unit_test(test_hyperfine_threads_and_commands),
+        cmocka_unit_test(test_hyperfine_parameters_name),
+        cmocka_unit_test(test_hyperfine_refusals),
+        cmocka_unit_test(test_not_json),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
