@@ -266,15 +266,31 @@ void sys_unmount_detached(const char *dir);
 
 /* Caps the write bandwidth of block device maj:min at bps bytes a second for every writer,
  * the kernel's write-back of dirty pages included: the block throttle of the system's root
- * group (cgroup v1 blkio), and of this process's own blkio group when it is another (v1
- * applies a group's rules to its own writers only: an fsync is written by the process).
- * CP_EIO saying why when the system has no such throttle or it cannot be set (not root).
- * Undo it with sys_write_throttle_clear. */
+ * group (cgroup v1 blkio). v1 charges a write to its writer's group and applies only that
+ * group's rules, so while a cap is set this process writes from the root group too (one
+ * rule for it and the flusher alike; it goes back to its own group when the last cap is
+ * cleared). CP_EIO saying why when the system has no such throttle or it cannot be set
+ * (not root). Undo it with sys_write_throttle_clear. */
 int sys_write_throttle_set(unsigned maj, unsigned min, uint64_t bps, cp_err_t *err);
 
-/* Removes the write caps sys_write_throttle_set put on maj:min (both groups); nothing
- * when none is set. Async-signal-safe. */
+/* Removes the write cap sys_write_throttle_set put on maj:min (and, with the last one,
+ * takes this process back to its own blkio group); nothing when none is set.
+ * Async-signal-safe. */
 void sys_write_throttle_clear(unsigned maj, unsigned min);
+
+/* Forks a guardian: a child that calls undo (async-signal-safe: it runs in the child, on
+ * the child's copy of this process's memory as it is now) when this process dies without
+ * sys_guardian_stop or sys_guardian_disarm, e.g. killed with SIGKILL. One at a time:
+ * starting one stops the one before. False when it cannot be forked (then nothing guards). */
+bool sys_guardian_start(void (*undo)(void));
+
+/* Tells the guardian this process is done (it ends without calling undo) and reaps it.
+ * Safe without one. */
+void sys_guardian_stop(void);
+
+/* Tells the guardian not to act, from a signal handler that undoes things itself
+ * (async-signal-safe; sys_guardian_stop still reaps it). */
+void sys_guardian_disarm(void);
 
 /* ---- where time went: pressure stalls and run-queue delay ------------------------------ */
 

@@ -1,13 +1,17 @@
 /* sys_linux_disk.c - the Linux implementation of sys.h's emulated disk: a loop device over
  * an image file (LOOP_CONFIGURE, autoclear), mount(2) and umount2(2), the block throttle
- * of cgroup v1's blkio groups (blkio.throttle.write_bps_device of the root group and of
- * this process's own), and running a helper program (mkfs) quietly. */
+ * of cgroup v1's root blkio group (blkio.throttle.write_bps_device, this process writing
+ * from that group while a cap is set), running a helper program (mkfs) quietly, and the
+ * guardian that undoes them when this process is killed. */
 #include "common/sys.h"
+
+#include "common/cleanup.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/loop.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,14 +183,19 @@ void sys_unmount_detached(const char *dir) { (void)umount2(dir, MNT_DETACH); }
 
 static const char write_bps_file[] = "/sys/fs/cgroup/blkio/blkio.throttle.write_bps_device";
 
-/* The write cap file of this process's own blkio group when that is not the root group
- * ("" otherwise): a rule is set there too, so the process's own writes (an fsync, O_DIRECT)
- * meet the cap also where the kernel does not apply the root group's rules to children. */
-static char own_group_file[PATH_MAX];
+/* This process's blkio group's cgroup.procs when it is not the root group ("" otherwise).
+ * A group's rules cap only the writes charged to it, and an fsync or an O_DIRECT write is
+ * charged to the writer's group while the kernel's write-back is the root group's: a rule
+ * in each would let both through at the cap at once, twice the disk's speed. So while a
+ * cap is set the process writes from the root group, where the one rule covers the
+ * flusher and it alike, and goes back to its own group when the last cap is cleared. */
+static char own_group_procs[PATH_MAX];
+static int caps_set;
 
+/* The blkio group of this process from /proc/self/cgroup into own_group_procs. */
 static void find_own_group(void)
 {
-    own_group_file[0] = '\0';
+    own_group_procs[0] = '\0';
     FILE *f = fopen("/proc/self/cgroup", "re");
     if (f == NULL)
         return;
@@ -202,28 +211,43 @@ static void find_own_group(void)
         for (char *c = strtok(controllers + 1, ","); c != NULL; c = strtok(NULL, ","))
             blkio = blkio || strcmp(c, "blkio") == 0;
         if (blkio && strcmp(path, "/") != 0)
-            snprintf(own_group_file, sizeof own_group_file,
-                     "/sys/fs/cgroup/blkio%s/blkio.throttle.write_bps_device", path);
+            snprintf(own_group_procs, sizeof own_group_procs,
+                     "/sys/fs/cgroup/blkio%s/cgroup.procs", path);
     }
     fclose(f);
 }
 
-/* Writes "MAJ:MIN BPS" to the cap file at path. 0 or an errno. Async-signal-safe. */
-static int write_rule_to(const char *path, unsigned maj, unsigned min, uint64_t bps)
+/* Writes text to the file at path. 0 or an errno. Async-signal-safe. */
+static int write_text_to(const char *path, const char *text, size_t len)
 {
     int fd = open(path, O_WRONLY | O_CLOEXEC);
     if (fd < 0)
         return errno;
-    char line[64];
-    int len = snprintf(line, sizeof line, "%u:%u %llu\n", maj, min, (unsigned long long)bps);
-    int e = write(fd, line, (size_t)len) == len ? 0 : errno;
+    int e = write(fd, text, len) == (ssize_t)len ? 0 : errno;
     close(fd);
     return e;
 }
 
+/* Writes "MAJ:MIN BPS" to the root group's cap file. 0 or an errno. Async-signal-safe. */
+static int write_rule(unsigned maj, unsigned min, uint64_t bps)
+{
+    char line[64];
+    int len = snprintf(line, sizeof line, "%u:%u %llu\n", maj, min, (unsigned long long)bps);
+    return write_text_to(write_bps_file, line, (size_t)len);
+}
+
+/* Moves this whole process into the blkio group whose cgroup.procs is procs. 0 or an
+ * errno. Async-signal-safe. */
+static int join_group(const char *procs)
+{
+    char pid[32];
+    int len = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+    return write_text_to(procs, pid, (size_t)len);
+}
+
 int sys_write_throttle_set(unsigned maj, unsigned min, uint64_t bps, cp_err_t *err)
 {
-    int e = write_rule_to(write_bps_file, maj, min, bps);
+    int e = write_rule(maj, min, bps);
     if (e == ENOENT)
         return cp_err_set(err, CP_EIO,
                           "no cgroup v1 blkio hierarchy at /sys/fs/cgroup/blkio (a root group "
@@ -231,18 +255,96 @@ int sys_write_throttle_set(unsigned maj, unsigned min, uint64_t bps, cp_err_t *e
     if (e != 0)
         return cp_err_errno(err, CP_EIO, e, "cannot set a write cap on %u:%u in %s", maj, min,
                             write_bps_file);
-    find_own_group();
-    if (own_group_file[0] != '\0' && (e = write_rule_to(own_group_file, maj, min, bps)) != 0) {
-        (void)write_rule_to(write_bps_file, maj, min, 0);
-        return cp_err_errno(err, CP_EIO, e, "cannot set a write cap on %u:%u in %s", maj, min,
-                            own_group_file);
+    if (caps_set++ == 0) {
+        find_own_group();
+        if (own_group_procs[0] != '\0' &&
+            (e = join_group("/sys/fs/cgroup/blkio/cgroup.procs")) != 0) {
+            caps_set--;
+            (void)write_rule(maj, min, 0);
+            return cp_err_errno(err, CP_EIO, e, "cannot write from the root blkio group, "
+                                "where the cap covers the kernel's write-back as well");
+        }
     }
     return CP_OK;
 }
 
 void sys_write_throttle_clear(unsigned maj, unsigned min)
 {
-    (void)write_rule_to(write_bps_file, maj, min, 0);
-    if (own_group_file[0] != '\0')
-        (void)write_rule_to(own_group_file, maj, min, 0);
+    (void)write_rule(maj, min, 0);
+    if (caps_set > 0 && --caps_set == 0 && own_group_procs[0] != '\0')
+        (void)join_group(own_group_procs);
+}
+
+/* ---- the guardian: a child that undoes what a killed process leaves in the system ----
+ *
+ * It waits on a pipe whose only writer is this process: a 'd' (done) lets it end; the pipe
+ * closing without one means this process died, and it calls undo. It ignores interrupts,
+ * so a ^C to the whole process group leaves the unwinding to this process, and keeps
+ * nothing of this process's open but the pipe (not its locks: a killed process's lock must
+ * go with it). */
+static int guardian_fd = -1;
+static pid_t guardian_pid = -1;
+
+/* The child's life: async-signal-safe calls only (the parent may have threads). */
+static void guardian_run(int read_fd, void (*undo)(void))
+{
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
+    cp_cleanup_settings_forget_in_child();
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    for (int fd = 0; null >= 0 && fd <= 2; fd++)
+        dup2(null, fd);
+    if (read_fd > 3)
+        close_range(3, (unsigned)read_fd - 1, 0);
+    close_range((unsigned)read_fd + 1, ~0U, 0);
+    char c = 0;
+    ssize_t n;
+    while ((n = read(read_fd, &c, 1)) < 0 && errno == EINTR)
+        ;
+    if (n == 0) /* no word: the parent died */
+        undo();
+    _exit(0);
+}
+
+void sys_guardian_disarm(void)
+{
+    int fd = guardian_fd;
+    if (fd >= 0 && write(fd, "d", 1) == 1)
+        guardian_fd = -1;
+}
+
+void sys_guardian_stop(void)
+{
+    if (guardian_fd >= 0) {
+        (void)!write(guardian_fd, "d", 1);
+        close(guardian_fd);
+        guardian_fd = -1;
+    }
+    if (guardian_pid > 0) {
+        while (waitpid(guardian_pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+        guardian_pid = -1;
+    }
+}
+
+bool sys_guardian_start(void (*undo)(void))
+{
+    sys_guardian_stop();
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0)
+        return false;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[1]);
+        guardian_run(fds[0], undo);
+    }
+    close(fds[0]);
+    if (pid < 0) {
+        close(fds[1]);
+        return false;
+    }
+    guardian_pid = pid;
+    guardian_fd = fds[1];
+    return true;
 }

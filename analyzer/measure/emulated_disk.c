@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/cleanup.h"
@@ -51,89 +50,14 @@ static void slot_take_down(disk_slot_t *s)
     unlink(s->image);
 }
 
-/* ---- the guardian: a child that takes the disks down when this process dies ----
- *
- * A process killed outright (SIGKILL, the OOM killer) cannot undo its mounts and caps.
- * The guardian, forked once the disks are up, waits on a pipe whose only writer is this
- * process: a 'd' (done) lets it end; the pipe closing without one means this process
- * died, and the guardian takes the disks down with the copy of the slots it was forked
- * with. It ignores interrupts, so a ^C to the whole process group leaves the unwinding
- * to this process. */
-static int guardian_fd = -1;
-static pid_t guardian_pid = -1;
-
-/* Every disk down (async-signal-safe): the slots' own copy in the guardian, or this
- * process's from a second signal, which first tells the guardian it is done. */
+/* Every disk down (async-signal-safe): in this process from a second signal, which first
+ * tells the guardian (sys_guardian_start) not to act, or in the guardian, with the copy of
+ * the slots it was forked with, once this process died without taking them down. */
 static void all_take_down(void)
 {
-    int fd = guardian_fd;
-    if (fd >= 0 && write(fd, "d", 1) == 1)
-        guardian_fd = -1;
+    sys_guardian_disarm();
     for (size_t i = 0; i < DISK_SLOTS; i++)
         slot_take_down(&slots[i]);
-}
-
-/* The guardian's life in the child: async-signal-safe calls only (this process may have
- * threads). */
-static void guardian_run(int read_fd)
-{
-    signal(SIGINT, SIG_IGN);
-    signal(SIGTERM, SIG_IGN);
-    signal(SIGHUP, SIG_IGN);
-    cp_cleanup_settings_forget_in_child();
-    /* Nothing of the parent's stays open here but the pipe: not its locks (a killed
-     * parent's lock must go with it), results or terminal. */
-    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-    for (int fd = 0; null >= 0 && fd <= 2; fd++)
-        dup2(null, fd);
-    if (read_fd > 3)
-        close_range(3, (unsigned)read_fd - 1, 0);
-    close_range((unsigned)read_fd + 1, ~0U, 0);
-    char c = 0;
-    ssize_t n;
-    while ((n = read(read_fd, &c, 1)) < 0 && errno == EINTR)
-        ;
-    if (n == 0) /* no word: the parent died */
-        for (size_t i = 0; i < DISK_SLOTS; i++)
-            slot_take_down(&slots[i]);
-    _exit(0);
-}
-
-/* Tells the guardian this process is done with the disks, and reaps it. */
-static void guardian_stop(void)
-{
-    if (guardian_fd >= 0) {
-        (void)!write(guardian_fd, "d", 1);
-        close(guardian_fd);
-        guardian_fd = -1;
-    }
-    if (guardian_pid > 0) {
-        while (waitpid(guardian_pid, NULL, 0) < 0 && errno == EINTR)
-            ;
-        guardian_pid = -1;
-    }
-}
-
-/* Forks a guardian for the disks up now (one at a time: an earlier one is stopped first).
- * Without one (fork refused) the next chokepoint in the directory still removes them. */
-static void guardian_start(void)
-{
-    guardian_stop();
-    int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0)
-        return;
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(fds[1]);
-        guardian_run(fds[0]);
-    }
-    close(fds[0]);
-    if (pid < 0) {
-        close(fds[1]);
-        return;
-    }
-    guardian_pid = pid;
-    guardian_fd = fds[1];
 }
 
 static bool any_live(void)
@@ -326,7 +250,7 @@ void emulated_disks_up(target_spec_t *targets, size_t n, bool direct_writes, cha
             snprintf(why, why_cap, "%s", err.msg);
     }
     if (any_live())
-        guardian_start();
+        sys_guardian_start(all_take_down); /* a SIGKILL'd process's disks go too */
 }
 
 void emulated_disks_down(target_spec_t *targets, size_t n)
@@ -343,5 +267,5 @@ void emulated_disks_down(target_spec_t *targets, size_t n)
         t->disk_dir[0] = '\0';
     }
     if (!any_live())
-        guardian_stop();
+        sys_guardian_stop();
 }
