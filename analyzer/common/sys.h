@@ -235,6 +235,10 @@ int sys_cache_evict(int fd, bool *advised);
  * refusal changes nothing and is ignored. */
 void sys_advise_sequential(int fd);
 
+/* True when no process pid exists (it ended, and its leftovers are anyone's to remove);
+ * false for pid <= 0, for this process, and when it may still exist. */
+bool sys_process_gone(long pid);
+
 /* ---- an emulated disk: loop devices, mounts, the block throttle (sys_linux_disk.c) ---- */
 
 /* Runs the program argv[0] (found on PATH) with argv, its input from /dev/null and its

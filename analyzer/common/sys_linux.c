@@ -553,3 +553,8 @@ int sys_disk_counters_read(unsigned major, unsigned minor, sys_disk_counters_t *
     free(text);
     return rc;
 }
+
+bool sys_process_gone(long pid)
+{
+    return pid > 0 && pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}

@@ -335,8 +335,7 @@ static void remove_stale_instances(const char *root)
     struct dirent *e;
     while (d != NULL && (e = readdir(d)) != NULL) {
         long pid;
-        if (sscanf(e->d_name, "chokepoint-%ld", &pid) == 1 && pid > 0 && kill(pid, 0) != 0 &&
-            errno == ESRCH) {
+        if (sscanf(e->d_name, "chokepoint-%ld", &pid) == 1 && sys_process_gone(pid)) {
             char path[480];
             snprintf(path, sizeof path, "%s/%.255s", dir, e->d_name);
             rmdir(path);

@@ -18,7 +18,6 @@
 
 #include <dirent.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 
 static void clear(tempfile_t *t)
@@ -51,11 +50,6 @@ long tempfile_name_pid(const char *name)
     if (i == pid_end || i == 0 || name[i - 1] != '.' || pid_end - i > 9)
         return 0;
     return strtol(name + i, NULL, 10);
-}
-
-static bool process_gone(long pid)
-{
-    return pid > 0 && pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
 }
 
 /* A dead process's temporary directory: the regular files in it that are chokepoint's
@@ -98,7 +92,7 @@ int tempfile_clean_stale(const char *dir)
     while ((e = readdir(d)) != NULL) {
         long pid = tempfile_name_pid(e->d_name);
         struct stat st;
-        if (pid <= 0 || !process_gone(pid) ||
+        if (pid <= 0 || !sys_process_gone(pid) ||
             fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
             !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
             continue; /* a live process's file, a planted symlink, or not ours */

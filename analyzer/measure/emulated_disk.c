@@ -6,7 +6,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,7 +97,7 @@ static void remove_leftovers(const char *dir)
     int removed = 0;
     for (struct dirent *e; (e = readdir(d)) != NULL;) {
         long pid = leftover_pid(e->d_name);
-        if (pid == 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+        if (!sys_process_gone(pid))
             continue;
         char path[PATH_MAX];
         if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= sizeof path)
