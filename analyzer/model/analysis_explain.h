@@ -50,7 +50,7 @@ bool explain_wrote_beyond_volume(const analysis_series_t *s, const analysis_poin
 
 /* Fills v's cause, evidence and disagreement for point p of s, with mem_point the mem
  * series' point at the same T (NULL when there is none), and sets v->verdict. With a
- * prediction (p predicted), the model decides (predict_decide): the term that sets the
+ * prediction (p predicted), the model decides (wbm_decide): the term that sets the
  * time is the cause, balanced with a second term; a point the prediction misses by more
  * than the tolerance, or that wrote faster than the volume can, is unexplained. Without
  * one, the ceilings and telemetry do (cause_classify). v's ceilings and bytes_per_s must

@@ -18,7 +18,7 @@
 
 #include <stdbool.h>
 
-#include "model/predict.h"
+#include "model/writeback_model.h"
 #include "model/verdict.h"
 
 typedef enum verdict_cause {
@@ -41,7 +41,7 @@ typedef enum cause_miss {
 
 /* The cause a model term names: compute, cores-saturated (io-cpu), read-throughput,
  * write-throughput, flush-tail. */
-verdict_cause_t cause_of_term(predict_term_t term);
+verdict_cause_t cause_of_term(wbm_term_t term);
 
 /* "compute", "cores-saturated", "cpu-contention", "flush-tail", "write-throughput",
  * "read-throughput", "unknown". */
@@ -72,8 +72,8 @@ typedef struct cause_evidence {
      * I/O figures cannot witness a throughput cause. */
     double cpu_wait_s, io_wait_s, io_read_wait_s;
     bool io_paced;
-    /* The model's decomposition of the point (model/predict.h); predicted_s NAN when the
-     * point has no prediction. */
+    /* The model's decomposition of the point (model/writeback_model.h); predicted_s NAN
+     * when the point has no prediction. */
     double predicted_s;
     double part_s[TERM_COUNT], own_s[TERM_COUNT];
     /* The runs in pairs: pairs is how many of the point's repetitions have memory's run of

@@ -345,8 +345,8 @@ static double cpu_rate_at(const analysis_series_t *mem, int threads, bool *extra
 
 static void decide(forecast_point_t *fp, double tolerance)
 {
-    predict_term_t second;
-    predict_term_t limit = predict_decide(&fp->prediction, tolerance, &second);
+    wbm_term_t second;
+    wbm_term_t limit = wbm_decide(&fp->prediction, tolerance, &second);
     fp->second_cause = CAUSE_UNKNOWN;
     if (limit == TERM_COUNT) {
         fp->cause = CAUSE_UNKNOWN;

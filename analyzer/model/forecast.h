@@ -2,9 +2,9 @@
  * the memory target's runs give the CPU time per codec and thread count, the volume gives
  * its drain rate (a probe of it, a typed speed, or a storage class), and the host's
  * write-back thresholds say what the page cache holds. The write-back model
- * (model/predict.h) does the rest, asked exactly as the analysis asks it for a target the
- * study did run on (analysis_explain.h): for a probed volume the same inputs give the same
- * seconds, terms, verdict and crossover as `analyze` gives that target.
+ * (model/writeback_model.h) does the rest, asked exactly as the analysis asks it for a
+ * target the study did run on (analysis_explain.h): for a probed volume the same inputs
+ * give the same seconds, terms, verdict and crossover as `analyze` gives that target.
  *
  * Pure computation on the structs it is handed: no I/O. */
 #ifndef CP_MODEL_FORECAST_H
@@ -119,7 +119,7 @@ typedef struct forecast_point {
      * output to the fsync, or to the background threshold or the dirty expiry. NAN: a
      * point. */
     double seconds_high;
-    verdict_kind_t verdict;  /* from predict_decide: the term that sets the time */
+    verdict_kind_t verdict;  /* from wbm_decide: the term that sets the time */
     verdict_cause_t cause, second_cause; /* second: a balanced point's other term, else
                                             CAUSE_UNKNOWN */
 } forecast_point_t;
@@ -130,7 +130,7 @@ typedef struct forecast_point {
  * ANALYSIS_CROSSOVER_MAX_THREADS or there is no curve. */
 typedef struct forecast_crossover {
     double threads, lo, hi;
-    predict_term_t term;     /* the volume's term there (read, write, flush); TERM_COUNT */
+    wbm_term_t term;     /* the volume's term there (read, write, flush); TERM_COUNT */
 } forecast_crossover_t;
 
 typedef struct forecast {

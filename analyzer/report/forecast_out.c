@@ -33,7 +33,7 @@ static const char *volume_label(const forecast_volume_t *v, char *buf, size_t ca
 }
 
 /* The verdict a crossover's term gives. */
-static verdict_kind_t crossover_verdict(predict_term_t term)
+static verdict_kind_t crossover_verdict(wbm_term_t term)
 {
     return term == TERM_READ ? VERDICT_READ : VERDICT_WRITE;
 }
@@ -341,13 +341,13 @@ static void write_people(const forecast_report_t *r, const doc_t *d)
                 if (d->md)
                     fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", T, secs,
                             verdict_name(p->verdict), cause,
-                            predict_regime_name(p->prediction.regime), parts[TERM_COMPUTE],
+                            wbm_regime_name(p->prediction.regime), parts[TERM_COMPUTE],
                             parts[TERM_IO_CPU], parts[TERM_READ], parts[TERM_WRITE],
                             parts[TERM_FLUSH]);
                 else
                     fprintf(out, "  %5s %9s  %-12s %-22s %-10s %8s %8s %8s %8s %8s\n", T, secs,
                             verdict_name(p->verdict), cause,
-                            predict_regime_name(p->prediction.regime), parts[TERM_COMPUTE],
+                            wbm_regime_name(p->prediction.regime), parts[TERM_COMPUTE],
                             parts[TERM_IO_CPU], parts[TERM_READ], parts[TERM_WRITE],
                             parts[TERM_FLUSH]);
             }
@@ -419,7 +419,7 @@ static json_t *point_json(const forecast_t *f, const forecast_point_t *p)
     const forecast_volume_t *v = &f->volumes[p->volume];
     json_t *terms = json_object();
     for (int t = 0; t < TERM_COUNT; t++)
-        json_object_set_new(terms, predict_term_name((predict_term_t)t),
+        json_object_set_new(terms, wbm_term_name((wbm_term_t)t),
                             json_number_or_null(p->prediction.part_s[t]));
     json_t *o = json_object();
     json_object_set_new(o, "volume", json_string(v->name));
@@ -433,7 +433,7 @@ static json_t *point_json(const forecast_t *f, const forecast_point_t *p)
     json_object_set_new(o, "second_cause", p->second_cause != CAUSE_UNKNOWN
                                                ? json_string(cause_name(p->second_cause))
                                                : json_null());
-    json_object_set_new(o, "regime", json_string(predict_regime_name(p->prediction.regime)));
+    json_object_set_new(o, "regime", json_string(wbm_regime_name(p->prediction.regime)));
     json_object_set_new(o, "terms", terms);
     json_object_set_new(o, "cpu_seconds", json_number_or_null(p->cpu_s));
     json_object_set_new(o, "extrapolated", json_boolean(p->extrapolated));
@@ -529,7 +529,7 @@ int forecast_write_json(const forecast_report_t *r, FILE *out, cp_err_t *err)
                           json_number_or_null(x->threads), "threads_lo", json_number_or_null(x->lo),
                           "threads_hi", json_number_or_null(x->hi), "from_threads",
                           from > 0 ? json_integer(from) : json_null(), "term",
-                          x->term != TERM_COUNT ? json_string(predict_term_name(x->term))
+                          x->term != TERM_COUNT ? json_string(wbm_term_name(x->term))
                                                 : json_null(),
                           "words", words));
         }

@@ -165,14 +165,14 @@ static void test_typed_speed_with_the_page_cache(void **state)
     assert_close(seconds_at(f, 0, 1), 14.0, 1e-12);
     assert_close(seconds_at(f, 0, 6), 6.5, 1e-12);
     assert_int_equal(forecast_find(f, 0, 0, 1)->cause, CAUSE_FLUSH_TAIL);
-    assert_int_equal(forecast_find(f, 0, 0, 1)->prediction.regime, PREDICT_SERIAL);
+    assert_int_equal(forecast_find(f, 0, 0, 1)->prediction.regime, WBM_SERIAL);
     forecast_free(f);
     /* 100 MB held: t = max(cpu + 100 MB / drain, cpu x 100/400 + out / drain). */
     r.writeback = (forecast_writeback_t){100e6, 2e9, NAN, NAN};
     f = forecast_of(&s, &v, 1, &r);
     assert_close(seconds_at(f, 0, 1), fmax(10.0 + 1.0, 10.0 / 4 + 4.0), 1e-12);  /* 11 */
     assert_close(seconds_at(f, 0, 4), fmax(3.25 + 1.0, 3.25 / 4 + 4.0), 1e-12); /* 4.8125 */
-    assert_int_equal(forecast_find(f, 0, 0, 4)->prediction.regime, PREDICT_MIXED);
+    assert_int_equal(forecast_find(f, 0, 0, 4)->prediction.regime, WBM_MIXED);
     forecast_free(f);
     study_free(&s);
 }

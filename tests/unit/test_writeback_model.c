@@ -9,7 +9,7 @@
 #include <cmocka.h>
 
 #include "model/cause.h"
-#include "model/predict.h"
+#include "model/writeback_model.h"
 
 static void assert_close(double got, double want, double rel)
 {
@@ -18,9 +18,9 @@ static void assert_close(double got, double want, double rel)
 }
 
 /* 1 GiB in, 560.6 MB out, 3.45 s of CPU at T=1; a 24 GiB machine's default thresholds. */
-static predict_inputs_t lab_run(double drain_bps, predict_sync_t sync)
+static wbm_inputs_t lab_run(double drain_bps, wbm_sync_t sync)
 {
-    predict_inputs_t in = {
+    wbm_inputs_t in = {
         .input_bytes = 1073741824.0, .output_bytes = 560.6e6, .cpu_s = 3.45,
         .read_bps = NAN, .drain_bps = drain_bps, .sync = sync,
         .dirty_background_bytes = 2.3e9, .dirty_bytes = 4.6e9, .dirty_expire_s = 30.0,
@@ -31,22 +31,22 @@ static predict_inputs_t lab_run(double drain_bps, predict_sync_t sync)
 static void test_serial_when_the_cache_holds_the_output(void **state)
 {
     (void)state;
-    predict_inputs_t in = lab_run(120e6, PREDICT_SYNC_FSYNC);
-    prediction_t p = predict_run(&in);
-    assert_int_equal(p.regime, PREDICT_SERIAL);
+    wbm_inputs_t in = lab_run(120e6, WBM_SYNC_FSYNC);
+    prediction_t p = wbm_predict(&in);
+    assert_int_equal(p.regime, WBM_SERIAL);
     assert_close(p.seconds, 3.45 + 560.6 / 120.0, 1e-12); /* 8.12 s, measured 8.13-8.17 */
     assert_close(p.tail_s, 560.6 / 120.0, 1e-12);
-    assert_string_equal(predict_regime_name(p.regime), "serial");
+    assert_string_equal(wbm_regime_name(p.regime), "serial");
 }
 
 static void test_overlapped_with_direct_io(void **state)
 {
     (void)state;
-    predict_inputs_t in = lab_run(120e6, PREDICT_SYNC_DIRECT);
-    assert_close(predict_run(&in).seconds, 560.6 / 120.0, 1e-12); /* 4.67 s, measured 4.66-4.73 */
-    in = lab_run(400e6, PREDICT_SYNC_DIRECT);
-    prediction_t p = predict_run(&in);
-    assert_int_equal(p.regime, PREDICT_OVERLAPPED);
+    wbm_inputs_t in = lab_run(120e6, WBM_SYNC_DIRECT);
+    assert_close(wbm_predict(&in).seconds, 560.6 / 120.0, 1e-12); /* 4.67 s, measured 4.66-4.73 */
+    in = lab_run(400e6, WBM_SYNC_DIRECT);
+    prediction_t p = wbm_predict(&in);
+    assert_int_equal(p.regime, WBM_OVERLAPPED);
     assert_close(p.seconds, 3.45, 1e-12); /* the disk keeps up: the CPU time */
 }
 
@@ -55,28 +55,28 @@ static void test_mixed_when_the_output_passes_the_background_threshold(void **st
     (void)state;
     /* 100 MB background threshold, disk slower than the output arrives (162 MB/s): the
      * disk starts at 3.45 * 100 / 560.6 s and then writes without pause. */
-    predict_inputs_t in = lab_run(120e6, PREDICT_SYNC_FSYNC);
+    wbm_inputs_t in = lab_run(120e6, WBM_SYNC_FSYNC);
     in.dirty_background_bytes = 100e6;
-    prediction_t p = predict_run(&in);
-    assert_int_equal(p.regime, PREDICT_MIXED);
+    prediction_t p = wbm_predict(&in);
+    assert_int_equal(p.regime, WBM_MIXED);
     assert_close(p.seconds, 3.45 * 100.0 / 560.6 + 560.6 / 120.0, 1e-12);
     /* A disk faster than the output arrives: only the last 100 MB wait for the fsync. */
     in.drain_bps = 400e6;
-    p = predict_run(&in);
+    p = wbm_predict(&in);
     assert_close(p.seconds, 3.45 + 100.0 / 400.0, 1e-12);
     /* A 10 s run outlasts the flusher's first wake-up at 5 s: by then half the output is
      * dirty and write-back starts (disk slower than the output: it never pauses). */
-    in = lab_run(40e6, PREDICT_SYNC_FSYNC);
+    in = lab_run(40e6, WBM_SYNC_FSYNC);
     in.cpu_s = 10.0;
     in.dirty_writeback_s = 5.0;
-    p = predict_run(&in);
+    p = wbm_predict(&in);
     assert_close(p.cached_bytes, 560.6e6 / 2.0, 1e-12);
     assert_close(p.seconds, 5.0 + 560.6 / 40.0, 1e-12);
-    in = lab_run(120e6, PREDICT_SYNC_FSYNC);
+    in = lab_run(120e6, WBM_SYNC_FSYNC);
     /* The age limit: after 1 s of a 3.45 s run, 1/3.45 of the output is old enough. */
     in.dirty_background_bytes = 2.3e9;
     in.dirty_expire_s = 1.0;
-    p = predict_run(&in);
+    p = wbm_predict(&in);
     assert_close(p.cached_bytes, 560.6e6 / 3.45, 1e-12);
 }
 
@@ -85,146 +85,146 @@ static void test_io_path_cpu_on_saturated_cores(void **state)
     (void)state;
     /* T=2 on 2 cores: mem took 1.87 s with 3.9 CPU seconds; writing 560.6 MB costs the
      * volume 1.2 ns of system CPU per byte (0.673 s): (3.9 + 0.673) / 2 = 2.286 s. */
-    predict_inputs_t in = lab_run(1e12, PREDICT_SYNC_DIRECT);
+    wbm_inputs_t in = lab_run(1e12, WBM_SYNC_DIRECT);
     in.cpu_s = 1.87;
     in.cpu_work_s = 3.9;
     in.io_cpu_per_byte = 1.2e-9;
     in.cpus = 2;
-    prediction_t p = predict_run(&in);
+    prediction_t p = wbm_predict(&in);
     assert_close(p.compute_s, (3.9 + 560.6e6 * 1.2e-9) / 2.0, 1e-12);
     /* T=1: the second core absorbs it; the job's own time stands. */
     in.cpu_s = 3.45;
     in.cpu_work_s = 3.5;
-    assert_close(predict_run(&in).compute_s, 3.45, 1e-12);
+    assert_close(wbm_predict(&in).compute_s, 3.45, 1e-12);
 }
 
 static void test_ram_read_limit_and_unknowns(void **state)
 {
     (void)state;
-    predict_inputs_t in = lab_run(INFINITY, PREDICT_SYNC_FSYNC);
-    prediction_t p = predict_run(&in);
-    assert_int_equal(p.regime, PREDICT_CPU_ONLY);
+    wbm_inputs_t in = lab_run(INFINITY, WBM_SYNC_FSYNC);
+    prediction_t p = wbm_predict(&in);
+    assert_int_equal(p.regime, WBM_CPU_ONLY);
     assert_close(p.seconds, 3.45, 1e-12);
     /* A slow input volume: reading 1 GiB at 200 MB/s takes longer than compressing it. */
     in.read_bps = 200e6;
-    assert_close(predict_run(&in).seconds, 1073741824.0 / 200e6, 1e-12);
-    in = lab_run(NAN, PREDICT_SYNC_FSYNC);
-    p = predict_run(&in);
-    assert_int_equal(p.regime, PREDICT_UNKNOWN);
+    assert_close(wbm_predict(&in).seconds, 1073741824.0 / 200e6, 1e-12);
+    in = lab_run(NAN, WBM_SYNC_FSYNC);
+    p = wbm_predict(&in);
+    assert_int_equal(p.regime, WBM_UNKNOWN);
     assert_true(isnan(p.seconds));
     /* Unknown thresholds (a table from elsewhere): the classic overlapped view. */
-    in = lab_run(120e6, PREDICT_SYNC_FSYNC);
+    in = lab_run(120e6, WBM_SYNC_FSYNC);
     in.dirty_background_bytes = NAN;
     in.dirty_expire_s = NAN;
-    p = predict_run(&in);
-    assert_int_equal(p.regime, PREDICT_OVERLAPPED);
+    p = wbm_predict(&in);
+    assert_int_equal(p.regime, WBM_OVERLAPPED);
     assert_close(p.seconds, 560.6 / 120.0, 1e-12);
     /* An emulated 100 MB/s cap paces the writes; the real disk (1 GB/s) then flushes. */
-    in = lab_run(1e9, PREDICT_SYNC_FSYNC);
+    in = lab_run(1e9, WBM_SYNC_FSYNC);
     in.pace_bps = 100e6;
-    p = predict_run(&in);
+    p = wbm_predict(&in);
     assert_close(p.compute_s, 5.606, 1e-12);
     assert_close(p.seconds, 5.606 + 0.5606, 1e-12);
-    assert_int_equal(predict_sync_from_name("direct"), PREDICT_SYNC_DIRECT);
-    assert_int_equal(predict_sync_from_name(""), PREDICT_SYNC_FSYNC);
+    assert_int_equal(wbm_sync_from_name("direct"), WBM_SYNC_DIRECT);
+    assert_int_equal(wbm_sync_from_name(""), WBM_SYNC_FSYNC);
 }
 
 static void test_drain_needed_inverts_the_model(void **state)
 {
     (void)state;
-    predict_inputs_t in = lab_run(NAN, PREDICT_SYNC_FSYNC);
+    wbm_inputs_t in = lab_run(NAN, WBM_SYNC_FSYNC);
     /* Serial: 5 s = 3.45 + 560.6 MB / drain, so drain = 560.6 / 1.55 MB/s. */
-    assert_close(predict_speed_for_seconds(&in, PREDICT_SPEED_DRAIN, 5.0), 560.6e6 / 1.55, 1e-6);
+    assert_close(wbm_speed_for_seconds(&in, WBM_SPEED_DRAIN, 5.0), 560.6e6 / 1.55, 1e-6);
     /* Nothing beats the CPU time. */
-    assert_true(isnan(predict_speed_for_seconds(&in, PREDICT_SPEED_DRAIN, 3.0)));
+    assert_true(isnan(wbm_speed_for_seconds(&in, WBM_SPEED_DRAIN, 3.0)));
 }
 
 /* The decomposition adds up, and its largest part beyond the compression names the limit. */
 static void test_decomposition_and_decision_per_regime(void **state)
 {
     (void)state;
-    predict_term_t second;
+    wbm_term_t second;
     /* Serial (the lab's 120 MB/s volume, fsync): 3.45 s compressing, then the flush of
      * 560.6 MB at 120 MB/s, 4.67 s: the flush sets the time. */
-    predict_inputs_t in = lab_run(120e6, PREDICT_SYNC_FSYNC);
-    prediction_t p = predict_run(&in);
+    wbm_inputs_t in = lab_run(120e6, WBM_SYNC_FSYNC);
+    prediction_t p = wbm_predict(&in);
     assert_close(p.part_s[TERM_COMPUTE], 3.45, 1e-12);
     assert_close(p.part_s[TERM_FLUSH], 560.6 / 120.0, 1e-12);
     assert_close(p.part_s[TERM_WRITE] + p.part_s[TERM_READ] + p.part_s[TERM_IO_CPU], 0.0, 1e-12);
-    assert_int_equal(predict_decide(&p, 0.10, &second), TERM_FLUSH);
+    assert_int_equal(wbm_decide(&p, 0.10, &second), TERM_FLUSH);
     assert_int_equal(second, TERM_COUNT);
     /* O_DIRECT on a 185 MB/s volume, T = 2 (the truth test's case): 1.27 s compressing,
      * 280 MB written in 1.514 s while it runs: the disk sets the time, 0.244 s past the
      * compression, more than the 10% tolerance (1.27 / 0.9 = 1.411 s). */
-    in = lab_run(185e6, PREDICT_SYNC_DIRECT);
+    in = lab_run(185e6, WBM_SYNC_DIRECT);
     in.output_bytes = 280e6;
     in.cpu_s = 1.27;
-    p = predict_run(&in);
+    p = wbm_predict(&in);
     assert_close(p.seconds, 280.0 / 185.0, 1e-12);
     assert_close(p.part_s[TERM_WRITE], 280.0 / 185.0 - 1.27, 1e-12);
-    assert_int_equal(predict_decide(&p, 0.10, &second), TERM_WRITE);
+    assert_int_equal(wbm_decide(&p, 0.10, &second), TERM_WRITE);
     assert_int_equal(second, TERM_COUNT);
     /* On a 200 MB/s volume the disk's 1.40 s are within 10% of the compression's 1.27 s
      * (1.40 <= 1.411, 1.27 >= 0.9 x 1.40): balanced, compute and write. */
     in.drain_bps = 200e6;
-    p = predict_run(&in);
-    assert_int_equal(predict_decide(&p, 0.10, &second), TERM_COMPUTE);
+    p = wbm_predict(&in);
+    assert_int_equal(wbm_decide(&p, 0.10, &second), TERM_COMPUTE);
     assert_int_equal(second, TERM_WRITE);
     /* A fast disk (1 GB/s, 0.28 s): compute alone. */
     in.drain_bps = 1e9;
-    p = predict_run(&in);
-    assert_int_equal(predict_decide(&p, 0.10, &second), TERM_COMPUTE);
+    p = wbm_predict(&in);
+    assert_int_equal(wbm_decide(&p, 0.10, &second), TERM_COMPUTE);
     assert_int_equal(second, TERM_COUNT);
     /* Reading a 512 MiB copy at 199 MB/s (2.70 s) beside 1.5 s of compression, then the
      * 280 MB flush at 200 MB/s (1.40 s): 4.10 s = 1.5 + 1.20 reading + 1.40 flush. The
      * two additions are within 10% of each other? 1.20 < 0.9 x 1.40: no, the flush sets
      * it. */
-    in = lab_run(200e6, PREDICT_SYNC_FSYNC);
+    in = lab_run(200e6, WBM_SYNC_FSYNC);
     in.input_bytes = 536870912.0;
     in.output_bytes = 280e6;
     in.cpu_s = 1.5;
     in.read_bps = 199e6;
-    p = predict_run(&in);
+    p = wbm_predict(&in);
     assert_close(p.seconds, 536870912.0 / 199e6 + 1.4, 1e-12);
     assert_close(p.part_s[TERM_READ], 536870912.0 / 199e6 - 1.5, 1e-12);
     assert_close(p.part_s[TERM_FLUSH], 1.4, 1e-12);
-    assert_int_equal(predict_decide(&p, 0.10, &second), TERM_FLUSH);
+    assert_int_equal(wbm_decide(&p, 0.10, &second), TERM_FLUSH);
     assert_int_equal(second, TERM_COUNT);
     /* Read at 180 MB/s (2.98 s, 1.48 s beyond the compression): reading and the flush
      * are within 10% (1.40 >= 0.9 x 1.48): balanced, read first. */
     in.read_bps = 180e6;
-    p = predict_run(&in);
-    assert_int_equal(predict_decide(&p, 0.10, &second), TERM_READ);
+    p = wbm_predict(&in);
+    assert_int_equal(wbm_decide(&p, 0.10, &second), TERM_READ);
     assert_int_equal(second, TERM_FLUSH);
     /* Side by side: reading a copy for 10 s beside O_DIRECT writes of 10.5 s (1 s of
      * compression): the disk leads, and reading's own time is within 10% of it: balanced,
      * write and read. */
-    in = lab_run(560.6e6 / 10.5, PREDICT_SYNC_DIRECT);
+    in = lab_run(560.6e6 / 10.5, WBM_SYNC_DIRECT);
     in.cpu_s = 1.0;
     in.read_bps = 1073741824.0 / 10.0;
-    p = predict_run(&in);
+    p = wbm_predict(&in);
     assert_close(p.seconds, 10.5, 1e-12);
     assert_close(p.part_s[TERM_READ], 9.0, 1e-12);
     assert_close(p.part_s[TERM_WRITE], 0.5, 1e-12);
-    assert_int_equal(predict_decide(&p, 0.10, &second), TERM_WRITE);
+    assert_int_equal(wbm_decide(&p, 0.10, &second), TERM_WRITE);
     assert_int_equal(second, TERM_READ);
     /* Saturated cores: T = 2 on 2 CPUs, 3.9 CPU seconds of compression and 1.2 ns of
      * system CPU per byte written: (3.9 + 0.673) / 2 = 2.286 s against 1.87 s, and a
      * fast disk: the CPU cost of writing sets the time. */
-    in = lab_run(5e9, PREDICT_SYNC_DIRECT);
+    in = lab_run(5e9, WBM_SYNC_DIRECT);
     in.cpu_s = 1.87;
     in.cpu_work_s = 3.9;
     in.io_cpu_per_byte = 1.2e-9;
     in.cpus = 2;
-    p = predict_run(&in);
+    p = wbm_predict(&in);
     assert_close(p.part_s[TERM_IO_CPU], (3.9 + 0.6727) / 2.0 - 1.87, 1e-4);
-    assert_int_equal(predict_decide(&p, 0.10, &second), TERM_IO_CPU);
+    assert_int_equal(wbm_decide(&p, 0.10, &second), TERM_IO_CPU);
     /* The parts always add up to the time. */
     double sum = 0.0;
     for (int t = 0; t < TERM_COUNT; t++)
         sum += p.part_s[t];
     assert_close(sum, p.seconds, 1e-12);
-    assert_string_equal(predict_term_name(TERM_IO_CPU), "io-cpu");
+    assert_string_equal(wbm_term_name(TERM_IO_CPU), "io-cpu");
 }
 
 /* The what-if's inverse for each speed: the read speed and the cap that bring a run to a
@@ -233,16 +233,16 @@ static void test_speed_for_seconds_per_kind(void **state)
 {
     (void)state;
     /* Reading 1 GiB in 5 s needs 214.7 MB/s (the disk's 4.67 s overlap: direct). */
-    predict_inputs_t in = lab_run(120e6, PREDICT_SYNC_DIRECT);
+    wbm_inputs_t in = lab_run(120e6, WBM_SYNC_DIRECT);
     in.read_bps = 100e6;
-    assert_close(predict_speed_for_seconds(&in, PREDICT_SPEED_READ, 5.0),
+    assert_close(wbm_speed_for_seconds(&in, WBM_SPEED_READ, 5.0),
                  1073741824.0 / 5.0, 1e-6);
     /* ... but not in 4 s: the disk's 4.67 s remain. */
-    assert_true(isnan(predict_speed_for_seconds(&in, PREDICT_SPEED_READ, 4.0)));
+    assert_true(isnan(wbm_speed_for_seconds(&in, WBM_SPEED_READ, 4.0)));
     /* A cap that paces 560.6 MB into 4 s, the real 1 GB/s disk then flushing 0.56 s. */
-    in = lab_run(1e9, PREDICT_SYNC_FSYNC);
+    in = lab_run(1e9, WBM_SYNC_FSYNC);
     in.pace_bps = 100e6;
-    assert_close(predict_speed_for_seconds(&in, PREDICT_SPEED_PACE, 4.5606), 560.6e6 / 4.0, 1e-6);
+    assert_close(wbm_speed_for_seconds(&in, WBM_SPEED_PACE, 4.5606), 560.6e6 / 4.0, 1e-6);
 }
 
 static cause_evidence_t evidence(double measured_bps, double write_ceiling_bps)

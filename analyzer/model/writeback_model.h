@@ -1,6 +1,7 @@
-/* predict.h - how long a compression run takes on a volume, from how the kernel moves its
- * output: the CPU time of the job (its time into memory), the volume's drain rate, the
- * sync mode and the page cache's write-back thresholds.
+/* writeback_model.h - the write-back model (prefix wbm_): how long a compression run takes
+ * on a volume, from how the kernel moves its output: the CPU time of the job (its time
+ * into memory), the volume's drain rate, the sync mode and the page cache's write-back
+ * thresholds.
  *
  * Three regimes (docs/method.md derives them):
  * - overlapped: the writes bypass the cache (O_DIRECT) or the cache holds almost none of
@@ -20,33 +21,33 @@
  * is compressed (the pipeline's fill, max(cores, read) x min(1, T x block / input)), and
  * the last block's output is written after the cores finish.
  * Pure functions: no I/O, no allocation. Unknown inputs are NAN. */
-#ifndef CP_MODEL_PREDICT_H
-#define CP_MODEL_PREDICT_H
+#ifndef CP_MODEL_WRITEBACK_MODEL_H
+#define CP_MODEL_WRITEBACK_MODEL_H
 
-typedef enum predict_sync {
-    PREDICT_SYNC_FSYNC,  /* buffered writes, fsync at the end (the default timing) */
-    PREDICT_SYNC_DIRECT, /* O_DIRECT: no page cache */
-    PREDICT_SYNC_NONE,   /* buffered writes, no fsync: the run ends with the last write */
-} predict_sync_t;
+typedef enum wbm_sync {
+    WBM_SYNC_FSYNC,  /* buffered writes, fsync at the end (the default timing) */
+    WBM_SYNC_DIRECT, /* O_DIRECT: no page cache */
+    WBM_SYNC_NONE,   /* buffered writes, no fsync: the run ends with the last write */
+} wbm_sync_t;
 
 /* Parses a runs.csv sync value ("fsync", "direct", "none"); "" or anything else reads as
  * fsync, the default timing. */
-predict_sync_t predict_sync_from_name(const char *name);
+wbm_sync_t wbm_sync_from_name(const char *name);
 
-typedef enum predict_regime {
-    PREDICT_UNKNOWN,    /* a required input was unknown: no prediction */
-    PREDICT_CPU_ONLY,   /* nothing to write (memory target, or a RAM volume) */
-    PREDICT_READ,       /* nothing to write, and reading the input takes longer than the
+typedef enum wbm_regime {
+    WBM_UNKNOWN,    /* a required input was unknown: no prediction */
+    WBM_CPU_ONLY,   /* nothing to write (memory target, or a RAM volume) */
+    WBM_READ,       /* nothing to write, and reading the input takes longer than the
                            CPU work (a decompression restoring to memory) */
-    PREDICT_OVERLAPPED,
-    PREDICT_SERIAL,
-    PREDICT_MIXED,
-} predict_regime_t;
+    WBM_OVERLAPPED,
+    WBM_SERIAL,
+    WBM_MIXED,
+} wbm_regime_t;
 
 /* "unknown", "cpu-only", "read", "overlapped", "serial", "mixed". */
-const char *predict_regime_name(predict_regime_t regime);
+const char *wbm_regime_name(wbm_regime_t regime);
 
-typedef struct predict_inputs {
+typedef struct wbm_inputs {
     double input_bytes, output_bytes;
     double cpu_s;          /* the same job at the same T into memory (required) */
     double cpu_work_s;     /* that run's CPU seconds (user + system); NAN: unknown */
@@ -56,7 +57,7 @@ typedef struct predict_inputs {
     double drain_bps;      /* the volume's write speed with the cache out of the way;
                               INFINITY for RAM; NAN: unknown (no prediction) */
     double pace_bps;       /* an emulated write cap paces the writes themselves; NAN: none */
-    predict_sync_t sync;
+    wbm_sync_t sync;
     double dirty_background_bytes, dirty_bytes; /* NAN: unknown (taken as overlapped: a
                                                    table from elsewhere rarely says) */
     double dirty_expire_s; /* NAN: unknown (no age limit) */
@@ -65,10 +66,10 @@ typedef struct predict_inputs {
      * output exists only once a block is compressed (fill), and the last block's output
      * is written after the cores finish. NAN: unknown (no fill, no last block). */
     double threads, block_bytes;
-} predict_inputs_t;
+} wbm_inputs_t;
 
 /* The terms of the decomposition, each a mechanism that can set a run's time. */
-typedef enum predict_term {
+typedef enum wbm_term {
     TERM_COMPUTE, /* the cores compressing: the memory target's time at this T */
     TERM_IO_CPU,  /* the I/O path's own CPU work (page-cache copies, file system, block
                      layer) on cores the compressors already fill */
@@ -77,14 +78,14 @@ typedef enum predict_term {
                      the run, an emulated cap pacing the writes */
     TERM_FLUSH,   /* the flush tail: what the page cache still holds at the fsync */
     TERM_COUNT
-} predict_term_t;
+} wbm_term_t;
 
 /* "compute", "io-cpu", "read", "write", "flush". */
-const char *predict_term_name(predict_term_t term);
+const char *wbm_term_name(wbm_term_t term);
 
 typedef struct prediction {
-    predict_regime_t regime;
-    double seconds;        /* predicted wall time; NAN when regime is PREDICT_UNKNOWN */
+    wbm_regime_t regime;
+    double seconds;        /* predicted wall time; NAN when regime is WBM_UNKNOWN */
     double compute_s;      /* the cores' part before the flush: max(cpu, cores with the
                               I/O path's work, input / read, output / pace) */
     double tail_s;         /* predicted seconds after the last output byte (the flush) */
@@ -100,7 +101,7 @@ typedef struct prediction {
 } prediction_t;
 
 /* Predicts one run. */
-prediction_t predict_run(const predict_inputs_t *in);
+prediction_t wbm_predict(const wbm_inputs_t *in);
 
 /* What sets a predicted time, with tolerance tol (0.10). At CPU speed (seconds <=
  * compute / (1 - tol)) the limit is TERM_COMPUTE, balanced with a read or an overlapped
@@ -111,19 +112,19 @@ prediction_t predict_run(const predict_inputs_t *in);
  * another kind (CPU: compute, io-cpu; read; write: write, flush) comes within tol of the
  * limit: a side-by-side term by its own time, the flush and the group by what they add.
  * *second is TERM_COUNT when not balanced. TERM_COUNT when the prediction is unknown. */
-predict_term_t predict_decide(const prediction_t *p, double tol, predict_term_t *second);
+wbm_term_t wbm_decide(const prediction_t *p, double tol, wbm_term_t *second);
 
-/* Which speed predict_speed_for_seconds varies. */
-typedef enum predict_speed {
-    PREDICT_SPEED_DRAIN, /* drain_bps: the volume's device */
-    PREDICT_SPEED_PACE,  /* pace_bps: an emulated write cap */
-    PREDICT_SPEED_READ,  /* read_bps: the input's volume */
-} predict_speed_t;
+/* Which speed wbm_speed_for_seconds varies. */
+typedef enum wbm_speed {
+    WBM_SPEED_DRAIN, /* drain_bps: the volume's device */
+    WBM_SPEED_PACE,  /* pace_bps: an emulated write cap */
+    WBM_SPEED_READ,  /* read_bps: the input's volume */
+} wbm_speed_t;
 
 /* The smallest speed (bytes per second) of the given kind at which the run takes at most
  * seconds, the other inputs as given; NAN when no speed reaches it (the other terms alone
  * take longer) or the prediction is unknown. Bisection on the logarithm of the speed. */
-double predict_speed_for_seconds(const predict_inputs_t *in, predict_speed_t which,
+double wbm_speed_for_seconds(const wbm_inputs_t *in, wbm_speed_t which,
                                  double seconds);
 
 #endif

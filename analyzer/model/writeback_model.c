@@ -1,27 +1,28 @@
-/* predict.c - owns the write-back model: a run's time from its CPU time, the drain rate,
- * the sync mode and the page cache's thresholds, as a sum of named parts (predict.h). */
-#include "model/predict.h"
+/* writeback_model.c - owns the write-back model: a run's time from its CPU time, the drain
+ * rate, the sync mode and the page cache's thresholds, as a sum of named parts
+ * (writeback_model.h). */
+#include "model/writeback_model.h"
 
 #include <math.h>
 #include <string.h>
 
-predict_sync_t predict_sync_from_name(const char *name)
+wbm_sync_t wbm_sync_from_name(const char *name)
 {
     if (name != NULL && strcmp(name, "direct") == 0)
-        return PREDICT_SYNC_DIRECT;
+        return WBM_SYNC_DIRECT;
     if (name != NULL && strcmp(name, "none") == 0)
-        return PREDICT_SYNC_NONE;
-    return PREDICT_SYNC_FSYNC;
+        return WBM_SYNC_NONE;
+    return WBM_SYNC_FSYNC;
 }
 
-const char *predict_regime_name(predict_regime_t regime)
+const char *wbm_regime_name(wbm_regime_t regime)
 {
     switch (regime) {
-    case PREDICT_CPU_ONLY: return "cpu-only";
-    case PREDICT_READ: return "read";
-    case PREDICT_OVERLAPPED: return "overlapped";
-    case PREDICT_SERIAL: return "serial";
-    case PREDICT_MIXED: return "mixed";
+    case WBM_CPU_ONLY: return "cpu-only";
+    case WBM_READ: return "read";
+    case WBM_OVERLAPPED: return "overlapped";
+    case WBM_SERIAL: return "serial";
+    case WBM_MIXED: return "mixed";
     default: return "unknown";
     }
 }
@@ -32,7 +33,7 @@ const char *predict_regime_name(predict_regime_t regime)
  * dirty pages exceed its share of that threshold (a share the kernel sets from the
  * device's recent write-out, unknown here: taken as passed by then), or the dirty-expiry
  * age. Unknown thresholds (data from elsewhere): none of it, the classic overlapped view. */
-static double cached_bytes(const predict_inputs_t *in, double compute_s)
+static double cached_bytes(const wbm_inputs_t *in, double compute_s)
 {
     if (!(in->dirty_background_bytes >= 0.0))
         return 0.0;
@@ -45,7 +46,7 @@ static double cached_bytes(const predict_inputs_t *in, double compute_s)
     return held;
 }
 
-const char *predict_term_name(predict_term_t term)
+const char *wbm_term_name(wbm_term_t term)
 {
     switch (term) {
     case TERM_COMPUTE: return "compute";
@@ -61,8 +62,8 @@ const char *predict_term_name(predict_term_t term)
  * what the front (the time before the page cache's part) adds beyond the cores, to the
  * one of reading and paced writing that sets it (front_term), and what comes after the
  * front, to back_term. */
-static void decompose(prediction_t *p, double front, predict_term_t front_term,
-                      predict_term_t back_term)
+static void decompose(prediction_t *p, double front, wbm_term_t front_term,
+                      wbm_term_t back_term)
 {
     double cpu = p->own_s[TERM_COMPUTE], cores = p->own_s[TERM_IO_CPU];
     for (int t = 0; t < TERM_COUNT; t++)
@@ -77,9 +78,9 @@ static void decompose(prediction_t *p, double front, predict_term_t front_term,
         p->part_s[back_term] += after;
 }
 
-prediction_t predict_run(const predict_inputs_t *in)
+prediction_t wbm_predict(const wbm_inputs_t *in)
 {
-    prediction_t p = {PREDICT_UNKNOWN, NAN, NAN, NAN, NAN, {NAN, NAN, NAN, NAN, NAN},
+    prediction_t p = {WBM_UNKNOWN, NAN, NAN, NAN, NAN, {NAN, NAN, NAN, NAN, NAN},
                       {NAN, NAN, NAN, NAN, NAN}};
     if (!(in->cpu_s > 0.0) || !(in->input_bytes > 0.0))
         return p;
@@ -88,7 +89,7 @@ prediction_t predict_run(const predict_inputs_t *in)
     if (in->cpu_work_s > 0.0 && in->io_cpu_per_byte >= 0.0 && in->cpus >= 1.0)
         cores = fmax(cores, (in->cpu_work_s + out * in->io_cpu_per_byte) / in->cpus);
     double read = in->read_bps > 0.0 ? in->input_bytes / in->read_bps : 0.0;
-    /* The pipeline's fill and last block (predict_inputs_t). */
+    /* The pipeline's fill and last block (wbm_inputs_t). */
     double block_share = in->block_bytes > 0.0 ? fmin(1.0, in->block_bytes / in->input_bytes) : 0.0;
     double fill = block_share > 0.0 && in->threads >= 1.0
                       ? fmax(cores, read) * fmin(1.0, in->threads * block_share) : 0.0;
@@ -101,7 +102,7 @@ prediction_t predict_run(const predict_inputs_t *in)
     double compute = fmax(cores_end, fmax(read, pace));
     /* Beyond the cores, the front waits for reading when that is what sets it, else for
      * the paced writes (the pace itself, or the last block paced after the cores). */
-    predict_term_t front_term = read >= compute ? TERM_READ : TERM_WRITE;
+    wbm_term_t front_term = read >= compute ? TERM_READ : TERM_WRITE;
     p.own_s[TERM_COMPUTE] = in->cpu_s;
     p.own_s[TERM_IO_CPU] = cores;
     p.own_s[TERM_READ] = read;
@@ -110,9 +111,9 @@ prediction_t predict_run(const predict_inputs_t *in)
     p.compute_s = compute;
     if (isinf(in->drain_bps)) {
         p.regime = read > cores_end * (1.0 + 1e-9) && read >= compute * (1.0 - 1e-9)
-                       ? PREDICT_READ
-                   : pace > cores_end * (1.0 + 1e-9) ? PREDICT_OVERLAPPED
-                                                     : PREDICT_CPU_ONLY;
+                       ? WBM_READ
+                   : pace > cores_end * (1.0 + 1e-9) ? WBM_OVERLAPPED
+                                                     : WBM_CPU_ONLY;
         p.seconds = compute;
         p.tail_s = 0.0;
         p.cached_bytes = 0.0;
@@ -120,14 +121,14 @@ prediction_t predict_run(const predict_inputs_t *in)
         return p;
     }
     if (!(in->drain_bps > 0.0))
-        return (prediction_t){PREDICT_UNKNOWN, NAN, NAN, NAN, NAN, {NAN, NAN, NAN, NAN, NAN},
+        return (prediction_t){WBM_UNKNOWN, NAN, NAN, NAN, NAN, {NAN, NAN, NAN, NAN, NAN},
                               {NAN, NAN, NAN, NAN, NAN}};
     double write_s = out / in->drain_bps;
-    if (in->sync == PREDICT_SYNC_DIRECT) {
+    if (in->sync == WBM_SYNC_DIRECT) {
         /* The disk starts with the first compressed block and ends with the last. */
         if (pace == 0.0)
             write_s += fill;
-        p.regime = PREDICT_OVERLAPPED;
+        p.regime = WBM_OVERLAPPED;
         p.seconds = fmax(compute + last_out / in->drain_bps, write_s);
         p.tail_s = 0.0;
         p.cached_bytes = 0.0;
@@ -135,17 +136,17 @@ prediction_t predict_run(const predict_inputs_t *in)
         decompose(&p, compute, front_term, TERM_WRITE);
         return p;
     }
-    predict_inputs_t sized = *in;
+    wbm_inputs_t sized = *in;
     sized.output_bytes = out;
     double held = cached_bytes(&sized, compute);
     p.cached_bytes = held;
-    if (in->sync == PREDICT_SYNC_NONE) {
+    if (in->sync == WBM_SYNC_NONE) {
         /* No fsync: the run ends with the last write unless writers were throttled at the
          * dirty threshold; what is still dirty then is written after the run. */
         double limit = in->dirty_bytes >= 0.0 ? in->dirty_bytes : INFINITY;
         double start = held < out ? compute * held / out : compute;
         double end = out > limit ? fmax(compute, start + (out - limit) / in->drain_bps) : compute;
-        p.regime = out > limit ? PREDICT_MIXED : PREDICT_CPU_ONLY;
+        p.regime = out > limit ? WBM_MIXED : WBM_CPU_ONLY;
         p.seconds = end;
         p.tail_s = 0.0;
         if (out > limit)
@@ -154,7 +155,7 @@ prediction_t predict_run(const predict_inputs_t *in)
         return p;
     }
     if (held >= out) {
-        p.regime = PREDICT_SERIAL;
+        p.regime = WBM_SERIAL;
         p.seconds = compute + write_s;
         p.tail_s = write_s;
         p.own_s[TERM_FLUSH] = write_s;
@@ -163,7 +164,7 @@ prediction_t predict_run(const predict_inputs_t *in)
     }
     double serial_part = compute + held / in->drain_bps;
     double busy_disk = compute * held / out + write_s;
-    p.regime = held > 0.0 ? PREDICT_MIXED : PREDICT_OVERLAPPED;
+    p.regime = held > 0.0 ? WBM_MIXED : WBM_OVERLAPPED;
     p.seconds = fmax(serial_part, busy_disk);
     p.tail_s = p.seconds - compute;
     p.own_s[TERM_WRITE] = fmax(pace, busy_disk);
@@ -173,12 +174,12 @@ prediction_t predict_run(const predict_inputs_t *in)
 }
 
 /* 0 for the CPU's terms, 1 reading, 2 writing: the verdict each would give. */
-static int term_kind(predict_term_t t)
+static int term_kind(wbm_term_t t)
 {
     return t == TERM_COMPUTE || t == TERM_IO_CPU ? 0 : t == TERM_READ ? 1 : 2;
 }
 
-predict_term_t predict_decide(const prediction_t *p, double tol, predict_term_t *second)
+wbm_term_t wbm_decide(const prediction_t *p, double tol, wbm_term_t *second)
 {
     *second = TERM_COUNT;
     double t = p->seconds;
@@ -187,7 +188,7 @@ predict_term_t predict_decide(const prediction_t *p, double tol, predict_term_t 
     if (t <= p->own_s[TERM_COMPUTE] / (1.0 - tol) * (1.0 + 1e-12)) {
         /* At CPU speed: balanced with a read or an overlapped write that takes as long. */
         double best = (1.0 - tol) * t;
-        for (predict_term_t k = TERM_READ; k <= TERM_WRITE; k++)
+        for (wbm_term_t k = TERM_READ; k <= TERM_WRITE; k++)
             if (p->own_s[k] >= best) {
                 best = p->own_s[k];
                 *second = k;
@@ -197,8 +198,8 @@ predict_term_t predict_decide(const prediction_t *p, double tol, predict_term_t 
     /* Held back. The cores (with the I/O path's work), reading and overlapped writing run
      * side by side: the longest of them (by its own time) leads that group, and the group
      * adds the sum of its parts; the flush adds its tail after it. */
-    predict_term_t leader = TERM_IO_CPU;
-    for (predict_term_t k = TERM_READ; k <= TERM_WRITE; k++)
+    wbm_term_t leader = TERM_IO_CPU;
+    for (wbm_term_t k = TERM_READ; k <= TERM_WRITE; k++)
         if (p->own_s[k] > p->own_s[leader])
             leader = k;
     double group = p->part_s[TERM_IO_CPU] + p->part_s[TERM_READ] + p->part_s[TERM_WRITE];
@@ -210,7 +211,7 @@ predict_term_t predict_decide(const prediction_t *p, double tol, predict_term_t 
     }
     /* A side-by-side term of another kind whose own time is within tol of the leader's. */
     double best = (1.0 - tol) * p->own_s[leader];
-    for (predict_term_t k = TERM_IO_CPU; k <= TERM_WRITE; k++)
+    for (wbm_term_t k = TERM_IO_CPU; k <= TERM_WRITE; k++)
         if (k != leader && term_kind(k) != term_kind(leader) && p->own_s[k] >= best) {
             best = p->own_s[k];
             *second = k;
@@ -222,33 +223,33 @@ predict_term_t predict_decide(const prediction_t *p, double tol, predict_term_t 
 }
 
 /* The field of in that which names. */
-static double *speed_field(predict_inputs_t *in, predict_speed_t which)
+static double *speed_field(wbm_inputs_t *in, wbm_speed_t which)
 {
     switch (which) {
-    case PREDICT_SPEED_PACE: return &in->pace_bps;
-    case PREDICT_SPEED_READ: return &in->read_bps;
+    case WBM_SPEED_PACE: return &in->pace_bps;
+    case WBM_SPEED_READ: return &in->read_bps;
     default: return &in->drain_bps;
     }
 }
 
-double predict_speed_for_seconds(const predict_inputs_t *in, predict_speed_t which,
+double wbm_speed_for_seconds(const wbm_inputs_t *in, wbm_speed_t which,
                                  double seconds)
 {
-    /* predict_run's time falls as any of its speeds grows: bisect on log(speed). */
-    predict_inputs_t probe = *in;
+    /* wbm_predict's time falls as any of its speeds grows: bisect on log(speed). */
+    wbm_inputs_t probe = *in;
     double *speed = speed_field(&probe, which);
     *speed = INFINITY;
-    prediction_t fastest = predict_run(&probe);
-    if (fastest.regime == PREDICT_UNKNOWN || !(seconds > fastest.seconds * (1.0 + 1e-9)))
+    prediction_t fastest = wbm_predict(&probe);
+    if (fastest.regime == WBM_UNKNOWN || !(seconds > fastest.seconds * (1.0 + 1e-9)))
         return NAN;
     double lo = 1.0, hi = 1e15; /* bytes per second */
     *speed = hi;
-    if (predict_run(&probe).seconds > seconds)
+    if (wbm_predict(&probe).seconds > seconds)
         return NAN;
     for (int i = 0; i < 200 && hi / lo > 1.0 + 1e-9; i++) {
         double mid = sqrt(lo * hi);
         *speed = mid;
-        if (predict_run(&probe).seconds > seconds)
+        if (wbm_predict(&probe).seconds > seconds)
             lo = mid;
         else
             hi = mid;
