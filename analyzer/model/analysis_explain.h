@@ -1,6 +1,6 @@
 /* analysis_explain.h - the part of the analysis that explains a point: the write-back
  * model's prediction and the cause of the verdict. Called by analysis.c for each point,
- * after the ceilings are known, and by forecast.c, which asks the same questions of a
+ * after the ceilings are known, and by predict.c, which asks the same questions of a
  * volume the study did not run on; not a public interface outside model/. */
 #ifndef CP_MODEL_ANALYSIS_EXPLAIN_H
 #define CP_MODEL_ANALYSIS_EXPLAIN_H

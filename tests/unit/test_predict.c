@@ -14,10 +14,10 @@
 #include <cmocka.h>
 
 #include "model/analysis.h"
-#include "model/forecast.h"
-#include "model/forecast_check.h"
+#include "model/predict.h"
+#include "model/predict_check.h"
 #include "model/storage_class.h"
-#include "report/forecast_out.h"
+#include "report/predict_out.h"
 #include "tables/probe_csv.h"
 #include "tables/runs_csv.h"
 
@@ -102,19 +102,19 @@ static const char mem_runs[] =
     "mem,zstd:3,4,3.25,1000000000,400000000\n"
     "mem,zstd:3,6,2.5,1000000000,400000000\n";
 
-static forecast_t *forecast_of(const study_t *s, const forecast_volume_t *v, size_t n,
-                               const forecast_request_t *r)
+static predict_t *predict_of(const study_t *s, const predict_volume_t *v, size_t n,
+                               const predict_request_t *r)
 {
     cp_err_t err = {0};
-    forecast_t *f = NULL;
-    if (forecast_run(s->analysis, v, n, r, &f, &err) != CP_OK)
+    predict_t *f = NULL;
+    if (predict_run(s->analysis, v, n, r, &f, &err) != CP_OK)
         fail_msg("forecast: %s", err.msg);
     return f;
 }
 
-static double seconds_at(const forecast_t *f, size_t volume, int threads)
+static double seconds_at(const predict_t *f, size_t volume, int threads)
 {
-    const forecast_point_t *p = forecast_find(f, 0, volume, threads);
+    const predict_point_t *p = predict_find(f, 0, volume, threads);
     if (p == NULL)
         fail_msg("no point at volume %zu, T=%d", volume, threads);
     return p->prediction.seconds;
@@ -129,25 +129,25 @@ static void test_typed_speed_without_thresholds_overlaps(void **state)
     study_load(&s, mem_runs, NULL);
     /* No thresholds: nothing held in the page cache, t = max(cpu, out / drain); at
      * 100 MB/s the 400 MB take 4 s. */
-    forecast_volume_t v = forecast_volume_typed("usb", 100e6, NAN);
-    forecast_t *f = forecast_of(&s, &v, 1, NULL);
+    predict_volume_t v = predict_volume_typed("usb", 100e6, NAN);
+    predict_t *f = predict_of(&s, &v, 1, NULL);
     assert_int_equal(f->npoints, 4);
     assert_close(seconds_at(f, 0, 1), 10.0, 1e-12);
     assert_close(seconds_at(f, 0, 2), 5.5, 1e-12);
     assert_close(seconds_at(f, 0, 4), 4.0, 1e-12);
-    const forecast_point_t *p4 = forecast_find(f, 0, 0, 4);
+    const predict_point_t *p4 = predict_find(f, 0, 0, 4);
     assert_int_equal(p4->verdict, VERDICT_WRITE);
     assert_int_equal(p4->cause, CAUSE_WRITE_THROUGHPUT);
     assert_close(p4->prediction.part_s[TERM_COMPUTE], 3.25, 1e-12);
     assert_close(p4->prediction.part_s[TERM_WRITE], 0.75, 1e-12);
-    assert_int_equal(forecast_find(f, 0, 0, 1)->verdict, VERDICT_CPU);
+    assert_int_equal(predict_find(f, 0, 0, 1)->verdict, VERDICT_CPU);
     assert_false(p4->extrapolated);
     assert_string_equal(f->volumes[0].drain_source, "typed");
     /* The volume limits the job where its 4 s come within 10% of the compression's: the
      * Amdahl time 10 (0.1 + 0.9 / T) = 4 / 0.9 at T = 2.47 (the fitted curve, near it). */
-    const forecast_crossover_t *x = &f->crossovers[0];
+    const predict_crossover_t *x = &f->crossovers[0];
     assert_true(x->threads > 2.2 && x->threads < 2.8);
-    forecast_free(f);
+    predict_free(f);
     study_free(&s);
 }
 
@@ -156,24 +156,24 @@ static void test_typed_speed_with_the_page_cache(void **state)
     (void)state;
     study_t s;
     study_load(&s, mem_runs, NULL);
-    forecast_volume_t v = forecast_volume_typed("usb", 100e6, NAN);
-    forecast_request_t r = forecast_defaults();
+    predict_volume_t v = predict_volume_typed("usb", 100e6, NAN);
+    predict_request_t r = predict_defaults();
     /* A background threshold above the output: the cache holds it all until the fsync,
      * t = cpu + out / drain. */
-    r.writeback = (forecast_writeback_t){1e9, 2e9, NAN, NAN};
-    forecast_t *f = forecast_of(&s, &v, 1, &r);
+    r.writeback = (predict_writeback_t){1e9, 2e9, NAN, NAN};
+    predict_t *f = predict_of(&s, &v, 1, &r);
     assert_close(seconds_at(f, 0, 1), 14.0, 1e-12);
     assert_close(seconds_at(f, 0, 6), 6.5, 1e-12);
-    assert_int_equal(forecast_find(f, 0, 0, 1)->cause, CAUSE_FLUSH_TAIL);
-    assert_int_equal(forecast_find(f, 0, 0, 1)->prediction.regime, WBM_SERIAL);
-    forecast_free(f);
+    assert_int_equal(predict_find(f, 0, 0, 1)->cause, CAUSE_FLUSH_TAIL);
+    assert_int_equal(predict_find(f, 0, 0, 1)->prediction.regime, WBM_SERIAL);
+    predict_free(f);
     /* 100 MB held: t = max(cpu + 100 MB / drain, cpu x 100/400 + out / drain). */
-    r.writeback = (forecast_writeback_t){100e6, 2e9, NAN, NAN};
-    f = forecast_of(&s, &v, 1, &r);
+    r.writeback = (predict_writeback_t){100e6, 2e9, NAN, NAN};
+    f = predict_of(&s, &v, 1, &r);
     assert_close(seconds_at(f, 0, 1), fmax(10.0 + 1.0, 10.0 / 4 + 4.0), 1e-12);  /* 11 */
     assert_close(seconds_at(f, 0, 4), fmax(3.25 + 1.0, 3.25 / 4 + 4.0), 1e-12); /* 4.8125 */
-    assert_int_equal(forecast_find(f, 0, 0, 4)->prediction.regime, WBM_MIXED);
-    forecast_free(f);
+    assert_int_equal(predict_find(f, 0, 0, 4)->prediction.regime, WBM_MIXED);
+    predict_free(f);
     study_free(&s);
 }
 
@@ -183,13 +183,13 @@ static void test_class_speed_is_the_drain_rate(void **state)
     study_t s;
     study_load(&s, mem_runs, NULL);
     const storage_class_t *hdd = storage_class_find("usb3-hdd-inner"); /* 60 MB/s */
-    forecast_volume_t v = forecast_volume_class(hdd->name, hdd);
-    forecast_t *f = forecast_of(&s, &v, 1, NULL);
-    assert_int_equal(f->volumes[0].source, FORECAST_CLASS);
+    predict_volume_t v = predict_volume_class(hdd->name, hdd);
+    predict_t *f = predict_of(&s, &v, 1, NULL);
+    assert_int_equal(f->volumes[0].source, PREDICT_CLASS);
     assert_close(seconds_at(f, 0, 1), 10.0, 1e-12);        /* the CPU's 10 s > 6.67 s */
     assert_close(seconds_at(f, 0, 6), 400e6 / 60e6, 1e-12); /* the disk's 6.67 s > 2.5 s */
-    assert_int_equal(forecast_find(f, 0, 0, 6)->verdict, VERDICT_WRITE);
-    forecast_free(f);
+    assert_int_equal(predict_find(f, 0, 0, 6)->verdict, VERDICT_WRITE);
+    predict_free(f);
     study_free(&s);
 }
 
@@ -198,16 +198,16 @@ static void test_read_speed_counts_with_the_same_layout(void **state)
     (void)state;
     study_t s;
     study_load(&s, mem_runs, NULL);
-    forecast_volume_t v = forecast_volume_typed("nas", 1e9, 200e6);
-    forecast_request_t r = forecast_defaults();
-    forecast_t *f = forecast_of(&s, &v, 1, &r);
+    predict_volume_t v = predict_volume_typed("nas", 1e9, 200e6);
+    predict_request_t r = predict_defaults();
+    predict_t *f = predict_of(&s, &v, 1, &r);
     assert_close(seconds_at(f, 0, 6), 2.5, 1e-12); /* split: the input is read elsewhere */
-    forecast_free(f);
+    predict_free(f);
     r.same_layout = true;
-    f = forecast_of(&s, &v, 1, &r);
+    f = predict_of(&s, &v, 1, &r);
     assert_close(seconds_at(f, 0, 6), 1e9 / 200e6, 1e-12); /* reading 1 GB at 200 MB/s */
-    assert_int_equal(forecast_find(f, 0, 0, 6)->verdict, VERDICT_READ);
-    forecast_free(f);
+    assert_int_equal(predict_find(f, 0, 0, 6)->verdict, VERDICT_READ);
+    predict_free(f);
     study_free(&s);
 }
 
@@ -216,33 +216,33 @@ static void test_unrun_thread_counts_come_from_the_cpu_model(void **state)
     (void)state;
     study_t s;
     study_load(&s, mem_runs, NULL);
-    forecast_volume_t v = forecast_volume_typed("fast", 10e9, NAN);
+    predict_volume_t v = predict_volume_typed("fast", 10e9, NAN);
     int threads[] = {4, 8};
-    forecast_request_t r = forecast_defaults();
+    predict_request_t r = predict_defaults();
     r.threads = threads;
     r.nthreads = 2;
-    forecast_t *f = forecast_of(&s, &v, 1, &r);
+    predict_t *f = predict_of(&s, &v, 1, &r);
     assert_int_equal(f->npoints, 2);
-    const forecast_point_t *p8 = forecast_find(f, 0, 0, 8);
+    const predict_point_t *p8 = predict_find(f, 0, 0, 8);
     assert_true(p8->extrapolated);
-    assert_false(forecast_find(f, 0, 0, 4)->extrapolated);
+    assert_false(predict_find(f, 0, 0, 4)->extrapolated);
     assert_close(p8->cpu_s, 10.0 * (0.1 + 0.9 / 8), 0.05); /* 2.125 s */
-    forecast_free(f);
+    predict_free(f);
     /* Beyond reach (4 x 6 threads), and a codec the study did not run: refused. */
     int far[] = {25};
     r.threads = far;
     r.nthreads = 1;
     cp_err_t err = {0};
-    forecast_t *none = NULL;
-    assert_int_equal(forecast_run(s.analysis, &v, 1, &r, &none, &err), CP_EUSAGE);
+    predict_t *none = NULL;
+    assert_int_equal(predict_run(s.analysis, &v, 1, &r, &none, &err), CP_EUSAGE);
     assert_null(none);
     assert_non_null(strstr(err.msg, "--threads 25"));
     const char *xz[] = {"xz:6"};
-    r = forecast_defaults();
+    r = predict_defaults();
     r.codecs = xz;
     r.ncodecs = 1;
     cp_err_clear(&err);
-    assert_int_equal(forecast_run(s.analysis, &v, 1, &r, &none, &err), CP_EUSAGE);
+    assert_int_equal(predict_run(s.analysis, &v, 1, &r, &none, &err), CP_EUSAGE);
     assert_non_null(strstr(err.msg, "it has: zstd:3"));
     study_free(&s);
 }
@@ -253,10 +253,10 @@ static void test_no_memory_runs_is_a_data_error(void **state)
     study_t s;
     study_load(&s, "target,codec,threads,seconds,input_bytes,output_bytes\n"
                    "usb,zstd:3,1,10,1000000000,400000000\n", NULL);
-    forecast_volume_t v = forecast_volume_typed("x", 1e8, NAN);
-    forecast_t *f = NULL;
+    predict_volume_t v = predict_volume_typed("x", 1e8, NAN);
+    predict_t *f = NULL;
     cp_err_t err = {0};
-    assert_int_equal(forecast_run(s.analysis, &v, 1, NULL, &f, &err), CP_EDATA);
+    assert_int_equal(predict_run(s.analysis, &v, 1, NULL, &f, &err), CP_EDATA);
     assert_null(f);
     assert_non_null(strstr(err.msg, "no runs on the memory target"));
     study_free(&s);
@@ -271,10 +271,10 @@ static void test_a_decompression_study_is_named(void **state)
     study_load(&s, "target,codec,op,threads,seconds,input_bytes,output_bytes\n"
                    "mem,zstd:3,decompress,1,2,1000000000,400000000\n"
                    "usb,zstd:3,decompress,1,4,1000000000,400000000\n", NULL);
-    forecast_volume_t v = forecast_volume_typed("x", 1e8, NAN);
-    forecast_t *f = NULL;
+    predict_volume_t v = predict_volume_typed("x", 1e8, NAN);
+    predict_t *f = NULL;
     cp_err_t err = {0};
-    assert_int_equal(forecast_run(s.analysis, &v, 1, NULL, &f, &err), CP_EDATA);
+    assert_int_equal(predict_run(s.analysis, &v, 1, NULL, &f, &err), CP_EDATA);
     assert_null(f);
     assert_non_null(strstr(err.msg, "a decompression study: predict forecasts a compression's"));
     study_free(&s);
@@ -307,18 +307,18 @@ static void test_a_probed_volume_gets_the_analysis_figures(void **state)
     (void)state;
     study_t s;
     study_load(&s, usb_runs, usb_probe);
-    forecast_volume_t v;
+    predict_volume_t v;
     cp_err_t err = {0};
-    assert_int_equal(forecast_volume_probed("usb", "/mnt/usb", s.probe, "usb", NAN, &v, &err),
+    assert_int_equal(predict_volume_probed("usb", "/mnt/usb", s.probe, "usb", NAN, &v, &err),
                      CP_OK);
     assert_close(v.drain_bps, 91e6, 1e-12);
     assert_string_equal(v.drain_source, "probe-drain");
     assert_close(v.io_cpu_per_byte, 0.9 / 400e6, 1e-12);
     assert_close(v.read_bps, 120e6, 1e-12);
     assert_int_equal(v.probe_reps, 3);
-    forecast_request_t r = forecast_defaults();
-    r.writeback = (forecast_writeback_t){150e6, 300e6, 30, 5};
-    forecast_t *f = forecast_of(&s, &v, 1, &r);
+    predict_request_t r = predict_defaults();
+    r.writeback = (predict_writeback_t){150e6, 300e6, 30, 5};
+    predict_t *f = predict_of(&s, &v, 1, &r);
     const analysis_series_t *usb = NULL;
     for (size_t i = 0; i < s.analysis->nseries; i++)
         if (strcmp(s.analysis->series[i].name, "usb") == 0)
@@ -328,12 +328,12 @@ static void test_a_probed_volume_gets_the_analysis_figures(void **state)
         const analysis_point_t *p = &usb->points[k];
         assert_true(p->predicted_seconds > 0.0);
         assert_close(seconds_at(f, 0, p->threads), p->predicted_seconds, 1e-12);
-        assert_int_equal(forecast_find(f, 0, 0, p->threads)->prediction.regime,
+        assert_int_equal(predict_find(f, 0, 0, p->threads)->prediction.regime,
                          p->predicted_regime);
-        assert_int_equal(forecast_find(f, 0, 0, p->threads)->verdict, usb->verdicts[k].verdict);
+        assert_int_equal(predict_find(f, 0, 0, p->threads)->verdict, usb->verdicts[k].verdict);
     }
     assert_close(f->crossovers[0].threads, usb->crossover_threads, 1e-12);
-    forecast_free(f);
+    predict_free(f);
     study_free(&s);
 }
 
@@ -346,13 +346,13 @@ static void test_a_page_cache_speed_is_no_drain_rate(void **state)
     study_load(&s, mem_runs, "target,op,size_bytes,bytes_per_s,sync\n"
                              "cached,write,400000000,2000000000,none\n"
                              "synced,write,400000000,150000000,fsync\n");
-    forecast_volume_t v;
+    predict_volume_t v;
     cp_err_t err = {0};
-    assert_int_equal(forecast_volume_probed("cached", "", s.probe, "cached", NAN, &v, &err), CP_OK);
+    assert_int_equal(predict_volume_probed("cached", "", s.probe, "cached", NAN, &v, &err), CP_OK);
     assert_true(isnan(v.drain_bps));
     assert_string_equal(v.drain_source, "unknown");
     assert_close(v.write_bps, 2e9, 1e-12);
-    assert_int_equal(forecast_volume_probed("synced", "", s.probe, "synced", NAN, &v, &err), CP_OK);
+    assert_int_equal(predict_volume_probed("synced", "", s.probe, "synced", NAN, &v, &err), CP_OK);
     assert_close(v.drain_bps, 150e6, 1e-12);
     assert_string_equal(v.drain_source, "probe-write");
     study_free(&s);
@@ -371,15 +371,15 @@ static void test_check_pairs_points_by_name_or_directory(void **state)
                        "ext,zstd:3,4,5.0,1000000000,400000000,/mnt/ext\n"
                        "ext,zstd:3,4,4.0,1000000000,400000000,/mnt/ext\n"
                        "ext,zstd:3,4,4.4,1000000000,400000000,/mnt/ext\n", NULL);
-    forecast_volume_t v = forecast_volume_typed("usb", 100e6, NAN); /* not run later */
-    forecast_volume_t probed = forecast_volume_typed("usb2", 100e6, NAN);
-    probed.source = FORECAST_PROBE;
+    predict_volume_t v = predict_volume_typed("usb", 100e6, NAN); /* not run later */
+    predict_volume_t probed = predict_volume_typed("usb2", 100e6, NAN);
+    probed.source = PREDICT_PROBE;
     snprintf(probed.dir, sizeof probed.dir, "/mnt/ext"); /* matched by directory */
-    forecast_volume_t volumes[] = {v, probed};
-    forecast_t *f = forecast_of(&s, volumes, 2, NULL);
-    forecast_check_t *c = NULL;
+    predict_volume_t volumes[] = {v, probed};
+    predict_t *f = predict_of(&s, volumes, 2, NULL);
+    predict_check_t *c = NULL;
     cp_err_t err = {0};
-    assert_int_equal(forecast_check_run(f, later.analysis, &c, &err), CP_OK);
+    assert_int_equal(predict_check_run(f, later.analysis, &c, &err), CP_OK);
     assert_int_equal(c->nrows, 2);
     assert_int_equal(c->unmatched_volumes, 1);
     /* The study recorded no page cache, so each prediction is an interval: at T = 1 from
@@ -396,21 +396,21 @@ static void test_check_pairs_points_by_name_or_directory(void **state)
     assert_close(c->rows[1].error, 0.0, 1e-12);
     assert_close(c->max_abs_error, 0.0, 1e-12);
     assert_int_equal(c->input_mismatches, 0);
-    forecast_check_free(c);
-    forecast_free(f);
+    predict_check_free(c);
+    predict_free(f);
     /* Nothing in common: a data error naming the later study. */
-    f = forecast_of(&s, &v, 1, NULL);
+    f = predict_of(&s, &v, 1, NULL);
     c = NULL;
-    assert_int_equal(forecast_check_run(f, later.analysis, &c, &err), CP_EDATA);
+    assert_int_equal(predict_check_run(f, later.analysis, &c, &err), CP_EDATA);
     assert_null(c);
-    forecast_free(f);
+    predict_free(f);
     study_free(&later);
     study_free(&s);
 }
 
 /* ---- the report ---------------------------------------------------------------------- */
 
-static char *report_text(const forecast_report_t *r, int (*write)(const forecast_report_t *,
+static char *report_text(const predict_report_t *r, int (*write)(const predict_report_t *,
                                                                   FILE *, cp_err_t *))
 {
     char *text = NULL;
@@ -429,26 +429,26 @@ static void test_first_line_and_json(void **state)
     study_t s;
     study_load(&s, mem_runs, NULL);
     const storage_class_t *tb3 = storage_class_find("tb3-ssd");
-    forecast_volume_t volumes[] = {forecast_volume_typed("internal", 2e9, NAN),
-                                   forecast_volume_typed("usb", 100e6, NAN),
-                                   forecast_volume_class(tb3->name, tb3)};
-    forecast_t *f = forecast_of(&s, volumes, 3, NULL);
-    forecast_report_t r = {f, "results/x", NULL, "this machine", NULL, NULL};
+    predict_volume_t volumes[] = {predict_volume_typed("internal", 2e9, NAN),
+                                   predict_volume_typed("usb", 100e6, NAN),
+                                   predict_volume_class(tb3->name, tb3)};
+    predict_t *f = predict_of(&s, volumes, 3, NULL);
+    predict_report_t r = {f, "results/x", NULL, "this machine", NULL, NULL};
     char line[1024];
     /* At 6 threads: internal and tb3 at the CPU's 2.5 s, usb 4 s (+60%), each to its
      * serial end (the study recorded no page cache): the 400 MB written after the 2.5 s of
      * compression, at 2 GB/s 2.70 s, at 100 MB/s 6.50 s. */
-    assert_string_equal(forecast_first_line(&r, line, sizeof line),
+    assert_string_equal(predict_first_line(&r, line, sizeof line),
                         "For zstd:3 at 6 threads on this machine: internal 2.50-2.70 s, usb "
                         "4.00-6.50 s (+60%, write-bound from 3 threads), tb3-ssd class "
                         "2.50-2.83 s (within 1%).");
-    char *text = report_text(&r, forecast_write_text);
+    char *text = report_text(&r, predict_write_text);
     assert_memory_equal(text, line, strlen(line));
     assert_non_null(strstr(text, STORAGE_CLASS_LABEL));
     assert_non_null(strstr(text, "the class's write speed is taken as the drain rate"));
     assert_non_null(strstr(text, "the stated write speed is taken as the drain rate"));
     free(text);
-    text = report_text(&r, forecast_write_json);
+    text = report_text(&r, predict_write_json);
     json_error_t jerr;
     json_t *root = json_loads(text, 0, &jerr);
     if (root == NULL)
@@ -474,7 +474,7 @@ static void test_first_line_and_json(void **state)
     assert_true(json_is_null(json_object_get(root, "check")));
     json_decref(root);
     free(text);
-    forecast_free(f);
+    predict_free(f);
     study_free(&s);
 }
 

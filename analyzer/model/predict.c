@@ -1,6 +1,6 @@
-/* forecast.c - owns the prediction for a volume the study did not run on: the series
- * analyze would build for it, and analyze's own prediction and crossover (forecast.h). */
-#include "model/forecast.h"
+/* predict.c - owns the prediction for a volume the study did not run on: the series
+ * analyze would build for it, and analyze's own prediction and crossover (predict.h). */
+#include "model/predict.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -9,12 +9,12 @@
 
 #include "model/analysis_explain.h"
 
-const char *forecast_source_name(forecast_source_t source)
+const char *predict_source_name(predict_source_t source)
 {
     switch (source) {
-    case FORECAST_PROBE: return "probe";
-    case FORECAST_PROBE_FILE: return "probe-file";
-    case FORECAST_TYPED: return "typed";
+    case PREDICT_PROBE: return "probe";
+    case PREDICT_PROBE_FILE: return "probe-file";
+    case PREDICT_TYPED: return "typed";
     default: return "class";
     }
 }
@@ -25,36 +25,36 @@ static void copy_name(char out[RUNS_NAME_MAX], const char *name)
 }
 
 /* A volume whose stated write speed is taken as its drain rate. */
-static forecast_volume_t stated_volume(const char *name, forecast_source_t source,
+static predict_volume_t stated_volume(const char *name, predict_source_t source,
                                        double write_bps, double read_bps)
 {
-    forecast_volume_t v = {0};
+    predict_volume_t v = {0};
     copy_name(v.name, name);
     v.source = source;
     v.write_bps = write_bps;
     v.read_bps = read_bps > 0.0 ? read_bps : NAN;
     v.drain_bps = write_bps;
-    v.drain_source = forecast_source_name(source);
+    v.drain_source = predict_source_name(source);
     v.io_cpu_per_byte = NAN;
     v.rate_cap_bps = NAN;
     v.probe_bytes = NAN;
     return v;
 }
 
-forecast_volume_t forecast_volume_typed(const char *name, double write_bps, double read_bps)
+predict_volume_t predict_volume_typed(const char *name, double write_bps, double read_bps)
 {
-    return stated_volume(name, FORECAST_TYPED, write_bps, read_bps);
+    return stated_volume(name, PREDICT_TYPED, write_bps, read_bps);
 }
 
-forecast_volume_t forecast_volume_class(const char *name, const storage_class_t *c)
+predict_volume_t predict_volume_class(const char *name, const storage_class_t *c)
 {
-    forecast_volume_t v = stated_volume(name, FORECAST_CLASS, c->write_bps, c->read_bps);
+    predict_volume_t v = stated_volume(name, PREDICT_CLASS, c->write_bps, c->read_bps);
     v.storage_class = c;
     return v;
 }
 
-int forecast_volume_probed(const char *name, const char *dir, const probe_table_t *probe,
-                           const char *target, double rate_cap_bps, forecast_volume_t *out,
+int predict_volume_probed(const char *name, const char *dir, const probe_table_t *probe,
+                           const char *target, double rate_cap_bps, predict_volume_t *out,
                            cp_err_t *err)
 {
     /* The analysis's own choice of drain rate and I/O cost for a target probed so. */
@@ -81,7 +81,7 @@ int forecast_volume_probed(const char *name, const char *dir, const probe_table_
     }
     explain_series_drain(&s, probe);
 
-    forecast_volume_t v = stated_volume(name, FORECAST_PROBE, s.write_bps,
+    predict_volume_t v = stated_volume(name, PREDICT_PROBE, s.write_bps,
                                         probe_table_speed(probe, target, PROBE_OP_READ));
     snprintf(v.dir, sizeof v.dir, "%s", dir != NULL ? dir : "");
     v.drain_bps = s.drain_bps;
@@ -112,8 +112,8 @@ static void table_write_sync(const probe_table_t *probe, const char *target, cha
     }
 }
 
-int forecast_volume_from_table(const probe_table_t *probe, const char *target,
-                               forecast_volume_t *out, cp_err_t *err)
+int predict_volume_from_table(const probe_table_t *probe, const char *target,
+                               predict_volume_t *out, cp_err_t *err)
 {
     const char *dir = "";
     for (size_t i = 0; i < probe->nrows; i++)
@@ -122,24 +122,24 @@ int forecast_volume_from_table(const probe_table_t *probe, const char *target,
     double cap = NAN;
     if (!probe_table_emulated(probe, target, PROBE_OP_WRITE, &cap) || !(cap > 0.0))
         cap = NAN;
-    int rc = forecast_volume_probed(target, dir, probe, target, cap, out, err);
+    int rc = predict_volume_probed(target, dir, probe, target, cap, out, err);
     if (rc != CP_OK)
         return rc;
-    out->source = FORECAST_PROBE_FILE;
+    out->source = PREDICT_PROBE_FILE;
     snprintf(out->probe_file, sizeof out->probe_file, "%s", probe->path);
     table_write_sync(probe, target, out->sync);
     return CP_OK;
 }
 
-forecast_request_t forecast_defaults(void)
+predict_request_t predict_defaults(void)
 {
-    return (forecast_request_t){
+    return (predict_request_t){
         .writeback = {NAN, NAN, NAN, NAN},
         .tolerance = 0.10,
     };
 }
 
-void forecast_free(forecast_t *f)
+void predict_free(predict_t *f)
 {
     if (f == NULL)
         return;
@@ -150,11 +150,11 @@ void forecast_free(forecast_t *f)
     free(f);
 }
 
-const forecast_point_t *forecast_find(const forecast_t *f, size_t codec, size_t volume,
+const predict_point_t *predict_find(const predict_t *f, size_t codec, size_t volume,
                                       int threads)
 {
     for (size_t i = 0; i < f->npoints; i++) {
-        const forecast_point_t *p = &f->points[i];
+        const predict_point_t *p = &f->points[i];
         if (p->codec == codec && p->volume == volume && p->threads == threads)
             return p;
     }
@@ -205,7 +205,7 @@ static bool decompression_only(const analysis_t *a)
 }
 
 /* Fills f->codecs from the request. */
-static int choose_codecs(const analysis_t *a, const forecast_request_t *r, forecast_t *f,
+static int choose_codecs(const analysis_t *a, const predict_request_t *r, predict_t *f,
                          cp_err_t *err)
 {
     char have[512];
@@ -240,7 +240,7 @@ static int choose_codecs(const analysis_t *a, const forecast_request_t *r, forec
             continue;
         const analysis_ceiling_t *ceil = &a->ceilings[found];
         const analysis_series_t *mem = ceil->mem;
-        forecast_codec_t *fc = &f->codecs[f->ncodecs++];
+        predict_codec_t *fc = &f->codecs[f->ncodecs++];
         copy_name(fc->codec, mem->run_codec);
         fc->ceiling = found;
         fc->cpu_model = mem->best_rate_model;
@@ -257,8 +257,8 @@ static int choose_codecs(const analysis_t *a, const forecast_request_t *r, forec
 
 /* The thread counts of codec fc: the request's, each either measured or within reach of a
  * model that describes the CPU curve; else the memory target's own. *out is malloc'd. */
-static int choose_threads(const analysis_t *a, const forecast_request_t *r,
-                          const forecast_codec_t *fc, int **out, size_t *n, cp_err_t *err)
+static int choose_threads(const analysis_t *a, const predict_request_t *r,
+                          const predict_codec_t *fc, int **out, size_t *n, cp_err_t *err)
 {
     const analysis_series_t *mem = a->ceilings[fc->ceiling].mem;
     size_t count = r->threads != NULL ? r->nthreads : mem->npoints;
@@ -287,8 +287,8 @@ static int choose_threads(const analysis_t *a, const forecast_request_t *r,
 
 /* The series the analysis would have for volume v had the study run codec fc on it, its
  * points at threads[0..n) from the memory target's runs (points: n, the caller's). */
-static analysis_series_t volume_series(const analysis_t *a, const forecast_t *f,
-                                       const forecast_codec_t *fc, const forecast_volume_t *v,
+static analysis_series_t volume_series(const analysis_t *a, const predict_t *f,
+                                       const predict_codec_t *fc, const predict_volume_t *v,
                                        const int *threads, size_t n, analysis_point_t *points)
 {
     const analysis_series_t *mem = a->ceilings[fc->ceiling].mem;
@@ -343,7 +343,7 @@ static double cpu_rate_at(const analysis_series_t *mem, int threads, bool *extra
     return p != NULL ? p->bytes_per_s : fit_rate_at(&mem->models[mem->best_rate_model], threads);
 }
 
-static void decide(forecast_point_t *fp, double tolerance)
+static void decide(predict_point_t *fp, double tolerance)
 {
     wbm_term_t second;
     wbm_term_t limit = wbm_decide(&fp->prediction, tolerance, &second);
@@ -360,13 +360,13 @@ static void decide(forecast_point_t *fp, double tolerance)
 }
 
 /* Forecasts codec c on every volume at threads[0..n). */
-static int forecast_codec(const analysis_t *a, forecast_t *f, size_t c, const int *threads,
+static int predict_codec(const analysis_t *a, predict_t *f, size_t c, const int *threads,
                           size_t n, cp_err_t *err)
 {
-    const forecast_codec_t *fc = &f->codecs[c];
+    const predict_codec_t *fc = &f->codecs[c];
     const analysis_ceiling_t *ceil = &a->ceilings[fc->ceiling];
     analysis_point_t *points = calloc(n ? n : 1, sizeof *points);
-    forecast_point_t *grown = realloc(f->points, (f->npoints + n * f->nvolumes + 1) *
+    predict_point_t *grown = realloc(f->points, (f->npoints + n * f->nvolumes + 1) *
                                                      sizeof *f->points);
     if (points == NULL || grown == NULL) {
         free(points);
@@ -378,7 +378,7 @@ static int forecast_codec(const analysis_t *a, forecast_t *f, size_t c, const in
     for (size_t v = 0; v < f->nvolumes; v++) {
         analysis_series_t s = volume_series(a, f, fc, &f->volumes[v], threads, n, points);
         for (size_t i = 0; i < n; i++) {
-            forecast_point_t *fp = &f->points[f->npoints++];
+            predict_point_t *fp = &f->points[f->npoints++];
             memset(fp, 0, sizeof *fp);
             fp->volume = v;
             fp->codec = c;
@@ -390,26 +390,26 @@ static int forecast_codec(const analysis_t *a, forecast_t *f, size_t c, const in
             decide(fp, f->tolerance);
         }
         explain_crossover(&s, ceil->models, ceil->best_rate_model, f->tolerance);
-        f->crossovers[c * f->nvolumes + v] = (forecast_crossover_t){
+        f->crossovers[c * f->nvolumes + v] = (predict_crossover_t){
             s.crossover_threads, s.crossover_lo, s.crossover_hi, s.crossover_term};
     }
     free(points);
     return CP_OK;
 }
 
-int forecast_run(const analysis_t *a, const forecast_volume_t *volumes, size_t n,
-                 const forecast_request_t *request, forecast_t **out, cp_err_t *err)
+int predict_run(const analysis_t *a, const predict_volume_t *volumes, size_t n,
+                 const predict_request_t *request, predict_t **out, cp_err_t *err)
 {
     *out = NULL;
-    forecast_request_t r = request != NULL ? *request : forecast_defaults();
+    predict_request_t r = request != NULL ? *request : predict_defaults();
     if (!(r.tolerance >= 0.0 && r.tolerance < 1.0))
         return cp_err_set(err, CP_EUSAGE, "tolerance %g is not in [0, 1)", r.tolerance);
     if (n == 0)
         return cp_err_set(err, CP_EUSAGE, "no volume to predict: give --volume, --write or "
                           "--class");
-    forecast_t *f = calloc(1, sizeof *f);
+    predict_t *f = calloc(1, sizeof *f);
     if (f == NULL || (f->volumes = calloc(n, sizeof *f->volumes)) == NULL) {
-        forecast_free(f);
+        predict_free(f);
         return cp_err_set(err, CP_ENOMEM, "out of memory");
     }
     memcpy(f->volumes, volumes, n * sizeof *volumes);
@@ -425,11 +425,11 @@ int forecast_run(const analysis_t *a, const forecast_volume_t *volumes, size_t n
         size_t nthreads = 0;
         rc = choose_threads(a, &r, &f->codecs[c], &threads, &nthreads, err);
         if (rc == CP_OK)
-            rc = forecast_codec(a, f, c, threads, nthreads, err);
+            rc = predict_codec(a, f, c, threads, nthreads, err);
         free(threads);
     }
     if (rc != CP_OK) {
-        forecast_free(f);
+        predict_free(f);
         return rc;
     }
     *out = f;
