@@ -61,22 +61,6 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
 /* The series' prediction errors and noisy-point count (after every point is predicted). */
 void explain_series_errors(analysis_series_t *s, double *scratch);
 
-/* Matches the series' target with the probe's (probe_target, and read_from to the probe
- * target of the input's volume), by name, else by directory (runs gives each runs
- * target's directory). */
-void match_series_probe(analysis_series_t *s, const run_row_t *first, const runs_table_t *runs,
-                        const probe_table_t *probe);
-
-/* Adds a's notes on the matching: a warning per runs target that matched no probe target
- * (naming the probe targets left unmatched), a note per match by directory. CP_OK or
- * CP_ENOMEM. */
-int match_notes(analysis_t *a, const probe_table_t *probe);
-
-/* Warnings on the probe's figures the analysis uses: a target whose repetitions at the
- * largest size spread more than the tolerance, and a series that read its input faster
- * than its read ceiling. CP_OK or CP_ENOMEM. */
-int probe_noise_notes(analysis_t *a, const probe_table_t *probe, double tolerance);
-
 /* The what-if at the series' largest T (see analysis_series_t): the same model with the
  * same inputs, asked which write (or read) speed brings the job within the tolerance of
  * the compute term; only for a point the model explains with a volume term. */
