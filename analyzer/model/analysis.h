@@ -237,11 +237,12 @@ typedef struct analysis_series {
     analysis_verdict_t *verdicts; /* one per point, same order */
     verdict_kind_t verdict;       /* at the largest T */
     size_t ceiling;               /* index into analysis_t.ceilings */
-    /* Smallest real T where the fitted CPU rate reaches the lower of the write and read
-     * ceilings; NAN when it does not below ANALYSIS_CROSSOVER_MAX_THREADS or is unknown. */
+    /* Smallest real T at which the write-back model, along the fitted CPU rate, names a
+     * volume term (explain_crossover, model/crossover.h); NAN when it does not below
+     * ANALYSIS_CROSSOVER_MAX_THREADS or is unknown. */
     double crossover_threads;
     /* The crossover under the CPU curve one standard error faster and slower
-     * (verdict_crossover_range); NAN when the fit has no standard errors. */
+     * (crossover_range); NAN when the fit has no standard errors. */
     double crossover_lo, crossover_hi;
     verdict_kind_t crossover_limit; /* VERDICT_WRITE or VERDICT_READ */
     int crossover_model;            /* the CPU ceiling's model used, -1 when none */

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "model/crossover.h"
 #include "model/stats.h"
 
 void explain_series_drain(analysis_series_t *s, const probe_table_t *probe)
@@ -529,7 +530,7 @@ typedef struct crossover_ctx {
     double rate_bps;       /* the model's rate there */
 } crossover_ctx_t;
 
-/* verdict_limits_fn: the model's decision at T (the cores alone at cpu_rate_bps) names a
+/* crossover_limits_fn: the model's decision at T (the cores alone at cpu_rate_bps) names a
  * volume term, as the limit or as the second of a balanced pair. */
 static bool volume_limits_at(double threads, double cpu_rate_bps, void *arg)
 {
@@ -581,8 +582,8 @@ void explain_crossover(analysis_series_t *s, const fit_result_t *ceiling_models,
             c.at.seconds = 0.0; /* no measured time: the early end (decided_inputs) */
     }
     const fit_result_t *curve = &ceiling_models[model];
-    s->crossover_threads = verdict_crossover_where(curve, volume_limits_at, &c,
-                                                   ANALYSIS_CROSSOVER_MAX_THREADS);
+    s->crossover_threads = crossover_find(curve, volume_limits_at, &c,
+                                          ANALYSIS_CROSSOVER_MAX_THREADS);
     if (!isfinite(s->crossover_threads))
         return;
     volume_limits_at(s->crossover_threads, fit_rate_at(curve, s->crossover_threads), &c);
@@ -590,9 +591,8 @@ void explain_crossover(analysis_series_t *s, const fit_result_t *ceiling_models,
     s->crossover_rate_bps = c.rate_bps;
     s->crossover_term = c.limit;
     crossover_ctx_t range = c;
-    verdict_crossover_range_where(curve, volume_limits_at, &range,
-                                  ANALYSIS_CROSSOVER_MAX_THREADS, &s->crossover_lo,
-                                  &s->crossover_hi);
+    crossover_range(curve, volume_limits_at, &range, ANALYSIS_CROSSOVER_MAX_THREADS,
+                    &s->crossover_lo, &s->crossover_hi);
 }
 
 bool analysis_path_split(const analysis_point_t *p, analysis_path_split_t *out)

@@ -17,6 +17,7 @@
 #define CP_MODEL_CAUSE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "model/writeback_model.h"
 #include "model/verdict.h"
