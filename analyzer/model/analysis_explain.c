@@ -374,8 +374,7 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
         memcpy(e->part_s, pred.part_s, sizeof e->part_s);
         memcpy(e->own_s, pred.own_s, sizeof e->own_s);
         v->from_model = true;
-        wbm_term_t second;
-        wbm_term_t limit = wbm_decide(&pred, tolerance, &second);
+        verdict_decision_t d = verdict_decide(&pred, tolerance);
         if (explain_wrote_beyond_volume(s, p, tolerance)) {
             v->cause = CAUSE_UNKNOWN;
             v->miss = MISS_BEYOND_VOLUME;
@@ -391,22 +390,23 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
             v->cause = CAUSE_UNKNOWN;
             v->miss = MISS_MODEL;
         } else {
-            if (second == TERM_COUNT && on_boundary(&pred, judged, e->noise_s, tolerance) &&
+            v->cause = d.cause;
+            v->second_cause = d.second_cause;
+            if (d.second == TERM_COUNT && on_boundary(&pred, judged, e->noise_s, tolerance) &&
                 !volume_cannot_matter(&in, e, tolerance)) {
                 /* Either side is within the noise: say so once, the same every time. */
                 v->within_noise = true;
-                second = limit == TERM_COMPUTE ? largest_volume_term(&pred) : TERM_COMPUTE;
+                wbm_term_t other = d.limit == TERM_COMPUTE ? largest_volume_term(&pred)
+                                                           : TERM_COMPUTE;
+                v->second_cause = cause_of_term(other);
             }
-            v->cause = cause_of_term(limit);
-            if (second != TERM_COUNT)
-                v->second_cause = cause_of_term(second);
         }
     } else {
         v->cause = cause_classify(e, tolerance);
         if (v->cause == CAUSE_UNKNOWN)
             v->miss = MISS_NO_FIGURE;
     }
-    v->verdict = v->second_cause != CAUSE_UNKNOWN ? VERDICT_BALANCED : cause_verdict(v->cause);
+    v->verdict = verdict_of_causes(v->cause, v->second_cause);
     /* A balanced point is contradicted only when the device contradicts both its terms;
      * the run's own accounting, where known, witnesses in the device's place. */
     v->device_disagrees = !cause_accounting_known(v->cause, e) &&
@@ -558,11 +558,8 @@ void explain_crossover(analysis_series_t *s, const fit_result_t *ceiling_models,
     s->crossover_threads = s->crossover_lo = s->crossover_hi = NAN;
     s->crossover_rate_bps = NAN;
     s->crossover_term = TERM_COUNT;
-    /* The volume ceiling the crossover is about until the model names one: the lower of
-     * the write and read ceilings (a series that writes nothing has only the read). */
-    s->crossover_limit = s->read_ceiling_bps > 0.0 && !(s->read_ceiling_bps >= s->write_ceiling_bps)
-                             ? VERDICT_READ
-                             : VERDICT_WRITE;
+    /* The volume ceiling the crossover is about until the model names one. */
+    s->crossover_limit = crossover_ceiling(s->write_ceiling_bps, s->read_ceiling_bps);
     if (model < 0 || s->cpu_ceiling)
         return;
     /* The model at any T: the largest measured point's bytes, thresholds and the mem

@@ -22,16 +22,6 @@
 #include "model/writeback_model.h"
 #include "model/verdict.h"
 
-typedef enum verdict_cause {
-    CAUSE_COMPUTE,
-    CAUSE_CORES_SATURATED,
-    CAUSE_CPU_CONTENTION,
-    CAUSE_FLUSH_TAIL,
-    CAUSE_WRITE_THROUGHPUT,
-    CAUSE_READ_THROUGHPUT,
-    CAUSE_UNKNOWN,
-} verdict_cause_t;
-
 /* Why a point is unexplained (CAUSE_UNKNOWN), so the report can say what was checked. */
 typedef enum cause_miss {
     MISS_NONE,          /* explained */

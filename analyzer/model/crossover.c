@@ -79,3 +79,9 @@ void crossover_range(const fit_result_t *model, crossover_limits_fn limits, void
     *lo = crossover_find(&faster, limits, ctx, max_threads);
     *hi = crossover_find(&slower, limits, ctx, max_threads);
 }
+
+verdict_kind_t crossover_ceiling(double write_ceiling_bps, double read_ceiling_bps)
+{
+    bool read_lower = !(write_ceiling_bps > 0.0) || read_ceiling_bps < write_ceiling_bps;
+    return read_ceiling_bps > 0.0 && read_lower ? VERDICT_READ : VERDICT_WRITE;
+}

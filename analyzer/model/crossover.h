@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "model/fit.h"
+#include "model/verdict.h"
 
 /* Whether a volume limits the job at `threads` when the cores alone would run it at
  * cpu_rate_bps (input bytes per second); ctx is the caller's. */
@@ -29,5 +30,11 @@ double crossover_find(const fit_result_t *cpu_rate_model, crossover_limits_fn li
  * valid one; either is NAN when that curve never reaches it. */
 void crossover_range(const fit_result_t *cpu_rate_model, crossover_limits_fn limits,
                      void *ctx, double max_threads, double *lo, double *hi);
+
+/* The volume ceiling a crossover is about when the model names none: the read ceiling
+ * (VERDICT_READ) when it is known (> 0) and below the write ceiling or the write ceiling
+ * is not known (a series that writes nothing has only the read); else the write ceiling
+ * (VERDICT_WRITE). The one rule for the analysis and the captions. */
+verdict_kind_t crossover_ceiling(double write_ceiling_bps, double read_ceiling_bps);
 
 #endif

@@ -343,22 +343,6 @@ static double cpu_rate_at(const analysis_series_t *mem, int threads, bool *extra
     return p != NULL ? p->bytes_per_s : fit_rate_at(&mem->models[mem->best_rate_model], threads);
 }
 
-static void decide(predict_point_t *fp, double tolerance)
-{
-    wbm_term_t second;
-    wbm_term_t limit = wbm_decide(&fp->prediction, tolerance, &second);
-    fp->second_cause = CAUSE_UNKNOWN;
-    if (limit == TERM_COUNT) {
-        fp->cause = CAUSE_UNKNOWN;
-        fp->verdict = VERDICT_UNEXPLAINED;
-        return;
-    }
-    fp->cause = cause_of_term(limit);
-    if (second != TERM_COUNT)
-        fp->second_cause = cause_of_term(second);
-    fp->verdict = fp->second_cause != CAUSE_UNKNOWN ? VERDICT_BALANCED : cause_verdict(fp->cause);
-}
-
 /* Forecasts codec c on every volume at threads[0..n). */
 static int predict_codec(const analysis_t *a, predict_t *f, size_t c, const int *threads,
                           size_t n, cp_err_t *err)
@@ -387,7 +371,10 @@ static int predict_codec(const analysis_t *a, predict_t *f, size_t c, const int 
             fp->cpu_s = points[i].input_bytes / cpu_bps;
             fp->prediction = explain_point_prediction(&s, &points[i], cpu_bps);
             fp->seconds_high = explain_late_seconds(&s, &points[i], cpu_bps);
-            decide(fp, f->tolerance);
+            verdict_decision_t d = verdict_decide(&fp->prediction, f->tolerance);
+            fp->verdict = d.verdict;
+            fp->cause = d.cause;
+            fp->second_cause = d.second_cause;
         }
         explain_crossover(&s, ceil->models, ceil->best_rate_model, f->tolerance);
         f->crossovers[c * f->nvolumes + v] = (predict_crossover_t){

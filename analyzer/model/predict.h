@@ -119,7 +119,7 @@ typedef struct predict_point {
      * output to the fsync, or to the background threshold or the dirty expiry. NAN: a
      * point. */
     double seconds_high;
-    verdict_kind_t verdict;  /* from wbm_decide: the term that sets the time */
+    verdict_kind_t verdict;  /* verdict_decide's: the term that sets the time */
     verdict_cause_t cause, second_cause; /* second: a balanced point's other term, else
                                             CAUSE_UNKNOWN */
 } predict_point_t;

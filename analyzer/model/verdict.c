@@ -1,8 +1,11 @@
-/* verdict.c - owns the verdict at one thread count from the ceilings (verdict.h). */
+/* verdict.c - owns the verdict at one thread count: from the ceilings, and from the
+ * write-back model's terms (verdict.h). */
 #include "model/verdict.h"
 
 #include <math.h>
 #include <stdbool.h>
+
+#include "model/cause.h"
 
 const char *verdict_name(verdict_kind_t kind)
 {
@@ -49,4 +52,19 @@ double verdict_write_ceiling(double sustained_write_bps, double output_ratio)
     if (!(output_ratio > 0.0) || !isfinite(output_ratio))
         output_ratio = 1.0;
     return sustained_write_bps / output_ratio;
+}
+
+verdict_kind_t verdict_of_causes(verdict_cause_t cause, verdict_cause_t second)
+{
+    return second != CAUSE_UNKNOWN ? VERDICT_BALANCED : cause_verdict(cause);
+}
+
+verdict_decision_t verdict_decide(const prediction_t *p, double tol)
+{
+    verdict_decision_t d;
+    d.limit = wbm_decide(p, tol, &d.second);
+    d.cause = cause_of_term(d.limit);
+    d.second_cause = cause_of_term(d.second);
+    d.verdict = verdict_of_causes(d.cause, d.second_cause);
+    return d;
 }

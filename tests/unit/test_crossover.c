@@ -87,11 +87,25 @@ static void test_crossover(void **state)
     assert_true(isnan(at_limit(&skipped, 400)));
 }
 
+static void test_crossover_ceiling(void **state)
+{
+    (void)state;
+    /* The lower known ceiling; the write ceiling when neither is known. */
+    assert_int_equal(crossover_ceiling(200, 100), VERDICT_READ);
+    assert_int_equal(crossover_ceiling(100, 200), VERDICT_WRITE);
+    assert_int_equal(crossover_ceiling(100, 100), VERDICT_WRITE);
+    assert_int_equal(crossover_ceiling(NAN, 100), VERDICT_READ); /* writes nothing */
+    assert_int_equal(crossover_ceiling(0, 100), VERDICT_READ);
+    assert_int_equal(crossover_ceiling(100, NAN), VERDICT_WRITE);
+    assert_int_equal(crossover_ceiling(NAN, NAN), VERDICT_WRITE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_crossover),
         cmocka_unit_test(test_crossover_range),
+        cmocka_unit_test(test_crossover_ceiling),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -57,6 +57,35 @@ static void test_efficiency_and_write_ceiling(void **state)
     assert_true(isnan(verdict_write_ceiling(NAN, 0.5)));
 }
 
+static void test_verdict_from_terms(void **state)
+{
+    (void)state;
+    /* The compute term alone sets the time. */
+    prediction_t p = {.regime = WBM_OVERLAPPED, .seconds = 10.0};
+    p.own_s[TERM_COMPUTE] = p.part_s[TERM_COMPUTE] = 10.0;
+    verdict_decision_t d = verdict_decide(&p, 0.10);
+    assert_int_equal(d.limit, TERM_COMPUTE);
+    assert_int_equal(d.second, TERM_COUNT);
+    assert_int_equal(d.cause, CAUSE_COMPUTE);
+    assert_int_equal(d.second_cause, CAUSE_UNKNOWN);
+    assert_int_equal(d.verdict, VERDICT_CPU);
+    /* An overlapped write within the tolerance of the run's time: balanced. */
+    p.own_s[TERM_WRITE] = 9.5;
+    d = verdict_decide(&p, 0.10);
+    assert_int_equal(d.second, TERM_WRITE);
+    assert_int_equal(d.second_cause, CAUSE_WRITE_THROUGHPUT);
+    assert_int_equal(d.verdict, VERDICT_BALANCED);
+    /* No prediction: nothing named, unexplained. */
+    prediction_t unknown = {.regime = WBM_UNKNOWN, .seconds = NAN};
+    d = verdict_decide(&unknown, 0.10);
+    assert_int_equal(d.limit, TERM_COUNT);
+    assert_int_equal(d.cause, CAUSE_UNKNOWN);
+    assert_int_equal(d.second_cause, CAUSE_UNKNOWN);
+    assert_int_equal(d.verdict, VERDICT_UNEXPLAINED);
+    assert_int_equal(verdict_of_causes(CAUSE_FLUSH_TAIL, CAUSE_UNKNOWN), VERDICT_WRITE);
+    assert_int_equal(verdict_of_causes(CAUSE_READ_THROUGHPUT, CAUSE_COMPUTE), VERDICT_BALANCED);
+}
+
 /* ---- analysis over small tables ------------------------------------------------------ */
 
 static runs_table_t *runs_of(const char *text)
@@ -855,6 +884,7 @@ int main(void)
         cmocka_unit_test(test_probe_two_modes),
         cmocka_unit_test(test_probe_kernel_bound_read),
         cmocka_unit_test(test_efficiency_and_write_ceiling),
+        cmocka_unit_test(test_verdict_from_terms),
         cmocka_unit_test(test_analysis_verdicts_and_crossover),
         cmocka_unit_test(test_analysis_without_mem_or_probe),
         cmocka_unit_test(test_analysis_identical_rates),
