@@ -254,9 +254,9 @@ int predict_volumes_resolve(const predict_volume_list_t *list, uint64_t output_b
                 if (strcmp(rows.rows[r].target, s->name) == 0)
                     dir = rows.rows[r].dir;
             rc = predict_volume_probed(s->name, dir, probe, s->name,
-                                        s->target.rate_cap_bps > 0.0 ? s->target.rate_cap_bps
-                                                                     : NAN,
-                                        &volumes[i], err);
+                                       s->target.rate_cap_bps > 0.0 ? s->target.rate_cap_bps
+                                                                    : NAN,
+                                       &volumes[i], err);
         }
     }
     probe_table_free(probe);

@@ -90,7 +90,7 @@ double explain_write_speed(const analysis_series_t *s)
 
 /* The model's inputs for point p of s at CPU rate cpu_bps, with the mem run's CPU work. */
 static wbm_inputs_t point_inputs(const analysis_series_t *s, const analysis_point_t *p,
-                                     double cpu_bps)
+                                 double cpu_bps)
 {
     wbm_inputs_t in = {
         .input_bytes = p->input_bytes,
@@ -175,7 +175,7 @@ double explain_late_seconds(const analysis_series_t *s, const analysis_point_t *
 /* The model's inputs that decide point p: point_inputs, except that where p has an
  * interval and its measured time is nearer the late end, the late end's. */
 static wbm_inputs_t decided_inputs(const analysis_series_t *s, const analysis_point_t *p,
-                                       double cpu_bps)
+                                   double cpu_bps)
 {
     wbm_inputs_t in = point_inputs(s, p, cpu_bps);
     prediction_t low, high;
@@ -452,7 +452,7 @@ static wbm_speed_t write_speed_kind(const analysis_series_t *s)
 
 /* The term that remains when the volume's speed of kind which is infinite. */
 static wbm_term_t remaining_term(const wbm_inputs_t *in, wbm_speed_t which,
-                                     double tolerance)
+                                 double tolerance)
 {
     wbm_inputs_t fast = *in;
     if (which == WBM_SPEED_READ)

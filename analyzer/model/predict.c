@@ -26,7 +26,7 @@ static void copy_name(char out[RUNS_NAME_MAX], const char *name)
 
 /* A volume whose stated write speed is taken as its drain rate. */
 static predict_volume_t stated_volume(const char *name, predict_source_t source,
-                                       double write_bps, double read_bps)
+                                      double write_bps, double read_bps)
 {
     predict_volume_t v = {0};
     copy_name(v.name, name);
@@ -54,8 +54,8 @@ predict_volume_t predict_volume_class(const char *name, const storage_class_t *c
 }
 
 int predict_volume_probed(const char *name, const char *dir, const probe_table_t *probe,
-                           const char *target, double rate_cap_bps, predict_volume_t *out,
-                           cp_err_t *err)
+                          const char *target, double rate_cap_bps, predict_volume_t *out,
+                          cp_err_t *err)
 {
     /* The analysis's own choice of drain rate and I/O cost for a target probed so. */
     analysis_series_t s = {0};
@@ -82,7 +82,7 @@ int predict_volume_probed(const char *name, const char *dir, const probe_table_t
     explain_series_drain(&s, probe);
 
     predict_volume_t v = stated_volume(name, PREDICT_PROBE, s.write_bps,
-                                        probe_table_speed(probe, target, PROBE_OP_READ));
+                                       probe_table_speed(probe, target, PROBE_OP_READ));
     snprintf(v.dir, sizeof v.dir, "%s", dir != NULL ? dir : "");
     v.drain_bps = s.drain_bps;
     v.drain_source = s.drain_source;
@@ -113,7 +113,7 @@ static void table_write_sync(const probe_table_t *probe, const char *target, cha
 }
 
 int predict_volume_from_table(const probe_table_t *probe, const char *target,
-                               predict_volume_t *out, cp_err_t *err)
+                              predict_volume_t *out, cp_err_t *err)
 {
     const char *dir = "";
     for (size_t i = 0; i < probe->nrows; i++)
@@ -151,7 +151,7 @@ void predict_free(predict_t *f)
 }
 
 const predict_point_t *predict_find(const predict_t *f, size_t codec, size_t volume,
-                                      int threads)
+                                    int threads)
 {
     for (size_t i = 0; i < f->npoints; i++) {
         const predict_point_t *p = &f->points[i];
@@ -345,7 +345,7 @@ static double cpu_rate_at(const analysis_series_t *mem, int threads, bool *extra
 
 /* Forecasts codec c on every volume at threads[0..n). */
 static int predict_codec(const analysis_t *a, predict_t *f, size_t c, const int *threads,
-                          size_t n, cp_err_t *err)
+                         size_t n, cp_err_t *err)
 {
     const predict_codec_t *fc = &f->codecs[c];
     const analysis_ceiling_t *ceil = &a->ceilings[fc->ceiling];
@@ -385,7 +385,7 @@ static int predict_codec(const analysis_t *a, predict_t *f, size_t c, const int 
 }
 
 int predict_run(const analysis_t *a, const predict_volume_t *volumes, size_t n,
-                 const predict_request_t *request, predict_t **out, cp_err_t *err)
+                const predict_request_t *request, predict_t **out, cp_err_t *err)
 {
     *out = NULL;
     predict_request_t r = request != NULL ? *request : predict_defaults();

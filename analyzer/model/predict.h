@@ -62,14 +62,14 @@ predict_volume_t predict_volume_class(const char *name, const storage_class_t *c
  * paced by rate_cap_bps, NAN: none). CP_EDATA naming the target when the table has no
  * write row for it. */
 int predict_volume_probed(const char *name, const char *dir, const probe_table_t *probe,
-                           const char *target, double rate_cap_bps, predict_volume_t *out,
-                           cp_err_t *err);
+                          const char *target, double rate_cap_bps, predict_volume_t *out,
+                          cp_err_t *err);
 
 /* A target of a probe table read from a file (predict --probe), as predict_volume_probed
  * gives it, with the directory, emulated write cap, sync mode and program its rows
  * record. CP_EDATA naming the target when the table has no write row for it. */
 int predict_volume_from_table(const probe_table_t *probe, const char *target,
-                               predict_volume_t *out, cp_err_t *err);
+                              predict_volume_t *out, cp_err_t *err);
 
 /* The page-cache assumption: the host's write-back thresholds; NAN fields are unknown
  * (then the model takes no output as cached, the overlapped view). */
@@ -155,11 +155,11 @@ typedef struct predict {
  * volumes; CP_EDATA when the study has no memory-target runs of any codec; CP_ENOMEM.
  * *out is NULL on failure. */
 int predict_run(const analysis_t *a, const predict_volume_t *volumes, size_t n,
-                 const predict_request_t *request, predict_t **out, cp_err_t *err);
+                const predict_request_t *request, predict_t **out, cp_err_t *err);
 
 /* The point of (codec, volume, threads); NULL when it was not forecast. */
 const predict_point_t *predict_find(const predict_t *f, size_t codec, size_t volume,
-                                      int threads);
+                                    int threads);
 
 /* Frees a forecast; NULL is fine. */
 void predict_free(predict_t *f);

@@ -34,7 +34,7 @@ static const analysis_series_t *series_for(const analysis_t *later, const predic
 }
 
 int predict_check_run(const predict_t *f, const analysis_t *later, predict_check_t **out,
-                       cp_err_t *err)
+                      cp_err_t *err)
 {
     *out = NULL;
     predict_check_t *c = calloc(1, sizeof *c);

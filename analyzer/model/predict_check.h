@@ -36,7 +36,7 @@ typedef struct predict_check {
  * On success *out is the caller's (predict_check_free); CP_EDATA naming the later study
  * when it ran none of the forecast's points; CP_ENOMEM. */
 int predict_check_run(const predict_t *f, const analysis_t *later, predict_check_t **out,
-                       cp_err_t *err);
+                      cp_err_t *err);
 
 /* Frees a check; NULL is fine. */
 void predict_check_free(predict_check_t *c);

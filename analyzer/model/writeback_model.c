@@ -233,7 +233,7 @@ static double *speed_field(wbm_inputs_t *in, wbm_speed_t which)
 }
 
 double wbm_speed_for_seconds(const wbm_inputs_t *in, wbm_speed_t which,
-                                 double seconds)
+                             double seconds)
 {
     /* wbm_predict's time falls as any of its speeds grows: bisect on log(speed). */
     wbm_inputs_t probe = *in;

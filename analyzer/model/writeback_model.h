@@ -38,7 +38,7 @@ typedef enum wbm_regime {
     WBM_UNKNOWN,    /* a required input was unknown: no prediction */
     WBM_CPU_ONLY,   /* nothing to write (memory target, or a RAM volume) */
     WBM_READ,       /* nothing to write, and reading the input takes longer than the
-                           CPU work (a decompression restoring to memory) */
+                       CPU work (a decompression restoring to memory) */
     WBM_OVERLAPPED,
     WBM_SERIAL,
     WBM_MIXED,
@@ -125,6 +125,6 @@ typedef enum wbm_speed {
  * seconds, the other inputs as given; NAN when no speed reaches it (the other terms alone
  * take longer) or the prediction is unknown. Bisection on the logarithm of the speed. */
 double wbm_speed_for_seconds(const wbm_inputs_t *in, wbm_speed_t which,
-                                 double seconds);
+                             double seconds);
 
 #endif

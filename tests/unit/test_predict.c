@@ -103,7 +103,7 @@ static const char mem_runs[] =
     "mem,zstd:3,6,2.5,1000000000,400000000\n";
 
 static predict_t *predict_of(const study_t *s, const predict_volume_t *v, size_t n,
-                               const predict_request_t *r)
+                             const predict_request_t *r)
 {
     cp_err_t err = {0};
     predict_t *f = NULL;
@@ -411,7 +411,7 @@ static void test_check_pairs_points_by_name_or_directory(void **state)
 /* ---- the report ---------------------------------------------------------------------- */
 
 static char *report_text(const predict_report_t *r, int (*write)(const predict_report_t *,
-                                                                  FILE *, cp_err_t *))
+                                                                 FILE *, cp_err_t *))
 {
     char *text = NULL;
     size_t len = 0;
