@@ -1,6 +1,6 @@
 /* cmd_predict.c - `chokepoint predict`: the job's time on volumes the study did not run
- * on. Argument handling and output only; the prediction is model/forecast.c, the volumes
- * cli/predict_volumes.c, the words report/forecast_out.c. */
+ * on. Argument handling and output only; the prediction is model/predict.c, the volumes
+ * cli/predict_volumes.c, the words report/predict_out.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,10 +15,10 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/prng.h"
-#include "model/forecast_check.h"
-#include "report/forecast_out.h"
+#include "model/predict_check.h"
+#include "report/predict_out.h"
 #include "report/report_format.h"
-#include "tables/forecast_study.h"
+#include "tables/predict_study.h"
 #include "tables/outfile.h"
 
 static void usage(FILE *out)
@@ -111,7 +111,7 @@ typedef struct predict_args {
     uint64_t seed;
     report_format_t format;
     predict_volume_list_t volumes;
-    forecast_request_t request;
+    predict_request_t request;
     int *threads;
     char **codecs;
     size_t ncodecs;
@@ -159,7 +159,7 @@ static int parse_codecs(predict_args_t *a, const char *text, cp_err_t *err)
 static bool any_probe(const predict_volume_list_t *list)
 {
     for (size_t i = 0; i < list->n; i++)
-        if (list->specs[i].source == FORECAST_PROBE)
+        if (list->specs[i].source == PREDICT_PROBE)
             return true;
     return false;
 }
@@ -169,7 +169,7 @@ static int parse_args(int argc, char **argv, predict_args_t *a, options_outcome_
 {
     int rc = CP_OK, c;
     *outcome = OPTIONS_FAILED;
-    a->request = forecast_defaults();
+    a->request = predict_defaults();
     options_begin();
     while (rc == CP_OK && (c = getopt_long(argc, argv, ":T:c:o:qh", predict_options, NULL)) != -1) {
         switch (c) {
@@ -242,7 +242,7 @@ static int parse_args(int argc, char **argv, predict_args_t *a, options_outcome_
 }
 
 /* The probe's largest size: the largest output of the codecs forecast. */
-static uint64_t forecast_output_bytes(const forecast_t *f)
+static uint64_t predict_output_bytes(const predict_t *f)
 {
     double largest = 0.0;
     for (size_t c = 0; c < f->ncodecs; c++)
@@ -251,7 +251,7 @@ static uint64_t forecast_output_bytes(const forecast_t *f)
 }
 
 /* "this machine" when the study ran here (or does not say where), else its host. */
-static const char *machine_words(const forecast_study_t *s, char *buf, size_t cap)
+static const char *machine_words(const predict_study_t *s, char *buf, size_t cap)
 {
     char here[256] = "";
     if (s->hostname[0] == '\0' || (gethostname(here, sizeof here - 1) == 0 &&
@@ -262,13 +262,13 @@ static const char *machine_words(const forecast_study_t *s, char *buf, size_t ca
     return buf;
 }
 
-static int write_report(const forecast_report_t *r, report_format_t format, FILE *out,
+static int write_report(const predict_report_t *r, report_format_t format, FILE *out,
                         cp_err_t *err)
 {
     switch (format) {
-    case REPORT_FORMAT_JSON: return forecast_write_json(r, out, err);
-    case REPORT_FORMAT_MARKDOWN: return forecast_write_markdown(r, out, err);
-    default: return forecast_write_text(r, out, err);
+    case REPORT_FORMAT_JSON: return predict_write_json(r, out, err);
+    case REPORT_FORMAT_MARKDOWN: return predict_write_markdown(r, out, err);
+    default: return predict_write_text(r, out, err);
     }
 }
 
@@ -283,7 +283,7 @@ static int write_classes(report_format_t format, FILE *out, cp_err_t *err)
 
 /* Writes the report (or the classes, r NULL) to -o FILE through a temporary file, or to
  * stdout. */
-static int emit(const predict_args_t *a, const forecast_report_t *r, cp_err_t *err)
+static int emit(const predict_args_t *a, const predict_report_t *r, cp_err_t *err)
 {
     if (a->out_path == NULL)
         return r != NULL ? write_report(r, a->format, stdout, err)
@@ -302,25 +302,25 @@ static int emit(const predict_args_t *a, const forecast_report_t *r, cp_err_t *e
 /* Loads the study, resolves (probes) the volumes, forecasts, checks and writes. */
 static int predict(const predict_args_t *a, cp_err_t *err)
 {
-    forecast_study_t study, later = {0};
-    forecast_volume_t *volumes = NULL;
-    forecast_t *forecast = NULL;
-    forecast_check_t *check = NULL;
-    int rc = forecast_study_load(a->study, &study, err);
+    predict_study_t study, later = {0};
+    predict_volume_t *volumes = NULL;
+    predict_t *forecast = NULL;
+    predict_check_t *check = NULL;
+    int rc = predict_study_load(a->study, &study, err);
     if (rc != CP_OK)
         return rc;
     if (a->check != NULL)
-        rc = forecast_study_load(a->check, &later, err);
+        rc = predict_study_load(a->check, &later, err);
     /* The forecast is asked once before probing too, so a bad --codec or --threads is
      * refused before a volume is written to; it gives the output size to probe up to. */
-    forecast_request_t request = a->request;
+    predict_request_t request = a->request;
     request.writeback = study.writeback;
     uint64_t output = 0;
     if (rc == CP_OK) {
-        forecast_volume_t dry = forecast_volume_typed("check", 1e9, NAN);
-        rc = forecast_run(study.input->analysis, &dry, 1, &request, &forecast, err);
-        output = rc == CP_OK ? forecast_output_bytes(forecast) : 0;
-        forecast_free(forecast);
+        predict_volume_t dry = predict_volume_typed("check", 1e9, NAN);
+        rc = predict_run(study.input->analysis, &dry, 1, &request, &forecast, err);
+        output = rc == CP_OK ? predict_output_bytes(forecast) : 0;
+        predict_free(forecast);
         forecast = NULL;
     }
     if (rc == CP_OK)
@@ -329,21 +329,21 @@ static int predict(const predict_args_t *a, cp_err_t *err)
     if (rc == CP_OK && cp_interrupted())
         rc = cp_err_set(err, CP_EINTR, "interrupted");
     if (rc == CP_OK)
-        rc = forecast_run(study.input->analysis, volumes, a->volumes.n, &request, &forecast, err);
+        rc = predict_run(study.input->analysis, volumes, a->volumes.n, &request, &forecast, err);
     if (rc == CP_OK && a->check != NULL)
-        rc = forecast_check_run(forecast, later.input->analysis, &check, err);
+        rc = predict_check_run(forecast, later.input->analysis, &check, err);
     if (rc == CP_OK) {
         char machine[320];
-        forecast_report_t r = {forecast, a->study,
+        predict_report_t r = {forecast, a->study,
                                study.writeback_known ? study.meta_path : NULL,
                                machine_words(&study, machine, sizeof machine), check, a->check};
         rc = emit(a, &r, err);
     }
-    forecast_check_free(check);
-    forecast_free(forecast);
+    predict_check_free(check);
+    predict_free(forecast);
     free(volumes);
-    forecast_study_release(&later);
-    forecast_study_release(&study);
+    predict_study_release(&later);
+    predict_study_release(&study);
     return rc;
 }
 

@@ -55,7 +55,7 @@ int predict_volumes_add_probe(predict_volume_list_t *list, const char *text, cp_
     predict_volume_spec_t *s = append(list, err);
     if (s == NULL)
         return CP_ENOMEM;
-    s->source = FORECAST_PROBE;
+    s->source = PREDICT_PROBE;
     s->target = t;
     snprintf(s->name, sizeof s->name, "%s", t.name);
     return CP_OK;
@@ -76,7 +76,7 @@ int predict_volumes_add_typed(predict_volume_list_t *list, const char *text, cp_
     predict_volume_spec_t *s = append(list, err);
     if (s == NULL)
         return CP_ENOMEM;
-    s->source = FORECAST_TYPED;
+    s->source = PREDICT_TYPED;
     s->write_bps = bps;
     snprintf(s->name, sizeof s->name, "%.*s", (int)name_len, text);
     return CP_OK;
@@ -85,7 +85,7 @@ int predict_volumes_add_typed(predict_volume_list_t *list, const char *text, cp_
 int predict_volumes_set_read(predict_volume_list_t *list, const char *text, cp_err_t *err)
 {
     predict_volume_spec_t *last = list->n > 0 ? &list->specs[list->n - 1] : NULL;
-    if (last == NULL || last->source != FORECAST_TYPED)
+    if (last == NULL || last->source != PREDICT_TYPED)
         return cp_err_set(err, CP_EUSAGE, "--read %s: it gives the read speed of the volume "
                           "typed by the --write just before it, and there is none", text);
     if (!isnan(last->read_bps))
@@ -103,7 +103,7 @@ int predict_volumes_add_class(predict_volume_list_t *list, const char *text, cp_
     predict_volume_spec_t *s = append(list, err);
     if (s == NULL)
         return CP_ENOMEM;
-    s->source = FORECAST_CLASS;
+    s->source = PREDICT_CLASS;
     s->storage_class = c;
     snprintf(s->name, sizeof s->name, "%s", c->name);
     return CP_OK;
@@ -113,7 +113,7 @@ int predict_volumes_add_class(predict_volume_list_t *list, const char *text, cp_
 static bool has_file_target(const predict_volume_list_t *list, const char *target)
 {
     for (size_t i = 0; i < list->n; i++)
-        if (list->specs[i].source == FORECAST_PROBE_FILE &&
+        if (list->specs[i].source == PREDICT_PROBE_FILE &&
             strcmp(list->specs[i].name, target) == 0)
             return true;
     return false;
@@ -151,7 +151,7 @@ int predict_volumes_add_file(predict_volume_list_t *list, const char *path, cp_e
         predict_volume_spec_t *s = append(list, err);
         if (s == NULL)
             return CP_ENOMEM;
-        s->source = FORECAST_PROBE_FILE;
+        s->source = PREDICT_PROBE_FILE;
         snprintf(s->name, sizeof s->name, "%s", r->target);
     }
     if (list->n == before)
@@ -202,7 +202,7 @@ static int probe_volumes(const predict_volume_list_t *list, uint64_t output_byte
     if (targets == NULL)
         return cp_err_set(err, CP_ENOMEM, "out of memory");
     for (size_t i = 0; i < list->n; i++)
-        if (list->specs[i].source == FORECAST_PROBE)
+        if (list->specs[i].source == PREDICT_PROBE)
             targets[n++] = list->specs[i].target;
     int rc = CP_OK;
     if (n > 0) {
@@ -227,12 +227,12 @@ static int probe_volumes(const predict_volume_list_t *list, uint64_t output_byte
 }
 
 int predict_volumes_resolve(const predict_volume_list_t *list, uint64_t output_bytes,
-                            uint64_t seed, forecast_volume_t **out, cp_err_t *err)
+                            uint64_t seed, predict_volume_t **out, cp_err_t *err)
 {
     *out = NULL;
     probe_rows_t rows = {NULL, 0, 0};
     probe_table_t *probe = NULL;
-    forecast_volume_t *volumes = calloc(list->n ? list->n : 1, sizeof *volumes);
+    predict_volume_t *volumes = calloc(list->n ? list->n : 1, sizeof *volumes);
     if (volumes == NULL)
         return cp_err_set(err, CP_ENOMEM, "out of memory");
     int rc = probe_volumes(list, output_bytes, seed, &rows, err);
@@ -240,12 +240,12 @@ int predict_volumes_resolve(const predict_volume_list_t *list, uint64_t output_b
         rc = probe_rows_table("the probe of --volume", rows.rows, rows.n, &probe, err);
     for (size_t i = 0; rc == CP_OK && i < list->n; i++) {
         const predict_volume_spec_t *s = &list->specs[i];
-        if (s->source == FORECAST_TYPED) {
-            volumes[i] = forecast_volume_typed(s->name, s->write_bps, s->read_bps);
-        } else if (s->source == FORECAST_CLASS) {
-            volumes[i] = forecast_volume_class(s->name, s->storage_class);
-        } else if (s->source == FORECAST_PROBE_FILE) {
-            rc = forecast_volume_from_table(list->probe_file, s->name, &volumes[i], err);
+        if (s->source == PREDICT_TYPED) {
+            volumes[i] = predict_volume_typed(s->name, s->write_bps, s->read_bps);
+        } else if (s->source == PREDICT_CLASS) {
+            volumes[i] = predict_volume_class(s->name, s->storage_class);
+        } else if (s->source == PREDICT_PROBE_FILE) {
+            rc = predict_volume_from_table(list->probe_file, s->name, &volumes[i], err);
         } else {
             /* The directory as the probe recorded it (resolved), to match a later study's
              * runs by (predict --check). */
@@ -253,10 +253,10 @@ int predict_volumes_resolve(const predict_volume_list_t *list, uint64_t output_b
             for (size_t r = 0; r < rows.n; r++)
                 if (strcmp(rows.rows[r].target, s->name) == 0)
                     dir = rows.rows[r].dir;
-            rc = forecast_volume_probed(s->name, dir, probe, s->name,
-                                        s->target.rate_cap_bps > 0.0 ? s->target.rate_cap_bps
-                                                                     : NAN,
-                                        &volumes[i], err);
+            rc = predict_volume_probed(s->name, dir, probe, s->name,
+                                       s->target.rate_cap_bps > 0.0 ? s->target.rate_cap_bps
+                                                                    : NAN,
+                                       &volumes[i], err);
         }
     }
     probe_table_free(probe);

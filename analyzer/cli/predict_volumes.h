@@ -10,23 +10,23 @@
 
 #include "common/err.h"
 #include "measure/target.h"
-#include "model/forecast.h"
+#include "model/predict.h"
 
 /* The short probe of a --volume: sizes up to the study's output, each this many times. */
 #define PREDICT_PROBE_REPS 3
 
 typedef struct predict_volume_spec {
-    forecast_source_t source;
+    predict_source_t source;
     char name[CP_NAME_MAX];
-    target_spec_t target;       /* FORECAST_PROBE: the directory and its emulated caps */
-    double write_bps, read_bps; /* FORECAST_TYPED: as typed (read NAN: not given) */
-    const storage_class_t *storage_class; /* FORECAST_CLASS */
+    target_spec_t target;       /* PREDICT_PROBE: the directory and its emulated caps */
+    double write_bps, read_bps; /* PREDICT_TYPED: as typed (read NAN: not given) */
+    const storage_class_t *storage_class; /* PREDICT_CLASS */
 } predict_volume_spec_t;
 
 typedef struct predict_volume_list {
     predict_volume_spec_t *specs;
     size_t n, cap;
-    probe_table_t *probe_file; /* --probe's table, whose targets are FORECAST_PROBE_FILE
+    probe_table_t *probe_file; /* --probe's table, whose targets are PREDICT_PROBE_FILE
                                   specs; NULL when not given */
 } predict_volume_list_t;
 
@@ -58,7 +58,7 @@ int predict_volumes_check_names(const predict_volume_list_t *list, cp_err_t *err
  * success *out (n entries) is the caller's (free). The probe's errors otherwise (CP_EUSAGE
  * for a directory that is not writable or in use, CP_ENOSPC, CP_EIO, CP_EINTR). */
 int predict_volumes_resolve(const predict_volume_list_t *list, uint64_t output_bytes,
-                            uint64_t seed, forecast_volume_t **out, cp_err_t *err);
+                            uint64_t seed, predict_volume_t **out, cp_err_t *err);
 
 /* Frees the list's specs and table; safe twice. */
 void predict_volumes_free(predict_volume_list_t *list);

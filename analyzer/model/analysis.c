@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model/analysis_explain.h"
+#include "model/analysis_match.h"
 #include "model/stats.h"
 
 analysis_options_t analysis_defaults(void)

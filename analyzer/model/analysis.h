@@ -15,7 +15,7 @@
 #include "common/target_name.h"
 #include "model/cause.h"
 #include "model/fit.h"
-#include "model/predict.h"
+#include "model/writeback_model.h"
 #include "model/verdict.h"
 #include "model/probe_speeds.h"
 #include "model/runs.h"
@@ -92,10 +92,10 @@ typedef struct analysis_point {
     /* The repetitions spread (max - min) more than the tolerance of the median. */
     bool noisy;
     unsigned flags;           /* enum analysis_point_flag */
-    /* The write-back model's time for this point (model/predict.h); NAN for the mem
+    /* The write-back model's time for this point (model/writeback_model.h); NAN for the mem
      * series and when the volume's drain rate is unknown. */
     double predicted_seconds, predicted_tail_s;
-    predict_regime_t predicted_regime;
+    wbm_regime_t predicted_regime;
     /* Where the kernel's write-back timing is not fixed by what is known, the model's
      * interval: an unknown context (explain_writeback_unknown: a table from elsewhere),
      * from the writes overlapping the compression (low) to the writes following it
@@ -237,16 +237,17 @@ typedef struct analysis_series {
     analysis_verdict_t *verdicts; /* one per point, same order */
     verdict_kind_t verdict;       /* at the largest T */
     size_t ceiling;               /* index into analysis_t.ceilings */
-    /* Smallest real T where the fitted CPU rate reaches the lower of the write and read
-     * ceilings; NAN when it does not below ANALYSIS_CROSSOVER_MAX_THREADS or is unknown. */
+    /* Smallest real T at which the write-back model, along the fitted CPU rate, names a
+     * volume term (explain_crossover, model/crossover.h); NAN when it does not below
+     * ANALYSIS_CROSSOVER_MAX_THREADS or is unknown. */
     double crossover_threads;
     /* The crossover under the CPU curve one standard error faster and slower
-     * (verdict_crossover_range); NAN when the fit has no standard errors. */
+     * (crossover_range); NAN when the fit has no standard errors. */
     double crossover_lo, crossover_hi;
     verdict_kind_t crossover_limit; /* VERDICT_WRITE or VERDICT_READ */
     int crossover_model;            /* the CPU ceiling's model used, -1 when none */
     double crossover_rate_bps;      /* the model's rate there (input bytes per second) */
-    predict_term_t crossover_term;  /* the volume's term there: read, write or flush */
+    wbm_term_t crossover_term;  /* the volume's term there: read, write or flush */
     /* What-if at the largest T, asked of the same model only where it explains that point
      * with a volume term and its time is beyond the tolerance: a write speed of at least
      * whatif_write_bps (a drain rate, or a cap for an emulated volume) would bring the job
@@ -258,7 +259,7 @@ typedef struct analysis_series {
      * infinitely fast volume (TERM_COUNT when one does reach it, or nothing was asked).
      * whatif_direct_bps: for buffered runs, the drain rate that would do with O_DIRECT
      * writes (the same model, sync direct); NAN when none or not asked. */
-    predict_term_t whatif_blocked_by;
+    wbm_term_t whatif_blocked_by;
     double whatif_direct_bps;
     /* A decompression series (runs.csv op): its archive is read from this target (the
      * read ceiling is read_bps / output_ratio, in restored bytes per second), restored to

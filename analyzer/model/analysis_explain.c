@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "model/crossover.h"
 #include "model/stats.h"
 
 void explain_series_drain(analysis_series_t *s, const probe_table_t *probe)
@@ -21,7 +22,7 @@ void explain_series_drain(analysis_series_t *s, const probe_table_t *probe)
      * buffered runs from buffered ones; unknown (not charged) when the probe did not
      * measure that path. */
     s->io_cpu_per_byte = probe_table_speed(probe, s->probe_target,
-                                           predict_sync_from_name(s->sync) == PREDICT_SYNC_DIRECT
+                                           wbm_sync_from_name(s->sync) == WBM_SYNC_DIRECT
                                                ? PROBE_OP_IO_COST_DIRECT
                                                : PROBE_OP_IO_COST);
     if (s->ram == 1) {
@@ -67,7 +68,7 @@ bool explain_wrote_beyond_volume(const analysis_series_t *s, const analysis_poin
                                  double margin)
 {
     if (s->cpu_ceiling || (s->decompress && !s->restores_to_volume) ||
-        predict_sync_from_name(s->sync) == PREDICT_SYNC_NONE)
+        wbm_sync_from_name(s->sync) == WBM_SYNC_NONE)
         return false;
     double speed = s->write_speed_bps > 0.0 ? s->write_speed_bps : s->rate_cap_bps;
     return speed > 0.0 && isfinite(speed) &&
@@ -88,10 +89,10 @@ double explain_write_speed(const analysis_series_t *s)
 }
 
 /* The model's inputs for point p of s at CPU rate cpu_bps, with the mem run's CPU work. */
-static predict_inputs_t point_inputs(const analysis_series_t *s, const analysis_point_t *p,
-                                     double cpu_bps)
+static wbm_inputs_t point_inputs(const analysis_series_t *s, const analysis_point_t *p,
+                                 double cpu_bps)
 {
-    predict_inputs_t in = {
+    wbm_inputs_t in = {
         .input_bytes = p->input_bytes,
         .output_bytes = p->output_bytes,
         .cpu_s = p->input_bytes / cpu_bps,
@@ -100,7 +101,7 @@ static predict_inputs_t point_inputs(const analysis_series_t *s, const analysis_
         .read_bps = s->same_layout ? s->read_bps : NAN,
         .drain_bps = s->drain_bps,
         .pace_bps = s->disk_emulated ? NAN : s->rate_cap_bps, /* a disk drains instead */
-        .sync = predict_sync_from_name(s->sync),
+        .sync = wbm_sync_from_name(s->sync),
         .dirty_background_bytes = p->dirty_background_bytes,
         .dirty_bytes = p->dirty_bytes,
         .dirty_expire_s = p->dirty_expire_s,
@@ -125,8 +126,8 @@ static predict_inputs_t point_inputs(const analysis_series_t *s, const analysis_
 
 bool explain_writeback_unknown(const analysis_series_t *s, const analysis_point_t *p)
 {
-    predict_sync_t sync = predict_sync_from_name(s->sync);
-    return !s->cpu_ceiling && sync == PREDICT_SYNC_FSYNC && strcmp(s->sync, "mixed") != 0 &&
+    wbm_sync_t sync = wbm_sync_from_name(s->sync);
+    return !s->cpu_ceiling && sync == WBM_SYNC_FSYNC && strcmp(s->sync, "mixed") != 0 &&
            isnan(p->dirty_background_bytes) && isnan(p->dirty_bytes) &&
            isnan(p->dirty_expire_s) && isnan(p->dirty_writeback_s);
 }
@@ -138,13 +139,13 @@ bool explain_writeback_unknown(const analysis_series_t *s, const analysis_point_
  * device's share of the background threshold is passed, a share the kernel sets from
  * every device's recent write-out: unknown here). False when p has no interval. */
 static bool late_inputs(const analysis_series_t *s, const analysis_point_t *p,
-                        predict_inputs_t *in)
+                        wbm_inputs_t *in)
 {
     if (explain_writeback_unknown(s, p)) {
         in->dirty_background_bytes = in->dirty_bytes = INFINITY;
         return true;
     }
-    if (s->cpu_ceiling || predict_sync_from_name(s->sync) != PREDICT_SYNC_FSYNC ||
+    if (s->cpu_ceiling || wbm_sync_from_name(s->sync) != WBM_SYNC_FSYNC ||
         strcmp(s->sync, "mixed") == 0 || !(in->dirty_writeback_s > 0.0))
         return false;
     in->dirty_writeback_s = NAN;
@@ -156,12 +157,12 @@ static bool late_inputs(const analysis_series_t *s, const analysis_point_t *p,
 static bool interval_ends(const analysis_series_t *s, const analysis_point_t *p, double cpu_bps,
                           prediction_t *low, prediction_t *high)
 {
-    predict_inputs_t in = point_inputs(s, p, cpu_bps);
-    *low = predict_run(&in);
+    wbm_inputs_t in = point_inputs(s, p, cpu_bps);
+    *low = wbm_predict(&in);
     if (!late_inputs(s, p, &in))
         return false;
-    *high = predict_run(&in);
-    return low->regime != PREDICT_UNKNOWN && high->seconds > low->seconds * (1.0 + 1e-9);
+    *high = wbm_predict(&in);
+    return low->regime != WBM_UNKNOWN && high->seconds > low->seconds * (1.0 + 1e-9);
 }
 
 double explain_late_seconds(const analysis_series_t *s, const analysis_point_t *p,
@@ -173,10 +174,10 @@ double explain_late_seconds(const analysis_series_t *s, const analysis_point_t *
 
 /* The model's inputs that decide point p: point_inputs, except that where p has an
  * interval and its measured time is nearer the late end, the late end's. */
-static predict_inputs_t decided_inputs(const analysis_series_t *s, const analysis_point_t *p,
-                                       double cpu_bps)
+static wbm_inputs_t decided_inputs(const analysis_series_t *s, const analysis_point_t *p,
+                                   double cpu_bps)
 {
-    predict_inputs_t in = point_inputs(s, p, cpu_bps);
+    wbm_inputs_t in = point_inputs(s, p, cpu_bps);
     prediction_t low, high;
     if (!(p->seconds > 0.0) || !interval_ends(s, p, cpu_bps, &low, &high))
         return in;
@@ -188,15 +189,15 @@ static predict_inputs_t decided_inputs(const analysis_series_t *s, const analysi
 prediction_t explain_point_prediction(const analysis_series_t *s, const analysis_point_t *p,
                                       double cpu_bps)
 {
-    predict_inputs_t in = decided_inputs(s, p, cpu_bps);
-    return predict_run(&in);
+    wbm_inputs_t in = decided_inputs(s, p, cpu_bps);
+    return wbm_predict(&in);
 }
 
 void explain_predict_point(const analysis_series_t *s, analysis_point_t *p, double cpu_bps)
 {
     p->predicted_seconds = p->predicted_tail_s = NAN;
     p->predicted_low_s = p->predicted_high_s = NAN;
-    p->predicted_regime = PREDICT_UNKNOWN;
+    p->predicted_regime = WBM_UNKNOWN;
     if (s->cpu_ceiling || !(cpu_bps > 0.0))
         return;
     prediction_t pred = explain_point_prediction(s, p, cpu_bps);
@@ -263,14 +264,14 @@ static double spread_half(const analysis_point_t *p)
  * term, so it is far from its crossover; and the kernel's accounting, where it has the
  * run's own threads, does not show them blocked on writing for longer than that either
  * (a stall the model did not foresee). in: the inputs of the point's prediction. */
-static bool volume_cannot_matter(const predict_inputs_t *in, const cause_evidence_t *e,
+static bool volume_cannot_matter(const wbm_inputs_t *in, const cause_evidence_t *e,
                                  double tolerance)
 {
-    predict_inputs_t slower = *in;
+    wbm_inputs_t slower = *in;
     slower.drain_bps /= 2.0;
     slower.read_bps /= 2.0;
     slower.pace_bps /= 2.0;
-    prediction_t worse = predict_run(&slower);
+    prediction_t worse = wbm_predict(&slower);
     double allowed = tolerance * worse.part_s[TERM_COMPUTE];
     if (!(worse.seconds - worse.part_s[TERM_COMPUTE] < allowed))
         return false;
@@ -280,10 +281,10 @@ static bool volume_cannot_matter(const predict_inputs_t *in, const cause_evidenc
 
 /* The volume's largest term of pred (reading, writing or the flush), TERM_COUNT when it
  * has none. */
-static predict_term_t largest_volume_term(const prediction_t *pred)
+static wbm_term_t largest_volume_term(const prediction_t *pred)
 {
-    predict_term_t best = TERM_COUNT;
-    for (predict_term_t k = TERM_READ; k <= TERM_FLUSH; k++)
+    wbm_term_t best = TERM_COUNT;
+    for (wbm_term_t k = TERM_READ; k <= TERM_FLUSH; k++)
         if (pred->part_s[k] > 0.0 && (best == TERM_COUNT || pred->part_s[k] > pred->part_s[best]))
             best = k;
     return best;
@@ -353,8 +354,8 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
     } else if (p->predicted_seconds > 0.0) {
         /* One model decides: the term that sets the predicted time names the verdict,
          * provided the prediction explains the measured time. */
-        predict_inputs_t in = decided_inputs(s, p, v->cpu_ceiling_bps);
-        prediction_t pred = predict_run(&in);
+        wbm_inputs_t in = decided_inputs(s, p, v->cpu_ceiling_bps);
+        prediction_t pred = wbm_predict(&in);
         e->predicted_s = pred.seconds;
         /* The model is held to the precision of what it is built on. With pairs, the
          * point at memory's CPU speed and the spread of its differences from memory's
@@ -373,8 +374,7 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
         memcpy(e->part_s, pred.part_s, sizeof e->part_s);
         memcpy(e->own_s, pred.own_s, sizeof e->own_s);
         v->from_model = true;
-        predict_term_t second;
-        predict_term_t limit = predict_decide(&pred, tolerance, &second);
+        verdict_decision_t d = verdict_decide(&pred, tolerance);
         if (explain_wrote_beyond_volume(s, p, tolerance)) {
             v->cause = CAUSE_UNKNOWN;
             v->miss = MISS_BEYOND_VOLUME;
@@ -390,22 +390,23 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
             v->cause = CAUSE_UNKNOWN;
             v->miss = MISS_MODEL;
         } else {
-            if (second == TERM_COUNT && on_boundary(&pred, judged, e->noise_s, tolerance) &&
+            v->cause = d.cause;
+            v->second_cause = d.second_cause;
+            if (d.second == TERM_COUNT && on_boundary(&pred, judged, e->noise_s, tolerance) &&
                 !volume_cannot_matter(&in, e, tolerance)) {
                 /* Either side is within the noise: say so once, the same every time. */
                 v->within_noise = true;
-                second = limit == TERM_COMPUTE ? largest_volume_term(&pred) : TERM_COMPUTE;
+                wbm_term_t other = d.limit == TERM_COMPUTE ? largest_volume_term(&pred)
+                                                           : TERM_COMPUTE;
+                v->second_cause = cause_of_term(other);
             }
-            v->cause = cause_of_term(limit);
-            if (second != TERM_COUNT)
-                v->second_cause = cause_of_term(second);
         }
     } else {
         v->cause = cause_classify(e, tolerance);
         if (v->cause == CAUSE_UNKNOWN)
             v->miss = MISS_NO_FIGURE;
     }
-    v->verdict = v->second_cause != CAUSE_UNKNOWN ? VERDICT_BALANCED : cause_verdict(v->cause);
+    v->verdict = verdict_of_causes(v->cause, v->second_cause);
     /* A balanced point is contradicted only when the device contradicts both its terms;
      * the run's own accounting, where known, witnesses in the device's place. */
     v->device_disagrees = !cause_accounting_known(v->cause, e) &&
@@ -436,33 +437,33 @@ void explain_series_errors(analysis_series_t *s, double *scratch)
 }
 
 /* True when a term is the volume's: reading or writing. */
-static bool volume_term(predict_term_t t)
+static bool volume_term(wbm_term_t t)
 {
     return t == TERM_READ || t == TERM_WRITE || t == TERM_FLUSH;
 }
 
 /* The speed a what-if varies for the write side of series s: an emulated volume's cap
  * (which paced the writes), else the device's drain rate. */
-static predict_speed_t write_speed_kind(const analysis_series_t *s)
+static wbm_speed_t write_speed_kind(const analysis_series_t *s)
 {
-    return s->rate_cap_bps > 0.0 && !s->disk_emulated ? PREDICT_SPEED_PACE
-                                                      : PREDICT_SPEED_DRAIN;
+    return s->rate_cap_bps > 0.0 && !s->disk_emulated ? WBM_SPEED_PACE
+                                                      : WBM_SPEED_DRAIN;
 }
 
 /* The term that remains when the volume's speed of kind which is infinite. */
-static predict_term_t remaining_term(const predict_inputs_t *in, predict_speed_t which,
-                                     double tolerance)
+static wbm_term_t remaining_term(const wbm_inputs_t *in, wbm_speed_t which,
+                                 double tolerance)
 {
-    predict_inputs_t fast = *in;
-    if (which == PREDICT_SPEED_READ)
+    wbm_inputs_t fast = *in;
+    if (which == WBM_SPEED_READ)
         fast.read_bps = INFINITY;
-    else if (which == PREDICT_SPEED_PACE)
+    else if (which == WBM_SPEED_PACE)
         fast.pace_bps = INFINITY;
     else
         fast.drain_bps = INFINITY;
-    prediction_t p = predict_run(&fast);
-    predict_term_t second;
-    return p.regime == PREDICT_UNKNOWN ? TERM_COUNT : predict_decide(&p, tolerance, &second);
+    prediction_t p = wbm_predict(&fast);
+    wbm_term_t second;
+    return p.regime == WBM_UNKNOWN ? TERM_COUNT : wbm_decide(&p, tolerance, &second);
 }
 
 void explain_whatif(analysis_series_t *s, const analysis_verdict_t *last, double tolerance)
@@ -484,7 +485,7 @@ void explain_whatif(analysis_series_t *s, const analysis_verdict_t *last, double
         return;
     /* The same inputs as the point's prediction; the goal: within the tolerance of the
      * compute term (the memory target's time). */
-    predict_inputs_t in = decided_inputs(s, top, last->cpu_ceiling_bps);
+    wbm_inputs_t in = decided_inputs(s, top, last->cpu_ceiling_bps);
     double goal = in.cpu_s / (1.0 - tolerance);
     if (!(top->predicted_seconds > goal))
         return; /* the point's own prediction is already within the tolerance (balanced
@@ -492,28 +493,28 @@ void explain_whatif(analysis_series_t *s, const analysis_verdict_t *last, double
                    the answer */
     s->whatif_threads = top->threads;
     if (reads) {
-        predict_inputs_t both = in;
+        wbm_inputs_t both = in;
         if (writes) /* the write side made as fast as it needs to be too, below */
             both.drain_bps = INFINITY, both.pace_bps = NAN;
-        s->whatif_read_bps = predict_speed_for_seconds(&both, PREDICT_SPEED_READ, goal);
+        s->whatif_read_bps = wbm_speed_for_seconds(&both, WBM_SPEED_READ, goal);
         if (isnan(s->whatif_read_bps))
-            s->whatif_blocked_by = remaining_term(&both, PREDICT_SPEED_READ, tolerance);
+            s->whatif_blocked_by = remaining_term(&both, WBM_SPEED_READ, tolerance);
     }
     if (writes) {
-        predict_inputs_t both = in;
+        wbm_inputs_t both = in;
         if (reads)
             both.read_bps = INFINITY;
-        predict_speed_t kind = write_speed_kind(s);
-        s->whatif_write_bps = predict_speed_for_seconds(&both, kind, goal);
+        wbm_speed_t kind = write_speed_kind(s);
+        s->whatif_write_bps = wbm_speed_for_seconds(&both, kind, goal);
         if (isnan(s->whatif_write_bps))
             s->whatif_blocked_by = remaining_term(&both, kind, tolerance);
-        if (both.sync != PREDICT_SYNC_DIRECT && kind == PREDICT_SPEED_DRAIN) {
+        if (both.sync != WBM_SYNC_DIRECT && kind == WBM_SPEED_DRAIN) {
             /* Buffered writes wait for the flush: what O_DIRECT would need instead. The
              * direct path's CPU cost is not the buffered one; unknown here. */
-            predict_inputs_t direct = both;
-            direct.sync = PREDICT_SYNC_DIRECT;
+            wbm_inputs_t direct = both;
+            direct.sync = WBM_SYNC_DIRECT;
             direct.io_cpu_per_byte = NAN;
-            s->whatif_direct_bps = predict_speed_for_seconds(&direct, PREDICT_SPEED_DRAIN, goal);
+            s->whatif_direct_bps = wbm_speed_for_seconds(&direct, WBM_SPEED_DRAIN, goal);
         }
     }
     bool reached = (!reads || s->whatif_read_bps > 0.0) && (!writes || s->whatif_write_bps > 0.0);
@@ -525,11 +526,11 @@ typedef struct crossover_ctx {
     const analysis_series_t *s;
     analysis_point_t at;   /* the largest measured point, its time scaled to T */
     double tolerance;
-    predict_term_t limit;  /* the volume's term at the last call that found one */
+    wbm_term_t limit;  /* the volume's term at the last call that found one */
     double rate_bps;       /* the model's rate there */
 } crossover_ctx_t;
 
-/* verdict_limits_fn: the model's decision at T (the cores alone at cpu_rate_bps) names a
+/* crossover_limits_fn: the model's decision at T (the cores alone at cpu_rate_bps) names a
  * volume term, as the limit or as the second of a balanced pair. */
 static bool volume_limits_at(double threads, double cpu_rate_bps, void *arg)
 {
@@ -538,11 +539,11 @@ static bool volume_limits_at(double threads, double cpu_rate_bps, void *arg)
         return false;
     c->at.threads = (int)ceil(threads);
     prediction_t p = explain_point_prediction(c->s, &c->at, cpu_rate_bps);
-    if (p.regime == PREDICT_UNKNOWN)
+    if (p.regime == WBM_UNKNOWN)
         return false;
-    predict_term_t second;
-    predict_term_t limit = predict_decide(&p, c->tolerance, &second);
-    predict_term_t found = volume_term(limit) ? limit : volume_term(second) ? second : TERM_COUNT;
+    wbm_term_t second;
+    wbm_term_t limit = wbm_decide(&p, c->tolerance, &second);
+    wbm_term_t found = volume_term(limit) ? limit : volume_term(second) ? second : TERM_COUNT;
     if (found == TERM_COUNT)
         return false;
     c->limit = found;
@@ -557,11 +558,8 @@ void explain_crossover(analysis_series_t *s, const fit_result_t *ceiling_models,
     s->crossover_threads = s->crossover_lo = s->crossover_hi = NAN;
     s->crossover_rate_bps = NAN;
     s->crossover_term = TERM_COUNT;
-    /* The volume ceiling the crossover is about until the model names one: the lower of
-     * the write and read ceilings (a series that writes nothing has only the read). */
-    s->crossover_limit = s->read_ceiling_bps > 0.0 && !(s->read_ceiling_bps >= s->write_ceiling_bps)
-                             ? VERDICT_READ
-                             : VERDICT_WRITE;
+    /* The volume ceiling the crossover is about until the model names one. */
+    s->crossover_limit = crossover_ceiling(s->write_ceiling_bps, s->read_ceiling_bps);
     if (model < 0 || s->cpu_ceiling)
         return;
     /* The model at any T: the largest measured point's bytes, thresholds and the mem
@@ -581,8 +579,8 @@ void explain_crossover(analysis_series_t *s, const fit_result_t *ceiling_models,
             c.at.seconds = 0.0; /* no measured time: the early end (decided_inputs) */
     }
     const fit_result_t *curve = &ceiling_models[model];
-    s->crossover_threads = verdict_crossover_where(curve, volume_limits_at, &c,
-                                                   ANALYSIS_CROSSOVER_MAX_THREADS);
+    s->crossover_threads = crossover_find(curve, volume_limits_at, &c,
+                                          ANALYSIS_CROSSOVER_MAX_THREADS);
     if (!isfinite(s->crossover_threads))
         return;
     volume_limits_at(s->crossover_threads, fit_rate_at(curve, s->crossover_threads), &c);
@@ -590,9 +588,8 @@ void explain_crossover(analysis_series_t *s, const fit_result_t *ceiling_models,
     s->crossover_rate_bps = c.rate_bps;
     s->crossover_term = c.limit;
     crossover_ctx_t range = c;
-    verdict_crossover_range_where(curve, volume_limits_at, &range,
-                                  ANALYSIS_CROSSOVER_MAX_THREADS, &s->crossover_lo,
-                                  &s->crossover_hi);
+    crossover_range(curve, volume_limits_at, &range, ANALYSIS_CROSSOVER_MAX_THREADS,
+                    &s->crossover_lo, &s->crossover_hi);
 }
 
 bool analysis_path_split(const analysis_point_t *p, analysis_path_split_t *out)

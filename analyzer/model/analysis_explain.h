@@ -1,6 +1,6 @@
 /* analysis_explain.h - the part of the analysis that explains a point: the write-back
  * model's prediction and the cause of the verdict. Called by analysis.c for each point,
- * after the ceilings are known, and by forecast.c, which asks the same questions of a
+ * after the ceilings are known, and by predict.c, which asks the same questions of a
  * volume the study did not run on; not a public interface outside model/. */
 #ifndef CP_MODEL_ANALYSIS_EXPLAIN_H
 #define CP_MODEL_ANALYSIS_EXPLAIN_H
@@ -50,7 +50,7 @@ bool explain_wrote_beyond_volume(const analysis_series_t *s, const analysis_poin
 
 /* Fills v's cause, evidence and disagreement for point p of s, with mem_point the mem
  * series' point at the same T (NULL when there is none), and sets v->verdict. With a
- * prediction (p predicted), the model decides (predict_decide): the term that sets the
+ * prediction (p predicted), the model decides (wbm_decide): the term that sets the
  * time is the cause, balanced with a second term; a point the prediction misses by more
  * than the tolerance, or that wrote faster than the volume can, is unexplained. Without
  * one, the ceilings and telemetry do (cause_classify). v's ceilings and bytes_per_s must
@@ -60,22 +60,6 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
 
 /* The series' prediction errors and noisy-point count (after every point is predicted). */
 void explain_series_errors(analysis_series_t *s, double *scratch);
-
-/* Matches the series' target with the probe's (probe_target, and read_from to the probe
- * target of the input's volume), by name, else by directory (runs gives each runs
- * target's directory). */
-void match_series_probe(analysis_series_t *s, const run_row_t *first, const runs_table_t *runs,
-                        const probe_table_t *probe);
-
-/* Adds a's notes on the matching: a warning per runs target that matched no probe target
- * (naming the probe targets left unmatched), a note per match by directory. CP_OK or
- * CP_ENOMEM. */
-int match_notes(analysis_t *a, const probe_table_t *probe);
-
-/* Warnings on the probe's figures the analysis uses: a target whose repetitions at the
- * largest size spread more than the tolerance, and a series that read its input faster
- * than its read ceiling. CP_OK or CP_ENOMEM. */
-int probe_noise_notes(analysis_t *a, const probe_table_t *probe, double tolerance);
 
 /* The what-if at the series' largest T (see analysis_series_t): the same model with the
  * same inputs, asked which write (or read) speed brings the job within the tolerance of

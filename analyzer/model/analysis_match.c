@@ -1,6 +1,6 @@
 /* analysis_match.c - which probe target gives a runs target its speeds: the same name, else
  * the same directory; and the notes that say what was matched how, or left unmatched. */
-#include "model/analysis_explain.h"
+#include "model/analysis_match.h"
 
 #include <math.h>
 #include <stdarg.h>

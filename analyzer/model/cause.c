@@ -17,7 +17,7 @@ const char *cause_name(verdict_cause_t cause)
     }
 }
 
-verdict_cause_t cause_of_term(predict_term_t term)
+verdict_cause_t cause_of_term(wbm_term_t term)
 {
     switch (term) {
     case TERM_COMPUTE: return CAUSE_COMPUTE;

@@ -17,19 +17,10 @@
 #define CP_MODEL_CAUSE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
-#include "model/predict.h"
+#include "model/writeback_model.h"
 #include "model/verdict.h"
-
-typedef enum verdict_cause {
-    CAUSE_COMPUTE,
-    CAUSE_CORES_SATURATED,
-    CAUSE_CPU_CONTENTION,
-    CAUSE_FLUSH_TAIL,
-    CAUSE_WRITE_THROUGHPUT,
-    CAUSE_READ_THROUGHPUT,
-    CAUSE_UNKNOWN,
-} verdict_cause_t;
 
 /* Why a point is unexplained (CAUSE_UNKNOWN), so the report can say what was checked. */
 typedef enum cause_miss {
@@ -41,7 +32,7 @@ typedef enum cause_miss {
 
 /* The cause a model term names: compute, cores-saturated (io-cpu), read-throughput,
  * write-throughput, flush-tail. */
-verdict_cause_t cause_of_term(predict_term_t term);
+verdict_cause_t cause_of_term(wbm_term_t term);
 
 /* "compute", "cores-saturated", "cpu-contention", "flush-tail", "write-throughput",
  * "read-throughput", "unknown". */
@@ -72,8 +63,8 @@ typedef struct cause_evidence {
      * I/O figures cannot witness a throughput cause. */
     double cpu_wait_s, io_wait_s, io_read_wait_s;
     bool io_paced;
-    /* The model's decomposition of the point (model/predict.h); predicted_s NAN when the
-     * point has no prediction. */
+    /* The model's decomposition of the point (model/writeback_model.h); predicted_s NAN
+     * when the point has no prediction. */
     double predicted_s;
     double part_s[TERM_COUNT], own_s[TERM_COUNT];
     /* The runs in pairs: pairs is how many of the point's repetitions have memory's run of

@@ -1,129 +1,167 @@
-/* predict.h - how long a compression run takes on a volume, from how the kernel moves its
- * output: the CPU time of the job (its time into memory), the volume's drain rate, the
- * sync mode and the page cache's write-back thresholds.
+/* predict.h - the job's time on a volume the study did not run on (`chokepoint predict`):
+ * the memory target's runs give the CPU time per codec and thread count, the volume gives
+ * its drain rate (a probe of it, a typed speed, or a storage class), and the host's
+ * write-back thresholds say what the page cache holds. The write-back model
+ * (model/writeback_model.h) does the rest, asked exactly as the analysis asks it for a
+ * target the study did run on (analysis_explain.h): for a probed volume the same inputs
+ * give the same seconds, terms, verdict and crossover as `analyze` gives that target.
  *
- * Three regimes (docs/method.md derives them):
- * - overlapped: the writes bypass the cache (O_DIRECT) or the cache holds almost none of
- *   the output, so the disk works while the cores compress: t = max(cpu, out / drain).
- * - serial: the cache holds the whole output until the final fsync, so the disk works
- *   after the cores: t = cpu + out / drain.
- * - mixed: the cache holds B bytes (the background threshold, or what the dirty-expiry
- *   age lets pile up); background write-back starts once B is dirty, at cpu * B / out,
- *   and the disk then writes without pause: t = max(cpu + B / drain, cpu * B / out +
- *   out / drain). B = out gives the serial sum, B = 0 the overlapped maximum.
- * The I/O path costs CPU too (page-cache copies, file system, block layer): when the job's
- * own CPU work W plus the volume's I/O work (out x its CPU seconds per byte) exceeds what
- * the cores offer in the job's time, the cores' part becomes (W + I) / cores.
- * An emulated rate cap (TARGET@RATE) paces the writes during the run, so the cores'
- * part becomes max(cpu, out / cap) before the page cache's part begins.
- * Writes that overlap the compression (O_DIRECT, a cap) start only once the first block
- * is compressed (the pipeline's fill, max(cores, read) x min(1, T x block / input)), and
- * the last block's output is written after the cores finish.
- * Pure functions: no I/O, no allocation. Unknown inputs are NAN. */
+ * Pure computation on the structs it is handed: no I/O. */
 #ifndef CP_MODEL_PREDICT_H
 #define CP_MODEL_PREDICT_H
 
-typedef enum predict_sync {
-    PREDICT_SYNC_FSYNC,  /* buffered writes, fsync at the end (the default timing) */
-    PREDICT_SYNC_DIRECT, /* O_DIRECT: no page cache */
-    PREDICT_SYNC_NONE,   /* buffered writes, no fsync: the run ends with the last write */
-} predict_sync_t;
+#include <stdbool.h>
+#include <stddef.h>
 
-/* Parses a runs.csv sync value ("fsync", "direct", "none"); "" or anything else reads as
- * fsync, the default timing. */
-predict_sync_t predict_sync_from_name(const char *name);
+#include "common/err.h"
+#include "model/analysis.h"
+#include "model/storage_class.h"
 
-typedef enum predict_regime {
-    PREDICT_UNKNOWN,    /* a required input was unknown: no prediction */
-    PREDICT_CPU_ONLY,   /* nothing to write (memory target, or a RAM volume) */
-    PREDICT_READ,       /* nothing to write, and reading the input takes longer than the
-                           CPU work (a decompression restoring to memory) */
-    PREDICT_OVERLAPPED,
-    PREDICT_SERIAL,
-    PREDICT_MIXED,
-} predict_regime_t;
+/* Where a volume's figures come from. */
+typedef enum predict_source {
+    PREDICT_PROBE, /* a probe of its directory (drain rate and the I/O path's CPU cost) */
+    PREDICT_TYPED, /* speeds the user typed: the write speed taken as the drain rate */
+    PREDICT_CLASS, /* a storage class: its typical write speed taken as the drain rate */
+    PREDICT_PROBE_FILE, /* a target of a probe table (predict --probe): chokepoint's own
+                            probe or one imported from fio, figures as PREDICT_PROBE's */
+} predict_source_t;
 
-/* "unknown", "cpu-only", "read", "overlapped", "serial", "mixed". */
-const char *predict_regime_name(predict_regime_t regime);
+/* "probe", "typed", "class", "probe-file". */
+const char *predict_source_name(predict_source_t source);
 
-typedef struct predict_inputs {
-    double input_bytes, output_bytes;
-    double cpu_s;          /* the same job at the same T into memory (required) */
-    double cpu_work_s;     /* that run's CPU seconds (user + system); NAN: unknown */
-    double io_cpu_per_byte; /* the volume's system CPU seconds per byte written; NAN */
-    double cpus;           /* CPUs online; NAN: unknown */
-    double read_bps;       /* the input volume's cold read speed; NAN: reading is free */
-    double drain_bps;      /* the volume's write speed with the cache out of the way;
-                              INFINITY for RAM; NAN: unknown (no prediction) */
-    double pace_bps;       /* an emulated write cap paces the writes themselves; NAN: none */
-    predict_sync_t sync;
-    double dirty_background_bytes, dirty_bytes; /* NAN: unknown (taken as overlapped: a
-                                                   table from elsewhere rarely says) */
-    double dirty_expire_s; /* NAN: unknown (no age limit) */
-    double dirty_writeback_s; /* the flusher's wake-up interval; NAN: unknown (none) */
-    /* The pipeline: T compressors take blocks of block_bytes of input, so the first
-     * output exists only once a block is compressed (fill), and the last block's output
-     * is written after the cores finish. NAN: unknown (no fill, no last block). */
-    double threads, block_bytes;
-} predict_inputs_t;
+typedef struct predict_volume {
+    char name[RUNS_NAME_MAX];
+    predict_source_t source;
+    const storage_class_t *storage_class; /* PREDICT_CLASS; NULL otherwise */
+    char dir[RUNS_DIR_MAX];  /* PREDICT_PROBE: the directory probed; "" otherwise */
+    double write_bps;        /* sustained write: the probe's, the typed or the class's */
+    double read_bps;         /* sustained read; NAN when unknown */
+    /* What the model uses: the device's speed with the page cache out of the way
+     * (INFINITY for RAM); drain_source says how it was taken, as analysis_series_t's. */
+    double drain_bps;
+    const char *drain_source; /* "probe-drain", "probe-write", "emulated-cap", "ram",
+                                 "typed", "class" */
+    double io_cpu_per_byte;  /* the probe's system CPU seconds per byte written; NAN */
+    double rate_cap_bps;     /* an emulated write cap (DIR@CAP) that paces the writes; NAN */
+    bool disk_emulated;      /* the cap was an emulated disk's, which the probe measured:
+                                a drain rate, not a pacing of each write */
+    size_t probe_reps;       /* PREDICT_PROBE: repetitions at the largest size; 0 otherwise */
+    double probe_bytes;      /* PREDICT_PROBE: the largest size probed; NAN otherwise */
+    char probe_file[RUNS_DIR_MAX]; /* PREDICT_PROBE_FILE: the table's path */
+    data_source_t measured_by; /* PREDICT_PROBE_FILE: the program that measured the rows */
+    char sync[16];           /* PREDICT_PROBE_FILE: the write rows' sync mode ("mixed") */
+} predict_volume_t;
 
-/* The terms of the decomposition, each a mechanism that can set a run's time. */
-typedef enum predict_term {
-    TERM_COMPUTE, /* the cores compressing: the memory target's time at this T */
-    TERM_IO_CPU,  /* the I/O path's own CPU work (page-cache copies, file system, block
-                     layer) on cores the compressors already fill */
-    TERM_READ,    /* reading the input (a decompression: the archive) from its volume */
-    TERM_WRITE,   /* the disk writing while the cores work: O_DIRECT, write-back during
-                     the run, an emulated cap pacing the writes */
-    TERM_FLUSH,   /* the flush tail: what the page cache still holds at the fsync */
-    TERM_COUNT
-} predict_term_t;
+/* A volume typed by its speeds (read_bps NAN: unknown) or a storage class, ready for
+ * predict_run. name is copied (truncated to RUNS_NAME_MAX - 1 bytes). */
+predict_volume_t predict_volume_typed(const char *name, double write_bps, double read_bps);
+predict_volume_t predict_volume_class(const char *name, const storage_class_t *c);
 
-/* "compute", "io-cpu", "read", "write", "flush". */
-const char *predict_term_name(predict_term_t term);
+/* A probed volume: its figures from the probe table's rows of target (the same choice of
+ * drain rate and I/O cost as the analysis makes for a target probed so, with the runs
+ * paced by rate_cap_bps, NAN: none). CP_EDATA naming the target when the table has no
+ * write row for it. */
+int predict_volume_probed(const char *name, const char *dir, const probe_table_t *probe,
+                          const char *target, double rate_cap_bps, predict_volume_t *out,
+                          cp_err_t *err);
 
-typedef struct prediction {
-    predict_regime_t regime;
-    double seconds;        /* predicted wall time; NAN when regime is PREDICT_UNKNOWN */
-    double compute_s;      /* the cores' part before the flush: max(cpu, cores with the
-                              I/O path's work, input / read, output / pace) */
-    double tail_s;         /* predicted seconds after the last output byte (the flush) */
-    double cached_bytes;   /* B: output the cache holds before write-back starts */
-    /* The decomposition. part_s sums to seconds: the memory target's time, then what
-     * each other term adds on top of it (0 when it adds nothing). own_s is each term's
-     * own time, had it alone set the run's: compute the cpu time, io-cpu the cores' time
-     * with the I/O path's work, read input / read speed, write the disk's busy time when
-     * it writes during the run, or the paced writes' time (0 when nothing is written
-     * before the fsync), flush the tail. */
-    double part_s[TERM_COUNT];
-    double own_s[TERM_COUNT];
-} prediction_t;
+/* A target of a probe table read from a file (predict --probe), as predict_volume_probed
+ * gives it, with the directory, emulated write cap, sync mode and program its rows
+ * record. CP_EDATA naming the target when the table has no write row for it. */
+int predict_volume_from_table(const probe_table_t *probe, const char *target,
+                              predict_volume_t *out, cp_err_t *err);
 
-/* Predicts one run. */
-prediction_t predict_run(const predict_inputs_t *in);
+/* The page-cache assumption: the host's write-back thresholds; NAN fields are unknown
+ * (then the model takes no output as cached, the overlapped view). */
+typedef struct predict_writeback {
+    double dirty_background_bytes, dirty_bytes, dirty_expire_s, dirty_writeback_s;
+} predict_writeback_t;
 
-/* What sets a predicted time, with tolerance tol (0.10). At CPU speed (seconds <=
- * compute / (1 - tol)) the limit is TERM_COMPUTE, balanced with a read or an overlapped
- * write whose own time is within tol of the run's. Held back: the cores (with the I/O
- * path's work), reading and overlapped writing run side by side, and the longest of them
- * by its own time leads; the limit is that leader, or TERM_FLUSH when the flush adds more
- * than the side-by-side group does. Balanced, with *second the other term, when a term of
- * another kind (CPU: compute, io-cpu; read; write: write, flush) comes within tol of the
- * limit: a side-by-side term by its own time, the flush and the group by what they add.
- * *second is TERM_COUNT when not balanced. TERM_COUNT when the prediction is unknown. */
-predict_term_t predict_decide(const prediction_t *p, double tol, predict_term_t *second);
+/* What to forecast. */
+typedef struct predict_request {
+    const int *threads;        /* ascending; NULL: each codec's measured thread counts */
+    size_t nthreads;
+    const char *const *codecs; /* as runs.csv names them ("zstd:3"); NULL: every codec
+                                  the memory target ran */
+    size_t ncodecs;
+    bool same_layout;          /* the job reads its input from the volume too (its read
+                                  speed counts); else from where the study read it */
+    predict_writeback_t writeback;
+    double tolerance;          /* as the analysis's (0.10) */
+} predict_request_t;
 
-/* Which speed predict_speed_for_seconds varies. */
-typedef enum predict_speed {
-    PREDICT_SPEED_DRAIN, /* drain_bps: the volume's device */
-    PREDICT_SPEED_PACE,  /* pace_bps: an emulated write cap */
-    PREDICT_SPEED_READ,  /* read_bps: the input's volume */
-} predict_speed_t;
+/* The defaults: the study's thread counts and codecs, split layout, thresholds unknown,
+ * tolerance 0.10. */
+predict_request_t predict_defaults(void);
 
-/* The smallest speed (bytes per second) of the given kind at which the run takes at most
- * seconds, the other inputs as given; NAN when no speed reaches it (the other terms alone
- * take longer) or the prediction is unknown. Bisection on the logarithm of the speed. */
-double predict_speed_for_seconds(const predict_inputs_t *in, predict_speed_t which,
-                                 double seconds);
+/* One codec's CPU curve, from the memory target's runs. */
+typedef struct predict_codec {
+    char codec[RUNS_NAME_MAX];
+    size_t ceiling;          /* index into the analysis's ceilings */
+    int cpu_model;           /* the curve's best rate model (fit_kind_t), -1 when none */
+    int measured_lo, measured_hi; /* the thread counts the memory target ran */
+    double input_bytes, output_bytes; /* at its largest measured thread count */
+} predict_codec_t;
+
+/* One predicted point. */
+typedef struct predict_point {
+    size_t volume, codec;    /* indexes into predict_t's volumes and codecs */
+    int threads;
+    bool extrapolated;       /* the memory target did not run T: its time is the fitted
+                                CPU model's */
+    double cpu_s;            /* the compute term: the memory target's time at T */
+    prediction_t prediction; /* seconds, regime, parts and own times of each term */
+    /* Where the kernel's write-back timing is not fixed by what is known, the model is an
+     * interval (explain_late_seconds): prediction is its early end and seconds_high its
+     * late end. Early: the writes beside the compression where the study's context is
+     * unknown (a table from elsewhere: no thresholds), write-back from the flusher's first
+     * wake-up where the run outlasts its period. Late: the page cache holding the whole
+     * output to the fsync, or to the background threshold or the dirty expiry. NAN: a
+     * point. */
+    double seconds_high;
+    verdict_kind_t verdict;  /* verdict_decide's: the term that sets the time */
+    verdict_cause_t cause, second_cause; /* second: a balanced point's other term, else
+                                            CAUSE_UNKNOWN */
+} predict_point_t;
+
+/* Where the volume starts to limit a codec's job (analysis_series_t's crossover): the
+ * smallest real T at which the model names a volume term along the fitted CPU curve, with
+ * its band one standard error either way; NAN when never below
+ * ANALYSIS_CROSSOVER_MAX_THREADS or there is no curve. */
+typedef struct predict_crossover {
+    double threads, lo, hi;
+    wbm_term_t term;     /* the volume's term there (read, write, flush); TERM_COUNT */
+} predict_crossover_t;
+
+typedef struct predict {
+    predict_volume_t *volumes;
+    size_t nvolumes;
+    predict_codec_t *codecs;
+    size_t ncodecs;
+    /* In report order: by codec, then volume (in the order given), then threads. */
+    predict_point_t *points;
+    size_t npoints;
+    predict_crossover_t *crossovers; /* [codec * nvolumes + volume] */
+    predict_writeback_t writeback;
+    bool same_layout;
+    double tolerance;
+} predict_t;
+
+/* Forecasts every requested (codec, volume, T) from analysis a (its memory target's
+ * series) and the n volumes (copied). On success *out is the caller's (predict_free).
+ * CP_EUSAGE naming what is wrong for a codec the study has no memory runs of, a thread
+ * count the memory target did not run when no model describes its CPU curve (or beyond
+ * ANALYSIS_EXTRAPOLATION_REACH times its largest), a tolerance outside [0, 1), or no
+ * volumes; CP_EDATA when the study has no memory-target runs of any codec; CP_ENOMEM.
+ * *out is NULL on failure. */
+int predict_run(const analysis_t *a, const predict_volume_t *volumes, size_t n,
+                const predict_request_t *request, predict_t **out, cp_err_t *err);
+
+/* The point of (codec, volume, threads); NULL when it was not forecast. */
+const predict_point_t *predict_find(const predict_t *f, size_t codec, size_t volume,
+                                    int threads);
+
+/* Frees a forecast; NULL is fine. */
+void predict_free(predict_t *f);
 
 #endif

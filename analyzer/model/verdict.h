@@ -1,13 +1,13 @@
-/* verdict.h - what limits a job at one thread count, and where a volume takes over.
+/* verdict.h - what limits a job at one thread count: the verdict from the ceilings, and
+ * the verdict and its causes from the write-back model's terms (the one mapping that
+ * analyze and predict both use). Causes are named in cause.h.
  *
  * Ceilings are bytes of input per second. A ceiling that is not known is NAN. Pure
  * functions: no I/O, no allocation. */
 #ifndef CP_MODEL_VERDICT_H
 #define CP_MODEL_VERDICT_H
 
-#include <stdbool.h>
-
-#include "model/fit.h"
+#include "model/writeback_model.h"
 
 typedef enum verdict_kind {
     VERDICT_CPU,         /* within tolerance of the CPU ceiling */
@@ -16,6 +16,17 @@ typedef enum verdict_kind {
     VERDICT_UNEXPLAINED, /* short of the CPU ceiling; no known ceiling accounts for it */
     VERDICT_BALANCED,    /* two terms of different kinds set the time within tolerance */
 } verdict_kind_t;
+
+/* The mechanism behind a verdict (cause.h describes each, cause_name names it). */
+typedef enum verdict_cause {
+    CAUSE_COMPUTE,
+    CAUSE_CORES_SATURATED,
+    CAUSE_CPU_CONTENTION,
+    CAUSE_FLUSH_TAIL,
+    CAUSE_WRITE_THROUGHPUT,
+    CAUSE_READ_THROUGHPUT,
+    CAUSE_UNKNOWN,
+} verdict_cause_t;
 
 /* "cpu-bound", "write-bound", "read-bound", "unexplained", "balanced". */
 const char *verdict_name(verdict_kind_t kind);
@@ -35,33 +46,20 @@ double verdict_efficiency(double measured_bps, double cpu_bps, double write_bps,
  * A ratio that is unknown (NAN) or not positive counts as 1. NAN when write_bps is. */
 double verdict_write_ceiling(double sustained_write_bps, double output_ratio);
 
-/* The smallest real T in [1, max_threads] at which the fitted CPU rate reaches limit_bps,
- * found by a fine scan and bisection (so a USL curve that peaks below the limit gives
- * none). NAN when it never does, when the limit is NAN or the model was not fitted. */
-double verdict_crossover(const fit_result_t *cpu_rate_model, double limit_bps,
-                         double max_threads);
+/* The verdict of a point's cause and, when balanced, its second cause (CAUSE_UNKNOWN:
+ * none): balanced when the second is known, else the cause's own (cause_verdict). */
+verdict_kind_t verdict_of_causes(verdict_cause_t cause, verdict_cause_t second);
 
-/* The crossover under a CPU rate curve one standard error faster (*lo) and one slower
- * (*hi): every parameter with a standard error is moved by it in the direction that
- * raises (or lowers) the rate (power_time: a down, b up; linear_rate: both up; amdahl:
- * t1 and s down; usl: lambda up, sigma and kappa down, kept >= 0), correlations ignored.
- * Both NAN when the model has no standard errors (an exact fit) or a moved curve is not a
- * valid one; either is NAN when that curve never reaches the limit. */
-void verdict_crossover_range(const fit_result_t *cpu_rate_model, double limit_bps,
-                             double max_threads, double *lo, double *hi);
+/* What a prediction's terms say, with tolerance tol: the limiting term and a balanced
+ * second (wbm_decide; TERM_COUNT when none), each as its cause (cause_of_term; a missing
+ * term is CAUSE_UNKNOWN), and the verdict of the two (verdict_of_causes). A prediction
+ * that is unknown gives TERM_COUNT, CAUSE_UNKNOWN and unexplained. */
+typedef struct verdict_decision {
+    wbm_term_t limit, second;
+    verdict_cause_t cause, second_cause;
+    verdict_kind_t verdict;
+} verdict_decision_t;
 
-/* Whether a volume limits the job at `threads` when the cores alone would run it at
- * cpu_rate_bps (input bytes per second); ctx is the caller's. */
-typedef bool (*verdict_limits_fn)(double threads, double cpu_rate_bps, void *ctx);
-
-/* The smallest real T in [1, max_threads] at which limits() first holds along the fitted
- * CPU rate curve (the same scan and bisection as verdict_crossover); NAN when it never
- * does or the model was not fitted. */
-double verdict_crossover_where(const fit_result_t *cpu_rate_model, verdict_limits_fn limits,
-                               void *ctx, double max_threads);
-
-/* verdict_crossover_range for a limits() predicate. */
-void verdict_crossover_range_where(const fit_result_t *cpu_rate_model, verdict_limits_fn limits,
-                                   void *ctx, double max_threads, double *lo, double *hi);
+verdict_decision_t verdict_decide(const prediction_t *p, double tol);
 
 #endif

@@ -326,18 +326,18 @@ const char *prediction_words(const analysis_point_t *p, char *buf, size_t cap)
         return buf;
     char how[96];
     switch (p->predicted_regime) {
-    case PREDICT_SERIAL:
+    case WBM_SERIAL:
         snprintf(how, sizeof how, "serial: compression, then a %.2f s flush",
                  p->predicted_tail_s);
         break;
-    case PREDICT_MIXED:
+    case WBM_MIXED:
         snprintf(how, sizeof how, "mixed: write-back during the run, a %.2f s flush after",
                  p->predicted_tail_s);
         break;
-    case PREDICT_OVERLAPPED:
+    case WBM_OVERLAPPED:
         snprintf(how, sizeof how, "overlapped: the disk writes while the cores compress");
         break;
-    case PREDICT_READ:
+    case WBM_READ:
         snprintf(how, sizeof how, "reading: the input arrives slower than the cores work");
         break;
     default:

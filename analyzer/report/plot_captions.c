@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/crossover.h"
 #include "model/stats.h"
 #include "report/figure_text.h"
 #include "report/cause_text.h"
@@ -298,12 +299,11 @@ void plot_caption_bottleneck(const analysis_t *a, bool multi_codec, char *buf, s
             continue;
         }
         plot_series_name(s, multi_codec, name, sizeof name);
-        const char *kind = s->crossover_limit == VERDICT_READ ? "read" : "write";
-        double limit = plot_crossover_limit_bps(s);
-        if (!(limit > 0.0)) {
-            limit = s->write_ceiling_bps > 0.0 ? s->write_ceiling_bps : s->read_ceiling_bps;
-            kind = s->write_ceiling_bps > 0.0 ? "write" : "read";
-        }
+        verdict_kind_t ceiling = s->crossover_limit;
+        if (!(plot_crossover_limit_bps(s) > 0.0)) /* not known: the one rule's choice */
+            ceiling = crossover_ceiling(s->write_ceiling_bps, s->read_ceiling_bps);
+        const char *kind = ceiling == VERDICT_READ ? "read" : "write";
+        double limit = ceiling == VERDICT_READ ? s->read_ceiling_bps : s->write_ceiling_bps;
         /* The measured range (unknown: no claim of extrapolation). */
         int lo = s->npoints > 0 ? s->points[0].threads : 1;
         int hi = s->npoints > 0 ? s->points[s->npoints - 1].threads

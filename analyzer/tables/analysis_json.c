@@ -86,9 +86,9 @@ static json_t *evidence_json(const analysis_verdict_t *v)
         /* The model's decomposition: parts add up to predicted_s; own is each term's own
          * time (docs/method.md, "One model decides"). */
         json_t *parts = json_object(), *own = json_object();
-        for (predict_term_t t = 0; t < TERM_COUNT; t++) {
-            json_object_set_new(parts, predict_term_name(t), json_number_or_null(e->part_s[t]));
-            json_object_set_new(own, predict_term_name(t), json_number_or_null(e->own_s[t]));
+        for (wbm_term_t t = 0; t < TERM_COUNT; t++) {
+            json_object_set_new(parts, wbm_term_name(t), json_number_or_null(e->part_s[t]));
+            json_object_set_new(own, wbm_term_name(t), json_number_or_null(e->own_s[t]));
         }
         json_object_set_new(o, "parts_s", parts);
         json_object_set_new(o, "own_s", own);
@@ -193,8 +193,8 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
         json_object_set_new(j, "predicted_flush_s", json_number_or_null(p->predicted_tail_s));
         json_object_set_new(j, "predicted_low_s", json_number_or_null(p->predicted_low_s));
         json_object_set_new(j, "predicted_high_s", json_number_or_null(p->predicted_high_s));
-        json_object_set_new(j, "predicted_regime", p->predicted_regime == PREDICT_UNKNOWN
-                            ? json_null() : json_string(predict_regime_name(p->predicted_regime)));
+        json_object_set_new(j, "predicted_regime", p->predicted_regime == WBM_UNKNOWN
+                            ? json_null() : json_string(wbm_regime_name(p->predicted_regime)));
         if (!isnan(p->compress_busy)) {
             json_t *st = json_object();
             json_object_set_new(st, "reader", json_number_or_null(p->reader_busy));
@@ -271,7 +271,7 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
                         : json_null());
     json_object_set_new(o, "crossover_model", best_name(s->crossover_model));
     json_object_set_new(o, "crossover_term", isfinite(s->crossover_threads)
-                        ? json_string(predict_term_name(s->crossover_term)) : json_null());
+                        ? json_string(wbm_term_name(s->crossover_term)) : json_null());
     json_object_set_new(o, "crossover_rate_bytes_per_s", json_number_or_null(s->crossover_rate_bps));
     if (s->whatif_threads > 0) {
         json_t *w = json_object();
@@ -281,7 +281,7 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
         json_object_set_new(w, "seconds", json_number_or_null(s->whatif_seconds));
         json_object_set_new(w, "speed", json_string(s->rate_cap_bps > 0.0 ? "cap" : "drain"));
         json_object_set_new(w, "blocked_by", s->whatif_blocked_by < TERM_COUNT
-                            ? json_string(predict_term_name(s->whatif_blocked_by)) : json_null());
+                            ? json_string(wbm_term_name(s->whatif_blocked_by)) : json_null());
         json_object_set_new(w, "direct_write_bytes_per_s", json_number_or_null(s->whatif_direct_bps));
         json_object_set_new(o, "what_if", w);
     } else {

@@ -1,15 +1,25 @@
-/* The write-back time model and the cause of a verdict, against hand-derived figures
- * (the loop-volume measurements in docs/method.md supply the numbers). */
+/* predict's pieces: the storage class table, predictions for typed speeds against the
+ * model's formulas worked by hand, the same figures as the analysis for a probed volume,
+ * the check against a later study, and the report's JSON and first line. */
+#include <jansson.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
-#include "model/cause.h"
+#include "model/analysis.h"
 #include "model/predict.h"
+#include "model/predict_check.h"
+#include "model/storage_class.h"
+#include "report/predict_out.h"
+#include "tables/probe_csv.h"
+#include "tables/runs_csv.h"
 
 static void assert_close(double got, double want, double rel)
 {
@@ -17,336 +27,496 @@ static void assert_close(double got, double want, double rel)
         fail_msg("got %.12g, want %.12g (relative tolerance %g)", got, want, rel);
 }
 
-/* 1 GiB in, 560.6 MB out, 3.45 s of CPU at T=1; a 24 GiB machine's default thresholds. */
-static predict_inputs_t lab_run(double drain_bps, predict_sync_t sync)
-{
-    predict_inputs_t in = {
-        .input_bytes = 1073741824.0, .output_bytes = 560.6e6, .cpu_s = 3.45,
-        .read_bps = NAN, .drain_bps = drain_bps, .sync = sync,
-        .dirty_background_bytes = 2.3e9, .dirty_bytes = 4.6e9, .dirty_expire_s = 30.0,
-    };
-    return in;
-}
+/* ---- the storage class table --------------------------------------------------------- */
 
-static void test_serial_when_the_cache_holds_the_output(void **state)
+static void test_classes_have_the_published_figures(void **state)
 {
     (void)state;
-    predict_inputs_t in = lab_run(120e6, PREDICT_SYNC_FSYNC);
-    prediction_t p = predict_run(&in);
-    assert_int_equal(p.regime, PREDICT_SERIAL);
-    assert_close(p.seconds, 3.45 + 560.6 / 120.0, 1e-12); /* 8.12 s, measured 8.13-8.17 */
-    assert_close(p.tail_s, 560.6 / 120.0, 1e-12);
-    assert_string_equal(predict_regime_name(p.regime), "serial");
+    assert_int_equal(storage_class_count(), 11);
+    const storage_class_t *tb3 = storage_class_find("tb3-ssd");
+    assert_non_null(tb3);
+    assert_close(tb3->write_bps, 1200e6, 0);
+    assert_close(tb3->read_bps, 2700e6, 0);
+    const storage_class_t *notrim = storage_class_find("sata-ssd-notrim");
+    assert_non_null(notrim);
+    assert_close(notrim->write_bps, 100e6, 0);
+    assert_close(storage_class_find("usb3-hdd-inner")->write_bps, 60e6, 0);
+    assert_close(storage_class_find("nas-1gbe")->write_bps, 110e6, 0);
+    assert_close(storage_class_find("nvme-gen4")->read_bps, 5000e6, 0);
+    assert_null(storage_class_find("tb3"));
+    assert_null(storage_class_find(NULL));
+    assert_null(storage_class_at(storage_class_count()));
 }
 
-static void test_overlapped_with_direct_io(void **state)
+static void test_every_class_is_named_once_and_sourced(void **state)
 {
     (void)state;
-    predict_inputs_t in = lab_run(120e6, PREDICT_SYNC_DIRECT);
-    assert_close(predict_run(&in).seconds, 560.6 / 120.0, 1e-12); /* 4.67 s, measured 4.66-4.73 */
-    in = lab_run(400e6, PREDICT_SYNC_DIRECT);
-    prediction_t p = predict_run(&in);
-    assert_int_equal(p.regime, PREDICT_OVERLAPPED);
-    assert_close(p.seconds, 3.45, 1e-12); /* the disk keeps up: the CPU time */
+    for (size_t i = 0; i < storage_class_count(); i++) {
+        const storage_class_t *c = storage_class_at(i);
+        assert_ptr_equal(storage_class_find(c->name), c);
+        /* Publications named by title; their addresses are in docs/method.md. */
+        assert_true(strlen(c->sources) > 0);
+        assert_null(strstr(c->sources, "http"));
+        assert_true(c->write_bps > 0.0 && c->read_bps >= c->write_bps * 0.5);
+        for (size_t j = 0; j < i; j++)
+            assert_string_not_equal(storage_class_at(j)->name, c->name);
+    }
 }
 
-static void test_mixed_when_the_output_passes_the_background_threshold(void **state)
+/* ---- studies from text --------------------------------------------------------------- */
+
+typedef struct study {
+    runs_table_t *runs;
+    probe_table_t *probe;
+    analysis_t *analysis;
+} study_t;
+
+static void study_load(study_t *s, const char *runs_csv, const char *probe_csv)
+{
+    cp_err_t err = {0};
+    memset(s, 0, sizeof *s);
+    assert_int_equal(runs_table_load_buffer("runs.csv", runs_csv, strlen(runs_csv), &s->runs,
+                                            &err), CP_OK);
+    if (probe_csv != NULL)
+        assert_int_equal(probe_table_load_buffer("probe.csv", probe_csv, strlen(probe_csv),
+                                                 &s->probe, &err), CP_OK);
+    analysis_options_t o = analysis_defaults();
+    int rc = analysis_run(s->runs, s->probe, &o, &s->analysis, &err);
+    if (rc != CP_OK)
+        fail_msg("analysis: %s", err.msg);
+}
+
+static void study_free(study_t *s)
+{
+    analysis_free(s->analysis);
+    probe_table_free(s->probe);
+    runs_table_free(s->runs);
+}
+
+/* 1 GB in, 400 MB out; 10 s at T=1 and Amdahl with a 10% serial part (t = 10 (0.1 +
+ * 0.9 / T)): 5.5 s at 2, 3.25 at 4, 2.5 at 6 (and 2.125 at 8, not run). */
+static const char mem_runs[] =
+    "target,codec,threads,seconds,input_bytes,output_bytes\n"
+    "mem,zstd:3,1,10,1000000000,400000000\n"
+    "mem,zstd:3,2,5.5,1000000000,400000000\n"
+    "mem,zstd:3,4,3.25,1000000000,400000000\n"
+    "mem,zstd:3,6,2.5,1000000000,400000000\n";
+
+static predict_t *predict_of(const study_t *s, const predict_volume_t *v, size_t n,
+                             const predict_request_t *r)
+{
+    cp_err_t err = {0};
+    predict_t *f = NULL;
+    if (predict_run(s->analysis, v, n, r, &f, &err) != CP_OK)
+        fail_msg("forecast: %s", err.msg);
+    return f;
+}
+
+static double seconds_at(const predict_t *f, size_t volume, int threads)
+{
+    const predict_point_t *p = predict_find(f, 0, volume, threads);
+    if (p == NULL)
+        fail_msg("no point at volume %zu, T=%d", volume, threads);
+    return p->prediction.seconds;
+}
+
+/* ---- typed speeds against the formulas --------------------------------------------- */
+
+static void test_typed_speed_without_thresholds_overlaps(void **state)
 {
     (void)state;
-    /* 100 MB background threshold, disk slower than the output arrives (162 MB/s): the
-     * disk starts at 3.45 * 100 / 560.6 s and then writes without pause. */
-    predict_inputs_t in = lab_run(120e6, PREDICT_SYNC_FSYNC);
-    in.dirty_background_bytes = 100e6;
-    prediction_t p = predict_run(&in);
-    assert_int_equal(p.regime, PREDICT_MIXED);
-    assert_close(p.seconds, 3.45 * 100.0 / 560.6 + 560.6 / 120.0, 1e-12);
-    /* A disk faster than the output arrives: only the last 100 MB wait for the fsync. */
-    in.drain_bps = 400e6;
-    p = predict_run(&in);
-    assert_close(p.seconds, 3.45 + 100.0 / 400.0, 1e-12);
-    /* A 10 s run outlasts the flusher's first wake-up at 5 s: by then half the output is
-     * dirty and write-back starts (disk slower than the output: it never pauses). */
-    in = lab_run(40e6, PREDICT_SYNC_FSYNC);
-    in.cpu_s = 10.0;
-    in.dirty_writeback_s = 5.0;
-    p = predict_run(&in);
-    assert_close(p.cached_bytes, 560.6e6 / 2.0, 1e-12);
-    assert_close(p.seconds, 5.0 + 560.6 / 40.0, 1e-12);
-    in = lab_run(120e6, PREDICT_SYNC_FSYNC);
-    /* The age limit: after 1 s of a 3.45 s run, 1/3.45 of the output is old enough. */
-    in.dirty_background_bytes = 2.3e9;
-    in.dirty_expire_s = 1.0;
-    p = predict_run(&in);
-    assert_close(p.cached_bytes, 560.6e6 / 3.45, 1e-12);
+    study_t s;
+    study_load(&s, mem_runs, NULL);
+    /* No thresholds: nothing held in the page cache, t = max(cpu, out / drain); at
+     * 100 MB/s the 400 MB take 4 s. */
+    predict_volume_t v = predict_volume_typed("usb", 100e6, NAN);
+    predict_t *f = predict_of(&s, &v, 1, NULL);
+    assert_int_equal(f->npoints, 4);
+    assert_close(seconds_at(f, 0, 1), 10.0, 1e-12);
+    assert_close(seconds_at(f, 0, 2), 5.5, 1e-12);
+    assert_close(seconds_at(f, 0, 4), 4.0, 1e-12);
+    const predict_point_t *p4 = predict_find(f, 0, 0, 4);
+    assert_int_equal(p4->verdict, VERDICT_WRITE);
+    assert_int_equal(p4->cause, CAUSE_WRITE_THROUGHPUT);
+    assert_close(p4->prediction.part_s[TERM_COMPUTE], 3.25, 1e-12);
+    assert_close(p4->prediction.part_s[TERM_WRITE], 0.75, 1e-12);
+    assert_int_equal(predict_find(f, 0, 0, 1)->verdict, VERDICT_CPU);
+    assert_false(p4->extrapolated);
+    assert_string_equal(f->volumes[0].drain_source, "typed");
+    /* The volume limits the job where its 4 s come within 10% of the compression's: the
+     * Amdahl time 10 (0.1 + 0.9 / T) = 4 / 0.9 at T = 2.47 (the fitted curve, near it). */
+    const predict_crossover_t *x = &f->crossovers[0];
+    assert_true(x->threads > 2.2 && x->threads < 2.8);
+    predict_free(f);
+    study_free(&s);
 }
 
-static void test_io_path_cpu_on_saturated_cores(void **state)
+static void test_typed_speed_with_the_page_cache(void **state)
 {
     (void)state;
-    /* T=2 on 2 cores: mem took 1.87 s with 3.9 CPU seconds; writing 560.6 MB costs the
-     * volume 1.2 ns of system CPU per byte (0.673 s): (3.9 + 0.673) / 2 = 2.286 s. */
-    predict_inputs_t in = lab_run(1e12, PREDICT_SYNC_DIRECT);
-    in.cpu_s = 1.87;
-    in.cpu_work_s = 3.9;
-    in.io_cpu_per_byte = 1.2e-9;
-    in.cpus = 2;
-    prediction_t p = predict_run(&in);
-    assert_close(p.compute_s, (3.9 + 560.6e6 * 1.2e-9) / 2.0, 1e-12);
-    /* T=1: the second core absorbs it; the job's own time stands. */
-    in.cpu_s = 3.45;
-    in.cpu_work_s = 3.5;
-    assert_close(predict_run(&in).compute_s, 3.45, 1e-12);
+    study_t s;
+    study_load(&s, mem_runs, NULL);
+    predict_volume_t v = predict_volume_typed("usb", 100e6, NAN);
+    predict_request_t r = predict_defaults();
+    /* A background threshold above the output: the cache holds it all until the fsync,
+     * t = cpu + out / drain. */
+    r.writeback = (predict_writeback_t){1e9, 2e9, NAN, NAN};
+    predict_t *f = predict_of(&s, &v, 1, &r);
+    assert_close(seconds_at(f, 0, 1), 14.0, 1e-12);
+    assert_close(seconds_at(f, 0, 6), 6.5, 1e-12);
+    assert_int_equal(predict_find(f, 0, 0, 1)->cause, CAUSE_FLUSH_TAIL);
+    assert_int_equal(predict_find(f, 0, 0, 1)->prediction.regime, WBM_SERIAL);
+    predict_free(f);
+    /* 100 MB held: t = max(cpu + 100 MB / drain, cpu x 100/400 + out / drain). */
+    r.writeback = (predict_writeback_t){100e6, 2e9, NAN, NAN};
+    f = predict_of(&s, &v, 1, &r);
+    assert_close(seconds_at(f, 0, 1), fmax(10.0 + 1.0, 10.0 / 4 + 4.0), 1e-12);  /* 11 */
+    assert_close(seconds_at(f, 0, 4), fmax(3.25 + 1.0, 3.25 / 4 + 4.0), 1e-12); /* 4.8125 */
+    assert_int_equal(predict_find(f, 0, 0, 4)->prediction.regime, WBM_MIXED);
+    predict_free(f);
+    study_free(&s);
 }
 
-static void test_ram_read_limit_and_unknowns(void **state)
+static void test_class_speed_is_the_drain_rate(void **state)
 {
     (void)state;
-    predict_inputs_t in = lab_run(INFINITY, PREDICT_SYNC_FSYNC);
-    prediction_t p = predict_run(&in);
-    assert_int_equal(p.regime, PREDICT_CPU_ONLY);
-    assert_close(p.seconds, 3.45, 1e-12);
-    /* A slow input volume: reading 1 GiB at 200 MB/s takes longer than compressing it. */
-    in.read_bps = 200e6;
-    assert_close(predict_run(&in).seconds, 1073741824.0 / 200e6, 1e-12);
-    in = lab_run(NAN, PREDICT_SYNC_FSYNC);
-    p = predict_run(&in);
-    assert_int_equal(p.regime, PREDICT_UNKNOWN);
-    assert_true(isnan(p.seconds));
-    /* Unknown thresholds (a table from elsewhere): the classic overlapped view. */
-    in = lab_run(120e6, PREDICT_SYNC_FSYNC);
-    in.dirty_background_bytes = NAN;
-    in.dirty_expire_s = NAN;
-    p = predict_run(&in);
-    assert_int_equal(p.regime, PREDICT_OVERLAPPED);
-    assert_close(p.seconds, 560.6 / 120.0, 1e-12);
-    /* An emulated 100 MB/s cap paces the writes; the real disk (1 GB/s) then flushes. */
-    in = lab_run(1e9, PREDICT_SYNC_FSYNC);
-    in.pace_bps = 100e6;
-    p = predict_run(&in);
-    assert_close(p.compute_s, 5.606, 1e-12);
-    assert_close(p.seconds, 5.606 + 0.5606, 1e-12);
-    assert_int_equal(predict_sync_from_name("direct"), PREDICT_SYNC_DIRECT);
-    assert_int_equal(predict_sync_from_name(""), PREDICT_SYNC_FSYNC);
+    study_t s;
+    study_load(&s, mem_runs, NULL);
+    const storage_class_t *hdd = storage_class_find("usb3-hdd-inner"); /* 60 MB/s */
+    predict_volume_t v = predict_volume_class(hdd->name, hdd);
+    predict_t *f = predict_of(&s, &v, 1, NULL);
+    assert_int_equal(f->volumes[0].source, PREDICT_CLASS);
+    assert_close(seconds_at(f, 0, 1), 10.0, 1e-12);        /* the CPU's 10 s > 6.67 s */
+    assert_close(seconds_at(f, 0, 6), 400e6 / 60e6, 1e-12); /* the disk's 6.67 s > 2.5 s */
+    assert_int_equal(predict_find(f, 0, 0, 6)->verdict, VERDICT_WRITE);
+    predict_free(f);
+    study_free(&s);
 }
 
-static void test_drain_needed_inverts_the_model(void **state)
+static void test_read_speed_counts_with_the_same_layout(void **state)
 {
     (void)state;
-    predict_inputs_t in = lab_run(NAN, PREDICT_SYNC_FSYNC);
-    /* Serial: 5 s = 3.45 + 560.6 MB / drain, so drain = 560.6 / 1.55 MB/s. */
-    assert_close(predict_speed_for_seconds(&in, PREDICT_SPEED_DRAIN, 5.0), 560.6e6 / 1.55, 1e-6);
-    /* Nothing beats the CPU time. */
-    assert_true(isnan(predict_speed_for_seconds(&in, PREDICT_SPEED_DRAIN, 3.0)));
+    study_t s;
+    study_load(&s, mem_runs, NULL);
+    predict_volume_t v = predict_volume_typed("nas", 1e9, 200e6);
+    predict_request_t r = predict_defaults();
+    predict_t *f = predict_of(&s, &v, 1, &r);
+    assert_close(seconds_at(f, 0, 6), 2.5, 1e-12); /* split: the input is read elsewhere */
+    predict_free(f);
+    r.same_layout = true;
+    f = predict_of(&s, &v, 1, &r);
+    assert_close(seconds_at(f, 0, 6), 1e9 / 200e6, 1e-12); /* reading 1 GB at 200 MB/s */
+    assert_int_equal(predict_find(f, 0, 0, 6)->verdict, VERDICT_READ);
+    predict_free(f);
+    study_free(&s);
 }
 
-/* The decomposition adds up, and its largest part beyond the compression names the limit. */
-static void test_decomposition_and_decision_per_regime(void **state)
+static void test_unrun_thread_counts_come_from_the_cpu_model(void **state)
 {
     (void)state;
-    predict_term_t second;
-    /* Serial (the lab's 120 MB/s volume, fsync): 3.45 s compressing, then the flush of
-     * 560.6 MB at 120 MB/s, 4.67 s: the flush sets the time. */
-    predict_inputs_t in = lab_run(120e6, PREDICT_SYNC_FSYNC);
-    prediction_t p = predict_run(&in);
-    assert_close(p.part_s[TERM_COMPUTE], 3.45, 1e-12);
-    assert_close(p.part_s[TERM_FLUSH], 560.6 / 120.0, 1e-12);
-    assert_close(p.part_s[TERM_WRITE] + p.part_s[TERM_READ] + p.part_s[TERM_IO_CPU], 0.0, 1e-12);
-    assert_int_equal(predict_decide(&p, 0.10, &second), TERM_FLUSH);
-    assert_int_equal(second, TERM_COUNT);
-    /* O_DIRECT on a 185 MB/s volume, T = 2 (the truth test's case): 1.27 s compressing,
-     * 280 MB written in 1.514 s while it runs: the disk sets the time, 0.244 s past the
-     * compression, more than the 10% tolerance (1.27 / 0.9 = 1.411 s). */
-    in = lab_run(185e6, PREDICT_SYNC_DIRECT);
-    in.output_bytes = 280e6;
-    in.cpu_s = 1.27;
-    p = predict_run(&in);
-    assert_close(p.seconds, 280.0 / 185.0, 1e-12);
-    assert_close(p.part_s[TERM_WRITE], 280.0 / 185.0 - 1.27, 1e-12);
-    assert_int_equal(predict_decide(&p, 0.10, &second), TERM_WRITE);
-    assert_int_equal(second, TERM_COUNT);
-    /* On a 200 MB/s volume the disk's 1.40 s are within 10% of the compression's 1.27 s
-     * (1.40 <= 1.411, 1.27 >= 0.9 x 1.40): balanced, compute and write. */
-    in.drain_bps = 200e6;
-    p = predict_run(&in);
-    assert_int_equal(predict_decide(&p, 0.10, &second), TERM_COMPUTE);
-    assert_int_equal(second, TERM_WRITE);
-    /* A fast disk (1 GB/s, 0.28 s): compute alone. */
-    in.drain_bps = 1e9;
-    p = predict_run(&in);
-    assert_int_equal(predict_decide(&p, 0.10, &second), TERM_COMPUTE);
-    assert_int_equal(second, TERM_COUNT);
-    /* Reading a 512 MiB copy at 199 MB/s (2.70 s) beside 1.5 s of compression, then the
-     * 280 MB flush at 200 MB/s (1.40 s): 4.10 s = 1.5 + 1.20 reading + 1.40 flush. The
-     * two additions are within 10% of each other? 1.20 < 0.9 x 1.40: no, the flush sets
-     * it. */
-    in = lab_run(200e6, PREDICT_SYNC_FSYNC);
-    in.input_bytes = 536870912.0;
-    in.output_bytes = 280e6;
-    in.cpu_s = 1.5;
-    in.read_bps = 199e6;
-    p = predict_run(&in);
-    assert_close(p.seconds, 536870912.0 / 199e6 + 1.4, 1e-12);
-    assert_close(p.part_s[TERM_READ], 536870912.0 / 199e6 - 1.5, 1e-12);
-    assert_close(p.part_s[TERM_FLUSH], 1.4, 1e-12);
-    assert_int_equal(predict_decide(&p, 0.10, &second), TERM_FLUSH);
-    assert_int_equal(second, TERM_COUNT);
-    /* Read at 180 MB/s (2.98 s, 1.48 s beyond the compression): reading and the flush
-     * are within 10% (1.40 >= 0.9 x 1.48): balanced, read first. */
-    in.read_bps = 180e6;
-    p = predict_run(&in);
-    assert_int_equal(predict_decide(&p, 0.10, &second), TERM_READ);
-    assert_int_equal(second, TERM_FLUSH);
-    /* Side by side: reading a copy for 10 s beside O_DIRECT writes of 10.5 s (1 s of
-     * compression): the disk leads, and reading's own time is within 10% of it: balanced,
-     * write and read. */
-    in = lab_run(560.6e6 / 10.5, PREDICT_SYNC_DIRECT);
-    in.cpu_s = 1.0;
-    in.read_bps = 1073741824.0 / 10.0;
-    p = predict_run(&in);
-    assert_close(p.seconds, 10.5, 1e-12);
-    assert_close(p.part_s[TERM_READ], 9.0, 1e-12);
-    assert_close(p.part_s[TERM_WRITE], 0.5, 1e-12);
-    assert_int_equal(predict_decide(&p, 0.10, &second), TERM_WRITE);
-    assert_int_equal(second, TERM_READ);
-    /* Saturated cores: T = 2 on 2 CPUs, 3.9 CPU seconds of compression and 1.2 ns of
-     * system CPU per byte written: (3.9 + 0.673) / 2 = 2.286 s against 1.87 s, and a
-     * fast disk: the CPU cost of writing sets the time. */
-    in = lab_run(5e9, PREDICT_SYNC_DIRECT);
-    in.cpu_s = 1.87;
-    in.cpu_work_s = 3.9;
-    in.io_cpu_per_byte = 1.2e-9;
-    in.cpus = 2;
-    p = predict_run(&in);
-    assert_close(p.part_s[TERM_IO_CPU], (3.9 + 0.6727) / 2.0 - 1.87, 1e-4);
-    assert_int_equal(predict_decide(&p, 0.10, &second), TERM_IO_CPU);
-    /* The parts always add up to the time. */
-    double sum = 0.0;
-    for (int t = 0; t < TERM_COUNT; t++)
-        sum += p.part_s[t];
-    assert_close(sum, p.seconds, 1e-12);
-    assert_string_equal(predict_term_name(TERM_IO_CPU), "io-cpu");
+    study_t s;
+    study_load(&s, mem_runs, NULL);
+    predict_volume_t v = predict_volume_typed("fast", 10e9, NAN);
+    int threads[] = {4, 8};
+    predict_request_t r = predict_defaults();
+    r.threads = threads;
+    r.nthreads = 2;
+    predict_t *f = predict_of(&s, &v, 1, &r);
+    assert_int_equal(f->npoints, 2);
+    const predict_point_t *p8 = predict_find(f, 0, 0, 8);
+    assert_true(p8->extrapolated);
+    assert_false(predict_find(f, 0, 0, 4)->extrapolated);
+    assert_close(p8->cpu_s, 10.0 * (0.1 + 0.9 / 8), 0.05); /* 2.125 s */
+    predict_free(f);
+    /* Beyond reach (4 x 6 threads), and a codec the study did not run: refused. */
+    int far[] = {25};
+    r.threads = far;
+    r.nthreads = 1;
+    cp_err_t err = {0};
+    predict_t *none = NULL;
+    assert_int_equal(predict_run(s.analysis, &v, 1, &r, &none, &err), CP_EUSAGE);
+    assert_null(none);
+    assert_non_null(strstr(err.msg, "--threads 25"));
+    const char *xz[] = {"xz:6"};
+    r = predict_defaults();
+    r.codecs = xz;
+    r.ncodecs = 1;
+    cp_err_clear(&err);
+    assert_int_equal(predict_run(s.analysis, &v, 1, &r, &none, &err), CP_EUSAGE);
+    assert_non_null(strstr(err.msg, "it has: zstd:3"));
+    study_free(&s);
 }
 
-/* The what-if's inverse for each speed: the read speed and the cap that bring a run to a
- * time, and none when another term alone takes longer. */
-static void test_speed_for_seconds_per_kind(void **state)
+static void test_no_memory_runs_is_a_data_error(void **state)
 {
     (void)state;
-    /* Reading 1 GiB in 5 s needs 214.7 MB/s (the disk's 4.67 s overlap: direct). */
-    predict_inputs_t in = lab_run(120e6, PREDICT_SYNC_DIRECT);
-    in.read_bps = 100e6;
-    assert_close(predict_speed_for_seconds(&in, PREDICT_SPEED_READ, 5.0),
-                 1073741824.0 / 5.0, 1e-6);
-    /* ... but not in 4 s: the disk's 4.67 s remain. */
-    assert_true(isnan(predict_speed_for_seconds(&in, PREDICT_SPEED_READ, 4.0)));
-    /* A cap that paces 560.6 MB into 4 s, the real 1 GB/s disk then flushing 0.56 s. */
-    in = lab_run(1e9, PREDICT_SYNC_FSYNC);
-    in.pace_bps = 100e6;
-    assert_close(predict_speed_for_seconds(&in, PREDICT_SPEED_PACE, 4.5606), 560.6e6 / 4.0, 1e-6);
+    study_t s;
+    study_load(&s, "target,codec,threads,seconds,input_bytes,output_bytes\n"
+                   "usb,zstd:3,1,10,1000000000,400000000\n", NULL);
+    predict_volume_t v = predict_volume_typed("x", 1e8, NAN);
+    predict_t *f = NULL;
+    cp_err_t err = {0};
+    assert_int_equal(predict_run(s.analysis, &v, 1, NULL, &f, &err), CP_EDATA);
+    assert_null(f);
+    assert_non_null(strstr(err.msg, "no runs on the memory target"));
+    study_free(&s);
 }
 
-static cause_evidence_t evidence(double measured_bps, double write_ceiling_bps)
-{
-    cause_evidence_t e = {
-        .measured_bps = measured_bps, .cpu_ceiling_bps = 100e6,
-        .write_ceiling_bps = write_ceiling_bps, .read_ceiling_bps = NAN,
-        .seconds = 1e9 / measured_bps, .cpu_seconds = 10.0, .flush_s = 0.0,
-        .cpu_idle_share = 0.5, .cpu_sys_share = 0.1, .dev_busy_share = NAN, .busy_growth = 0.0,
-    };
-    return e;
-}
-
-static void test_each_cause(void **state)
+/* A decompression study has memory runs, but predict forecasts compressions: it says so
+ * rather than that memory did not run. */
+static void test_a_decompression_study_is_named(void **state)
 {
     (void)state;
-    cause_evidence_t e = evidence(95e6, NAN);
-    assert_int_equal(cause_classify(&e, 0.10), CAUSE_COMPUTE);
-    /* 16 s against 10 s in memory, 3 s of it the flush: half the 6 s gap. */
-    e = evidence(62.5e6, 300e6);
-    e.flush_s = 3.0;
-    assert_close(cause_gap_s(&e), 6.0, 1e-12);
-    assert_close(cause_flush_share(&e), 0.5, 1e-12);
-    assert_int_equal(cause_classify(&e, 0.10), CAUSE_FLUSH_TAIL);
-    e.flush_s = 2.9;
-    assert_int_equal(cause_classify(&e, 0.10), CAUSE_UNKNOWN);
-    e.write_ceiling_bps = 70e6;
-    assert_int_equal(cause_classify(&e, 0.10), CAUSE_WRITE_THROUGHPUT);
-    e.write_ceiling_bps = NAN;
-    e.read_ceiling_bps = 70e6;
-    assert_int_equal(cause_classify(&e, 0.10), CAUSE_READ_THROUGHPUT);
-    e.read_ceiling_bps = NAN;
-    e.cpu_idle_share = 0.04;
-    assert_int_equal(cause_classify(&e, 0.10), CAUSE_CORES_SATURATED);
-    e.cpu_idle_share = 0.30;
-    e.busy_growth = 0.25;
-    assert_int_equal(cause_classify(&e, 0.10), CAUSE_CPU_CONTENTION);
-    assert_int_equal(cause_verdict(CAUSE_CORES_SATURATED), VERDICT_CPU);
-    assert_int_equal(cause_verdict(CAUSE_FLUSH_TAIL), VERDICT_WRITE);
-    assert_string_equal(cause_name(CAUSE_FLUSH_TAIL), "flush-tail");
+    study_t s;
+    study_load(&s, "target,codec,op,threads,seconds,input_bytes,output_bytes\n"
+                   "mem,zstd:3,decompress,1,2,1000000000,400000000\n"
+                   "usb,zstd:3,decompress,1,4,1000000000,400000000\n", NULL);
+    predict_volume_t v = predict_volume_typed("x", 1e8, NAN);
+    predict_t *f = NULL;
+    cp_err_t err = {0};
+    assert_int_equal(predict_run(s.analysis, &v, 1, NULL, &f, &err), CP_EDATA);
+    assert_null(f);
+    assert_non_null(strstr(err.msg, "a decompression study: predict forecasts a compression's"));
+    study_free(&s);
 }
 
-static void test_device_disagreement(void **state)
+/* ---- a probed volume: the analysis's own figures ----------------------------------- */
+
+/* A study that ran on "usb" too, with the host's thresholds in its rows, and a probe of
+ * usb with a drain rate and the I/O path's CPU cost. */
+static const char usb_runs[] =
+    "target,codec,engine,block_size,threads,seconds,input_bytes,output_bytes,cpu_user_s,"
+    "cpu_sys_s,online_cpus,dirty_background_bytes,dirty_bytes,dirty_expire_s,"
+    "dirty_writeback_s,dir\n"
+    "mem,zstd:3,blocks,4194304,1,10,1000000000,400000000,9.8,0.2,4,,,,,\n"
+    "mem,zstd:3,blocks,4194304,2,5.5,1000000000,400000000,10.4,0.4,4,,,,,\n"
+    "mem,zstd:3,blocks,4194304,4,3.25,1000000000,400000000,11.8,0.6,4,,,,,\n"
+    "usb,zstd:3,blocks,4194304,1,12,1000000000,400000000,9.9,0.9,4,150000000,300000000,30,5,/mnt/usb\n"
+    "usb,zstd:3,blocks,4194304,2,7,1000000000,400000000,10.5,1.0,4,150000000,300000000,30,5,/mnt/usb\n"
+    "usb,zstd:3,blocks,4194304,4,5.6,1000000000,400000000,11.9,1.2,4,150000000,300000000,30,5,/mnt/usb\n";
+
+static const char usb_probe[] =
+    "target,op,size_bytes,bytes_per_s,drain_bps,io_cpu_s,sync,dir\n"
+    "usb,write,400000000,95000000,90000000,0.8,fsync,/mnt/usb\n"
+    "usb,write,400000000,97000000,92000000,0.9,fsync,/mnt/usb\n"
+    "usb,write,400000000,96000000,91000000,1.0,fsync,/mnt/usb\n"
+    "usb,read,400000000,120000000,,,fsync,/mnt/usb\n";
+
+static void test_a_probed_volume_gets_the_analysis_figures(void **state)
 {
     (void)state;
-    assert_true(cause_device_disagrees(CAUSE_WRITE_THROUGHPUT, 0.3));
-    assert_false(cause_device_disagrees(CAUSE_WRITE_THROUGHPUT, 0.98));
-    assert_true(cause_device_disagrees(CAUSE_CORES_SATURATED, 0.99));
-    assert_false(cause_device_disagrees(CAUSE_COMPUTE, NAN));
+    study_t s;
+    study_load(&s, usb_runs, usb_probe);
+    predict_volume_t v;
+    cp_err_t err = {0};
+    assert_int_equal(predict_volume_probed("usb", "/mnt/usb", s.probe, "usb", NAN, &v, &err),
+                     CP_OK);
+    assert_close(v.drain_bps, 91e6, 1e-12);
+    assert_string_equal(v.drain_source, "probe-drain");
+    assert_close(v.io_cpu_per_byte, 0.9 / 400e6, 1e-12);
+    assert_close(v.read_bps, 120e6, 1e-12);
+    assert_int_equal(v.probe_reps, 3);
+    predict_request_t r = predict_defaults();
+    r.writeback = (predict_writeback_t){150e6, 300e6, 30, 5};
+    predict_t *f = predict_of(&s, &v, 1, &r);
+    const analysis_series_t *usb = NULL;
+    for (size_t i = 0; i < s.analysis->nseries; i++)
+        if (strcmp(s.analysis->series[i].name, "usb") == 0)
+            usb = &s.analysis->series[i];
+    assert_non_null(usb);
+    for (size_t k = 0; k < usb->npoints; k++) {
+        const analysis_point_t *p = &usb->points[k];
+        assert_true(p->predicted_seconds > 0.0);
+        assert_close(seconds_at(f, 0, p->threads), p->predicted_seconds, 1e-12);
+        assert_int_equal(predict_find(f, 0, 0, p->threads)->prediction.regime,
+                         p->predicted_regime);
+        assert_int_equal(predict_find(f, 0, 0, p->threads)->verdict, usb->verdicts[k].verdict);
+    }
+    assert_close(f->crossovers[0].threads, usb->crossover_threads, 1e-12);
+    predict_free(f);
+    study_free(&s);
 }
 
-/* The kernel's accounting against the gap: a 10 s run whose memory-speed time is 6 s has
- * a 4 s gap; a write cause needs 1 s (a quarter) blocked on writes, a read cause 1 s on
- * reads, saturated cores 0.4 s (a tenth) waiting for a core. */
-static void test_accounting_disagreement(void **state)
+/* A write the page cache took and never synced (sync none, as fio's buffered jobs) is
+ * its speed, not the device's: never the drain rate. The same rows synced are. */
+static void test_a_page_cache_speed_is_no_drain_rate(void **state)
 {
     (void)state;
-    cause_evidence_t e = {0};
-    e.seconds = 10.0;
-    e.cpu_seconds = 6.0;
-    e.cpu_wait_s = e.io_wait_s = e.io_read_wait_s = NAN;
-    /* nothing measured: nothing known, nothing contradicted */
-    assert_false(cause_accounting_known(CAUSE_WRITE_THROUGHPUT, &e));
-    assert_false(cause_accounting_disagrees(CAUSE_WRITE_THROUGHPUT, &e));
-    e.io_wait_s = 1.5;
-    e.io_read_wait_s = 0.6; /* 0.9 s on writes: under a quarter of 4 s */
-    assert_true(cause_accounting_known(CAUSE_WRITE_THROUGHPUT, &e));
-    assert_true(cause_accounting_disagrees(CAUSE_WRITE_THROUGHPUT, &e));
-    assert_true(cause_accounting_disagrees(CAUSE_FLUSH_TAIL, &e));
-    assert_true(cause_accounting_disagrees(CAUSE_READ_THROUGHPUT, &e));
-    e.io_read_wait_s = 0.4; /* 1.1 s on writes */
-    assert_false(cause_accounting_disagrees(CAUSE_WRITE_THROUGHPUT, &e));
-    e.io_read_wait_s = NAN; /* no split (the machine's figure): all of it counts */
-    assert_false(cause_accounting_disagrees(CAUSE_READ_THROUGHPUT, &e));
-    e.io_wait_s = 0.9;
-    assert_true(cause_accounting_disagrees(CAUSE_READ_THROUGHPUT, &e));
-    /* an emulated cap paces with sleeps, not I/O: its waits witness nothing */
-    e.io_paced = true;
-    assert_false(cause_accounting_known(CAUSE_WRITE_THROUGHPUT, &e));
-    assert_false(cause_accounting_disagrees(CAUSE_WRITE_THROUGHPUT, &e));
-    e.cpu_wait_s = 0.39;
-    assert_true(cause_accounting_disagrees(CAUSE_CORES_SATURATED, &e));
-    e.cpu_wait_s = 0.41;
-    assert_false(cause_accounting_disagrees(CAUSE_CORES_SATURATED, &e));
-    assert_false(cause_accounting_disagrees(CAUSE_COMPUTE, &e));
-    e.seconds = 5.0; /* faster than memory: no gap, nothing to witness */
-    e.cpu_wait_s = 0.0;
-    assert_false(cause_accounting_disagrees(CAUSE_CORES_SATURATED, &e));
+    study_t s;
+    study_load(&s, mem_runs, "target,op,size_bytes,bytes_per_s,sync\n"
+                             "cached,write,400000000,2000000000,none\n"
+                             "synced,write,400000000,150000000,fsync\n");
+    predict_volume_t v;
+    cp_err_t err = {0};
+    assert_int_equal(predict_volume_probed("cached", "", s.probe, "cached", NAN, &v, &err), CP_OK);
+    assert_true(isnan(v.drain_bps));
+    assert_string_equal(v.drain_source, "unknown");
+    assert_close(v.write_bps, 2e9, 1e-12);
+    assert_int_equal(predict_volume_probed("synced", "", s.probe, "synced", NAN, &v, &err), CP_OK);
+    assert_close(v.drain_bps, 150e6, 1e-12);
+    assert_string_equal(v.drain_source, "probe-write");
+    study_free(&s);
+}
+
+/* ---- the check ----------------------------------------------------------------------- */
+
+static void test_check_pairs_points_by_name_or_directory(void **state)
+{
+    (void)state;
+    study_t s, later;
+    study_load(&s, mem_runs, NULL);
+    study_load(&later, "target,codec,threads,seconds,input_bytes,output_bytes,dir\n"
+                       "mem,zstd:3,1,10,1000000000,400000000,\n"
+                       "ext,zstd:3,1,10.5,1000000000,400000000,/mnt/ext\n"
+                       "ext,zstd:3,4,5.0,1000000000,400000000,/mnt/ext\n"
+                       "ext,zstd:3,4,4.0,1000000000,400000000,/mnt/ext\n"
+                       "ext,zstd:3,4,4.4,1000000000,400000000,/mnt/ext\n", NULL);
+    predict_volume_t v = predict_volume_typed("usb", 100e6, NAN); /* not run later */
+    predict_volume_t probed = predict_volume_typed("usb2", 100e6, NAN);
+    probed.source = PREDICT_PROBE;
+    snprintf(probed.dir, sizeof probed.dir, "/mnt/ext"); /* matched by directory */
+    predict_volume_t volumes[] = {v, probed};
+    predict_t *f = predict_of(&s, volumes, 2, NULL);
+    predict_check_t *c = NULL;
+    cp_err_t err = {0};
+    assert_int_equal(predict_check_run(f, later.analysis, &c, &err), CP_OK);
+    assert_int_equal(c->nrows, 2);
+    assert_int_equal(c->unmatched_volumes, 1);
+    /* The study recorded no page cache, so each prediction is an interval: at T = 1 from
+     * the 400 MB written at 100 MB/s beside the 10 s of compression (10 s) to after it (14
+     * s); measured 10.5 s, inside: no error. At T = 4, 4-6.5 s; measured 4.4 s: none. */
+    assert_string_equal(c->rows[0].target, "ext");
+    assert_close(f->points[0].prediction.seconds, 10.0, 1e-12);
+    assert_close(f->points[0].seconds_high, 14.0, 1e-12);
+    assert_close(c->rows[0].measured_s, 10.5, 1e-12);
+    assert_close(c->rows[0].predicted_s, 10.5, 1e-12);
+    assert_close(c->rows[0].error, 0.0, 1e-12);
+    assert_close(c->rows[1].measured_s, 4.4, 1e-12); /* the median of 5.0, 4.0, 4.4 */
+    assert_int_equal(c->rows[1].runs, 3);
+    assert_close(c->rows[1].error, 0.0, 1e-12);
+    assert_close(c->max_abs_error, 0.0, 1e-12);
+    assert_int_equal(c->input_mismatches, 0);
+    predict_check_free(c);
+    predict_free(f);
+    /* Nothing in common: a data error naming the later study. */
+    f = predict_of(&s, &v, 1, NULL);
+    c = NULL;
+    assert_int_equal(predict_check_run(f, later.analysis, &c, &err), CP_EDATA);
+    assert_null(c);
+    predict_free(f);
+    study_free(&later);
+    study_free(&s);
+}
+
+/* ---- the report ---------------------------------------------------------------------- */
+
+static char *report_text(const predict_report_t *r, int (*write)(const predict_report_t *,
+                                                                 FILE *, cp_err_t *))
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    cp_err_t err = {0};
+    assert_non_null(out);
+    assert_int_equal(write(r, out, &err), CP_OK);
+    fclose(out);
+    return text;
+}
+
+static void test_first_line_and_json(void **state)
+{
+    (void)state;
+    study_t s;
+    study_load(&s, mem_runs, NULL);
+    const storage_class_t *tb3 = storage_class_find("tb3-ssd");
+    predict_volume_t volumes[] = {predict_volume_typed("internal", 2e9, NAN),
+                                   predict_volume_typed("usb", 100e6, NAN),
+                                   predict_volume_class(tb3->name, tb3)};
+    predict_t *f = predict_of(&s, volumes, 3, NULL);
+    predict_report_t r = {f, "results/x", NULL, "this machine", NULL, NULL};
+    char line[1024];
+    /* At 6 threads: internal and tb3 at the CPU's 2.5 s, usb 4 s (+60%), each to its
+     * serial end (the study recorded no page cache): the 400 MB written after the 2.5 s of
+     * compression, at 2 GB/s 2.70 s, at 100 MB/s 6.50 s. */
+    assert_string_equal(predict_first_line(&r, line, sizeof line),
+                        "For zstd:3 at 6 threads on this machine: internal 2.50-2.70 s, usb "
+                        "4.00-6.50 s (+60%, write-bound from 3 threads), tb3-ssd class "
+                        "2.50-2.83 s (within 1%).");
+    char *text = report_text(&r, predict_write_text);
+    assert_memory_equal(text, line, strlen(line));
+    assert_non_null(strstr(text, STORAGE_CLASS_LABEL));
+    assert_non_null(strstr(text, "the class's write speed is taken as the drain rate"));
+    assert_non_null(strstr(text, "the stated write speed is taken as the drain rate"));
+    free(text);
+    text = report_text(&r, predict_write_json);
+    json_error_t jerr;
+    json_t *root = json_loads(text, 0, &jerr);
+    if (root == NULL)
+        fail_msg("JSON does not parse: %s", jerr.text);
+    assert_string_equal(json_string_value(json_object_get(root, "first_line")), line);
+    json_t *points = json_object_get(root, "predictions");
+    assert_int_equal(json_array_size(points), 12);
+    json_t *p = json_array_get(points, 6); /* usb at 4 threads */
+    assert_string_equal(json_string_value(json_object_get(p, "volume")), "usb");
+    assert_string_equal(json_string_value(json_object_get(p, "source")), "typed");
+    assert_string_equal(json_string_value(json_object_get(p, "codec")), "zstd:3");
+    assert_int_equal(json_integer_value(json_object_get(p, "threads")), 4);
+    assert_close(json_real_value(json_object_get(p, "seconds")), 4.0, 1e-12);
+    assert_string_equal(json_string_value(json_object_get(p, "verdict")), "write-bound");
+    assert_string_equal(json_string_value(json_object_get(p, "cause")), "write-throughput");
+    json_t *terms = json_object_get(p, "terms");
+    assert_close(json_real_value(json_object_get(terms, "compute")), 3.25, 1e-12);
+    assert_close(json_real_value(json_object_get(terms, "write")), 0.75, 1e-12);
+    assert_true(json_is_false(json_object_get(p, "extrapolated")));
+    json_t *cls = json_array_get(json_object_get(root, "volumes"), 2);
+    assert_string_equal(json_string_value(json_object_get(cls, "source")), "class");
+    assert_string_equal(json_string_value(json_object_get(cls, "label")), STORAGE_CLASS_LABEL);
+    assert_true(json_is_null(json_object_get(root, "check")));
+    json_decref(root);
+    free(text);
+    predict_free(f);
+    study_free(&s);
+}
+
+static void test_classes_json_lists_every_class(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    cp_err_t err = {0};
+    assert_int_equal(storage_classes_write_json(out, &err), CP_OK);
+    fclose(out);
+    json_t *root = json_loads(text, 0, NULL);
+    assert_non_null(root);
+    json_t *classes = json_object_get(root, "classes");
+    assert_int_equal(json_array_size(classes), storage_class_count());
+    json_t *first = json_array_get(classes, 0);
+    assert_string_equal(json_string_value(json_object_get(first, "name")), "usb3-hdd-outer");
+    assert_close(json_real_value(json_object_get(first, "write_bytes_per_s")), 120e6, 0);
+    assert_non_null(strstr(json_string_value(json_object_get(first, "sources")),
+                           "Seagate BarraCuda 2.5\" data sheet"));
+    json_decref(root);
+    free(text);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_serial_when_the_cache_holds_the_output),
-        cmocka_unit_test(test_overlapped_with_direct_io),
-        cmocka_unit_test(test_mixed_when_the_output_passes_the_background_threshold),
-        cmocka_unit_test(test_io_path_cpu_on_saturated_cores),
-        cmocka_unit_test(test_ram_read_limit_and_unknowns),
-        cmocka_unit_test(test_drain_needed_inverts_the_model),
-        cmocka_unit_test(test_decomposition_and_decision_per_regime),
-        cmocka_unit_test(test_speed_for_seconds_per_kind),
-        cmocka_unit_test(test_each_cause),
-        cmocka_unit_test(test_device_disagreement),
-        cmocka_unit_test(test_accounting_disagreement),
+        cmocka_unit_test(test_classes_have_the_published_figures),
+        cmocka_unit_test(test_every_class_is_named_once_and_sourced),
+        cmocka_unit_test(test_typed_speed_without_thresholds_overlaps),
+        cmocka_unit_test(test_typed_speed_with_the_page_cache),
+        cmocka_unit_test(test_class_speed_is_the_drain_rate),
+        cmocka_unit_test(test_read_speed_counts_with_the_same_layout),
+        cmocka_unit_test(test_unrun_thread_counts_come_from_the_cpu_model),
+        cmocka_unit_test(test_no_memory_runs_is_a_data_error),
+        cmocka_unit_test(test_a_decompression_study_is_named),
+        cmocka_unit_test(test_a_probed_volume_gets_the_analysis_figures),
+        cmocka_unit_test(test_a_page_cache_speed_is_no_drain_rate),
+        cmocka_unit_test(test_check_pairs_points_by_name_or_directory),
+        cmocka_unit_test(test_first_line_and_json),
+        cmocka_unit_test(test_classes_json_lists_every_class),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

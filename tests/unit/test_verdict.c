@@ -1,4 +1,4 @@
-/* Verdict rules, crossover, and the analysis built from small in-memory runs tables. */
+/* Verdict rules and the analysis built from small in-memory runs tables. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -57,60 +57,33 @@ static void test_efficiency_and_write_ceiling(void **state)
     assert_true(isnan(verdict_write_ceiling(NAN, 0.5)));
 }
 
-static fit_result_t linear_model(double c, double d)
-{
-    fit_result_t m;
-    memset(&m, 0, sizeof m);
-    m.kind = FIT_LINEAR_RATE;
-    m.fitted = true;
-    m.nparams = 2;
-    m.param[0] = c;
-    m.param[1] = d;
-    m.input_bytes = 1e9;
-    return m;
-}
-
-static void test_crossover_range(void **state)
+static void test_verdict_from_terms(void **state)
 {
     (void)state;
-    /* rate = 100 + 100 T reaches 450 at T = 3.5; one standard error (10 on each
-     * parameter) faster: 110 + 110 T = 450 at T = 340/110; slower: 90 + 90 T at T = 4. */
-    fit_result_t m = linear_model(100, 100);
-    m.param_se[0] = m.param_se[1] = 10;
-    double lo, hi;
-    verdict_crossover_range(&m, 450, 1024, &lo, &hi);
-    assert_close(lo, 340.0 / 110.0, 1e-6);
-    assert_close(hi, 4.0, 1e-6);
-    /* An exact fit has no standard errors: no range. */
-    m.exact = true;
-    verdict_crossover_range(&m, 450, 1024, &lo, &hi);
-    assert_true(isnan(lo) && isnan(hi));
-}
-
-static void test_crossover(void **state)
-{
-    (void)state;
-    fit_result_t m = linear_model(100, 50); /* rate 400 at T = 6 */
-    assert_close(verdict_crossover(&m, 400, 1024), 6.0, 1e-6);
-    assert_close(verdict_crossover(&m, 425, 1024), 6.5, 1e-6);
-    assert_close(verdict_crossover(&m, 120, 1024), 1.0, 0); /* already at T = 1 */
-    assert_true(isnan(verdict_crossover(&m, 1e9, 1024)));  /* beyond 1024 threads */
-    assert_true(isnan(verdict_crossover(&m, NAN, 1024)));
-
-    fit_result_t usl = m;
-    usl.kind = FIT_USL;
-    usl.nparams = 3;
-    usl.param[0] = 100, usl.param[1] = 0.05, usl.param[2] = 0.01; /* peaks near T = 9.7 */
-    double peak = 100 * 9.75 / (1 + 0.05 * 8.75 + 0.01 * 9.75 * 8.75);
-    assert_true(isnan(verdict_crossover(&usl, peak * 1.05, 1024)));
-    /* 100 T / (1 + 0.05 (T - 1) + 0.01 T (T - 1)) = 400 is T^2 - 21 T + 95 = 0, whose
-     * smaller root (on the rising side) is (21 - sqrt 61) / 2 = 6.595: worked out by hand. */
-    double t = verdict_crossover(&usl, 400, 1024);
-    assert_close(t, (21.0 - sqrt(61.0)) / 2.0, 1e-6);
-
-    fit_result_t skipped = m;
-    skipped.fitted = false;
-    assert_true(isnan(verdict_crossover(&skipped, 400, 1024)));
+    /* The compute term alone sets the time. */
+    prediction_t p = {.regime = WBM_OVERLAPPED, .seconds = 10.0};
+    p.own_s[TERM_COMPUTE] = p.part_s[TERM_COMPUTE] = 10.0;
+    verdict_decision_t d = verdict_decide(&p, 0.10);
+    assert_int_equal(d.limit, TERM_COMPUTE);
+    assert_int_equal(d.second, TERM_COUNT);
+    assert_int_equal(d.cause, CAUSE_COMPUTE);
+    assert_int_equal(d.second_cause, CAUSE_UNKNOWN);
+    assert_int_equal(d.verdict, VERDICT_CPU);
+    /* An overlapped write within the tolerance of the run's time: balanced. */
+    p.own_s[TERM_WRITE] = 9.5;
+    d = verdict_decide(&p, 0.10);
+    assert_int_equal(d.second, TERM_WRITE);
+    assert_int_equal(d.second_cause, CAUSE_WRITE_THROUGHPUT);
+    assert_int_equal(d.verdict, VERDICT_BALANCED);
+    /* No prediction: nothing named, unexplained. */
+    prediction_t unknown = {.regime = WBM_UNKNOWN, .seconds = NAN};
+    d = verdict_decide(&unknown, 0.10);
+    assert_int_equal(d.limit, TERM_COUNT);
+    assert_int_equal(d.cause, CAUSE_UNKNOWN);
+    assert_int_equal(d.second_cause, CAUSE_UNKNOWN);
+    assert_int_equal(d.verdict, VERDICT_UNEXPLAINED);
+    assert_int_equal(verdict_of_causes(CAUSE_FLUSH_TAIL, CAUSE_UNKNOWN), VERDICT_WRITE);
+    assert_int_equal(verdict_of_causes(CAUSE_READ_THROUGHPUT, CAUSE_COMPUTE), VERDICT_BALANCED);
 }
 
 /* ---- analysis over small tables ------------------------------------------------------ */
@@ -911,7 +884,7 @@ int main(void)
         cmocka_unit_test(test_probe_two_modes),
         cmocka_unit_test(test_probe_kernel_bound_read),
         cmocka_unit_test(test_efficiency_and_write_ceiling),
-        cmocka_unit_test(test_crossover),
+        cmocka_unit_test(test_verdict_from_terms),
         cmocka_unit_test(test_analysis_verdicts_and_crossover),
         cmocka_unit_test(test_analysis_without_mem_or_probe),
         cmocka_unit_test(test_analysis_identical_rates),
@@ -924,7 +897,6 @@ int main(void)
         cmocka_unit_test(test_whatif_read_ceiling),
         cmocka_unit_test(test_emulated_probe_holds_unpaced_runs_to_its_cap),
         cmocka_unit_test(test_whatif_never_a_slower_disk),
-        cmocka_unit_test(test_crossover_range),
         cmocka_unit_test(test_cpu_speed_moved),
         cmocka_unit_test(test_unknown_writeback_context_interval),
         cmocka_unit_test(test_runs_judged_in_pairs),

@@ -1,6 +1,6 @@
-/* forecast_check.c - owns pairing predictions with a later study's medians and their
- * errors (forecast_check.h). */
-#include "model/forecast_check.h"
+/* predict_check.c - owns pairing predictions with a later study's medians and their
+ * errors (predict_check.h). */
+#include "model/predict_check.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 
 #include "model/stats.h"
 
-void forecast_check_free(forecast_check_t *c)
+void predict_check_free(predict_check_t *c)
 {
     if (c == NULL)
         return;
@@ -17,7 +17,7 @@ void forecast_check_free(forecast_check_t *c)
 }
 
 /* The later series that ran codec on volume v: by name, else by the probed directory. */
-static const analysis_series_t *series_for(const analysis_t *later, const forecast_volume_t *v,
+static const analysis_series_t *series_for(const analysis_t *later, const predict_volume_t *v,
                                            const char *codec)
 {
     const analysis_series_t *by_dir = NULL;
@@ -33,16 +33,16 @@ static const analysis_series_t *series_for(const analysis_t *later, const foreca
     return by_dir;
 }
 
-int forecast_check_run(const forecast_t *f, const analysis_t *later, forecast_check_t **out,
-                       cp_err_t *err)
+int predict_check_run(const predict_t *f, const analysis_t *later, predict_check_t **out,
+                      cp_err_t *err)
 {
     *out = NULL;
-    forecast_check_t *c = calloc(1, sizeof *c);
+    predict_check_t *c = calloc(1, sizeof *c);
     double *errors = calloc(f->npoints ? f->npoints : 1, sizeof *errors);
     if (c == NULL || errors == NULL ||
         (c->rows = calloc(f->npoints ? f->npoints : 1, sizeof *c->rows)) == NULL) {
         free(errors);
-        forecast_check_free(c);
+        predict_check_free(c);
         return cp_err_set(err, CP_ENOMEM, "out of memory");
     }
     for (size_t v = 0; v < f->nvolumes; v++) {
@@ -53,13 +53,13 @@ int forecast_check_run(const forecast_t *f, const analysis_t *later, forecast_ch
     }
     c->max_abs_error = NAN;
     for (size_t i = 0; i < f->npoints; i++) {
-        const forecast_point_t *fp = &f->points[i];
-        const forecast_codec_t *fc = &f->codecs[fp->codec];
+        const predict_point_t *fp = &f->points[i];
+        const predict_codec_t *fc = &f->codecs[fp->codec];
         const analysis_series_t *s = series_for(later, &f->volumes[fp->volume], fc->codec);
         const analysis_point_t *p = s != NULL ? analysis_point_at(s, fp->threads) : NULL;
         if (p == NULL || !(fp->prediction.seconds > 0.0))
             continue;
-        forecast_check_row_t *r = &c->rows[c->nrows];
+        predict_check_row_t *r = &c->rows[c->nrows];
         r->point = i;
         memcpy(r->target, s->name, sizeof r->target);
         r->predicted_s = fp->prediction.seconds;
@@ -80,7 +80,7 @@ int forecast_check_run(const forecast_t *f, const analysis_t *later, forecast_ch
     c->median_abs_error = stats_median(errors, c->nrows);
     free(errors);
     if (c->nrows == 0) {
-        forecast_check_free(c);
+        predict_check_free(c);
         return cp_err_set(err, CP_EDATA, "--check %s: it ran none of the predicted points "
                           "(no target named as a predicted volume, or on its directory, with "
                           "the same codec and thread count)", later->runs_path);

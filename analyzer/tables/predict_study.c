@@ -1,7 +1,7 @@
-/* forecast_study.c - the study predict starts from: the results directory or runs table
+/* predict_study.c - the study predict starts from: the results directory or runs table
  * loaded and analysed, and the page-cache settings of the meta.json beside it
- * (forecast_study.h). */
-#include "tables/forecast_study.h"
+ * (predict_study.h). */
+#include "tables/predict_study.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -10,10 +10,10 @@
 
 #include "common/tempfile.h"
 
-int forecast_study_load(const char *path, forecast_study_t *out, cp_err_t *err)
+int predict_study_load(const char *path, predict_study_t *out, cp_err_t *err)
 {
     memset(out, 0, sizeof *out);
-    out->writeback = (forecast_writeback_t){NAN, NAN, NAN, NAN};
+    out->writeback = (predict_writeback_t){NAN, NAN, NAN, NAN};
     analysis_options_t options = analysis_defaults();
     int rc = compare_input_load(path, &options, &out->input, err);
     if (rc != CP_OK)
@@ -29,12 +29,12 @@ int forecast_study_load(const char *path, forecast_study_t *out, cp_err_t *err)
     out->writeback_known = env->known && env->dirty_background_bytes >= 0.0 &&
                            env->dirty_bytes >= 0.0;
     if (out->writeback_known)
-        out->writeback = (forecast_writeback_t){env->dirty_background_bytes, env->dirty_bytes,
+        out->writeback = (predict_writeback_t){env->dirty_background_bytes, env->dirty_bytes,
                                                 env->dirty_expire_s, env->dirty_writeback_s};
     return CP_OK;
 }
 
-void forecast_study_release(forecast_study_t *s)
+void predict_study_release(predict_study_t *s)
 {
     if (s == NULL)
         return;

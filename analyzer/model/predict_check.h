@@ -1,16 +1,16 @@
-/* forecast_check.h - predictions held against a later study that did run on the predicted
+/* predict_check.h - predictions held against a later study that did run on the predicted
  * volumes (`chokepoint predict --check`): predicted and measured median seconds per point,
  * and the errors. Pure computation: no I/O. */
-#ifndef CP_MODEL_FORECAST_CHECK_H
-#define CP_MODEL_FORECAST_CHECK_H
+#ifndef CP_MODEL_PREDICT_CHECK_H
+#define CP_MODEL_PREDICT_CHECK_H
 
 #include <stddef.h>
 
 #include "common/err.h"
 #include "model/analysis.h"
-#include "model/forecast.h"
+#include "model/predict.h"
 
-typedef struct forecast_check_row {
+typedef struct predict_check_row {
     size_t point;              /* index into the forecast's points */
     char target[RUNS_NAME_MAX]; /* the later study's target that ran on the volume */
     double predicted_s, measured_s; /* measured: the median over its repetitions */
@@ -18,27 +18,27 @@ typedef struct forecast_check_row {
     size_t runs;               /* repetitions behind the median */
     double error;              /* (predicted - measured) / measured */
     double input_bytes;        /* the later runs' input (median) */
-} forecast_check_row_t;
+} predict_check_row_t;
 
-typedef struct forecast_check {
-    forecast_check_row_t *rows; /* in the forecast's order */
+typedef struct predict_check {
+    predict_check_row_t *rows; /* in the forecast's order */
     size_t nrows;
     double median_abs_error, max_abs_error; /* NAN when no row */
     size_t unmatched_volumes;   /* volumes the later study did not run on */
     /* Points whose later runs read a different input size (more than 1% apart) than the
      * study the prediction came from: the check compares different jobs there. */
     size_t input_mismatches;
-} forecast_check_t;
+} predict_check_t;
 
 /* Matches each forecast volume with the later study's series of the same codec: the
  * target of the same name, else (a probed volume) the one whose directory is the probed
  * directory; then pairs every forecast point with that series' point at the same T.
- * On success *out is the caller's (forecast_check_free); CP_EDATA naming the later study
+ * On success *out is the caller's (predict_check_free); CP_EDATA naming the later study
  * when it ran none of the forecast's points; CP_ENOMEM. */
-int forecast_check_run(const forecast_t *f, const analysis_t *later, forecast_check_t **out,
-                       cp_err_t *err);
+int predict_check_run(const predict_t *f, const analysis_t *later, predict_check_t **out,
+                      cp_err_t *err);
 
 /* Frees a check; NULL is fine. */
-void forecast_check_free(forecast_check_t *c);
+void predict_check_free(predict_check_t *c);
 
 #endif

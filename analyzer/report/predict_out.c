@@ -1,6 +1,6 @@
-/* forecast_out.c - predict's answer as text, Markdown and JSON, and the list of storage
- * classes (forecast_out.h). */
-#include "report/forecast_out.h"
+/* predict_out.c - predict's answer as text, Markdown and JSON, and the list of storage
+ * classes (predict_out.h). */
+#include "report/predict_out.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -26,23 +26,23 @@ static const char *format_bytes(double bytes, char *buf, size_t cap)
 }
 
 /* How a volume is named in sentences: a class says so. */
-static const char *volume_label(const forecast_volume_t *v, char *buf, size_t cap)
+static const char *volume_label(const predict_volume_t *v, char *buf, size_t cap)
 {
-    snprintf(buf, cap, "%s%s", v->name, v->source == FORECAST_CLASS ? " class" : "");
+    snprintf(buf, cap, "%s%s", v->name, v->source == PREDICT_CLASS ? " class" : "");
     return buf;
 }
 
 /* The verdict a crossover's term gives. */
-static verdict_kind_t crossover_verdict(predict_term_t term)
+static verdict_kind_t crossover_verdict(wbm_term_t term)
 {
     return term == TERM_READ ? VERDICT_READ : VERDICT_WRITE;
 }
 
 /* The thread count from which the volume limits codec c's job, 0 when none is within
  * reach of the memory target's measured range. */
-static int crossover_from(const forecast_t *f, size_t c, size_t v)
+static int crossover_from(const predict_t *f, size_t c, size_t v)
 {
-    const forecast_crossover_t *x = &f->crossovers[c * f->nvolumes + v];
+    const predict_crossover_t *x = &f->crossovers[c * f->nvolumes + v];
     double reach = ANALYSIS_EXTRAPOLATION_REACH * f->codecs[c].measured_hi;
     if (!(x->threads >= 1.0) || x->threads > reach)
         return 0;
@@ -50,10 +50,10 @@ static int crossover_from(const forecast_t *f, size_t c, size_t v)
 }
 
 /* The crossover of codec c on volume v in words. */
-static void crossover_words(const forecast_t *f, size_t c, size_t v, char *buf, size_t cap)
+static void crossover_words(const predict_t *f, size_t c, size_t v, char *buf, size_t cap)
 {
-    const forecast_codec_t *fc = &f->codecs[c];
-    const forecast_crossover_t *x = &f->crossovers[c * f->nvolumes + v];
+    const predict_codec_t *fc = &f->codecs[c];
+    const predict_crossover_t *x = &f->crossovers[c * f->nvolumes + v];
     int from = crossover_from(f, c, v);
     buf[0] = '\0';
     if (fc->cpu_model < 0) {
@@ -92,7 +92,7 @@ static void crossover_words(const forecast_t *f, size_t c, size_t v, char *buf, 
 }
 
 /* What a volume's figures are and what the prediction assumes of it. */
-static void volume_words(const forecast_volume_t *v, char *buf, size_t cap)
+static void volume_words(const predict_volume_t *v, char *buf, size_t cap)
 {
     char w[32], r[32], d[32], size[32];
     analysis_format_rate(v->write_bps, w, sizeof w);
@@ -100,7 +100,7 @@ static void volume_words(const forecast_volume_t *v, char *buf, size_t cap)
     analysis_format_rate(v->drain_bps, d, sizeof d);
     buf[0] = '\0';
     switch (v->source) {
-    case FORECAST_PROBE:
+    case PREDICT_PROBE:
         strbuf_appendf(buf, cap, "probed now at %s: drain rate %s (%s), write %s, read %s "
                        "(median of %zu repetitions of %s, fsync'd)", v->dir, d, v->drain_source,
                        w, r, v->probe_reps, format_bytes(v->probe_bytes, size, sizeof size));
@@ -111,7 +111,7 @@ static void volume_words(const forecast_volume_t *v, char *buf, size_t cap)
             strbuf_appendf(buf, cap, "; an emulated cap of %s paces the writes",
                            analysis_format_rate(v->rate_cap_bps, d, sizeof d));
         break;
-    case FORECAST_PROBE_FILE:
+    case PREDICT_PROBE_FILE:
         strbuf_appendf(buf, cap, "from %s (measured by %s, sync %s): drain rate %s (%s), "
                        "write %s, read %s (median of %zu repetitions of %s)", v->probe_file,
                        data_source_name(v->measured_by) ? data_source_name(v->measured_by)
@@ -122,7 +122,7 @@ static void volume_words(const forecast_volume_t *v, char *buf, size_t cap)
             strbuf_appendf(buf, cap, "; its writes were never synced: the page cache's speed, "
                            "no drain rate");
         break;
-    case FORECAST_TYPED:
+    case PREDICT_TYPED:
         strbuf_appendf(buf, cap, "typed: write %s, read %s; no drain-rate measurement: the "
                        "stated write speed is taken as the drain rate, and the I/O path's CPU "
                        "cost as none", w, r);
@@ -136,9 +136,9 @@ static void volume_words(const forecast_volume_t *v, char *buf, size_t cap)
 }
 
 /* The page cache's part in words. */
-static void page_cache_words(const forecast_report_t *r, char *buf, size_t cap)
+static void page_cache_words(const predict_report_t *r, char *buf, size_t cap)
 {
-    const forecast_writeback_t *wb = &r->forecast->writeback;
+    const predict_writeback_t *wb = &r->forecast->writeback;
     if (r->meta_path == NULL || !(wb->dirty_background_bytes >= 0.0)) {
         snprintf(buf, cap, "unknown (no meta.json with the host's write-back thresholds): "
                  "each buffered prediction is an interval, from the disk writing while the "
@@ -156,7 +156,7 @@ static void page_cache_words(const forecast_report_t *r, char *buf, size_t cap)
     strbuf_appendf(buf, cap, "; an output below the first waits in memory until its fsync");
 }
 
-static void cause_words(const forecast_point_t *p, char *buf, size_t cap)
+static void cause_words(const predict_point_t *p, char *buf, size_t cap)
 {
     if (p->second_cause != CAUSE_UNKNOWN)
         snprintf(buf, cap, "%s+%s", cause_name(p->cause), cause_name(p->second_cause));
@@ -164,9 +164,9 @@ static void cause_words(const forecast_point_t *p, char *buf, size_t cap)
         snprintf(buf, cap, "%s", cause_name(p->cause));
 }
 
-const char *forecast_first_line(const forecast_report_t *r, char *buf, size_t cap)
+const char *predict_first_line(const predict_report_t *r, char *buf, size_t cap)
 {
-    const forecast_t *f = r->forecast;
+    const predict_t *f = r->forecast;
     buf[0] = '\0';
     if (f->npoints == 0 || f->ncodecs == 0)
         return buf;
@@ -178,17 +178,17 @@ const char *forecast_first_line(const forecast_report_t *r, char *buf, size_t ca
     double fastest = INFINITY;
     size_t best = 0;
     for (size_t v = 0; v < f->nvolumes; v++) {
-        const forecast_point_t *p = forecast_find(f, 0, v, T);
+        const predict_point_t *p = predict_find(f, 0, v, T);
         if (p != NULL && p->prediction.seconds < fastest)
             fastest = p->prediction.seconds, best = v;
     }
-    const forecast_point_t *first = forecast_find(f, 0, 0, T);
+    const predict_point_t *first = predict_find(f, 0, 0, T);
     strbuf_appendf(buf, cap, "For %s at %d thread%s%s on %s:", f->codecs[0].codec, T,
                    T == 1 ? "" : "s",
                    first != NULL && first->extrapolated ? " (CPU time extrapolated)" : "",
                    r->machine);
     for (size_t v = 0; v < f->nvolumes; v++) {
-        const forecast_point_t *p = forecast_find(f, 0, v, T);
+        const predict_point_t *p = predict_find(f, 0, v, T);
         char label[RUNS_NAME_MAX + 8], secs[32], notes[160] = "";
         if (p == NULL)
             continue;
@@ -231,11 +231,11 @@ static int stream_status(FILE *out, cp_err_t *err)
 
 /* ---- text and Markdown --------------------------------------------------------------- */
 
-static void write_check(const forecast_report_t *r, const doc_t *d)
+static void write_check(const predict_report_t *r, const doc_t *d)
 {
     FILE *out = d->out;
-    const forecast_t *f = r->forecast;
-    const forecast_check_t *c = r->check;
+    const predict_t *f = r->forecast;
+    const predict_check_t *c = r->check;
     if (c == NULL)
         return;
     fputc('\n', out);
@@ -246,8 +246,8 @@ static void write_check(const forecast_report_t *r, const doc_t *d)
             "volume", "target", "codec", "T", "predicted s", "measured s (min..max, n)",
             "error");
     for (size_t i = 0; i < c->nrows; i++) {
-        const forecast_check_row_t *row = &c->rows[i];
-        const forecast_point_t *p = &f->points[row->point];
+        const predict_check_row_t *row = &c->rows[i];
+        const predict_point_t *p = &f->points[row->point];
         char a[32], b[32], lo[32], hi[32], measured[96];
         snprintf(measured, sizeof measured, "%s (%s..%s, %zu)",
                  analysis_format_seconds(row->measured_s, b, sizeof b),
@@ -276,16 +276,16 @@ static void write_check(const forecast_report_t *r, const doc_t *d)
                 c->input_mismatches, c->input_mismatches == 1 ? "" : "s");
 }
 
-static void write_people(const forecast_report_t *r, const doc_t *d)
+static void write_people(const predict_report_t *r, const doc_t *d)
 {
     FILE *out = d->out;
-    const forecast_t *f = r->forecast;
+    const predict_t *f = r->forecast;
     char line[2048], words[1536], size_in[32], size_out[32];
-    fprintf(out, "%s%s\n\n", doc_pick(d, "", "# "), forecast_first_line(r, line, sizeof line));
+    fprintf(out, "%s%s\n\n", doc_pick(d, "", "# "), predict_first_line(r, line, sizeof line));
     if (d->md)
         doc_heading(d, 2, "What the predictions assume");
     for (size_t c = 0; c < f->ncodecs; c++) {
-        const forecast_codec_t *fc = &f->codecs[c];
+        const predict_codec_t *fc = &f->codecs[c];
         fprintf(out, "%sCPU: the memory target's runs of %s in %s, %d..%d threads, %s of input "
                 "(%s of output)%s.\n", doc_item(d, ""), fc->codec, r->study, fc->measured_lo,
                 fc->measured_hi, format_bytes(fc->input_bytes, size_in, sizeof size_in),
@@ -307,10 +307,10 @@ static void write_people(const forecast_report_t *r, const doc_t *d)
     }
     for (size_t c = 0; c < f->ncodecs; c++)
         for (size_t v = 0; v < f->nvolumes; v++) {
-            const forecast_volume_t *vol = &f->volumes[v];
+            const predict_volume_t *vol = &f->volumes[v];
             fputc('\n', out);
             doc_heading(d, 2, "%s on %s (%s)", f->codecs[c].codec, vol->name,
-                        forecast_source_name(vol->source));
+                        predict_source_name(vol->source));
             crossover_words(f, c, v, words, sizeof words);
             fprintf(out, d->md ? "Crossover: %s.\n\n" : "  crossover: %s\n", words);
             if (d->md)
@@ -322,7 +322,7 @@ static void write_people(const forecast_report_t *r, const doc_t *d)
                         "write", "flush");
             bool any_extrapolated = false, any_interval = false;
             for (size_t i = 0; i < f->npoints; i++) {
-                const forecast_point_t *p = &f->points[i];
+                const predict_point_t *p = &f->points[i];
                 if (p->codec != c || p->volume != v)
                     continue;
                 char T[16], secs[32], cause[64], parts[TERM_COUNT][32];
@@ -341,13 +341,13 @@ static void write_people(const forecast_report_t *r, const doc_t *d)
                 if (d->md)
                     fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", T, secs,
                             verdict_name(p->verdict), cause,
-                            predict_regime_name(p->prediction.regime), parts[TERM_COMPUTE],
+                            wbm_regime_name(p->prediction.regime), parts[TERM_COMPUTE],
                             parts[TERM_IO_CPU], parts[TERM_READ], parts[TERM_WRITE],
                             parts[TERM_FLUSH]);
                 else
                     fprintf(out, "  %5s %9s  %-12s %-22s %-10s %8s %8s %8s %8s %8s\n", T, secs,
                             verdict_name(p->verdict), cause,
-                            predict_regime_name(p->prediction.regime), parts[TERM_COMPUTE],
+                            wbm_regime_name(p->prediction.regime), parts[TERM_COMPUTE],
                             parts[TERM_IO_CPU], parts[TERM_READ], parts[TERM_WRITE],
                             parts[TERM_FLUSH]);
             }
@@ -368,14 +368,14 @@ static void write_people(const forecast_report_t *r, const doc_t *d)
     write_check(r, d);
 }
 
-int forecast_write_text(const forecast_report_t *r, FILE *out, cp_err_t *err)
+int predict_write_text(const predict_report_t *r, FILE *out, cp_err_t *err)
 {
     const doc_t d = {.out = out, .md = false};
     write_people(r, &d);
     return stream_status(out, err);
 }
 
-int forecast_write_markdown(const forecast_report_t *r, FILE *out, cp_err_t *err)
+int predict_write_markdown(const predict_report_t *r, FILE *out, cp_err_t *err)
 {
     const doc_t d = {.out = out, .md = true};
     write_people(r, &d);
@@ -384,13 +384,13 @@ int forecast_write_markdown(const forecast_report_t *r, FILE *out, cp_err_t *err
 
 /* ---- JSON ------------------------------------------------------------------------------ */
 
-static json_t *volume_json(const forecast_volume_t *v)
+static json_t *volume_json(const predict_volume_t *v)
 {
     char words[1536];
     volume_words(v, words, sizeof words);
     json_t *o = json_object();
     json_object_set_new(o, "name", json_string(v->name));
-    json_object_set_new(o, "source", json_string(forecast_source_name(v->source)));
+    json_object_set_new(o, "source", json_string(predict_source_name(v->source)));
     json_object_set_new(o, "class", v->storage_class ? json_string(v->storage_class->name)
                                                      : json_null());
     json_object_set_new(o, "label", v->storage_class ? json_string(STORAGE_CLASS_LABEL)
@@ -405,8 +405,8 @@ static json_t *volume_json(const forecast_volume_t *v)
     json_object_set_new(o, "measured_by", data_source_name(v->measured_by)
                                               ? json_string(data_source_name(v->measured_by))
                                               : json_null());
-    json_object_set_new(o, "probe_reps", v->source == FORECAST_PROBE ||
-                                                 v->source == FORECAST_PROBE_FILE
+    json_object_set_new(o, "probe_reps", v->source == PREDICT_PROBE ||
+                                                 v->source == PREDICT_PROBE_FILE
                                              ? json_integer((json_int_t)v->probe_reps)
                                              : json_null());
     json_object_set_new(o, "probe_bytes", json_number_or_null(v->probe_bytes));
@@ -414,16 +414,16 @@ static json_t *volume_json(const forecast_volume_t *v)
     return o;
 }
 
-static json_t *point_json(const forecast_t *f, const forecast_point_t *p)
+static json_t *point_json(const predict_t *f, const predict_point_t *p)
 {
-    const forecast_volume_t *v = &f->volumes[p->volume];
+    const predict_volume_t *v = &f->volumes[p->volume];
     json_t *terms = json_object();
     for (int t = 0; t < TERM_COUNT; t++)
-        json_object_set_new(terms, predict_term_name((predict_term_t)t),
+        json_object_set_new(terms, wbm_term_name((wbm_term_t)t),
                             json_number_or_null(p->prediction.part_s[t]));
     json_t *o = json_object();
     json_object_set_new(o, "volume", json_string(v->name));
-    json_object_set_new(o, "source", json_string(forecast_source_name(v->source)));
+    json_object_set_new(o, "source", json_string(predict_source_name(v->source)));
     json_object_set_new(o, "codec", json_string(f->codecs[p->codec].codec));
     json_object_set_new(o, "threads", json_integer(p->threads));
     json_object_set_new(o, "seconds", json_number_or_null(p->prediction.seconds));
@@ -433,23 +433,23 @@ static json_t *point_json(const forecast_t *f, const forecast_point_t *p)
     json_object_set_new(o, "second_cause", p->second_cause != CAUSE_UNKNOWN
                                                ? json_string(cause_name(p->second_cause))
                                                : json_null());
-    json_object_set_new(o, "regime", json_string(predict_regime_name(p->prediction.regime)));
+    json_object_set_new(o, "regime", json_string(wbm_regime_name(p->prediction.regime)));
     json_object_set_new(o, "terms", terms);
     json_object_set_new(o, "cpu_seconds", json_number_or_null(p->cpu_s));
     json_object_set_new(o, "extrapolated", json_boolean(p->extrapolated));
     return o;
 }
 
-static json_t *check_json(const forecast_report_t *r)
+static json_t *check_json(const predict_report_t *r)
 {
-    const forecast_t *f = r->forecast;
-    const forecast_check_t *c = r->check;
+    const predict_t *f = r->forecast;
+    const predict_check_t *c = r->check;
     if (c == NULL)
         return json_null();
     json_t *points = json_array();
     for (size_t i = 0; i < c->nrows; i++) {
-        const forecast_check_row_t *row = &c->rows[i];
-        const forecast_point_t *p = &f->points[row->point];
+        const predict_check_row_t *row = &c->rows[i];
+        const predict_point_t *p = &f->points[row->point];
         json_t *o = json_object();
         json_object_set_new(o, "volume", json_string(f->volumes[p->volume].name));
         json_object_set_new(o, "target", json_string(row->target));
@@ -484,14 +484,14 @@ static int dump_json(json_t *root, FILE *out, cp_err_t *err)
     return stream_status(out, err);
 }
 
-int forecast_write_json(const forecast_report_t *r, FILE *out, cp_err_t *err)
+int predict_write_json(const predict_report_t *r, FILE *out, cp_err_t *err)
 {
-    const forecast_t *f = r->forecast;
+    const predict_t *f = r->forecast;
     char line[2048], words[1536];
     json_t *root = json_object();
     json_object_set_new(root, "study", json_string(r->study));
     json_object_set_new(root, "machine", json_string(r->machine));
-    json_object_set_new(root, "first_line", json_string(forecast_first_line(r, line, sizeof line)));
+    json_object_set_new(root, "first_line", json_string(predict_first_line(r, line, sizeof line)));
     json_object_set_new(root, "tolerance", json_real(f->tolerance));
     json_object_set_new(root, "layout", json_string(f->same_layout ? "same" : "split"));
     page_cache_words(r, words, sizeof words);
@@ -510,7 +510,7 @@ int forecast_write_json(const forecast_report_t *r, FILE *out, cp_err_t *err)
     for (size_t v = 0; v < f->nvolumes; v++)
         json_array_append_new(volumes, volume_json(&f->volumes[v]));
     for (size_t c = 0; c < f->ncodecs; c++) {
-        const forecast_codec_t *fc = &f->codecs[c];
+        const predict_codec_t *fc = &f->codecs[c];
         json_array_append_new(
             codecs, json_pack("{s:s, s:o, s:i, s:i, s:o, s:o}", "codec", fc->codec, "cpu_model",
                               fc->cpu_model >= 0 ? json_string(fit_kind_name((fit_kind_t)fc->cpu_model))
@@ -519,7 +519,7 @@ int forecast_write_json(const forecast_report_t *r, FILE *out, cp_err_t *err)
                               fc->measured_hi, "input_bytes", json_number_or_null(fc->input_bytes),
                               "output_bytes", json_number_or_null(fc->output_bytes)));
         for (size_t v = 0; v < f->nvolumes; v++) {
-            const forecast_crossover_t *x = &f->crossovers[c * f->nvolumes + v];
+            const predict_crossover_t *x = &f->crossovers[c * f->nvolumes + v];
             int from = crossover_from(f, c, v);
             crossover_words(f, c, v, words, sizeof words);
             json_array_append_new(
@@ -529,7 +529,7 @@ int forecast_write_json(const forecast_report_t *r, FILE *out, cp_err_t *err)
                           json_number_or_null(x->threads), "threads_lo", json_number_or_null(x->lo),
                           "threads_hi", json_number_or_null(x->hi), "from_threads",
                           from > 0 ? json_integer(from) : json_null(), "term",
-                          x->term != TERM_COUNT ? json_string(predict_term_name(x->term))
+                          x->term != TERM_COUNT ? json_string(wbm_term_name(x->term))
                                                 : json_null(),
                           "words", words));
         }
