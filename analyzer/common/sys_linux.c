@@ -3,6 +3,7 @@
  * O_DIRECT and the page cache, RAM files (memfd), CPUs and memory, the parent-death
  * signal. The threads' accounting is in sys_linux_tasks.c; the portable rules in sys.c. */
 #include "common/sys.h"
+#include "common/sys_linux_parse.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -407,18 +408,6 @@ long sys_clock_ticks_per_second(void)
 }
 
 long sys_thread_id(void) { return (long)syscall(SYS_gettid); }
-
-#define HOST_TEXT_MAX (64 * 1024)
-
-char *sys_cpuinfo_text(void) { return sys_read_file("/proc/cpuinfo", HOST_TEXT_MAX); }
-
-char *sys_meminfo_text(void) { return sys_read_file("/proc/meminfo", HOST_TEXT_MAX); }
-
-char *sys_os_release_text(void)
-{
-    char *text = sys_read_file("/etc/os-release", HOST_TEXT_MAX);
-    return text != NULL ? text : sys_read_file("/usr/lib/os-release", HOST_TEXT_MAX);
-}
 
 /* ---- processes, devices, RAM files ------------------------------------------------------ */
 

@@ -4,6 +4,7 @@
  * from that group while a cap is set), running a helper program (mkfs) quietly, and the
  * guardian that undoes them when this process is killed. */
 #include "common/sys.h"
+#include "common/sys_linux_parse.h"
 
 #include "common/cleanup.h"
 
