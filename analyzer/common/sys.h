@@ -102,6 +102,10 @@ long sys_thread_id(void);
  * parent). */
 bool sys_die_with_parent(int sig);
 
+/* Creates a pipe whose two ends (fds[0] to read, fds[1] to write) close on exec. 0, or -1
+ * with errno set. */
+int sys_pipe_cloexec(int fds[2]);
+
 /* ---- CPU time and disk counters --------------------------------------------------------- */
 
 /* The machine's CPU time by kind, in clock ticks (USER_HZ): the aggregate "cpu" line of
@@ -234,6 +238,11 @@ size_t sys_direct_alignment(int fd);
  * when the kernel accepted the advice (it may still keep the pages: check with
  * sys_cache_resident_fraction). */
 int sys_cache_evict(int fd, bool *advised);
+
+/* Writes the open file fd's data (and the metadata needed to read it back) to its device
+ * and waits for the device to have it (fdatasync on Linux). 0, or -1 with errno set (EINVAL:
+ * a file that cannot be synced). */
+int sys_datasync(int fd);
 
 /* Tells the kernel fd will be read sequentially (larger read-ahead). Advice only: a
  * refusal changes nothing and is ignored. */

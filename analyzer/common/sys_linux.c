@@ -282,7 +282,7 @@ int sys_cache_evict(int fd, bool *advised)
 {
     *advised = false;
     /* Dirty pages cannot be evicted; write them back first. */
-    if (fdatasync(fd) != 0 && errno != EINVAL)
+    if (sys_datasync(fd) != 0 && errno != EINVAL)
         return errno;
     *advised = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0;
     return 0;
@@ -323,6 +323,10 @@ bool sys_mem_available(uint64_t *bytes)
         *bytes = (uint64_t)kib * 1024;
     return ok;
 }
+
+int sys_datasync(int fd) { return fdatasync(fd); }
+
+int sys_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
 
 void sys_advise_sequential(int fd)
 {

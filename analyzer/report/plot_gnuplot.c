@@ -142,7 +142,7 @@ static int run_gnuplot(const char *program, const char *template_path, const cha
     char *argv[] = {(char *)program, "-e", expr, (char *)template_path, NULL};
 
     int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0) {
+    if (sys_pipe_cloexec(fds) != 0) {
         free(expr);
         return cp_err_errno(err, CP_EIO, errno, "cannot create a pipe for gnuplot");
     }
