@@ -6,7 +6,8 @@
  * F_FULLFSYNC, sysctl) is one more implementation of this header (common/sys_macos.c,
  * chosen in CMakeLists.txt; docs/architecture.md lists what it must provide).
  *
- * Implementations: sys.c (portable rules shared by all) and, for Linux, sys_linux.c (files,
+ * Implementations: sys.c (portable rules shared by all), sys_spawn.c (starting and waiting
+ * for programs, POSIX) and, for Linux, sys_linux.c (files,
  * volumes, machine: /proc, libmount for /proc/self/mountinfo, statvfs/statfs, statx,
  * posix_fadvise, mincore, memfd, prctl), sys_linux_host.c (host description, write-back
  * settings, /sys/dev/block queues), sys_linux_tasks.c (pressure, schedstat, delay
@@ -101,6 +102,32 @@ long sys_thread_id(void);
  * PR_SET_PDEATHSIG). False when the system cannot (the caller then relies on polling its
  * parent). */
 bool sys_die_with_parent(int sig);
+
+/* How sys_spawn starts a program. Its standard input is always /dev/null. */
+typedef struct sys_spawn_opts {
+    const char *path; /* the program's file; NULL: argv[0], looked up on PATH */
+    int stdout_fd;    /* the program's standard output: this descriptor; -1: /dev/null */
+    int stderr_fd;    /* its standard error: this descriptor; -1: /dev/null */
+    bool guarded;     /* in a process group of its own (signal -pid to end all of it), led
+                       * by a guardian that kills the group if this process dies outright
+                       * and exits as the program did; default signal dispositions */
+} sys_spawn_opts_t;
+
+/* Starts the program argv (argv[0] its name) as opts says, without waiting; its process id
+ * goes to *pid (for a guarded program, the guardian's: wait for that one). 0, or the errno
+ * of the failure (a missing program is an error only when not guarded; a guarded one that
+ * cannot be run exits 127). */
+int sys_spawn(char *const argv[], const sys_spawn_opts_t *opts, long *pid);
+
+/* How a waited-for program ended. */
+typedef struct sys_exit {
+    bool exited; /* true: it exited, with status code; false: killed by signal code */
+    int code;
+} sys_exit_t;
+
+/* Waits for the child pid to end (interruptions retried) and says how into *out. 0, or -1
+ * with errno set when it cannot be waited for. */
+int sys_wait(long pid, sys_exit_t *out);
 
 /* Creates a pipe whose two ends (fds[0] to read, fds[1] to write) close on exec. 0, or -1
  * with errno set. */
