@@ -25,6 +25,52 @@
 
 #include "common/err.h"
 
+/* ---- what this system can do ------------------------------------------------------------ */
+
+/* Capability flags, one per feature not every system has (as fio's FIO_HAVE_*): 1 when
+ * this system's implementation provides it. A system without one still defines its
+ * functions (answering "cannot": false, NAN, CP_EIO), and callers test the flag where they
+ * would otherwise assume Linux. A new system sets its own in a block below; the rest
+ * default to 0. */
+#if defined(__linux__)
+#define SYS_HAVE_DIRECT_IO 1       /* page-cache bypass (O_DIRECT) */
+#define SYS_HAVE_PRESSURE 1        /* machine-wide stall totals (PSI) */
+#define SYS_HAVE_SCHEDSTAT 1       /* a thread's run-queue delay */
+#define SYS_HAVE_DELAYACCT 1       /* a thread's block-I/O delay (delay accounting) */
+#define SYS_HAVE_DIRTY_TRACE 1     /* write-back throttling events (tracefs) */
+#define SYS_HAVE_PROCESS_TREE 1    /* a process's descendants */
+#define SYS_HAVE_PDEATHSIG 1       /* a signal when the parent dies */
+#define SYS_HAVE_LOOP 1            /* a file image as a block device, mounted */
+#define SYS_HAVE_BLKIO_THROTTLE 1  /* a cap on a block device's write bandwidth */
+#endif
+#ifndef SYS_HAVE_DIRECT_IO
+#define SYS_HAVE_DIRECT_IO 0
+#endif
+#ifndef SYS_HAVE_PRESSURE
+#define SYS_HAVE_PRESSURE 0
+#endif
+#ifndef SYS_HAVE_SCHEDSTAT
+#define SYS_HAVE_SCHEDSTAT 0
+#endif
+#ifndef SYS_HAVE_DELAYACCT
+#define SYS_HAVE_DELAYACCT 0
+#endif
+#ifndef SYS_HAVE_DIRTY_TRACE
+#define SYS_HAVE_DIRTY_TRACE 0
+#endif
+#ifndef SYS_HAVE_PROCESS_TREE
+#define SYS_HAVE_PROCESS_TREE 0
+#endif
+#ifndef SYS_HAVE_PDEATHSIG
+#define SYS_HAVE_PDEATHSIG 0
+#endif
+#ifndef SYS_HAVE_LOOP
+#define SYS_HAVE_LOOP 0
+#endif
+#ifndef SYS_HAVE_BLKIO_THROTTLE
+#define SYS_HAVE_BLKIO_THROTTLE 0
+#endif
+
 /* ---- the system's own files ------------------------------------------------------------ */
 
 /* Reads the system's files under dir instead of /proc (the machine's counters, the write-back

@@ -34,8 +34,9 @@ static void parent_died(int sig)
 static void guardian(const char *path, char *const argv[], pid_t parent)
 {
     signal(SIGUSR1, parent_died);
-    sys_die_with_parent(SIGUSR1);
-    if (getppid() != parent) /* chokepoint died before the call */
+    if (SYS_HAVE_PDEATHSIG)
+        sys_die_with_parent(SIGUSR1);
+    if (getppid() != parent) /* chokepoint died before the call (or cannot be told) */
         parent_died(SIGUSR1);
     pid_t child = fork();
     if (child == 0) {
