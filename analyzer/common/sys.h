@@ -7,13 +7,13 @@
  * chosen in CMakeLists.txt; docs/architecture.md lists what it must provide).
  *
  * Implementations: sys.c (portable rules shared by all), sys_spawn.c (starting and waiting
- * for programs, POSIX) and, for Linux, sys_linux.c (files,
- * volumes, machine: /proc, libmount for /proc/self/mountinfo, statvfs/statfs, statx,
- * posix_fadvise, mincore, memfd, prctl), sys_linux_host.c (host description, write-back
- * settings, /sys/dev/block queues), sys_linux_tasks.c (pressure, schedstat, delay
- * accounting, tracefs) and sys_linux_disk.c (loop devices, mounts, the block throttle); their
- * text parsers are private (sys_linux_parse.h). Nothing here writes to a file system except
- * where a function says so. Functions return CP_OK/CP_E* or a bool, as each says. */
+ * for programs, POSIX) and, for Linux, sys_linux.c (files, volumes, machine: /proc, libmount
+ * for /proc/self/mountinfo, statvfs/statfs, statx, posix_fadvise, mincore, memfd, prctl),
+ * sys_linux_host.c (host description, write-back settings, /sys/dev/block queues),
+ * sys_linux_tasks.c (pressure, schedstat, delay accounting, tracefs) and sys_linux_disk.c
+ * (loop devices, mounts, the block throttle); their text parsers are private
+ * (sys_linux_parse.h). Nothing here writes to a file system except where a function says
+ * so. Functions return CP_OK/CP_E* or a bool, as each says. */
 #ifndef CP_SYS_H
 #define CP_SYS_H
 
