@@ -1,6 +1,8 @@
 # check_layers.cmake - fails the build when a source file includes a header from a layer
 # above its own. Layers, bottom up (docs/architecture.md):
 #   common; codecs, model, fixtures; measure; tables; report; study; cli; main.c
+# Headers common/sys_<system>_*.h are private to common/sys_*.c (the unit tests, outside
+# analyzer/, may include them).
 # Run as: cmake -DSOURCE_DIR=<repo> -P cmake/check_layers.cmake
 set(allowed_common   common)
 set(allowed_codecs   common codecs)
@@ -41,6 +43,10 @@ foreach(src ${sources})
       if(found EQUAL -1)
         list(APPEND violations "${src}: includes \"${header}\" (layer ${layer} may not use ${to})")
       endif()
+    endif()
+    # An OS implementation's own headers (common/sys_linux_parse.h) are private to it.
+    if(header MATCHES "^common/sys_[a-z]+_" AND NOT src MATCHES "^analyzer/common/sys_")
+      list(APPEND violations "${src}: includes \"${header}\" (private to common/sys_*.c)")
     endif()
   endforeach()
 endforeach()

@@ -1,15 +1,19 @@
-/* sys.h - every question chokepoint asks the operating system about files, volumes, processes
- * and the machine: /proc and /sys files, the mount table, free space, device numbers,
- * O_DIRECT and the page cache, RAM files, CPUs and memory, the threads' accounting. The
- * layers above (measure, study, cli) call these instead of the system themselves, so
- * another system (macOS: F_NOCACHE, F_FULLFSYNC, sysctl) is one more implementation of
- * this header (common/sys_macos.c, chosen in CMakeLists.txt).
+/* sys.h - every question chokepoint asks the operating system, in chokepoint's concepts:
+ * files, volumes (mount, free space, device queue), the machine (host description,
+ * write-back settings, CPU and disk counters), processes and the threads' accounting. The
+ * layers above (measure, study, cli) call these instead of the system themselves and never
+ * see a system's file names or text formats, so another system (macOS: F_NOCACHE,
+ * F_FULLFSYNC, sysctl) is one more implementation of this header (common/sys_macos.c,
+ * chosen in CMakeLists.txt; docs/architecture.md lists what it must provide).
  *
- * Implementations: sys.c (portable rules shared by all), sys_linux.c (files, volumes,
- * machine: /proc, /sys/dev/block, libmount for /proc/self/mountinfo, statvfs/statfs,
- * statx, posix_fadvise, mincore, memfd, prctl) and sys_linux_tasks.c (pressure, schedstat,
- * delay accounting, tracefs). Nothing here writes to a file system except where a
- * function says so. Functions return CP_OK/CP_E* or a bool, as each says. */
+ * Implementations: sys.c (portable rules shared by all), sys_spawn.c (starting and waiting
+ * for programs, POSIX) and, for Linux, sys_linux.c (files, volumes, machine: /proc, libmount
+ * for /proc/self/mountinfo, statvfs/statfs, statx, posix_fadvise, mincore, memfd, prctl),
+ * sys_linux_host.c (host description, write-back settings, /sys/dev/block queues),
+ * sys_linux_tasks.c (pressure, schedstat, delay accounting, tracefs) and sys_linux_disk.c
+ * (loop devices, mounts, the block throttle); their text parsers are private
+ * (sys_linux_parse.h). Nothing here writes to a file system except where a function says
+ * so. Functions return CP_OK/CP_E* or a bool, as each says. */
 #ifndef CP_SYS_H
 #define CP_SYS_H
 
@@ -21,39 +25,103 @@
 
 #include "common/err.h"
 
-/* ---- /proc and /sys ------------------------------------------------------------------- */
+/* ---- what this system can do ------------------------------------------------------------ */
 
-/* Reads /proc files under dir instead of /proc (sys_read_proc and the mount table); NULL
- * restores /proc. For tests: not thread-safe, call before anything reads. */
+/* Capability flags, one per feature not every system has (as fio's FIO_HAVE_*): 1 when
+ * this system's implementation provides it. A system without one still defines its
+ * functions (answering "cannot": false, NAN, CP_EIO), and callers test the flag where they
+ * would otherwise assume Linux. A new system sets its own in a block below; the rest
+ * default to 0. */
+#if defined(__linux__)
+#define SYS_HAVE_DIRECT_IO 1       /* page-cache bypass (O_DIRECT) */
+#define SYS_HAVE_PRESSURE 1        /* machine-wide stall totals (PSI) */
+#define SYS_HAVE_SCHEDSTAT 1       /* a thread's run-queue delay */
+#define SYS_HAVE_DELAYACCT 1       /* a thread's block-I/O delay (delay accounting) */
+#define SYS_HAVE_DIRTY_TRACE 1     /* write-back throttling events (tracefs) */
+#define SYS_HAVE_PROCESS_TREE 1    /* a process's descendants */
+#define SYS_HAVE_PDEATHSIG 1       /* a signal when the parent dies */
+#define SYS_HAVE_LOOP 1            /* a file image as a block device, mounted */
+#define SYS_HAVE_BLKIO_THROTTLE 1  /* a cap on a block device's write bandwidth */
+#endif
+#ifndef SYS_HAVE_DIRECT_IO
+#define SYS_HAVE_DIRECT_IO 0
+#endif
+#ifndef SYS_HAVE_PRESSURE
+#define SYS_HAVE_PRESSURE 0
+#endif
+#ifndef SYS_HAVE_SCHEDSTAT
+#define SYS_HAVE_SCHEDSTAT 0
+#endif
+#ifndef SYS_HAVE_DELAYACCT
+#define SYS_HAVE_DELAYACCT 0
+#endif
+#ifndef SYS_HAVE_DIRTY_TRACE
+#define SYS_HAVE_DIRTY_TRACE 0
+#endif
+#ifndef SYS_HAVE_PROCESS_TREE
+#define SYS_HAVE_PROCESS_TREE 0
+#endif
+#ifndef SYS_HAVE_PDEATHSIG
+#define SYS_HAVE_PDEATHSIG 0
+#endif
+#ifndef SYS_HAVE_LOOP
+#define SYS_HAVE_LOOP 0
+#endif
+#ifndef SYS_HAVE_BLKIO_THROTTLE
+#define SYS_HAVE_BLKIO_THROTTLE 0
+#endif
+
+/* ---- the system's own files ------------------------------------------------------------ */
+
+/* Reads the system's files under dir instead of /proc (the machine's counters, the write-back
+ * settings, the threads' accounting and the mount table); NULL restores /proc. For tests:
+ * not thread-safe, call before anything reads. */
 void sys_set_proc_root(const char *dir);
-
-/* The directory sys_read_proc reads from ("/proc" unless a test changed it). Static. */
-const char *sys_proc_root(void);
-
-/* The whole text of a file (or its first max_bytes when max_bytes > 0), read to EOF since
- * /proc files report size 0. Returns a NUL-terminated buffer the caller frees, or NULL
- * when the file cannot be opened or read or memory runs out (callers treat that as
- * "unknown"). */
-char *sys_read_file(const char *path, size_t max_bytes);
-
-/* sys_read_file of "<proc root>/<name>", e.g. "stat", "diskstats", "meminfo". */
-char *sys_read_proc(const char *name, size_t max_bytes);
-
-/* A small unsigned number from a /sys (or /proc/sys) file; false when absent or
- * malformed. */
-bool sys_read_number(const char *path, unsigned long *value);
-
-/* A block device attribute from /sys/dev/block/MAJ:MIN/queue/ ("rotational",
- * "logical_block_size"), looking at the parent device for a partition. False when the
- * device or attribute is unknown. */
-bool sys_block_queue_attr(unsigned major, unsigned minor, const char *attr,
-                          unsigned long *value);
 
 /* MemAvailable from <proc root>/meminfo, in bytes: the kernel's estimate of the memory a
  * new job can take without swapping. False when it cannot be read. */
 bool sys_mem_available(uint64_t *bytes);
 
 /* ---- the machine ------------------------------------------------------------------------ */
+
+/* The machine a run happens on, as meta.json records it. */
+typedef struct sys_host {
+    char cpu_model[128];      /* "Intel(R) Xeon(R) Processor"; "" when unknown */
+    int online_cpus;          /* CPUs online in the machine; 0 when unknown */
+    int usable_cpus;          /* CPUs this process may run on (affinity mask); 0 unknown */
+    uint64_t mem_total_bytes; /* the machine's memory; 0 when unknown */
+    char kernel_release[128]; /* uname -r */
+    char machine[64];         /* uname -m: "x86_64", "aarch64" */
+    char os_name[128];        /* the OS's pretty name ("Debian GNU/Linux 12"); "" unknown */
+    char hostname[256];       /* the machine's name; "" when unknown */
+} sys_host_t;
+
+/* Fills out with what the system says about the machine (fields it cannot tell stay empty
+ * or 0). Never fails. */
+void sys_host_info(sys_host_t *out);
+
+/* The kernel's raw page-cache write-back settings and the memory they apply to (bytes;
+ * 0 when not set). */
+typedef struct sys_writeback {
+    uint64_t dirty_background_ratio, dirty_ratio;  /* percent */
+    uint64_t dirty_background_bytes, dirty_bytes;  /* 0 = use the ratio */
+    uint64_t dirty_expire_centisecs, dirty_writeback_centisecs;
+    uint64_t mem_free, file_pages;   /* free memory; file pages, active and inactive */
+    uint64_t mem_available;          /* the kernel's estimate of memory available */
+    /* The kernel's own limits (dirty and background threshold pages times the page
+     * size); 0 when not published. */
+    uint64_t vmstat_dirty_bytes, vmstat_dirty_background_bytes;
+} sys_writeback_t;
+
+/* Reads the running kernel's write-back settings into *out (zeroed first). False when any
+ * of them (or the memory figures) cannot be read; the kernel's own limits are optional. */
+bool sys_writeback_read(sys_writeback_t *out);
+
+/* A block device's queue: *rotational 1 (spinning), 0 (not) or -1 (unknown), and
+ * *logical_block_bytes (0 when unknown), looking at the parent device for a partition.
+ * Major 0 (no block device) leaves both unknown. */
+void sys_volume_queue(unsigned major, unsigned minor, int *rotational,
+                      uint32_t *logical_block_bytes);
 
 /* CPUs online now (sysconf); 0 when unknown. */
 int sys_online_cpus(void);
@@ -74,20 +142,42 @@ long sys_clock_ticks_per_second(void);
 /* The calling thread's id as the kernel numbers threads (gettid). */
 long sys_thread_id(void);
 
-/* The head of the CPU description text (the first 64 KiB of /proc/cpuinfo: enough for the
- * first CPU), the memory text (/proc/meminfo) and the OS release text (/etc/os-release,
- * else /usr/lib/os-release), as the system writes them; the caller parses and frees them.
- * NULL when they cannot be read. */
-char *sys_cpuinfo_text(void);
-char *sys_meminfo_text(void);
-char *sys_os_release_text(void);
-
 /* ---- processes ------------------------------------------------------------------------- */
 
 /* Asks the kernel to send the calling process signal sig when its parent dies (Linux
  * PR_SET_PDEATHSIG). False when the system cannot (the caller then relies on polling its
  * parent). */
 bool sys_die_with_parent(int sig);
+
+/* How sys_spawn starts a program. Its standard input is always /dev/null. */
+typedef struct sys_spawn_opts {
+    const char *path; /* the program's file; NULL: argv[0], looked up on PATH */
+    int stdout_fd;    /* the program's standard output: this descriptor; -1: /dev/null */
+    int stderr_fd;    /* its standard error: this descriptor; -1: /dev/null */
+    bool guarded;     /* in a process group of its own (signal -pid to end all of it), led
+                       * by a guardian that kills the group if this process dies outright
+                       * and exits as the program did; default signal dispositions */
+} sys_spawn_opts_t;
+
+/* Starts the program argv (argv[0] its name) as opts says, without waiting; its process id
+ * goes to *pid (for a guarded program, the guardian's: wait for that one). 0, or the errno
+ * of the failure (a missing program is an error only when not guarded; a guarded one that
+ * cannot be run exits 127). */
+int sys_spawn(char *const argv[], const sys_spawn_opts_t *opts, long *pid);
+
+/* How a waited-for program ended. */
+typedef struct sys_exit {
+    bool exited; /* true: it exited, with status code; false: killed by signal code */
+    int code;
+} sys_exit_t;
+
+/* Waits for the child pid to end (interruptions retried) and says how into *out. 0, or -1
+ * with errno set when it cannot be waited for. */
+int sys_wait(long pid, sys_exit_t *out);
+
+/* Creates a pipe whose two ends (fds[0] to read, fds[1] to write) close on exec. 0, or -1
+ * with errno set. */
+int sys_pipe_cloexec(int fds[2]);
 
 /* ---- CPU time and disk counters --------------------------------------------------------- */
 
@@ -104,15 +194,6 @@ typedef struct sys_disk_counters {
     uint64_t sectors_written; /* always 512-byte units, whatever the device's sector size */
     uint64_t io_ticks_ms;     /* milliseconds with at least one request in flight */
 } sys_disk_counters_t;
-
-/* Parses the aggregate "cpu " line of /proc/stat text. Fields a kernel does not report
- * are 0. Returns 0, or CP_EDATA (err says why) when the line is missing or malformed. */
-int sys_parse_cpu_stat(const char *text, sys_cpu_times_t *out, cp_err_t *err);
-
-/* Finds the line for major:minor in /proc/diskstats text. Returns 0, or CP_EDATA when
- * there is no such line or it is malformed (err says which). */
-int sys_parse_diskstats(const char *text, unsigned major, unsigned minor,
-                        sys_disk_counters_t *out, cp_err_t *err);
 
 /* The machine's CPU times now (sys_parse_cpu_stat of "<proc root>/stat"). 0; CP_EIO when
  * it cannot be read; CP_EDATA when malformed. */
@@ -231,6 +312,11 @@ size_t sys_direct_alignment(int fd);
  * sys_cache_resident_fraction). */
 int sys_cache_evict(int fd, bool *advised);
 
+/* Writes the open file fd's data (and the metadata needed to read it back) to its device
+ * and waits for the device to have it (fdatasync on Linux). 0, or -1 with errno set (EINVAL:
+ * a file that cannot be synced). */
+int sys_datasync(int fd);
+
 /* Tells the kernel fd will be read sequentially (larger read-ahead). Advice only: a
  * refusal changes nothing and is ignored. */
 void sys_advise_sequential(int fd);
@@ -298,26 +384,9 @@ void sys_guardian_disarm(void);
 
 /* ---- where time went: pressure stalls and run-queue delay ------------------------------ */
 
-/* Parses a pressure-stall file (/proc/pressure/io, cpu, memory: lines "some avg10=..
- * total=US" and "full ... total=US"): the cumulative microseconds in *some_us and *full_us
- * (NAN when the file has no "full" line, as /proc/pressure/cpu before Linux 5.13; full_us
- * may be NULL when not wanted). False when there is no "some" total. */
-bool sys_parse_pressure(const char *text, double *some_us, double *full_us);
-
 /* sys_parse_pressure of "<proc root>/pressure/<resource>" ("io", "cpu"). False (both NAN)
  * when the kernel has no PSI (CONFIG_PSI off, or psi=0) or the file cannot be read. */
 bool sys_pressure_read(const char *resource, double *some_us, double *full_us);
-
-/* Parses a task's schedstat text ("ON_CPU_NS WAIT_NS TIMESLICES"): *on_cpu_ns is the time
- * it ran, *wait_ns the time it spent runnable, waiting for a CPU (on_cpu_ns may be NULL).
- * False when malformed. */
-bool sys_parse_schedstat(const char *text, uint64_t *on_cpu_ns, uint64_t *wait_ns);
-
-/* Parses a task's /proc stat line: *blkio_ticks is field 42, delayacct_blkio_ticks (the
- * time it was blocked on block I/O, in clock ticks; it grows only while delay accounting
- * is on). The command name in parentheses may hold spaces and parentheses: fields are
- * counted from the last ')'. False when malformed or too short (kernels before 2.6.18). */
-bool sys_parse_task_stat(const char *text, uint64_t *blkio_ticks);
 
 /* One thread and its accounting so far. */
 typedef struct sys_task_account {
@@ -363,13 +432,6 @@ bool sys_delayacct_enable(void);
 bool sys_delayacct_is_on(void);
 
 /* ---- write-back throttling (tracefs) ---------------------------------------------------- */
-
-/* Sums the pause (milliseconds, as the event prints it) of the
- * "writeback:balance_dirty_pages" events in tracefs text recorded with the record-tgid
- * option, for tasks whose thread-group id is in tgids[0..n): the time those tasks were put
- * to sleep for dirtying pages faster than write-back cleans them. Events that did not
- * sleep (pause <= 0) add nothing. Returns the seconds; lines of other events are ignored. */
-double sys_parse_dirty_pauses(const char *text, const long *tgids, size_t n);
 
 /* A recording of write-back throttling events in a tracefs instance of its own. */
 typedef struct sys_dirty_trace sys_dirty_trace_t;

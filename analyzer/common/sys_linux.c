@@ -3,6 +3,7 @@
  * O_DIRECT and the page cache, RAM files (memfd), CPUs and memory, the parent-death
  * signal. The threads' accounting is in sys_linux_tasks.c; the portable rules in sys.c. */
 #include "common/sys.h"
+#include "common/sys_linux_parse.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -281,7 +282,7 @@ int sys_cache_evict(int fd, bool *advised)
 {
     *advised = false;
     /* Dirty pages cannot be evicted; write them back first. */
-    if (fdatasync(fd) != 0 && errno != EINVAL)
+    if (sys_datasync(fd) != 0 && errno != EINVAL)
         return errno;
     *advised = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0;
     return 0;
@@ -322,6 +323,10 @@ bool sys_mem_available(uint64_t *bytes)
         *bytes = (uint64_t)kib * 1024;
     return ok;
 }
+
+int sys_datasync(int fd) { return fdatasync(fd); }
+
+int sys_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
 
 void sys_advise_sequential(int fd)
 {
@@ -407,18 +412,6 @@ long sys_clock_ticks_per_second(void)
 }
 
 long sys_thread_id(void) { return (long)syscall(SYS_gettid); }
-
-#define HOST_TEXT_MAX (64 * 1024)
-
-char *sys_cpuinfo_text(void) { return sys_read_file("/proc/cpuinfo", HOST_TEXT_MAX); }
-
-char *sys_meminfo_text(void) { return sys_read_file("/proc/meminfo", HOST_TEXT_MAX); }
-
-char *sys_os_release_text(void)
-{
-    char *text = sys_read_file("/etc/os-release", HOST_TEXT_MAX);
-    return text != NULL ? text : sys_read_file("/usr/lib/os-release", HOST_TEXT_MAX);
-}
 
 /* ---- processes, devices, RAM files ------------------------------------------------------ */
 

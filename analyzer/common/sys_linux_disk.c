@@ -4,6 +4,7 @@
  * from that group while a cap is set), running a helper program (mkfs) quietly, and the
  * guardian that undoes them when this process is killed. */
 #include "common/sys.h"
+#include "common/sys_linux_parse.h"
 
 #include "common/cleanup.h"
 
@@ -12,7 +13,6 @@
 #include <fcntl.h>
 #include <linux/loop.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,31 +23,21 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-extern char **environ;
-
 int sys_run_quietly(char *const argv[], cp_err_t *err)
 {
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-    pid_t pid;
-    int rc = posix_spawnp(&pid, argv[0], &actions, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&actions);
+    sys_spawn_opts_t how = {.path = NULL, .stdout_fd = -1, .stderr_fd = -1};
+    long pid;
+    int rc = sys_spawn(argv, &how, &pid);
     if (rc != 0)
         return cp_err_errno(err, CP_EIO, rc, "cannot run %s", argv[0]);
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return cp_err_errno(err, CP_EIO, errno, "cannot wait for %s", argv[0]);
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+    sys_exit_t ended;
+    if (sys_wait(pid, &ended) != 0)
+        return cp_err_errno(err, CP_EIO, errno, "cannot wait for %s", argv[0]);
+    if (ended.exited && ended.code == 0)
         return CP_OK;
-    if (WIFEXITED(status))
-        return cp_err_set(err, CP_EIO, "%s failed (exit status %d)", argv[0],
-                          WEXITSTATUS(status));
-    return cp_err_set(err, CP_EIO, "%s was ended by signal %d", argv[0],
-                      WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    if (ended.exited)
+        return cp_err_set(err, CP_EIO, "%s failed (exit status %d)", argv[0], ended.code);
+    return cp_err_set(err, CP_EIO, "%s was ended by signal %d", argv[0], ended.code);
 }
 
 /* Configures the loop device loop_fd over image_fd with flags (LOOP_CONFIGURE, else the

@@ -3,6 +3,7 @@
  * task stat, delay accounting), process trees (/proc/PID/task/TID/children) and
  * write-back throttling events (tracefs). The text parsers here are pure and unit-tested. */
 #include "common/sys.h"
+#include "common/sys_linux_parse.h"
 
 #include <dirent.h>
 #include <errno.h>

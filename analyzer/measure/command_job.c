@@ -289,73 +289,6 @@ static int fifo_make(char *path, size_t cap, int *cleanup_id, cp_err_t *err)
     return cp_err_set(err, CP_EIO, "cannot create a FIFO in '%s': names taken", dir);
 }
 
-/* The guardian's answer to chokepoint's death (PR_SET_PDEATHSIG): end the whole process
- * group, itself included. Async-signal-safe. */
-static void parent_died(int sig)
-{
-    (void)sig;
-    kill(0, SIGKILL);
-}
-
-/* The child chokepoint forks is a guardian, leader of the command's process group: it runs
- * the shell as its own child and exits as the shell did (code or signal), so wait4 on it
- * gives the command's status and, summed over everything it waited for, its rusage. Its
- * purpose: if chokepoint is killed outright (SIGKILL, the OOM killer), the kernel tells the
- * guardian (parent-death signal) and it kills the group, so no program of the command
- * writes on into a target the next study cleans. An interrupt's SIGTERM to the group ends
- * the guardian and the command alike. */
-static void guardian(const char *command, pid_t parent)
-{
-    signal(SIGUSR1, parent_died);
-    sys_die_with_parent(SIGUSR1);
-    if (getppid() != parent) /* chokepoint died before the call */
-        parent_died(SIGUSR1);
-    pid_t shell = fork();
-    if (shell == 0) {
-        signal(SIGUSR1, SIG_DFL);
-        execl("/bin/sh", "sh", "-c", command, (char *)NULL);
-        _exit(127);
-    }
-    int status = 0;
-    pid_t got = -1;
-    while (shell > 0 && (got = waitpid(shell, &status, 0)) < 0 && errno == EINTR)
-        ;
-    if (got != shell)
-        _exit(127); /* no shell, or its status is lost: a failure, never a success */
-    if (!WIFSIGNALED(status))
-        _exit(WEXITSTATUS(status));
-    /* Die of the shell's signal, without a core of this copy of chokepoint. */
-    struct rlimit no_core = {0, 0};
-    setrlimit(RLIMIT_CORE, &no_core);
-    signal(WTERMSIG(status), SIG_DFL);
-    raise(WTERMSIG(status));
-    _exit(128 + WTERMSIG(status));
-}
-
-static pid_t spawn(const char *command, int stderr_fd)
-{
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid != 0)
-        return pid;
-    /* The guardian never execs: it must not count as a holder of the settings this
-     * process raised, or a second signal's release would find it still holding them. */
-    cp_cleanup_settings_forget_in_child();
-    setpgid(0, 0);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    signal(SIGPIPE, SIG_DFL);
-    signal(SIGCHLD, SIG_DFL); /* the guardian waits for the shell */
-    int devnull = open("/dev/null", O_RDWR);
-    if (devnull >= 0) {
-        dup2(devnull, STDIN_FILENO);
-        dup2(devnull, STDOUT_FILENO);
-    }
-    dup2(stderr_fd, STDERR_FILENO);
-    guardian(command, parent);
-    _exit(127);
-}
-
 /* Ends the child's whole process group: SIGTERM, then SIGKILL after half a second. */
 static void kill_group(pid_t pid, int *status, struct rusage *ru)
 {
@@ -503,13 +436,17 @@ int command_job_run(const command_job_t *job, compress_record_t *rec, cp_err_t *
         fflush(NULL);
         run_account_tracker_t *account = run_account_start(true);
         double t0 = clock_now();
-        pid_t pid = spawn(command, fileno(err_file));
-        if (pid < 0) {
-            rc = cp_err_errno(err, CP_EIO, errno, "cannot start /bin/sh");
-        } else {
-            setpgid(pid, pid); /* also in the child: whichever runs first */
-            rc = wait_child(pid, fifo_fd, &fifo_bytes, &status, &ru);
-        }
+        /* Guarded: if chokepoint is killed outright, no program of the command writes on
+         * into a target the next study cleans (sys_spawn). */
+        char *sh_argv[] = {"sh", "-c", command, NULL};
+        sys_spawn_opts_t how = {.path = "/bin/sh", .stdout_fd = -1,
+                                .stderr_fd = fileno(err_file), .guarded = true};
+        long pid;
+        int spawn_errno = sys_spawn(sh_argv, &how, &pid);
+        if (spawn_errno != 0)
+            rc = cp_err_errno(err, CP_EIO, spawn_errno, "cannot start /bin/sh");
+        else
+            rc = wait_child((pid_t)pid, fifo_fd, &fifo_bytes, &status, &ru);
         double t1 = clock_now();
         run_account_mark(account);
         rec->run.pipeline_s = t1 - t0;

@@ -170,6 +170,9 @@ static int make_image(disk_slot_t *s, unsigned long long bytes, cp_err_t *err)
  * taken down again and err says why. */
 static int disk_up(target_spec_t *t, disk_slot_t *s, size_t index, cp_err_t *err)
 {
+    if (!SYS_HAVE_LOOP || !SYS_HAVE_BLKIO_THROTTLE)
+        return cp_err_set(err, CP_EIO,
+                          "this system has no loop devices or block throttle to emulate it with");
     if (geteuid() != 0)
         return cp_err_set(err, CP_EIO,
                           "it needs root (a loop device, a mount and the kernel's block "

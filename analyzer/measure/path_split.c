@@ -10,7 +10,7 @@
 path_clock_t path_clock_now(void)
 {
     path_clock_t c = {clock_now(), 0, 0};
-    if (!sys_thread_schedstat(&c.cpu_ns, &c.wait_ns)) {
+    if (!SYS_HAVE_SCHEDSTAT || !sys_thread_schedstat(&c.cpu_ns, &c.wait_ns)) {
         struct timespec ts;
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
         c.cpu_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;

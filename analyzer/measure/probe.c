@@ -510,7 +510,7 @@ static int run_sustained(probe_ctx_t *pc, probe_target_t *ts, cp_err_t *err)
         rc = write_next_chunk(pc, s, size, salt, &written, err);
         double now = clock_now();
         if (rc == CP_OK && now - last_t >= p->sustained_interval_s && written < size) {
-            if (sync_fd >= 0 && fdatasync(sync_fd) != 0)
+            if (sync_fd >= 0 && sys_datasync(sync_fd) != 0)
                 rc = cp_err_errno(err, CP_EIO, errno, "fdatasync on volume '%s'",
                                   ts->spec->name);
             now = clock_now();

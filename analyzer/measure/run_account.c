@@ -185,8 +185,8 @@ run_account_tracker_t *run_account_start(bool command)
     pthread_mutex_init(&t->lock, NULL);
     pthread_cond_init(&t->stop, NULL);
     t->command = command;
-    t->delayacct = sys_delayacct_enable();
-    t->trace = sys_dirty_trace_start();
+    t->delayacct = SYS_HAVE_DELAYACCT && sys_delayacct_enable();
+    t->trace = SYS_HAVE_DIRTY_TRACE ? sys_dirty_trace_start() : NULL;
     t->tick_s = 1.0 / (double)sys_clock_ticks_per_second();
     t->readable = true;
     t->started = t->last_read = clock_now();

@@ -41,13 +41,7 @@ int volume_inspect(const char *dir, volume_info_t *out, cp_err_t *err)
         snprintf(v.mount_point, sizeof v.mount_point, "%s", m.target);
         snprintf(v.mount_options, sizeof v.mount_options, "%s", m.options);
     }
-    if (v.dev_major != 0) { /* major 0: no block device (tmpfs, overlay, nfs, btrfs...) */
-        unsigned long value;
-        if (sys_block_queue_attr(v.dev_major, v.dev_minor, "rotational", &value))
-            v.rotational = value ? 1 : 0;
-        if (sys_block_queue_attr(v.dev_major, v.dev_minor, "logical_block_size", &value))
-            v.logical_block_bytes = (uint32_t)value;
-    }
+    sys_volume_queue(v.dev_major, v.dev_minor, &v.rotational, &v.logical_block_bytes);
     *out = v;
     return CP_OK;
 }

@@ -12,17 +12,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* The raw settings from /proc/sys/vm and /proc/meminfo (bytes; 0 when not set). */
-typedef struct writeback_inputs {
-    uint64_t dirty_background_ratio, dirty_ratio;  /* percent */
-    uint64_t dirty_background_bytes, dirty_bytes;  /* 0 = use the ratio */
-    uint64_t dirty_expire_centisecs, dirty_writeback_centisecs;
-    uint64_t mem_free, file_pages;   /* MemFree, Active(file) + Inactive(file) */
-    uint64_t mem_available;          /* MemAvailable */
-    /* The kernel's own limits from /proc/vmstat (nr_dirty_threshold and
-     * nr_dirty_background_threshold times the page size); 0 when not published. */
-    uint64_t vmstat_dirty_bytes, vmstat_dirty_background_bytes;
-} writeback_inputs_t;
+#include "common/sys.h"
+
+/* The raw settings as the system reports them (common/sys.h). */
+typedef sys_writeback_t writeback_inputs_t;
 
 /* The effective thresholds. known is false when /proc could not be read. */
 typedef struct writeback_settings {
@@ -42,15 +35,7 @@ typedef struct writeback_settings {
  * Pure; never fails. */
 writeback_settings_t writeback_compute(const writeback_inputs_t *in);
 
-/* Reads MemFree, MemAvailable and the file pages (Active(file) + Inactive(file)) from
- * /proc/meminfo text into in. False when any of the four is missing. */
-bool writeback_parse_meminfo(const char *text, writeback_inputs_t *in);
-
-/* Reads nr_dirty_threshold and nr_dirty_background_threshold (pages) from /proc/vmstat
- * text into in, in bytes of page_size. False when either is missing. */
-bool writeback_parse_vmstat(const char *text, uint64_t page_size, writeback_inputs_t *in);
-
-/* Reads the settings of the running kernel through common/sys (so a test's proc root
+/* Reads the settings of the running kernel (sys_writeback_read, so a test's proc root
  * applies). On any unreadable file the result has known false; never an error. */
 writeback_settings_t writeback_read(void);
 

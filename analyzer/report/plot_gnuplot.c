@@ -6,12 +6,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/cleanup.h"
@@ -19,7 +17,6 @@
 #include "common/tempfile.h"
 #include "report/plot.h"
 
-extern char **environ;
 
 size_t plot_gnuplot_quote(const char *s, char *out, size_t cap)
 {
@@ -142,18 +139,13 @@ static int run_gnuplot(const char *program, const char *template_path, const cha
     char *argv[] = {(char *)program, "-e", expr, (char *)template_path, NULL};
 
     int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0) {
+    if (sys_pipe_cloexec(fds) != 0) {
         free(expr);
         return cp_err_errno(err, CP_EIO, errno, "cannot create a pipe for gnuplot");
     }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
-    posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
-    pid_t pid;
-    int spawn_rc = posix_spawnp(&pid, program, &actions, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&actions);
+    sys_spawn_opts_t how = {.path = NULL, .stdout_fd = fds[1], .stderr_fd = fds[1]};
+    long pid;
+    int spawn_rc = sys_spawn(argv, &how, &pid);
     close(fds[1]);
     free(expr);
     if (spawn_rc != 0) {
@@ -183,22 +175,20 @@ static int run_gnuplot(const char *program, const char *template_path, const cha
     }
     output[have] = '\0';
     close(fds[0]);
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return cp_err_errno(err, CP_EIO, errno, "%s: cannot wait for gnuplot", template_path);
+    sys_exit_t ended;
+    if (sys_wait(pid, &ended) != 0)
+        return cp_err_errno(err, CP_EIO, errno, "%s: cannot wait for gnuplot", template_path);
     if (cp_interrupted())
         return cp_err_set(err, CP_EINTR, "interrupted");
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && have == 0) {
+    if (ended.exited && ended.code == 127 && have == 0) {
         *cannot_run = true;
         return CP_OK;
     }
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    if (!ended.exited || ended.code != 0) {
         char line[300];
         last_line(output, line, sizeof line);
         return cp_err_set(err, CP_EIO, "%s: gnuplot failed (%s %d): %s", template_path,
-                          WIFEXITED(status) ? "exit" : "signal",
-                          WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), line);
+                          ended.exited ? "exit" : "signal", ended.code, line);
     }
     return CP_OK;
 }

@@ -22,6 +22,7 @@
 #include "measure/hostinfo.h"
 #include "measure/memest.h"
 #include "measure/volume.h"
+#include "measure/writeback.h"
 #include "tables/analysis_json.h"
 #include "tables/analysis_load.h"
 #include "tables/meta_json.h"
@@ -177,7 +178,10 @@ static int create_meta(study_t *s, int argc, char **argv, cp_err_t *err)
     host_warn_oversubscribed(s->threads, s->sweep.n_threads);
     if (!s->seed_given)
         s->sweep.seed = prng_fresh_seed();
-    s->meta = meta_create(argc, argv);
+    host_info_t host;
+    host_info_get(&host);
+    writeback_settings_t wb = writeback_read();
+    s->meta = meta_create(argc, argv, &host, &wb);
     char cwd[PATH_MAX];
     if (getcwd(cwd, sizeof cwd) != NULL) /* run --resume restores it */
         json_object_set_new(s->meta, "cwd", json_string(cwd));

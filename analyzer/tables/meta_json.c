@@ -12,8 +12,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "measure/hostinfo.h"
-#include "measure/writeback.h"
 #include "tables/outfile.h"
 
 static json_t *now_iso8601(void)
@@ -26,32 +24,29 @@ static json_t *now_iso8601(void)
     return json_string(buf);
 }
 
-json_t *meta_create(int argc, char **argv)
+json_t *meta_create(int argc, char **argv, const host_info_t *h,
+                    const writeback_settings_t *wb)
 {
     json_t *cmd = json_array();
     for (int i = 0; i < argc; i++)
         json_array_append_new(cmd, json_string(argv[i]));
-    host_info_t h;
-    host_info_get(&h);
-    json_t *host = json_pack("{s:s, s:i, s:i, s:I, s:s, s:s, s:s}", "cpu_model", h.cpu_model,
-                             "online_cpus", h.online_cpus, "usable_cpus", h.usable_cpus,
-                             "mem_total_bytes", (json_int_t)h.mem_total_bytes, "kernel",
-                             h.kernel_release, "machine", h.machine, "os", h.os_name);
+    json_t *host = json_pack("{s:s, s:i, s:i, s:I, s:s, s:s, s:s}", "cpu_model", h->cpu_model,
+                             "online_cpus", h->online_cpus, "usable_cpus", h->usable_cpus,
+                             "mem_total_bytes", (json_int_t)h->mem_total_bytes, "kernel",
+                             h->kernel_release, "machine", h->machine, "os", h->os_name);
     /* The machine's name: `history` groups studies by it. */
-    char hostname[256] = "";
-    if (gethostname(hostname, sizeof hostname - 1) == 0 && host != NULL && hostname[0])
-        json_object_set_new(host, "hostname", json_string(hostname));
-    writeback_settings_t wb = writeback_read();
-    if (host != NULL && wb.known)
+    if (host != NULL && h->hostname[0])
+        json_object_set_new(host, "hostname", json_string(h->hostname));
+    if (host != NULL && wb->known)
         json_object_set_new(
             host, "writeback",
             json_pack("{s:I, s:I, s:f, s:f, s:I, s:I}", "dirty_background_bytes",
-                      (json_int_t)wb.dirty_background_bytes, "dirty_bytes",
-                      (json_int_t)wb.dirty_bytes, "dirty_expire_centisecs",
-                      wb.dirty_expire_s * 100.0, "dirty_writeback_centisecs",
-                      wb.dirty_writeback_s * 100.0, "mem_available_bytes",
-                      (json_int_t)wb.mem_available_bytes, "dirtyable_bytes",
-                      (json_int_t)wb.dirtyable_bytes));
+                      (json_int_t)wb->dirty_background_bytes, "dirty_bytes",
+                      (json_int_t)wb->dirty_bytes, "dirty_expire_centisecs",
+                      wb->dirty_expire_s * 100.0, "dirty_writeback_centisecs",
+                      wb->dirty_writeback_s * 100.0, "mem_available_bytes",
+                      (json_int_t)wb->mem_available_bytes, "dirtyable_bytes",
+                      (json_int_t)wb->dirtyable_bytes));
     return json_pack("{s:s, s:o, s:o, s:o, s:s, s:o}", "chokepoint_version", CHOKEPOINT_VERSION,
                      "command_line", cmd, "started", now_iso8601(), "host", host, "status",
                      "running", "targets", json_array());

@@ -14,13 +14,17 @@
 
 #include "measure/target.h"
 #include "common/err.h"
+#include "measure/hostinfo.h"
 #include "measure/volume.h"
+#include "measure/writeback.h"
 #include "model/study_env.h"
 
 /* Starts a meta object: chokepoint version, command line (argv), start time, host (CPU
- * model and counts, memory, kernel, OS). The caller owns the reference (json_decref);
- * NULL when out of memory. */
-json_t *meta_create(int argc, char **argv);
+ * model and counts, memory, kernel, OS, host name when known: host, as the caller gathered
+ * it) and its write-back settings (wb, when known). Reads nothing from the system. The
+ * caller owns the reference (json_decref); NULL when out of memory. */
+json_t *meta_create(int argc, char **argv, const host_info_t *host,
+                    const writeback_settings_t *wb);
 
 /* Adds a target: name, directory, filesystem type, RAM flag, device, mount source,
  * rotational flag, free bytes and emulated write and read caps (volume NULL for the memory

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/sys.h"
 #include "common/tempfile.h"
 
 struct rows_file {
@@ -140,7 +141,7 @@ static int append_pending(rows_file_t *f, cp_err_t *err)
         return CP_OK;
     int rc = write_all(f->fd, f->buffer, f->buffer_len, f->rows_path, err);
     rewind(f->stream);
-    if (rc == CP_OK && fdatasync(f->fd) != 0 && errno != EINVAL)
+    if (rc == CP_OK && sys_datasync(f->fd) != 0 && errno != EINVAL)
         rc = cp_err_errno(err, CP_EIO, errno, "fdatasync of %s", f->rows_path);
     return rc;
 }

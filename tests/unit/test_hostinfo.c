@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "measure/hostinfo.h"
+#include "common/sys_linux_parse.h"
 
 static void test_cpuinfo_x86_model_name_collapsed(void **state)
 {
@@ -21,7 +22,7 @@ static void test_cpuinfo_x86_model_name_collapsed(void **state)
                         "model name\t: Intel(R) Xeon(R)   Gold 6148 CPU @ 2.40GHz  \n"
                         "\nprocessor\t: 1\nmodel name\t: Other\n";
     char model[128];
-    assert_int_equal(host_info_parse_cpuinfo(text, model, sizeof model), 0);
+    assert_int_equal(sys_parse_cpuinfo(text, model, sizeof model), 0);
     assert_string_equal(model, "Intel(R) Xeon(R) Gold 6148 CPU @ 2.40GHz");
 }
 
@@ -29,17 +30,17 @@ static void test_cpuinfo_fallbacks_and_truncation(void **state)
 {
     (void)state;
     char model[16];
-    assert_int_equal(host_info_parse_cpuinfo("processor : 0\ncpu model : R4000\n", model,
+    assert_int_equal(sys_parse_cpuinfo("processor : 0\ncpu model : R4000\n", model,
                                              sizeof model), 0);
     assert_string_equal(model, "R4000");
-    assert_int_equal(host_info_parse_cpuinfo("processor : 0\nHardware : BCM2835 board\n",
+    assert_int_equal(sys_parse_cpuinfo("processor : 0\nHardware : BCM2835 board\n",
                                              model, sizeof model), 0);
     assert_string_equal(model, "BCM2835 board");
-    assert_int_equal(host_info_parse_cpuinfo("model name : A very long CPU name here\n",
+    assert_int_equal(sys_parse_cpuinfo("model name : A very long CPU name here\n",
                                              model, sizeof model), 0);
     assert_string_equal(model, "A very long CPU");
     /* aarch64 often has no model line at all. */
-    assert_int_equal(host_info_parse_cpuinfo("processor : 0\nBogoMIPS : 50.00\n"
+    assert_int_equal(sys_parse_cpuinfo("processor : 0\nBogoMIPS : 50.00\n"
                                              "CPU implementer : 0x41\n", model, sizeof model),
                      CP_EDATA);
     assert_string_equal(model, "");
@@ -49,23 +50,23 @@ static void test_meminfo_total(void **state)
 {
     (void)state;
     uint64_t bytes = 0;
-    assert_int_equal(host_info_parse_meminfo("MemTotal:       24683656 kB\n"
+    assert_int_equal(sys_parse_meminfo_total("MemTotal:       24683656 kB\n"
                                              "MemFree:         1000 kB\n", &bytes), 0);
     assert_int_equal(bytes, 24683656ull * 1024ull);
-    assert_int_equal(host_info_parse_meminfo("MemFree: 1000 kB\n", &bytes), CP_EDATA);
+    assert_int_equal(sys_parse_meminfo_total("MemFree: 1000 kB\n", &bytes), CP_EDATA);
 }
 
 static void test_os_release_pretty_name(void **state)
 {
     (void)state;
     char name[64];
-    assert_int_equal(host_info_parse_os_release("NAME=\"Debian GNU/Linux\"\n"
+    assert_int_equal(sys_parse_os_release("NAME=\"Debian GNU/Linux\"\n"
                                                 "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\n",
                                                 name, sizeof name), 0);
     assert_string_equal(name, "Debian GNU/Linux 12 (bookworm)");
-    assert_int_equal(host_info_parse_os_release("PRETTY_NAME=Alpine\n", name, sizeof name), 0);
+    assert_int_equal(sys_parse_os_release("PRETTY_NAME=Alpine\n", name, sizeof name), 0);
     assert_string_equal(name, "Alpine");
-    assert_int_equal(host_info_parse_os_release("NAME=x\n", name, sizeof name), CP_EDATA);
+    assert_int_equal(sys_parse_os_release("NAME=x\n", name, sizeof name), CP_EDATA);
 }
 
 /* CPUs listed in /sys/devices/system/cpu/online ("0-3,6,8-9"), counted here by hand: a

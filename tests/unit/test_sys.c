@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "common/sys.h"
+#include "common/sys_linux_parse.h"
 
 #define MiB (1ull << 20)
 

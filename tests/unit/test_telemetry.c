@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "measure/telemetry.h"
+#include "common/sys_linux_parse.h"
 
 #define EPS 1e-9
 

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "measure/writeback.h"
+#include "common/sys_linux_parse.h"
 
 static const char meminfo[] = "MemTotal:       24000000 kB\n"
                               "MemFree:        20000000 kB\n"
@@ -21,7 +22,7 @@ static void test_ratios_apply_to_dirtyable_memory(void **state)
     (void)state;
     writeback_inputs_t in;
     memset(&in, 0, sizeof in);
-    assert_true(writeback_parse_meminfo(meminfo, &in));
+    assert_true(sys_parse_writeback_meminfo(meminfo, &in));
     assert_int_equal(in.mem_free, 20000000ull * 1024);
     assert_int_equal(in.file_pages, 2000000ull * 1024);
     in.dirty_background_ratio = 10;
@@ -43,7 +44,7 @@ static void test_bytes_settings_win_and_background_stays_below(void **state)
     (void)state;
     writeback_inputs_t in;
     memset(&in, 0, sizeof in);
-    assert_true(writeback_parse_meminfo(meminfo, &in));
+    assert_true(sys_parse_writeback_meminfo(meminfo, &in));
     in.dirty_background_ratio = 10;
     in.dirty_ratio = 20;
     in.dirty_background_bytes = 100000000;
@@ -55,14 +56,14 @@ static void test_bytes_settings_win_and_background_stays_below(void **state)
     assert_int_equal(s.dirty_bytes, 50000000);
     assert_int_equal(s.dirty_background_bytes, 25000000);
     /* The kernel's published limits win over the computation. */
-    assert_true(writeback_parse_vmstat("nr_dirty 5\nnr_dirty_threshold 1000\n"
+    assert_true(sys_parse_writeback_vmstat("nr_dirty 5\nnr_dirty_threshold 1000\n"
                                        "nr_dirty_background_threshold 400\n", 4096, &in));
     s = writeback_compute(&in);
     assert_int_equal(s.dirty_bytes, 1000 * 4096);
     assert_int_equal(s.dirty_background_bytes, 400 * 4096);
     /* meminfo without the file pages: unknown. */
     memset(&in, 0, sizeof in);
-    assert_false(writeback_parse_meminfo("MemFree: 1 kB\nMemAvailable: 2 kB\n", &in));
+    assert_false(sys_parse_writeback_meminfo("MemFree: 1 kB\nMemAvailable: 2 kB\n", &in));
 }
 
 int main(void)
