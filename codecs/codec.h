@@ -87,6 +87,13 @@ int codec_parse_list(const char *text, codec_spec_t **out, size_t *count, cp_err
 /* Writes the canonical text of spec ("zstd:3", "xz:6e", "copy") into buf. */
 void codec_format(const codec_spec_t *spec, char *buf, size_t size);
 
+/* The registry's codecs as a text for --help and messages, in registry order: each
+ * "NAME:MIN..MAX" (a codec of one level: its name). With extreme_lead NULL, a codec with
+ * extreme presets gets "[e]" and all are joined by ", " ("zstd:1..19, xz:0..9[e], copy");
+ * otherwise it gets " (LEAD" + its default level + "e)" and the last is joined by " or "
+ * ("..., xz:0..9 (add 'e' for extreme: xz:6e) or copy"). Truncated to fit size. */
+void codec_list_text(char *buf, size_t size, const char *extreme_lead);
+
 /* Feeds in[0..in_size) to the stream; with finish, also ends the stream/frame. Output is
  * handed to out(ctx, ...) as it is produced. Returns CP_OK or the first error. */
 int codec_stream_process(codec_stream_t *s, const void *in, size_t in_size, bool finish,

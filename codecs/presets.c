@@ -1,6 +1,7 @@
 /* presets.c - the table of command presets (presets.h) and its lookup. */
 #include "codecs/presets.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,4 +37,14 @@ int preset_level(const preset_t *p, const char *spec, long *level, bool *extreme
         return cp_err_set(err, CP_EUSAGE, "bad preset '%s': expected %s:%d..%d%s", spec,
                           p->name, p->min_level, p->max_level, p->extreme ? "[e]" : "");
     return CP_OK;
+}
+
+void presets_write_help(FILE *out)
+{
+    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "%s:%d..%d%s", presets[i].name, presets[i].min_level,
+                 presets[i].max_level, presets[i].extreme ? "[e]" : "");
+        fprintf(out, "%27s%-16s%sL%s\n", "", name, presets[i].program, presets[i].rest);
+    }
 }

@@ -7,6 +7,7 @@
 #define CP_CODECS_PRESETS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "common/err.h"
 
@@ -30,10 +31,9 @@ const preset_t *preset_find(const char *spec);
 int preset_level(const preset_t *p, const char *spec, long *level, bool *extreme,
                  cp_err_t *err);
 
-/* One line per preset for --help texts, a string literal to concatenate. */
-#define PRESET_HELP                                                                            \
-    "                           zstd-cli:1..19  zstd -q -L -T{threads} -c {input} > {output}\n"  \
-    "                           xz-cli:0..9[e]  xz -q -L -T{threads} -c {input} > {output}\n"    \
-    "                           pigz:1..9       pigz -q -L -p {threads} -c {input} > {output}\n"
+/* Writes one line per preset for --help texts to out, in the table's order: its name
+ * and level range ("zstd-cli:1..19") and the command it runs, with L for the level,
+ * indented to column 27. */
+void presets_write_help(FILE *out);
 
 #endif

@@ -3,6 +3,7 @@
 #include "codecs/codec.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,12 +11,46 @@
 static const codec_ops_t *const registry[] = {&codec_zstd, &codec_xz, &codec_copy, NULL};
 
 
+/* Appends the formatted text at buf[*used], within size (truncating), and advances *used. */
+static void append(char *buf, size_t size, size_t *used, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void append(char *buf, size_t size, size_t *used, const char *fmt, ...)
+{
+    if (*used >= size)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(buf + *used, size - *used, fmt, ap);
+    va_end(ap);
+    *used += w > 0 ? (size_t)w : 0;
+}
+
+void codec_list_text(char *buf, size_t size, const char *extreme_lead)
+{
+    size_t n = 0, used = 0;
+    while (registry[n] != NULL)
+        n++;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        const codec_ops_t *c = registry[i];
+        const char *sep = i == 0 ? "" : i + 1 == n && extreme_lead != NULL ? " or " : ", ";
+        if (c->min_level == c->max_level)
+            append(buf, size, &used, "%s%s", sep, c->name);
+        else
+            append(buf, size, &used, "%s%s:%d..%d", sep, c->name, c->min_level, c->max_level);
+        if (c->has_extreme && extreme_lead == NULL)
+            append(buf, size, &used, "[e]");
+        else if (c->has_extreme)
+            append(buf, size, &used, " (%s%s:%de)", extreme_lead, c->name, c->default_level);
+    }
+}
+
 static int codec_usage_error(cp_err_t *err, const char *text)
 {
-    return cp_err_set(err, CP_EUSAGE,
-                      "bad codec '%s': expected zstd:1..19, xz:0..9 (optionally with 'e' for "
-                      "extreme, e.g. xz:6e) or copy",
-                      text);
+    char expected[160];
+    codec_list_text(expected, sizeof expected, "optionally with 'e' for extreme, e.g. ");
+    return cp_err_set(err, CP_EUSAGE, "bad codec '%s': expected %s", text, expected);
 }
 
 int codec_parse(const char *text, codec_spec_t *out, cp_err_t *err)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/option_table.h"
 #include "cli/options.h"
 #include "cli/parse.h"
 #include "common/cleanup.h"
@@ -25,42 +26,35 @@
 #include "tables/analysis_load.h"
 #include "tables/outfile.h"
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: chokepoint analyze RUNS.csv [--probe PROBE.csv] [--tolerance 0.10]\n"
-            "                          [--format text|json|markdown|summary] [-o FILE [--force]]\n\n"
-            "Fits scaling models (power_time, linear_rate, amdahl, usl) to each target and\n"
-            "codec in RUNS.csv and says, per thread count, whether the job is cpu-bound,\n"
-            "write-bound, read-bound or unexplained, and at how many threads a volume\n"
-            "becomes the bottleneck. RUNS.csv needs the columns target,threads,seconds,\n"
-            "input_bytes; the target 'mem' is the CPU ceiling. PROBE.csv (target,op,\n"
-            "bytes_per_s) gives the volumes' sustained write and read speeds.\n\n"
-            "options:\n"
-            "  --probe FILE      volume speeds from 'chokepoint probe' (or any such table)\n"
-            "  --tolerance X     fraction below the CPU ceiling still called cpu-bound, 0 <= X < 1\n"
-            "                    (default 0.10)\n"
-            "  --format F        text (default), json, markdown, or summary (one line per\n"
-            "                    target: the verdict at its largest thread count)\n"
-            "  -o FILE           write there (atomically) instead of stdout\n"
-            "  --force           replace FILE when it exists (otherwise an error)\n"
-            "  -q, --quiet       no informational messages on stderr\n"
-            "  -h, --help        this help\n\n"
-            "Exit status: 0 success, 1 runtime failure, 2 usage or data-file error.\n");
-}
+static const char analyze_head[] =
+    "usage: chokepoint analyze RUNS.csv [--probe PROBE.csv] [--tolerance 0.10]\n"
+    "                          [--format text|json|markdown|summary] [-o FILE [--force]]\n\n"
+    "Fits scaling models (power_time, linear_rate, amdahl, usl) to each target and\n"
+    "codec in RUNS.csv and says, per thread count, whether the job is cpu-bound,\n"
+    "write-bound, read-bound or unexplained, and at how many threads a volume\n"
+    "becomes the bottleneck. RUNS.csv needs the columns target,threads,seconds,\n"
+    "input_bytes; the target 'mem' is the CPU ceiling. PROBE.csv (target,op,\n"
+    "bytes_per_s) gives the volumes' sustained write and read speeds.\n\n"
+    "options:\n";
 
-enum { OPT_PROBE = 256, OPT_TOLERANCE, OPT_FORMAT, OPT_FORCE };
+static const char analyze_tail[] =
+    "\n"
+    "Exit status: 0 success, 1 runtime failure, 2 usage or data-file error.\n";
 
-static const struct option analyze_options[] = {
-    {"probe", required_argument, NULL, OPT_PROBE},
-    {"tolerance", required_argument, NULL, OPT_TOLERANCE},
-    {"format", required_argument, NULL, OPT_FORMAT},
-    {"output", required_argument, NULL, 'o'},
-    {"force", no_argument, NULL, OPT_FORCE},
-    {"quiet", no_argument, NULL, 'q'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+static const opt_use_t analyze_uses[] = {
+    {.id = OPT_PROBE, .help = "volume speeds from 'chokepoint probe' (or any such table)"},
+    {.id = OPT_TOLERANCE,
+     .help = "fraction below the CPU ceiling still called cpu-bound, 0 <= X < 1\n"
+             "(default 0.10)"},
+    {.id = OPT_FORMAT, .help = "text (default), json, markdown, or summary (one line per\n"
+                 "target: the verdict at its largest thread count)"},
+    {.id = OPT_OUTPUT, .flags = OPT_SHORT_ONLY},
+    {.id = OPT_FORCE},
+    {.id = OPT_QUIET},
+    {.id = OPT_HELP, .help = "this help"},
+    {.id = OPT_NONE},
 };
+static const opt_command_t analyze_command = {analyze_uses, 20, false};
 
 static int write_output(const analysis_t *a, report_format_t format, FILE *out, cp_err_t *err)
 {
@@ -98,17 +92,17 @@ int cmd_analyze(int argc, char **argv)
 
     options_begin();
     int c;
-    while (rc == 0 && (c = getopt_long(argc, argv, ":o:qh", analyze_options, NULL)) != -1) {
+    while (rc == 0 && (c = options_next(&analyze_command, argc, argv)) != -1) {
         switch (c) {
         case OPT_PROBE: probe_path = optarg; break;
         case OPT_TOLERANCE: rc = parse_tolerance(optarg, &opts.tolerance, &err); break;
         case OPT_FORMAT:
             rc = report_format_parse(optarg, REPORT_FORMATS_ANALYZE, &format, &err);
             break;
-        case 'o': out_path = optarg; break;
+        case OPT_OUTPUT: out_path = optarg; break;
         case OPT_FORCE: force = true; break;
-        case 'q': cp_log_set_quiet(true); break;
-        case 'h': usage(stdout); return 0;
+        case OPT_QUIET: cp_log_set_quiet(true); break;
+        case OPT_HELP: options_help(stdout, &analyze_command, analyze_head, analyze_tail); return 0;
         default: return options_error("analyze", c, argv);
         }
     }

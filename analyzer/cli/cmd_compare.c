@@ -21,7 +21,7 @@
 #include "tables/outfile.h"
 
 
-static const char compare_usage[] =
+static const char compare_head[] =
     "usage: chokepoint compare A B [C...] [--pair NAME_A:NAME_B ...] [--threshold PCT]\n"
     "                          [--fail-on-regression PCT] [--format text|json|markdown]\n"
     "                          [-o FILE [--force]] [--plots DIR [--plot-format png|svg|both]]\n"
@@ -34,34 +34,32 @@ static const char compare_usage[] =
     "have 3 or more, and a call: slower, faster or same (the interval, or without one the\n"
     "ratio, entirely beyond the threshold). Per pair: the linear-rate slope ratio, both\n"
     "power-law exponents and crossovers, and the verdicts that changed.\n\n"
-    "options:\n"
-    "  --pair A:B        pair target A of the first study with target B of the others\n"
-    "                    (repeatable)\n"
-    "  --threshold PCT   smaller changes are 'same' (default 2; '2' or '2%')\n"
-    "  --fail-on-regression PCT\n"
-    "                    exit 1 when any point is slower by more than PCT (its interval\n"
-    "                    entirely beyond it, or without repetitions its ratio)\n"
-    "  --format F        text (default), json or markdown\n"
-    "  -o FILE           write there (atomically) instead of stdout\n"
-    "  --force           replace FILE when it exists (otherwise an error)\n"
-    "  --plots DIR       overlay and ratio plots, their data and compare.md into DIR\n"
-    "  --plot-format F   png (default), svg or both\n"
-    "  --tolerance X     for the verdicts, as in analyze (default 0.10)\n"
-    "  --seed N          of the bootstrap (default 1: the same inputs give the same calls)\n"
-    "  -q, --quiet       no informational messages on stderr\n"
-    "  -h, --help        this help\n\n"
+    "options:\n";
+
+static const char compare_tail[] =
+    "\n"
     "Exit status: 0 success, 1 a regression beyond --fail-on-regression (or a runtime\n"
     "failure), 2 usage or data-file error (also: studies with nothing in common).\n";
 
-enum { OPT_PAIR = 256 };
-
-static const struct option compare_options[] = {
-    {"pair", required_argument, NULL, OPT_PAIR},
-    JUDGE_LONG_OPTIONS,
-    {"quiet", no_argument, NULL, 'q'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+static const opt_use_t compare_uses[] = {
+    {.id = OPT_PAIR},
+    {.id = OPT_THRESHOLD},
+    {.id = OPT_FAIL_ON_REGRESSION,
+     .help = "exit 1 when any point is slower by more than PCT (its interval\n"
+             "entirely beyond it, or without repetitions its ratio)",
+     .flags = OPT_OWN_LINE},
+    {.id = OPT_FORMAT},
+    {.id = OPT_OUTPUT, .flags = OPT_SHORT_ONLY},
+    {.id = OPT_FORCE},
+    {.id = OPT_PLOTS, .help = "overlay and ratio plots, their data and compare.md into DIR"},
+    {.id = OPT_PLOT_FORMAT},
+    {.id = OPT_TOLERANCE},
+    {.id = OPT_SEED},
+    {.id = OPT_QUIET},
+    {.id = OPT_HELP, .help = "this help"},
+    {.id = OPT_NONE},
 };
+static const opt_command_t compare_command = {compare_uses, 20, false};
 
 typedef struct settings {
     const char *paths[COMPARE_MAX_STUDIES];
@@ -97,13 +95,15 @@ static options_outcome_t parse_args(int argc, char **argv, settings_t *s, cp_err
     s->judge.cmp.pair_option = true; /* compare takes --pair */
     int rc = CP_OK, c;
     options_begin();
-    while (rc == CP_OK && (c = getopt_long(argc, argv, ":o:qh", compare_options, NULL)) != -1) {
+    while (rc == CP_OK && (c = options_next(&compare_command, argc, argv)) != -1) {
         if (judge_option(c, optarg, &s->judge, &rc, err))
             continue;
         switch (c) {
         case OPT_PAIR: rc = parse_pair(s, optarg, err); break;
-        case 'q': cp_log_set_quiet(true); break;
-        case 'h': fputs(compare_usage, stdout); return OPTIONS_HELP_REQUESTED;
+        case OPT_QUIET: cp_log_set_quiet(true); break;
+        case OPT_HELP:
+            options_help(stdout, &compare_command, compare_head, compare_tail);
+            return OPTIONS_HELP_REQUESTED;
         default:
             options_error("compare", c, argv);
             err->code = CP_EUSAGE;

@@ -5,15 +5,17 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/option_table.h"
 #include "cli/options.h"
 #include "cli/parse.h"
+#include "codecs/codec.h"
 #include "common/log.h"
 #include "common/units.h"
 #include "measure/compress_job.h"
 #include "measure/memest.h"
 #include "tables/record_json.h"
 
-static const char compress_usage[] =
+static const char compress_head[] =
     "usage: chokepoint compress -i INPUT -o OUTPUT [options]\n"
     "\n"
     "Compresses INPUT into OUTPUT once and reports how long it took, from opening the input\n"
@@ -21,54 +23,52 @@ static const char compress_usage[] =
     "directory and renamed into place on success; '-o /dev/null' counts the output and\n"
     "discards it (the pure CPU ceiling; --verify, --force and --sync are refused there).\n"
     "\n"
-    "options:\n"
-    "  -i, --input FILE       the file to compress (required)\n"
-    "  -o, --output FILE      where the compressed file goes (required)\n"
-    "  -c, --codec SPEC       zstd:1..19, xz:0..9 (add 'e' for extreme: xz:6e) or copy\n"
-    "                         (default zstd:3)\n"
-    "  -T, --threads N        compressor threads, 1..1024 (default 1)\n"
-    "      --engine E         blocks: T threads each compress independent blocks, one\n"
-    "                         frame per block (default); native: the codec's own workers\n"
-    "                         (ZSTD_c_nbWorkers, lzma_stream_encoder_mt)\n"
-    "      --block-size SIZE  block size for the blocks engine (read size for native);\n"
-    "                         default: zstd 4 x window, xz 3 x dictionary, copy 4M\n"
-    "      --sync MODE        fsync: buffered writes, fsync before close (default);\n"
-    "                         direct: O_DIRECT (falls back to fsync where refused);\n"
-    "                         none: no fsync, measures the page cache\n"
-    "      --warm             keep the input's page cache (default: drop it first)\n"
-    "      --verify           after timing, decompress and compare XXH3 hashes\n"
-    "      --force            replace an existing OUTPUT (removed after the clock stops,\n"
-    "                         timed as 'replaced')\n"
-    "      --json             print the record as one JSON object\n"
-    "      --max-memory SIZE  refuse (exit 2) a run whose memory estimate is above SIZE\n"
-    "                         (default: the memory available, MemAvailable)\n"
-    "  -q, --quiet            no informational messages on stderr\n"
-    "  -h, --help             this text\n"
+    "options:\n";
+
+static const char compress_tail[] =
     "\n"
     "Sizes: K M G T are powers of 1024, KB MB GB TB powers of 1000.\n"
     "Exit status: 0 success, 1 runtime failure (I/O, no space, verification mismatch),\n"
     "2 usage error, 130 interrupted.\n";
 
-enum { OPT_ENGINE = 256, OPT_BLOCK_SIZE, OPT_SYNC, OPT_WARM, OPT_VERIFY, OPT_FORCE, OPT_JSON,
-       OPT_MAX_MEMORY };
+/* -c's help: the codecs of the registry (codecs/codec.h). */
+static void codec_help(char *buf, size_t size)
+{
+    char codecs[160];
+    codec_list_text(codecs, sizeof codecs, "add 'e' for extreme: ");
+    snprintf(buf, size, "%s\n(default zstd:3)", codecs);
+}
 
-static const struct option compress_options[] = {
-    {"input", required_argument, NULL, 'i'},
-    {"output", required_argument, NULL, 'o'},
-    {"codec", required_argument, NULL, 'c'},
-    {"threads", required_argument, NULL, 'T'},
-    {"engine", required_argument, NULL, OPT_ENGINE},
-    {"block-size", required_argument, NULL, OPT_BLOCK_SIZE},
-    {"sync", required_argument, NULL, OPT_SYNC},
-    {"warm", no_argument, NULL, OPT_WARM},
-    {"verify", no_argument, NULL, OPT_VERIFY},
-    {"force", no_argument, NULL, OPT_FORCE},
-    {"json", no_argument, NULL, OPT_JSON},
-    {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
-    {"quiet", no_argument, NULL, 'q'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+static const opt_use_t compress_uses[] = {
+    {.id = OPT_INPUT},
+    {.id = OPT_OUTPUT, .help = "where the compressed file goes (required)"},
+    {.id = OPT_CODEC, .arg = "SPEC", .help_fn = codec_help},
+    {.id = OPT_THREADS, .arg = "N", .help = "compressor threads, 1..1024 (default 1)"},
+    {.id = OPT_ENGINE,
+     .help = "blocks: T threads each compress independent blocks, one\n"
+             "frame per block (default); native: the codec's own workers\n"
+             "(ZSTD_c_nbWorkers, lzma_stream_encoder_mt)"},
+    {.id = OPT_BLOCK_SIZE,
+     .help = "block size for the blocks engine (read size for native);\n"
+             "default: zstd 4 x window, xz 3 x dictionary, copy 4M"},
+    {.id = OPT_SYNC,
+     .help = "fsync: buffered writes, fsync before close (default);\n"
+             "direct: O_DIRECT (falls back to fsync where refused);\n"
+             "none: no fsync, measures the page cache"},
+    {.id = OPT_WARM},
+    {.id = OPT_VERIFY},
+    {.id = OPT_FORCE,
+     .help = "replace an existing OUTPUT (removed after the clock stops,\n"
+             "timed as 'replaced')"},
+    {.id = OPT_JSON},
+    {.id = OPT_MAX_MEMORY,
+     .help = "refuse (exit 2) a run whose memory estimate is above SIZE\n"
+             "(default: the memory available, MemAvailable)"},
+    {.id = OPT_QUIET},
+    {.id = OPT_HELP},
+    {.id = OPT_NONE},
 };
+static const opt_command_t compress_command = {compress_uses, 25, true};
 
 static void print_summary(const compress_record_t *r)
 {
@@ -146,17 +146,19 @@ int cmd_compress(int argc, char **argv)
     options_begin();
     int c;
     while (rc == CP_OK &&
-           (c = getopt_long(argc, argv, ":i:o:c:T:qh", compress_options, NULL)) != -1) {
+           (c = options_next(&compress_command, argc, argv)) != -1) {
         switch (c) {
-        case 'i': job.pipeline.input_path = optarg; break;
-        case 'o': job.output_path = optarg; break;
-        case 'c':
+        case OPT_INPUT: job.pipeline.input_path = optarg; break;
+        case OPT_OUTPUT: job.output_path = optarg; break;
+        case OPT_CODEC:
             rc = codec_given ? cp_err_set(&err, CP_EUSAGE, "--codec is given twice: compress "
                                           "writes one codec's output")
                              : codec_parse(optarg, &job.pipeline.codec, &err);
             codec_given = true;
             break;
-        case 'T': rc = parse_positive_int(optarg, "thread count", CP_MAX_THREADS, &threads, &err); break;
+        case OPT_THREADS:
+            rc = parse_positive_int(optarg, "thread count", CP_MAX_THREADS, &threads, &err);
+            break;
         case OPT_ENGINE: rc = pipeline_engine_parse(optarg, &job.pipeline.engine, &err); break;
         case OPT_BLOCK_SIZE:
             rc = parse_block_size(optarg, "block size", &job.pipeline.block_size, &err);
@@ -170,8 +172,10 @@ int cmd_compress(int argc, char **argv)
         case OPT_FORCE: job.force = true; break;
         case OPT_JSON: json = true; break;
         case OPT_MAX_MEMORY: rc = options_max_memory(optarg, &max_memory, &err); break;
-        case 'q': cp_log_set_quiet(true); break;
-        case 'h': fputs(compress_usage, stdout); return 0;
+        case OPT_QUIET: cp_log_set_quiet(true); break;
+        case OPT_HELP:
+            options_help(stdout, &compress_command, compress_head, compress_tail);
+            return 0;
         default: return options_error("compress", c, argv);
         }
     }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/option_table.h"
 #include "cli/options.h"
 #include "cli/parse.h"
 #include "common/err.h"
@@ -12,32 +13,42 @@
 #include "fixtures/fixture.h"
 #include "common/clock.h"
 
-static const char fixture_usage[] =
+static const char fixture_head[] =
     "usage: chokepoint fixture -o FILE [--size SIZE] [--kind KIND] [--seed N] [--force]\n"
     "                          [-q]\n"
     "\n"
     "Writes a deterministic test input: the same arguments give the same bytes on any\n"
     "machine. The file is written under a temporary name, fsynced, and renamed to FILE\n"
     "only when complete.\n"
-    "\n"
-    "  -o, --output FILE  the file to create (refused if it exists, unless --force)\n"
-    "  --size SIZE        exact size in bytes (default 1G); K M G T are powers of 1024,\n"
-    "                     KB MB GB TB powers of 1000; 0 makes an empty file\n"
-    "  --kind KIND        what the bytes look like (default mixed):\n"
-    "                       mixed   regions of compressed data, text, code and zeros,\n"
-    "                               like a disk image or an app bundle\n"
-    "                       text    English-like prose\n"
-    "                       binary  executable-like: code, string and pointer tables\n"
-    "                       random  incompressible\n"
-    "                       zeros   all zero bytes\n"
-    "  --seed N           selects one of many streams of the kind (default 1;\n"
-    "                     0 to 2147483647)\n"
-    "  --force            replace FILE if it exists\n"
-    "  -q, --quiet        no summary line on stderr\n"
-    "  -h, --help         this text\n"
+    "\n";
+
+static const char fixture_tail[] =
     "\n"
     "Exit status: 0 written, 1 runtime failure (no space, I/O error), 2 bad arguments or\n"
     "existing FILE, 130 interrupted. Nothing is left behind on failure.\n";
+
+static const opt_use_t fixture_uses[] = {
+    {.id = OPT_OUTPUT, .help = "the file to create (refused if it exists, unless --force)"},
+    {.id = OPT_SIZE,
+     .help = "exact size in bytes (default 1G); K M G T are powers of 1024,\n"
+             "KB MB GB TB powers of 1000; 0 makes an empty file"},
+    {.id = OPT_KIND,
+     .help = "what the bytes look like (default mixed):\n"
+             "  mixed   regions of compressed data, text, code and zeros,\n"
+             "          like a disk image or an app bundle\n"
+             "  text    English-like prose\n"
+             "  binary  executable-like: code, string and pointer tables\n"
+             "  random  incompressible\n"
+             "  zeros   all zero bytes"},
+    {.id = OPT_SEED,
+     .help = "selects one of many streams of the kind (default 1;\n"
+             "0 to 2147483647)"},
+    {.id = OPT_FORCE, .help = "replace FILE if it exists"},
+    {.id = OPT_QUIET, .help = "no summary line on stderr"},
+    {.id = OPT_HELP},
+    {.id = OPT_NONE},
+};
+static const opt_command_t fixture_command = {fixture_uses, 21, false};
 
 /* Prints one usage error line and returns exit status 2. */
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -55,17 +66,6 @@ static int usage_error(const char *fmt, ...)
 
 int cmd_fixture(int argc, char **argv)
 {
-    enum { OPT_SIZE = 256, OPT_KIND, OPT_SEED, OPT_FORCE };
-    static const struct option options[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"size", required_argument, NULL, OPT_SIZE},
-        {"kind", required_argument, NULL, OPT_KIND},
-        {"seed", required_argument, NULL, OPT_SEED},
-        {"force", no_argument, NULL, OPT_FORCE},
-        {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     const char *output = NULL;
     uint64_t size = (uint64_t)1 << 30;
     fixture_kind_t kind = FIXTURE_MIXED;
@@ -75,9 +75,9 @@ int cmd_fixture(int argc, char **argv)
 
     options_begin();
     int c;
-    while ((c = getopt_long(argc, argv, ":o:qh", options, NULL)) != -1) {
+    while ((c = options_next(&fixture_command, argc, argv)) != -1) {
         switch (c) {
-        case 'o': output = optarg; break;
+        case OPT_OUTPUT: output = optarg; break;
         case OPT_SIZE:
             if (parse_size(optarg, &size, &err) != CP_OK)
                 return usage_error("%s", err.msg);
@@ -92,8 +92,10 @@ int cmd_fixture(int argc, char **argv)
             seed_given = true;
             break;
         case OPT_FORCE: force = true; break;
-        case 'q': cp_log_set_quiet(true); break;
-        case 'h': fputs(fixture_usage, stdout); return 0;
+        case OPT_QUIET: cp_log_set_quiet(true); break;
+        case OPT_HELP:
+            options_help(stdout, &fixture_command, fixture_head, fixture_tail);
+            return 0;
         default: return options_error("fixture", c, argv);
         }
     }

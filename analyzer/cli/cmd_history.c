@@ -27,7 +27,7 @@
 #include "tables/outfile.h"
 
 
-static const char history_usage[] =
+static const char history_head[] =
     "usage: chokepoint history ROOT [--format text|json|markdown] [-o FILE [--force]]\n"
     "                          [--plots DIR [--plot-format png|svg|both]] [--threshold PCT]\n"
     "                          [--fail-on-regression PCT] [--tolerance X] [--seed N]\n\n"
@@ -38,30 +38,33 @@ static const char history_usage[] =
     "against the one before it, judged as 'compare' judges: B/A per thread count with a\n"
     "bootstrap 95% interval over the repetitions and a call (slower, faster, same).\n"
     "Directories that cannot be read are skipped with a warning that says why.\n\n"
-    "options:\n"
-    "  --format F        text (default), json or markdown\n"
-    "  -o FILE           write there (atomically) instead of stdout\n"
-    "  --force           replace FILE when it exists (otherwise an error)\n"
-    "  --plots DIR       per host DIR/HOST/history_rate.png (and history_restore.png for\n"
-    "                    decompressions), their data, and DIR/history.md\n"
-    "  --plot-format F   png (default), svg or both\n"
-    "  --threshold PCT   smaller changes are 'same' (default 2; '2' or '2%')\n"
-    "  --fail-on-regression PCT\n"
-    "                    exit 1 when a point of a latest study is slower than the one\n"
-    "                    before by more than PCT (its interval entirely beyond it)\n"
-    "  --tolerance X     for the verdicts, as in analyze (default 0.10)\n"
-    "  --seed N          of the bootstrap (default 1: the same inputs give the same calls)\n"
-    "  -q, --quiet       no informational messages on stderr\n"
-    "  -h, --help        this help\n\n"
+    "options:\n";
+
+static const char history_tail[] =
+    "\n"
     "Exit status: 0 success, 1 a regression beyond --fail-on-regression (or a runtime\n"
     "failure), 2 usage or data error (also: no readable results directory under ROOT).\n";
 
-static const struct option history_options[] = {
-    JUDGE_LONG_OPTIONS,
-    {"quiet", no_argument, NULL, 'q'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+static const opt_use_t history_uses[] = {
+    {.id = OPT_FORMAT},
+    {.id = OPT_OUTPUT, .flags = OPT_SHORT_ONLY},
+    {.id = OPT_FORCE},
+    {.id = OPT_PLOTS,
+     .help = "per host DIR/HOST/history_rate.png (and history_restore.png for\n"
+             "decompressions), their data, and DIR/history.md"},
+    {.id = OPT_PLOT_FORMAT},
+    {.id = OPT_THRESHOLD},
+    {.id = OPT_FAIL_ON_REGRESSION,
+     .help = "exit 1 when a point of a latest study is slower than the one\n"
+             "before by more than PCT (its interval entirely beyond it)",
+     .flags = OPT_OWN_LINE},
+    {.id = OPT_TOLERANCE},
+    {.id = OPT_SEED},
+    {.id = OPT_QUIET},
+    {.id = OPT_HELP, .help = "this help"},
+    {.id = OPT_NONE},
 };
+static const opt_command_t history_command = {history_uses, 20, false};
 
 typedef struct settings {
     const char *root;
@@ -90,12 +93,14 @@ static options_outcome_t parse_args(int argc, char **argv, settings_t *s, cp_err
     judge_options_init(&s->judge);
     int rc = CP_OK, c;
     options_begin();
-    while (rc == CP_OK && (c = getopt_long(argc, argv, ":o:qh", history_options, NULL)) != -1) {
+    while (rc == CP_OK && (c = options_next(&history_command, argc, argv)) != -1) {
         if (judge_option(c, optarg, &s->judge, &rc, err))
             continue;
         switch (c) {
-        case 'q': cp_log_set_quiet(true); break;
-        case 'h': fputs(history_usage, stdout); return OPTIONS_HELP_REQUESTED;
+        case OPT_QUIET: cp_log_set_quiet(true); break;
+        case OPT_HELP:
+            options_help(stdout, &history_command, history_head, history_tail);
+            return OPTIONS_HELP_REQUESTED;
         default:
             options_error("history", c, argv);
             err->code = CP_EUSAGE;

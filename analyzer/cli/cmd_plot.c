@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/option_table.h"
 #include "cli/options.h"
 #include "cli/parse.h"
 #include "common/cleanup.h"
@@ -17,7 +18,7 @@
 #include "report/plot.h"
 #include "study/session.h"
 
-static const char plot_usage[] =
+static const char plot_head[] =
     "usage: chokepoint plot RESULTS_DIR [--format png|svg|both] [--tolerance X] [-q]\n\n"
     "Analyses RESULTS_DIR/runs.csv (and RESULTS_DIR/probe.csv when present), draws the\n"
     "plots with gnuplot into RESULTS_DIR (time and rate against threads with the fitted\n"
@@ -26,11 +27,10 @@ static const char plot_usage[] =
     "regenerated every time. The data behind each plot goes to RESULTS_DIR/plot-data/.\n"
     "The directory may hold a runs table from elsewhere: only the columns target, threads,\n"
     "seconds, input_bytes are needed.\n\n"
-    "options:\n"
-    "  --format F      png (default), svg or both\n"
-    "  --tolerance X   fraction below the CPU ceiling still called cpu-bound (default 0.10)\n"
-    "  -q, --quiet     no notices on stderr (errors still print)\n"
-    "  -h, --help      this help\n\n"
+    "options:\n";
+
+static const char plot_tail[] =
+    "\n"
     "environment:\n"
     "  CHOKEPOINT_GNUPLOT    the gnuplot program (default: gnuplot from PATH); without it\n"
     "                        the data and report.md are still written, with a notice\n"
@@ -38,15 +38,15 @@ static const char plot_usage[] =
     "Exit status: 0 success, 1 runtime failure (gnuplot failed on a template, I/O error),\n"
     "2 usage or data-file error.\n";
 
-enum { OPT_FORMAT = 256, OPT_TOLERANCE };
-
-static const struct option plot_options[] = {
-    {"format", required_argument, NULL, OPT_FORMAT},
-    {"tolerance", required_argument, NULL, OPT_TOLERANCE},
-    {"quiet", no_argument, NULL, 'q'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+static const opt_use_t plot_uses[] = {
+    {.id = OPT_FORMAT, .help = "png (default), svg or both"},
+    {.id = OPT_TOLERANCE,
+     .help = "fraction below the CPU ceiling still called cpu-bound (default 0.10)"},
+    {.id = OPT_QUIET, .help = "no notices on stderr (errors still print)"},
+    {.id = OPT_HELP, .help = "this help"},
+    {.id = OPT_NONE},
 };
+static const opt_command_t plot_command = {plot_uses, 18, false};
 
 int cmd_plot(int argc, char **argv)
 {
@@ -57,12 +57,12 @@ int cmd_plot(int argc, char **argv)
 
     options_begin();
     int c;
-    while (rc == 0 && (c = getopt_long(argc, argv, ":qh", plot_options, NULL)) != -1) {
+    while (rc == 0 && (c = options_next(&plot_command, argc, argv)) != -1) {
         switch (c) {
         case OPT_FORMAT: rc = plot_format_parse(optarg, &fmt, &err); break;
         case OPT_TOLERANCE: rc = parse_tolerance(optarg, &opts.tolerance, &err); break;
-        case 'q': cp_log_set_quiet(true); break;
-        case 'h': fputs(plot_usage, stdout); return 0;
+        case OPT_QUIET: cp_log_set_quiet(true); break;
+        case OPT_HELP: options_help(stdout, &plot_command, plot_head, plot_tail); return 0;
         default: return options_error("plot", c, argv);
         }
     }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/option_table.h"
 #include "cli/options.h"
 #include "cli/parse.h"
 #include "cli/predict_volumes.h"
@@ -21,88 +22,90 @@
 #include "tables/predict_study.h"
 #include "tables/outfile.h"
 
+static const char predict_head[] =
+    "usage: chokepoint predict RESULTS_DIR [--volume NAME=DIR[@CAP]]...\n"
+    "                          [--write [NAME=]RATE [--read RATE]]... [--class NAME]...\n"
+    "                          [--probe PROBE.csv]\n"
+    "                          [--threads LIST] [--codec LIST] [--layout split|same]\n"
+    "                          [--tolerance 0.10] [--check RESULTS_DIR2] [--seed N]\n"
+    "                          [--format text|json|markdown] [-o FILE [--force]]\n"
+    "       chokepoint predict --classes [--format text|json|markdown]\n\n"
+    "Predicts the job's time on volumes the study did not run on, with the model\n"
+    "analyze explains runs with: the memory target's runs in RESULTS_DIR (a results\n"
+    "directory or a runs.csv) give the CPU time per codec and thread count, each\n"
+    "volume its drain rate, and the study's meta.json the page cache's write-back\n"
+    "thresholds. Per volume, codec and thread count: the seconds, the verdict and its\n"
+    "cause, the model's terms, and the thread count from which the volume limits the\n"
+    "job. The first line answers for the first codec at the largest thread count.\n"
+    "It forecasts compressions: a decompression study is refused (exit 2), saying so.\n\n"
+    "volumes (any number of each, in one table, in the order given):\n";
+
+static const char predict_middle[] = "\noptions:\n";
+
+static const char predict_tail[] =
+    "\n"
+    "Exit status: 0 success, 1 runtime failure (a probe's I/O), 2 usage or data error,\n"
+    "130 interrupted.\n";
+
+static const opt_use_t predict_uses[] = {
+    {.id = OPT_VOLUME, .flags = OPT_SECTION2,
+     .help = "probe DIR now (fsync'd writes and cold reads of sizes up\n"
+             "to the study's output, 3 repetitions; its files removed) and\n"
+             "predict from its drain rate and the CPU cost of writing;\n"
+             "@CAP: an emulated disk of that write speed (as root; else\n"
+             "a cap pacing each write) takes the probe and the prediction"},
+    {.id = OPT_WRITE, .flags = OPT_SECTION2,
+     .help = "a volume typed by its write speed (e.g. usb=150MB/s), taken\n"
+             "as its drain rate; named by RATE when no NAME is given"},
+    {.id = OPT_READ, .flags = OPT_SECTION2,
+     .help = "the read speed of the volume the --write before it typed\n"
+             "(counts with --layout same)"},
+    {.id = OPT_CLASS, .flags = OPT_SECTION2,
+     .help = "a storage class: typical speeds from published tests, the\n"
+             "write speed taken as the drain rate (--classes lists them)"},
+    {.id = OPT_PROBE, .arg = "PROBE.csv", .flags = OPT_SECTION2 | OPT_WIDE_GAP,
+     .help = "every target of a probe table with write rows: chokepoint's\n"
+             "own (probe -o, a study's probe.csv) or imported from fio\n"
+             "(import fio); its drain rate as analyze reads one (a write\n"
+             "without a sync, the page cache's speed, gives none)"},
+    {.id = OPT_CLASSES,
+     .help = "list the storage classes with their speeds (a table; the\n"
+             "sources in --format json or markdown and docs/method.md)"},
+    {.id = OPT_THREADS,
+     .help = "thread counts (default: those the memory target ran); one it\n"
+             "did not run is taken from the fitted CPU model, labelled\n"
+             "extrapolated"},
+    {.id = OPT_CODEC,
+     .help = "codecs as runs.csv names them, comma-separated (default: each\n"
+             "the memory target ran; given twice, both lists)"},
+    {.id = OPT_LAYOUT,
+     .help = "split (default: the input is read where the study read it) or\n"
+             "same (read from each volume: its read speed counts)"},
+    {.id = OPT_TOLERANCE, .help = "as analyze's (default 0.10)"},
+    {.id = OPT_CHECK,
+     .help = "a later study that ran on the predicted volumes (matched by\n"
+             "target name, or a probed volume by its directory): predicted\n"
+             "against measured median per point, and the errors"},
+    {.id = OPT_SEED,
+     .help = "seed of the probe's order and data, 0 to 2147483647 (default:\n"
+             "from the clock; said on stderr)"},
+    {.id = OPT_FORMAT},
+    {.id = OPT_OUTPUT, .flags = OPT_SHORT_ONLY},
+    {.id = OPT_FORCE},
+    {.id = OPT_QUIET},
+    {.id = OPT_HELP, .help = "this help"},
+    {.id = OPT_NONE},
+};
+static const opt_command_t predict_command = {predict_uses, 20, false};
+
+/* The whole --help: the volume options, then the others. */
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "usage: chokepoint predict RESULTS_DIR [--volume NAME=DIR[@CAP]]...\n"
-            "                          [--write [NAME=]RATE [--read RATE]]... [--class NAME]...\n"
-            "                          [--probe PROBE.csv]\n"
-            "                          [--threads LIST] [--codec LIST] [--layout split|same]\n"
-            "                          [--tolerance 0.10] [--check RESULTS_DIR2] [--seed N]\n"
-            "                          [--format text|json|markdown] [-o FILE [--force]]\n"
-            "       chokepoint predict --classes [--format text|json|markdown]\n\n"
-            "Predicts the job's time on volumes the study did not run on, with the model\n"
-            "analyze explains runs with: the memory target's runs in RESULTS_DIR (a results\n"
-            "directory or a runs.csv) give the CPU time per codec and thread count, each\n"
-            "volume its drain rate, and the study's meta.json the page cache's write-back\n"
-            "thresholds. Per volume, codec and thread count: the seconds, the verdict and its\n"
-            "cause, the model's terms, and the thread count from which the volume limits the\n"
-            "job. The first line answers for the first codec at the largest thread count.\n"
-            "It forecasts compressions: a decompression study is refused (exit 2), saying so.\n\n"
-            "volumes (any number of each, in one table, in the order given):\n"
-            "  --volume NAME=DIR[@CAP]  probe DIR now (fsync'd writes and cold reads of sizes up\n"
-            "                    to the study's output, 3 repetitions; its files removed) and\n"
-            "                    predict from its drain rate and the CPU cost of writing;\n"
-            "                    @CAP: an emulated disk of that write speed (as root; else\n"
-            "                    a cap pacing each write) takes the probe and the prediction\n"
-            "  --write [NAME=]RATE  a volume typed by its write speed (e.g. usb=150MB/s), taken\n"
-            "                    as its drain rate; named by RATE when no NAME is given\n"
-            "  --read RATE       the read speed of the volume the --write before it typed\n"
-            "                    (counts with --layout same)\n"
-            "  --class NAME      a storage class: typical speeds from published tests, the\n"
-            "                    write speed taken as the drain rate (--classes lists them)\n"
-            "  --probe PROBE.csv  every target of a probe table with write rows: chokepoint's\n"
-            "                    own (probe -o, a study's probe.csv) or imported from fio\n"
-            "                    (import fio); its drain rate as analyze reads one (a write\n"
-            "                    without a sync, the page cache's speed, gives none)\n\n"
-            "options:\n"
-            "  --classes         list the storage classes with their speeds (a table; the\n"
-            "                    sources in --format json or markdown and docs/method.md)\n"
-            "  -T, --threads LIST  thread counts (default: those the memory target ran); one it\n"
-            "                    did not run is taken from the fitted CPU model, labelled\n"
-            "                    extrapolated\n"
-            "  -c, --codec LIST  codecs as runs.csv names them, comma-separated (default: each\n"
-            "                    the memory target ran; given twice, both lists)\n"
-            "  --layout L        split (default: the input is read where the study read it) or\n"
-            "                    same (read from each volume: its read speed counts)\n"
-            "  --tolerance X     as analyze's (default 0.10)\n"
-            "  --check DIR2      a later study that ran on the predicted volumes (matched by\n"
-            "                    target name, or a probed volume by its directory): predicted\n"
-            "                    against measured median per point, and the errors\n"
-            "  --seed N          seed of the probe's order and data, 0 to 2147483647 (default:\n"
-            "                    from the clock; said on stderr)\n"
-            "  --format F        text (default), json or markdown\n"
-            "  -o FILE           write there (atomically) instead of stdout\n"
-            "  --force           replace FILE when it exists (otherwise an error)\n"
-            "  -q, --quiet       no informational messages on stderr\n"
-            "  -h, --help        this help\n\n"
-            "Exit status: 0 success, 1 runtime failure (a probe's I/O), 2 usage or data error,\n"
-            "130 interrupted.\n");
+    fputs(predict_head, out);
+    options_print(out, &predict_command, 1);
+    fputs(predict_middle, out);
+    options_help(out, &predict_command, "", predict_tail);
 }
-
-enum { OPT_VOLUME = 256, OPT_WRITE, OPT_READ, OPT_CLASS, OPT_CLASSES, OPT_LAYOUT, OPT_TOLERANCE,
-       OPT_CHECK, OPT_SEED, OPT_FORMAT, OPT_FORCE, OPT_PROBE };
-
-static const struct option predict_options[] = {
-    {"volume", required_argument, NULL, OPT_VOLUME},
-    {"write", required_argument, NULL, OPT_WRITE},
-    {"read", required_argument, NULL, OPT_READ},
-    {"class", required_argument, NULL, OPT_CLASS},
-    {"classes", no_argument, NULL, OPT_CLASSES},
-    {"probe", required_argument, NULL, OPT_PROBE},
-    {"threads", required_argument, NULL, 'T'},
-    {"codec", required_argument, NULL, 'c'},
-    {"layout", required_argument, NULL, OPT_LAYOUT},
-    {"tolerance", required_argument, NULL, OPT_TOLERANCE},
-    {"check", required_argument, NULL, OPT_CHECK},
-    {"seed", required_argument, NULL, OPT_SEED},
-    {"format", required_argument, NULL, OPT_FORMAT},
-    {"output", required_argument, NULL, 'o'},
-    {"force", no_argument, NULL, OPT_FORCE},
-    {"quiet", no_argument, NULL, 'q'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
-};
 
 /* Everything the command line asked for. */
 typedef struct predict_args {
@@ -171,7 +174,7 @@ static int parse_args(int argc, char **argv, predict_args_t *a, options_outcome_
     *outcome = OPTIONS_FAILED;
     a->request = predict_defaults();
     options_begin();
-    while (rc == CP_OK && (c = getopt_long(argc, argv, ":T:c:o:qh", predict_options, NULL)) != -1) {
+    while (rc == CP_OK && (c = options_next(&predict_command, argc, argv)) != -1) {
         switch (c) {
         case OPT_VOLUME: rc = predict_volumes_add_probe(&a->volumes, optarg, err); break;
         case OPT_WRITE: rc = predict_volumes_add_typed(&a->volumes, optarg, err); break;
@@ -179,12 +182,12 @@ static int parse_args(int argc, char **argv, predict_args_t *a, options_outcome_
         case OPT_CLASS: rc = predict_volumes_add_class(&a->volumes, optarg, err); break;
         case OPT_PROBE: rc = predict_volumes_add_file(&a->volumes, optarg, err); break;
         case OPT_CLASSES: a->classes = true; break;
-        case 'T':
+        case OPT_THREADS:
             free(a->threads);
             a->threads = NULL;
             rc = parse_thread_list(optarg, &a->threads, &a->request.nthreads, err);
             break;
-        case 'c': rc = parse_codecs(a, optarg, err); break;
+        case OPT_CODEC: rc = parse_codecs(a, optarg, err); break;
         case OPT_LAYOUT: {
             sweep_layout_t layout;
             rc = sweep_layout_parse(optarg, &layout, err);
@@ -200,10 +203,10 @@ static int parse_args(int argc, char **argv, predict_args_t *a, options_outcome_
         case OPT_FORMAT:
             rc = report_format_parse(optarg, REPORT_FORMATS_DOCUMENT, &a->format, err);
             break;
-        case 'o': a->out_path = optarg; break;
+        case OPT_OUTPUT: a->out_path = optarg; break;
         case OPT_FORCE: a->force = true; break;
-        case 'q': cp_log_set_quiet(true); break;
-        case 'h': *outcome = OPTIONS_HELP_REQUESTED; return CP_OK;
+        case OPT_QUIET: cp_log_set_quiet(true); break;
+        case OPT_HELP: *outcome = OPTIONS_HELP_REQUESTED; return CP_OK;
         default: options_error("predict", c, argv); return CP_EUSAGE;
         }
     }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/option_table.h"
 #include "cli/options.h"
 #include "cli/parse.h"
 #include "common/cleanup.h"
@@ -23,7 +24,7 @@
 #include "tables/probe_writer.h"
 #include "tables/rows_file.h"
 
-static const char usage_text[] =
+static const char probe_head[] =
     "usage: chokepoint probe [OPTIONS] TARGET...\n"
     "\n"
     "Measures each target volume's write and read speed across file sizes, with\n"
@@ -37,30 +38,9 @@ static const char usage_text[] =
     "removed at the end): a second chokepoint command that would measure the same\n"
     "directory is refused (exit 2) before it writes anything.\n"
     "\n"
-    "options:\n"
-    "  --sizes LIST      file sizes, comma-separated (default\n"
-    "                    2MB,5MB,10MB,20MB,50MB,100MB,200MB,500MB,1GB,2GB); K M G are\n"
-    "                    powers of 1024, KB MB GB powers of 1000. Sizes that do not fit\n"
-    "                    in free space less max(64 MiB, 5%) are skipped with a warning.\n"
-    "  --reps N|auto     repetitions of each size (default 3), in shuffled order; auto:\n"
-    "                    3, then more of each size until the median of its writes and\n"
-    "                    reads is within +-3% at 95% confidence (at most 10)\n"
-    "  --ops LIST        write, read and/or sustained (default write,read; plus\n"
-    "                    sustained when --sustained is given). A read reads back the\n"
-    "                    file just written, so 'read' alone still writes it.\n"
-    "  --sync MODE       fsync (default: buffered writes, fsync before close),\n"
-    "                    direct (O_DIRECT writes and reads), or none (no fsync: the\n"
-    "                    page cache is measured)\n"
-    "  --block SIZE      write and read chunk (default 1M; 4K to 1G)\n"
-    "  --sustained SIZE  also write one file of SIZE, logging MB/s every 0.5 s\n"
-    "  --seed N          seed of the order and the data, 0 to 2147483647 (default:\n"
-    "                    from the clock; recorded in the seed column)\n"
-    "  -o, --output FILE write the CSV to FILE instead of stdout ('-' = stdout); rows\n"
-    "                    are appended and synced to FILE.partial as they are measured,\n"
-    "                    renamed to FILE at the end\n"
-    "  --force           replace FILE when it exists (otherwise an error)\n"
-    "  -q, --quiet       no progress or summary on stderr\n"
-    "  -h, --help        this text\n"
+    "options:\n";
+
+static const char probe_tail[] =
     "\n"
     "Output: CSV, one row per measurement (docs/formats.md, probe.csv); a summary on\n"
     "stderr. Every file written is unique and removed afterwards, also on error and\n"
@@ -68,6 +48,40 @@ static const char usage_text[] =
     "2 usage error (including a TARGET that is not a writable directory or is in use by\n"
     "another chokepoint process), 130 interrupted (rows measured so far are still\n"
     "written).\n";
+
+static const opt_use_t probe_uses[] = {
+    {.id = OPT_SIZES,
+     .help = "file sizes, comma-separated (default\n"
+             "2MB,5MB,10MB,20MB,50MB,100MB,200MB,500MB,1GB,2GB); K M G are\n"
+             "powers of 1024, KB MB GB powers of 1000. Sizes that do not fit\n"
+             "in free space less max(64 MiB, 5%) are skipped with a warning."},
+    {.id = OPT_REPS,
+     .help = "repetitions of each size (default 3), in shuffled order; auto:\n"
+             "3, then more of each size until the median of its writes and\n"
+             "reads is within +-3% at 95% confidence (at most 10)"},
+    {.id = OPT_OPS,
+     .help = "write, read and/or sustained (default write,read; plus\n"
+             "sustained when --sustained is given). A read reads back the\n"
+             "file just written, so 'read' alone still writes it."},
+    {.id = OPT_SYNC,
+     .help = "fsync (default: buffered writes, fsync before close),\n"
+             "direct (O_DIRECT writes and reads), or none (no fsync: the\n"
+             "page cache is measured)"},
+    {.id = OPT_BLOCK, .help = "write and read chunk (default 1M; 4K to 1G)"},
+    {.id = OPT_SUSTAINED, .help = "also write one file of SIZE, logging MB/s every 0.5 s"},
+    {.id = OPT_SEED,
+     .help = "seed of the order and the data, 0 to 2147483647 (default:\n"
+             "from the clock; recorded in the seed column)"},
+    {.id = OPT_OUTPUT,
+     .help = "write the CSV to FILE instead of stdout ('-' = stdout); rows\n"
+             "are appended and synced to FILE.partial as they are measured,\n"
+             "renamed to FILE at the end"},
+    {.id = OPT_FORCE},
+    {.id = OPT_QUIET, .help = "no progress or summary on stderr"},
+    {.id = OPT_HELP},
+    {.id = OPT_NONE},
+};
+static const opt_command_t probe_command = {probe_uses, 20, false};
 
 typedef struct probe_output {
     FILE *csv;           /* stdout, or the rows file's stream for -o */
@@ -157,22 +171,6 @@ static void release_targets(target_spec_t *targets, size_t n, target_locks_t *lo
 
 int cmd_probe(int argc, char **argv)
 {
-    enum { OPT_SIZES = 256, OPT_REPS, OPT_OPS, OPT_SYNC, OPT_BLOCK, OPT_SUSTAINED, OPT_SEED,
-           OPT_FORCE };
-    static const struct option options[] = {
-        {"sizes", required_argument, NULL, OPT_SIZES},
-        {"reps", required_argument, NULL, OPT_REPS},
-        {"ops", required_argument, NULL, OPT_OPS},
-        {"sync", required_argument, NULL, OPT_SYNC},
-        {"block", required_argument, NULL, OPT_BLOCK},
-        {"sustained", required_argument, NULL, OPT_SUSTAINED},
-        {"seed", required_argument, NULL, OPT_SEED},
-        {"output", required_argument, NULL, 'o'},
-        {"force", no_argument, NULL, OPT_FORCE},
-        {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     probe_params_t p = probe_defaults();
     cp_err_t err = {0};
     const char *out_path = NULL;
@@ -182,7 +180,7 @@ int cmd_probe(int argc, char **argv)
 
     options_begin();
     int c;
-    while (rc == CP_OK && (c = getopt_long(argc, argv, ":o:qh", options, NULL)) != -1) {
+    while (rc == CP_OK && (c = options_next(&probe_command, argc, argv)) != -1) {
         switch (c) {
         case OPT_SIZES:
             rc = parse_size_list(optarg, &p, &err);
@@ -205,10 +203,10 @@ int cmd_probe(int argc, char **argv)
             rc = options_seed(optarg, &p.seed, &err);
             seed_given = true;
             break;
-        case 'o': out_path = optarg; break;
+        case OPT_OUTPUT: out_path = optarg; break;
         case OPT_FORCE: force = true; break;
-        case 'q': cp_log_set_quiet(true); break;
-        case 'h': fputs(usage_text, stdout); return 0;
+        case OPT_QUIET: cp_log_set_quiet(true); break;
+        case OPT_HELP: options_help(stdout, &probe_command, probe_head, probe_tail); return 0;
         default: return options_error("probe", c, argv);
         }
     }

@@ -12,15 +12,17 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/option_table.h"
 #include "cli/options.h"
 #include "cli/parse.h"
+#include "codecs/presets.h"
 #include "common/cleanup.h"
 #include "common/log.h"
 #include "study/study.h"
 #include "study/study_resume.h"
 
 
-static const char run_usage[] =
+static const char run_head[] =
     "usage: chokepoint run [-i INPUT | --fixture-size SIZE] [options] [TARGET...]\n"
     "\n"
     "The whole study in one go, into results/<YYYYMMDD-HHMMSS>-<host>/ (or --out DIR):\n"
@@ -40,84 +42,67 @@ static const char run_usage[] =
     "command is measuring is refused (exit 2) before anything is written; studies with\n"
     "the default targets measure directories of their own and never refuse each other.\n"
     "\n"
-    "options:\n"
-    "  -i, --input FILE        compress this file instead of a generated fixture\n"
-    "      --fixture-size SIZE size of the generated 'mixed' fixture (default 1G; 64M with\n"
-    "                          --quick)\n"
-    "  -T, --threads LIST      thread counts, 1,2,4 or 1..8 (default 1..online CPUs)\n"
-    "  -c, --codec LIST        codecs (default zstd:3; given twice, both lists) and\n"
-    "                          presets that run a program:\n"
-    PRESET_HELP
-    "      --cmd TEMPLATE      time this shell command instead (added to an explicit\n"
-    "                          --codec list); see 'chokepoint sweep --help'\n"
-    "      --cmd-name NAME     the series' name, cmd:NAME (default: the program's name)\n"
-    "      --engine E          blocks (default) or native\n"
-    "      --reps N|auto       repetitions of each run and probe size (default 3; 1 with\n"
-    "                          --quick); auto: 3, then more runs until each median's 95%\n"
-    "                          interval is within +-3% (at most 10)\n"
-    "      --layout L          split (default) or same; see 'chokepoint sweep --help'\n"
-    "      --sync MODE         fsync (default: buffered writes, each run timed to its\n"
-    "                          output's fsync), direct (O_DIRECT writes; the probe writes\n"
-    "                          with O_DIRECT too, so the direct path's own CPU cost is\n"
-    "                          measured) or none (no fsync: the page cache is in the\n"
-    "                          figure; the probe still fsyncs)\n"
-    "      --decompress        time decompression instead (the input compressed once per\n"
-    "                          target, each run restores it); see 'chokepoint sweep --help'\n"
-    "      --seed N            seed of the run and probe orders, 0 to 2147483647 (default:\n"
-    "                          random, recorded); the generated fixture always uses seed 1\n"
-    "      --no-probe          skip the probe (no write or read ceilings then)\n"
-    "      --format F          plot format: png (default), svg or both\n"
-    "      --out DIR           results directory (must not exist, or be empty)\n"
-    "      --keep-input        keep the generated fixture in the results directory\n"
-    "      --max-memory SIZE   refuse (exit 2) when the memory estimate of the largest\n"
-    "                          thread count is above SIZE (default: MemAvailable);\n"
-    "                          with --decompress, archives kept in RAM (mem, tmpfs)\n"
-    "                          must fit beside the estimate (without SIZE: within\n"
-    "                          half of MemAvailable), else exit 1 before any timing\n"
-    "      --resume DIR        continue the study in DIR (interrupted, killed or failed,\n"
-    "                          or complete with failed runs) with the options recorded\n"
-    "                          in its meta.json: checks the input is the same (size and\n"
-    "                          XXH3), measures only the runs and probes missing from\n"
-    "                          runs.csv and probe.csv and the runs that failed, then\n"
-    "                          analyses and plots; takes no other option but -q and\n"
-    "                          --max-memory\n"
-    "      --quick             a small, fast study: 64M fixture, 1 repetition, probe sizes up\n"
-    "                          to the input's\n"
-    "  -q, --quiet             no progress or log lines on stderr\n"
-    "  -h, --help              this text\n"
+    "options:\n";
+
+static const char run_tail[] =
     "\n"
     "Exit status: 0 success, 1 some runs failed (the rest is still analysed), 2 usage error\n"
     "(including a results directory or target in use by another chokepoint process), 130\n"
     "interrupted (what was measured is kept and meta.json says where it stopped).\n";
 
-enum { OPT_FIXTURE_SIZE = 256, OPT_ENGINE, OPT_REPS, OPT_LAYOUT, OPT_SEED, OPT_NO_PROBE,
-       OPT_FORMAT, OPT_OUT, OPT_KEEP_INPUT, OPT_QUICK, OPT_RESUME,
-       OPT_MAX_MEMORY, OPT_CMD, OPT_CMD_NAME, OPT_DECOMPRESS, OPT_SYNC };
-
-static const struct option run_options[] = {
-    {"input", required_argument, NULL, 'i'},
-    {"fixture-size", required_argument, NULL, OPT_FIXTURE_SIZE},
-    {"threads", required_argument, NULL, 'T'},
-    {"codec", required_argument, NULL, 'c'},
-    {"engine", required_argument, NULL, OPT_ENGINE},
-    {"reps", required_argument, NULL, OPT_REPS},
-    {"layout", required_argument, NULL, OPT_LAYOUT},
-    {"sync", required_argument, NULL, OPT_SYNC},
-    {"seed", required_argument, NULL, OPT_SEED},
-    {"no-probe", no_argument, NULL, OPT_NO_PROBE},
-    {"format", required_argument, NULL, OPT_FORMAT},
-    {"out", required_argument, NULL, OPT_OUT},
-    {"keep-input", no_argument, NULL, OPT_KEEP_INPUT},
-    {"quick", no_argument, NULL, OPT_QUICK},
-    {"resume", required_argument, NULL, OPT_RESUME},
-    {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
-    {"cmd", required_argument, NULL, OPT_CMD},
-    {"cmd-name", required_argument, NULL, OPT_CMD_NAME},
-    {"decompress", no_argument, NULL, OPT_DECOMPRESS},
-    {"quiet", no_argument, NULL, 'q'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+static const opt_use_t run_uses[] = {
+    {.id = OPT_INPUT, .help = "compress this file instead of a generated fixture"},
+    {.id = OPT_FIXTURE_SIZE,
+     .help = "size of the generated 'mixed' fixture (default 1G; 64M with\n"
+             "--quick)"},
+    {.id = OPT_THREADS, .help = "thread counts, 1,2,4 or 1..8 (default 1..online CPUs)"},
+    {.id = OPT_CODEC,
+     .help = "codecs (default zstd:3; given twice, both lists) and\n"
+             "presets that run a program:",
+     .more = presets_write_help},
+    {.id = OPT_CMD,
+     .help = "time this shell command instead (added to an explicit\n"
+             "--codec list); see 'chokepoint sweep --help'"},
+    {.id = OPT_CMD_NAME},
+    {.id = OPT_ENGINE, .help = "blocks (default) or native"},
+    {.id = OPT_REPS,
+     .help = "repetitions of each run and probe size (default 3; 1 with\n"
+             "--quick); auto: 3, then more runs until each median's 95%\n"
+             "interval is within +-3% (at most 10)"},
+    {.id = OPT_LAYOUT, .help = "split (default) or same; see 'chokepoint sweep --help'"},
+    {.id = OPT_SYNC,
+     .help = "fsync (default: buffered writes, each run timed to its\n"
+             "output's fsync), direct (O_DIRECT writes; the probe writes\n"
+             "with O_DIRECT too, so the direct path's own CPU cost is\n"
+             "measured) or none (no fsync: the page cache is in the\n"
+             "figure; the probe still fsyncs)"},
+    {.id = OPT_DECOMPRESS,
+     .help = "time decompression instead (the input compressed once per\n"
+             "target, each run restores it); see 'chokepoint sweep --help'"},
+    {.id = OPT_SEED,
+     .help = "seed of the run and probe orders, 0 to 2147483647 (default:\n"
+             "random, recorded); the generated fixture always uses seed 1"},
+    {.id = OPT_NO_PROBE, .help = "skip the probe (no write or read ceilings then)"},
+    {.id = OPT_FORMAT, .help = "plot format: png (default), svg or both"},
+    {.id = OPT_OUT, .help = "results directory (must not exist, or be empty)"},
+    {.id = OPT_KEEP_INPUT, .help = "keep the generated fixture in the results directory"},
+    {.id = OPT_MAX_MEMORY},
+    {.id = OPT_RESUME,
+     .help = "continue the study in DIR (interrupted, killed or failed,\n"
+             "or complete with failed runs) with the options recorded\n"
+             "in its meta.json: checks the input is the same (size and\n"
+             "XXH3), measures only the runs and probes missing from\n"
+             "runs.csv and probe.csv and the runs that failed, then\n"
+             "analyses and plots; takes no other option but -q and\n"
+             "--max-memory"},
+    {.id = OPT_QUICK,
+     .help = "a small, fast study: 64M fixture, 1 repetition, probe sizes up\n"
+             "to the input's"},
+    {.id = OPT_QUIET, .help = "no progress or log lines on stderr"},
+    {.id = OPT_HELP},
+    {.id = OPT_NONE},
 };
+static const opt_command_t run_command = {run_uses, 26, true};
 
 
 /* Reads the options and targets into s. OPTIONS_FAILED leaves the error in err; its
@@ -128,10 +113,10 @@ static options_outcome_t parse_args(int argc, char **argv, study_t *s, const cha
     int rc = CP_OK, c, given = 0;
     const char *cmd_template = NULL, *cmd_name = NULL;
     options_begin();
-    while (rc == CP_OK && (c = getopt_long(argc, argv, ":i:T:c:qh", run_options, NULL)) != -1) {
+    while (rc == CP_OK && (c = options_next(&run_command, argc, argv)) != -1) {
         given++;
         switch (c) {
-        case 'i': s->input_arg = optarg; break;
+        case OPT_INPUT: s->input_arg = optarg; break;
         case OPT_FIXTURE_SIZE:
             rc = parse_size(optarg, &s->fixture_size, err);
             if (rc == CP_OK && s->fixture_size < RUN_MIN_FIXTURE)
@@ -139,12 +124,12 @@ static options_outcome_t parse_args(int argc, char **argv, study_t *s, const cha
                                 "study; the smallest is 1M (1 MiB)", optarg);
             s->fixture_size_given = true;
             break;
-        case 'T':
+        case OPT_THREADS:
             free(s->threads);
             s->threads = NULL;
             rc = parse_thread_list(optarg, &s->threads, &s->sweep.n_threads, err);
             break;
-        case 'c': rc = parse_series_list(optarg, &s->series, &s->sweep.n_series, err); break;
+        case OPT_CODEC: rc = parse_series_list(optarg, &s->series, &s->sweep.n_series, err); break;
         case OPT_ENGINE: rc = pipeline_engine_parse(optarg, &s->sweep.engine, err); break;
         case OPT_REPS:
             rc = options_reps_or_auto(optarg, &s->sweep.reps, &s->sweep.reps_auto, err);
@@ -175,8 +160,10 @@ static options_outcome_t parse_args(int argc, char **argv, study_t *s, const cha
         case OPT_CMD: cmd_template = optarg; break;
         case OPT_CMD_NAME: cmd_name = optarg; break;
         case OPT_DECOMPRESS: s->sweep.decompress = true; break;
-        case 'q': cp_log_set_quiet(true); given--; break;
-        case 'h': fputs(run_usage, stdout); return OPTIONS_HELP_REQUESTED;
+        case OPT_QUIET: cp_log_set_quiet(true); given--; break;
+        case OPT_HELP:
+            options_help(stdout, &run_command, run_head, run_tail);
+            return OPTIONS_HELP_REQUESTED;
         default:
             options_error("run", c, argv); /* logged here: err keeps no message */
             err->code = CP_EUSAGE;

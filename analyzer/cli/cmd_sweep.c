@@ -7,8 +7,11 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/option_table.h"
 #include "cli/options.h"
 #include "cli/parse.h"
+#include "codecs/codec.h"
+#include "codecs/presets.h"
 #include "common/log.h"
 #include "common/prng.h"
 #include "measure/compress_job.h"
@@ -17,7 +20,7 @@
 #include "tables/runs_writer.h"
 #include "study/session.h"
 
-static const char sweep_usage[] =
+static const char sweep_head[] =
     "usage: chokepoint sweep -i INPUT [options] TARGET...\n"
     "\n"
     "Compresses INPUT once per target x codec x thread count x repetition, in a shuffled\n"
@@ -37,82 +40,74 @@ static const char sweep_usage[] =
     "'mem' counts the output and discards it: the pure CPU ceiling. A target given twice\n"
     "(mem mem; a=/x b=/x or /x /x/ with the same caps) is refused.\n"
     "\n"
-    "options:\n"
-    "  -i, --input FILE       the file to compress (required)\n"
-    "  -c, --codec LIST       comma-separated codecs: zstd:1..19, xz:0..9[e], copy\n"
-    "                         (default zstd:3), or presets that run a program (--cmd);\n"
-    "                         given twice, both lists are measured:\n"
-    PRESET_HELP
-    "      --cmd TEMPLATE     time this shell command instead (added to an explicit\n"
-    "                         --codec list): {input}, {output} (substituted quoted, do not\n"
-    "                         quote them) and {threads}; run with /bin/sh -c, timed to its\n"
-    "                         exit plus the output's fsync; mem: {output} is a FIFO that\n"
-    "                         chokepoint reads and counts\n"
-    "      --cmd-name NAME    the series' name, cmd:NAME (default: the program's name)\n"
-    "  -T, --threads LIST     thread counts: 1,2,4 or 1..8 (default 1..online CPUs)\n"
-    "      --engine E         blocks (default) or native; see 'chokepoint compress --help'\n"
-    "      --block-size SIZE  block size for the blocks engine (default: the codec's);\n"
-    "                         read size for native (default 1 MiB; 512 KiB decoding)\n"
-    "      --reps N|auto      measured repetitions of each case (default 3); auto: 3, then\n"
-    "                         more until each median's 95% interval is within +-3% (at\n"
-    "                         most 10)\n"
-    "      --no-warmup        skip the discarded warm-up runs\n"
-    "      --layout L         split: read INPUT where it is (default); same: copy INPUT to\n"
-    "                         each target first and read it from there\n"
-    "      --decompress       time decompression instead: INPUT is compressed once per\n"
-    "                         target and codec (not timed, checked byte for byte), and each\n"
-    "                         run reads that archive from the target (cache dropped) and\n"
-    "                         restores it with T decoder threads, to memory (default) or,\n"
-    "                         with --layout same, onto the target; rates are restored bytes\n"
-    "                         per second; mem keeps its archive in RAM (the CPU ceiling).\n"
-    "                         --engine blocks: independent frames restored in parallel;\n"
-    "                         native: the library's stream and streaming decoder (xz's\n"
-    "                         decodes with T threads, zstd's with one).\n"
-    "                         The presets zstd-cli:L and xz-cli:L time the CLIs restoring\n"
-    "                         the same archive (zstd:L's, xz:L's); --cmd is refused\n"
-    "      --sync MODE        fsync (default), direct or none\n"
-    "      --seed N           shuffles the run order, 0 to 2147483647 (default: random,\n"
-    "                         printed)\n"
-    "  -o, --output FILE      write runs.csv here (default stdout); rows are appended and\n"
-    "                         synced to FILE.partial as each run ends, renamed to FILE at\n"
-    "                         the end\n"
-    "      --force            replace an existing output file\n"
-    "      --max-memory SIZE  refuse (exit 2) when the memory estimate of the largest\n"
-    "                         thread count is above SIZE (default: MemAvailable);\n"
-    "                         with --decompress, archives kept in RAM (mem, tmpfs)\n"
-    "                         must fit beside the estimate (without SIZE: within\n"
-    "                         half of MemAvailable), else exit 1 before any timing\n"
-    "  -q, --quiet            no progress or log lines on stderr\n"
-    "  -h, --help             this text\n"
+    "options:\n";
+
+static const char sweep_tail[] =
     "\n"
     "Exit status: 0 all runs succeeded, 1 some runs failed (their rows carry the error),\n"
     "2 usage error (including a target in use by another chokepoint process), 130\n"
     "interrupted (rows measured so far are kept).\n";
 
-enum { OPT_ENGINE = 256, OPT_BLOCK_SIZE, OPT_REPS, OPT_NO_WARMUP, OPT_LAYOUT, OPT_SYNC, OPT_SEED,
-       OPT_FORCE, OPT_MAX_MEMORY, OPT_CMD, OPT_CMD_NAME, OPT_DECOMPRESS };
+/* -c's help: the codecs of the registry (codecs/codec.h), then the presets. */
+static void codec_help(char *buf, size_t size)
+{
+    char codecs[160];
+    codec_list_text(codecs, sizeof codecs, NULL);
+    snprintf(buf, size, "comma-separated codecs: %s\n"
+             "(default zstd:3), or presets that run a program (--cmd);\n"
+             "given twice, both lists are measured:", codecs);
+}
 
-static const struct option sweep_options[] = {
-    {"input", required_argument, NULL, 'i'},
-    {"codec", required_argument, NULL, 'c'},
-    {"threads", required_argument, NULL, 'T'},
-    {"engine", required_argument, NULL, OPT_ENGINE},
-    {"block-size", required_argument, NULL, OPT_BLOCK_SIZE},
-    {"reps", required_argument, NULL, OPT_REPS},
-    {"no-warmup", no_argument, NULL, OPT_NO_WARMUP},
-    {"layout", required_argument, NULL, OPT_LAYOUT},
-    {"sync", required_argument, NULL, OPT_SYNC},
-    {"seed", required_argument, NULL, OPT_SEED},
-    {"output", required_argument, NULL, 'o'},
-    {"force", no_argument, NULL, OPT_FORCE},
-    {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
-    {"cmd", required_argument, NULL, OPT_CMD},
-    {"cmd-name", required_argument, NULL, OPT_CMD_NAME},
-    {"decompress", no_argument, NULL, OPT_DECOMPRESS},
-    {"quiet", no_argument, NULL, 'q'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+static const opt_use_t sweep_uses[] = {
+    {.id = OPT_INPUT},
+    {.id = OPT_CODEC, .help_fn = codec_help, .more = presets_write_help},
+    {.id = OPT_CMD,
+     .help = "time this shell command instead (added to an explicit\n"
+             "--codec list): {input}, {output} (substituted quoted, do not\n"
+             "quote them) and {threads}; run with /bin/sh -c, timed to its\n"
+             "exit plus the output's fsync; mem: {output} is a FIFO that\n"
+             "chokepoint reads and counts"},
+    {.id = OPT_CMD_NAME},
+    {.id = OPT_THREADS, .help = "thread counts: 1,2,4 or 1..8 (default 1..online CPUs)"},
+    {.id = OPT_ENGINE, .help = "blocks (default) or native; see 'chokepoint compress --help'"},
+    {.id = OPT_BLOCK_SIZE,
+     .help = "block size for the blocks engine (default: the codec's);\n"
+             "read size for native (default 1 MiB; 512 KiB decoding)"},
+    {.id = OPT_REPS,
+     .help = "measured repetitions of each case (default 3); auto: 3, then\n"
+             "more until each median's 95% interval is within +-3% (at\n"
+             "most 10)"},
+    {.id = OPT_NO_WARMUP},
+    {.id = OPT_LAYOUT,
+     .help = "split: read INPUT where it is (default); same: copy INPUT to\n"
+             "each target first and read it from there"},
+    {.id = OPT_DECOMPRESS,
+     .help = "time decompression instead: INPUT is compressed once per\n"
+             "target and codec (not timed, checked byte for byte), and each\n"
+             "run reads that archive from the target (cache dropped) and\n"
+             "restores it with T decoder threads, to memory (default) or,\n"
+             "with --layout same, onto the target; rates are restored bytes\n"
+             "per second; mem keeps its archive in RAM (the CPU ceiling).\n"
+             "--engine blocks: independent frames restored in parallel;\n"
+             "native: the library's stream and streaming decoder (xz's\n"
+             "decodes with T threads, zstd's with one).\n"
+             "The presets zstd-cli:L and xz-cli:L time the CLIs restoring\n"
+             "the same archive (zstd:L's, xz:L's); --cmd is refused"},
+    {.id = OPT_SYNC, .help = "fsync (default), direct or none"},
+    {.id = OPT_SEED,
+     .help = "shuffles the run order, 0 to 2147483647 (default: random,\n"
+             "printed)"},
+    {.id = OPT_OUTPUT,
+     .help = "write runs.csv here (default stdout); rows are appended and\n"
+             "synced to FILE.partial as each run ends, renamed to FILE at\n"
+             "the end"},
+    {.id = OPT_FORCE, .help = "replace an existing output file"},
+    {.id = OPT_MAX_MEMORY},
+    {.id = OPT_QUIET, .help = "no progress or log lines on stderr"},
+    {.id = OPT_HELP},
+    {.id = OPT_NONE},
 };
+static const opt_command_t sweep_command = {sweep_uses, 25, true};
 
 int cmd_sweep(int argc, char **argv)
 {
@@ -129,11 +124,11 @@ int cmd_sweep(int argc, char **argv)
     options_begin();
     int c;
     while (rc == CP_OK &&
-           (c = getopt_long(argc, argv, ":i:c:T:o:qh", sweep_options, NULL)) != -1) {
+           (c = options_next(&sweep_command, argc, argv)) != -1) {
         switch (c) {
-        case 'i': p.input_path = optarg; break;
-        case 'c': rc = parse_series_list(optarg, &series, &p.n_series, &err); break;
-        case 'T':
+        case OPT_INPUT: p.input_path = optarg; break;
+        case OPT_CODEC: rc = parse_series_list(optarg, &series, &p.n_series, &err); break;
+        case OPT_THREADS:
             free(threads);
             threads = NULL;
             rc = parse_thread_list(optarg, &threads, &p.n_threads, &err);
@@ -155,15 +150,15 @@ int cmd_sweep(int argc, char **argv)
             rc = options_seed(optarg, &p.seed, &err);
             seed_given = true;
             break;
-        case 'o': out_path = optarg; break;
+        case OPT_OUTPUT: out_path = optarg; break;
         case OPT_FORCE: force = true; break;
         case OPT_MAX_MEMORY: rc = options_max_memory(optarg, &p.max_memory, &err); break;
         case OPT_CMD: cmd_template = optarg; break;
         case OPT_CMD_NAME: cmd_name = optarg; break;
         case OPT_DECOMPRESS: p.decompress = true; break;
-        case 'q': cp_log_set_quiet(true); break;
-        case 'h':
-            fputs(sweep_usage, stdout);
+        case OPT_QUIET: cp_log_set_quiet(true); break;
+        case OPT_HELP:
+            options_help(stdout, &sweep_command, sweep_head, sweep_tail);
             free(series);
             free(threads);
             return 0;

@@ -21,24 +21,24 @@ bool judge_option(int c, const char *arg, judge_options_t *j, int *rc, cp_err_t 
 {
     uint64_t seed;
     switch (c) {
-    case JUDGE_OPT_THRESHOLD:
+    case OPT_THRESHOLD:
         *rc = parse_percentage("--threshold", arg, &j->cmp.threshold, err);
         break;
-    case JUDGE_OPT_FAIL:
+    case OPT_FAIL_ON_REGRESSION:
         *rc = parse_percentage("--fail-on-regression", arg, &j->cmp.fail_threshold, err);
         break;
-    case JUDGE_OPT_FORMAT:
+    case OPT_FORMAT:
         *rc = report_format_parse(arg, REPORT_FORMATS_DOCUMENT, &j->format, err);
         break;
-    case 'o': j->out_path = arg; *rc = CP_OK; break;
-    case JUDGE_OPT_FORCE: j->force = true; *rc = CP_OK; break;
-    case JUDGE_OPT_PLOTS: j->plots_dir = arg; *rc = CP_OK; break;
-    case JUDGE_OPT_PLOT_FORMAT:
+    case OPT_OUTPUT: j->out_path = arg; *rc = CP_OK; break;
+    case OPT_FORCE: j->force = true; *rc = CP_OK; break;
+    case OPT_PLOTS: j->plots_dir = arg; *rc = CP_OK; break;
+    case OPT_PLOT_FORMAT:
         *rc = plot_format_parse(arg, &j->plot_format, err);
         j->plot_format_given = true;
         break;
-    case JUDGE_OPT_TOLERANCE: *rc = parse_tolerance(arg, &j->analysis.tolerance, err); break;
-    case JUDGE_OPT_SEED:
+    case OPT_TOLERANCE: *rc = parse_tolerance(arg, &j->analysis.tolerance, err); break;
+    case OPT_SEED:
         *rc = options_seed(arg, &seed, err);
         if (*rc == CP_OK)
             j->cmp.seed = seed;

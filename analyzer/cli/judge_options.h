@@ -4,9 +4,9 @@
 #ifndef CP_CLI_JUDGE_OPTIONS_H
 #define CP_CLI_JUDGE_OPTIONS_H
 
-#include <getopt.h>
 #include <stdbool.h>
 
+#include "cli/option_table.h"
 #include "cli/options.h"
 #include "common/err.h"
 #include "model/analysis.h"
@@ -23,28 +23,14 @@ typedef struct judge_options {
     bool plot_format_given, force;
 } judge_options_t;
 
-/* getopt_long values of the shared long options (above any command's own). */
-enum {
-    JUDGE_OPT_THRESHOLD = 400, JUDGE_OPT_FAIL, JUDGE_OPT_FORMAT, JUDGE_OPT_FORCE,
-    JUDGE_OPT_PLOTS, JUDGE_OPT_PLOT_FORMAT, JUDGE_OPT_TOLERANCE, JUDGE_OPT_SEED,
-};
-
-/* The struct option entries of the shared options, for a command's table ('o' for -o). */
-#define JUDGE_LONG_OPTIONS                                                          \
-    {"threshold", required_argument, NULL, JUDGE_OPT_THRESHOLD},                    \
-    {"fail-on-regression", required_argument, NULL, JUDGE_OPT_FAIL},                \
-    {"format", required_argument, NULL, JUDGE_OPT_FORMAT},                          \
-    {"output", required_argument, NULL, 'o'},                                       \
-    {"force", no_argument, NULL, JUDGE_OPT_FORCE},                                  \
-    {"plots", required_argument, NULL, JUDGE_OPT_PLOTS},                            \
-    {"plot-format", required_argument, NULL, JUDGE_OPT_PLOT_FORMAT},                \
-    {"tolerance", required_argument, NULL, JUDGE_OPT_TOLERANCE},                    \
-    {"seed", required_argument, NULL, JUDGE_OPT_SEED}
+/* The shared options are option_table.h's OPT_THRESHOLD, OPT_FAIL_ON_REGRESSION,
+ * OPT_FORMAT, OPT_OUTPUT, OPT_FORCE, OPT_PLOTS, OPT_PLOT_FORMAT, OPT_TOLERANCE and
+ * OPT_SEED; each command lists them in its own opt_command_t. */
 
 /* The defaults: compare_defaults(), analysis_defaults(), text, png, nothing given. */
 void judge_options_init(judge_options_t *j);
 
-/* Takes getopt_long's value c with its arg when it is a shared option: true, with *rc
+/* Takes options_next's id c with its arg when it is a shared option: true, with *rc
  * CP_OK or CP_EUSAGE (err naming the option). False (nothing done) for any other c. */
 bool judge_option(int c, const char *arg, judge_options_t *j, int *rc, cp_err_t *err);
 

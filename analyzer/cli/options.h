@@ -1,7 +1,8 @@
 /* options.h - what the subcommands share about options: getopt_long handling with
  * one-line messages for unknown options and missing values, the outcome of parsing a
  * command line, and one parser per option family that several commands take, with the
- * named limits of common/bounds.h.
+ * named limits of common/bounds.h. The options themselves (names, letters, help texts)
+ * are declared once in cli/option_table.h.
  *
  * The families and where each is parsed, so every command gives one option one range:
  *   threads     -T/--threads LIST  parse_thread_list (cli/parse.h), 1..CP_MAX_THREADS

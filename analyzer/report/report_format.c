@@ -28,18 +28,24 @@ int report_format_parse(const char *value, unsigned allowed, report_format_t *ou
             *out = (report_format_t)f;
             return CP_OK;
         }
-    /* "text, json, markdown or summary": the allowed names, the last after "or". */
-    char expected[128] = "";
-    size_t n = 0, total = 0;
+    char expected[128];
+    report_format_list(allowed, false, expected, sizeof expected);
+    return cp_err_set(err, CP_EUSAGE, "--format '%s': expected %s", value, expected);
+}
+
+void report_format_list(unsigned allowed, bool mark_default, char *buf, size_t size)
+{
+    size_t n = 0, total = 0, used = 0;
     for (int f = 0; f < REPORT_FORMAT_COUNT; f++)
         total += allows(allowed, (report_format_t)f);
-    for (int f = 0; f < REPORT_FORMAT_COUNT; f++) {
+    buf[0] = '\0';
+    for (int f = 0; f < REPORT_FORMAT_COUNT && used < size; f++) {
         if (!allows(allowed, (report_format_t)f))
             continue;
         const char *sep = n == 0 ? "" : n + 1 == total ? " or " : ", ";
-        size_t used = strlen(expected);
-        snprintf(expected + used, sizeof expected - used, "%s%s", sep, format_names[f]);
+        int w = snprintf(buf + used, size - used, "%s%s%s", sep, format_names[f],
+                         mark_default && f == REPORT_FORMAT_TEXT ? " (default)" : "");
+        used += w > 0 ? (size_t)w : 0;
         n++;
     }
-    return cp_err_set(err, CP_EUSAGE, "--format '%s': expected %s", value, expected);
 }

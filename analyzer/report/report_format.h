@@ -3,6 +3,9 @@
 #ifndef CP_REPORT_REPORT_FORMAT_H
 #define CP_REPORT_REPORT_FORMAT_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "common/err.h"
 
 typedef enum report_format {
@@ -27,5 +30,10 @@ typedef enum report_format {
  * in enum order (*out unchanged). */
 int report_format_parse(const char *value, unsigned allowed, report_format_t *out,
                         cp_err_t *err);
+
+/* The names of the set `allowed` in enum order, the last after "or" ("text, json or
+ * markdown"); with mark_default the first (text, the default) is followed by
+ * " (default)", as --help lists them. Truncated to fit size. */
+void report_format_list(unsigned allowed, bool mark_default, char *buf, size_t size);
 
 #endif
