@@ -85,7 +85,9 @@ static const opt_use_t predict_uses[] = {
     {.id = OPT_CHECK,
      .help = "a later study that ran on the predicted volumes (matched by\n"
              "target name, or a probed volume by its directory): predicted\n"
-             "against measured median per point, and the errors"},
+             "against measured median per point, and the errors; where DIR2\n"
+             "ran memory too, also the same prediction from its memory runs\n"
+             "(the CPU's speed in its minutes) and that error"},
     {.id = OPT_SEED,
      .help = "seed of the probe's order and data, 0 to 2147483647 (default:\n"
              "from the clock; said on stderr)"},
