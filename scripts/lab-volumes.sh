@@ -4,7 +4,7 @@
 #   lab-volumes.sh up       create, mount and throttle the volumes; print TARGET arguments
 #   lab-volumes.sh status   show the volumes and their caps (exit 0 up, 1 down)
 #   lab-volumes.sh targets  print only the TARGET arguments (NAME=DIR ...)
-#   lab-volumes.sh exec [--] CMD ARGS...   run CMD inside the lab cgroup
+#   lab-volumes.sh exec [--] CMD ARGS...   run CMD where the caps apply (see below)
 #   lab-volumes.sh down     unmount, detach, remove images, rules and cgroup (idempotent)
 #
 # Each volume is an ext4 file system in a sparse image file, attached to a loop device
@@ -13,8 +13,10 @@
 # bytes per second. The caps are set on a cgroup (cgroup v2 io.max, or cgroup v1
 # blkio.throttle.*_bps_device); `exec` runs a command inside it. On cgroup v1 the same
 # caps are also set on the root blkio cgroup when the kernel allows it: the loop device
-# belongs to the lab alone, so that throttles every writer, including the kernel's
-# background writeback, and `exec` is then optional.
+# belongs to the lab alone, so that throttles every writer in the root group, including
+# the kernel's background writeback. v1 applies a group's rules to its own writers only,
+# so `exec` then runs the command in the root group, where that one rule covers its
+# writes, its fsyncs and the flusher's write-back together.
 #
 # Environment:
 #   CHOKEPOINT_LAB_DIR      state directory (images, mount points)  [/var/tmp/chokepoint-lab]
@@ -236,8 +238,8 @@ do_status() {
     echo "TARGET arguments:"
     echo "  $(print_targets)"
     if [ "$any_global" = 1 ]; then
-        echo "The caps are also set on the root blkio cgroup: every process is throttled."
-        echo "Running inside the lab cgroup is optional:"
+        echo "The caps are also set on the root blkio cgroup: every process in it is throttled,"
+        echo "and the kernel's write-back with it. exec runs a command there from any group:"
     else
         echo "The caps apply only to processes in the lab cgroup; run commands with:"
     fi
@@ -251,7 +253,16 @@ do_exec() {
     [ $# -gt 0 ] || usage
     need_root
     load_state || die "lab volumes are down; run '$0 up' first"
-    echo $$ >"$CG_DIR/cgroup.procs" 2>/dev/null || skip "cannot join cgroup $CG_DIR"
+    local join=$CG_DIR
+    # cgroup v1 applies a group's rules to that group's writers only. Where the caps sit in
+    # the root blkio group too, the command joins the root group: the kernel's write-back
+    # is written from there, so one rule then covers the command's own writes and fsyncs
+    # and the flusher's alike. In the lab group its fsync would meet the lab's rule while
+    # the flusher met the root's, and a volume could drain at up to twice its cap.
+    if [ "$CG_MODE" = v1 ] && volume_lines | awk '$8 == 1 { found = 1 } END { exit !found }'; then
+        join=$CG_ROOT
+    fi
+    echo $$ >"$join/cgroup.procs" 2>/dev/null || skip "cannot join cgroup $join"
     exec "$@"
 }
 

@@ -85,7 +85,9 @@ static const opt_use_t predict_uses[] = {
     {.id = OPT_CHECK,
      .help = "a later study that ran on the predicted volumes (matched by\n"
              "target name, or a probed volume by its directory): predicted\n"
-             "against measured median per point, and the errors"},
+             "against measured median per point, and the errors; where DIR2\n"
+             "ran memory too, also the same prediction from its memory runs\n"
+             "(the CPU's speed in its minutes) and that error"},
     {.id = OPT_SEED,
      .help = "seed of the probe's order and data, 0 to 2147483647 (default:\n"
              "from the clock; said on stderr)"},
@@ -302,6 +304,23 @@ static int emit(const predict_args_t *a, const predict_report_t *r, cp_err_t *er
     return rc;
 }
 
+/* The same forecast made from the later (--check) study's own memory runs and page-cache
+ * settings: the CPU's speed in the minutes the check ran. NULL when that study has no
+ * memory runs of the codecs or T asked for (the check then holds the prediction alone);
+ * the caller frees it (predict_free). */
+static predict_t *predict_at_later_cpu(const predict_study_t *later,
+                                         const predict_volume_t *volumes, size_t n,
+                                         const predict_request_t *request)
+{
+    predict_request_t r = *request;
+    r.writeback = later->writeback;
+    predict_t *f = NULL;
+    cp_err_t ignored = {0};
+    if (predict_run(later->input->analysis, volumes, n, &r, &f, &ignored) != CP_OK)
+        return NULL;
+    return f;
+}
+
 /* Loads the study, resolves (probes) the volumes, forecasts, checks and writes. */
 static int predict(const predict_args_t *a, cp_err_t *err)
 {
@@ -333,8 +352,11 @@ static int predict(const predict_args_t *a, cp_err_t *err)
         rc = cp_err_set(err, CP_EINTR, "interrupted");
     if (rc == CP_OK)
         rc = predict_run(study.input->analysis, volumes, a->volumes.n, &request, &forecast, err);
-    if (rc == CP_OK && a->check != NULL)
-        rc = predict_check_run(forecast, later.input->analysis, &check, err);
+    if (rc == CP_OK && a->check != NULL) {
+        predict_t *at_later = predict_at_later_cpu(&later, volumes, a->volumes.n, &request);
+        rc = predict_check_run(forecast, later.input->analysis, at_later, &check, err);
+        predict_free(at_later);
+    }
     if (rc == CP_OK) {
         char machine[320];
         predict_report_t r = {forecast, a->study,

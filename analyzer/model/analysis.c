@@ -461,6 +461,8 @@ static void mark_point(const analysis_series_t *s, analysis_point_t *p,
         p->flags |= POINT_CPU_SPEED_MOVED;
     if (v->volume_cannot_matter)
         p->flags |= POINT_EXCESS_NOT_VOLUME;
+    if (v->speed_unprobed)
+        p->flags |= POINT_SPEED_UNPROBED;
 }
 
 static void judge_series(const analysis_t *a, analysis_series_t *s, double tolerance)

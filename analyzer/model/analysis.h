@@ -46,6 +46,9 @@ enum analysis_point_flag {
     POINT_EXCESS_NOT_VOLUME = 1u << 5, /* beyond the tolerance of the model's time, but the
                                           volume cannot matter: cpu-bound all the same
                                           (analysis_verdict_t.volume_cannot_matter) */
+    POINT_SPEED_UNPROBED = 1u << 6,    /* beyond the tolerance of the model's time on a
+                                          volume whose speed was not measured
+                                          (analysis_verdict_t.speed_unprobed) */
 };
 
 typedef struct analysis_options {
@@ -144,6 +147,13 @@ typedef struct analysis_verdict {
      * the judged time over the predicted one, minus 1 (negative: faster). */
     bool volume_cannot_matter;
     double excess;
+    /* The run missed the model by more than the tolerance and the volume's speed in the
+     * direction the job uses it (the drain for a compression, reads for a decompression)
+     * was not measured (--no-probe, a table from elsewhere): the model cannot say what
+     * the volume costs, so nothing is borrowed from the ceilings. The cause is the one
+     * the run's own accounting witnesses (its threads blocked reading or writing for at
+     * least half the excess), else unknown (MISS_UNPROBED); excess as above. */
+    bool speed_unprobed;
     /* The point lies on the boundary between the cores and the volume within its noise:
      * the predicted time is within the point's noise of memory's time plus the tolerance,
      * or the prediction and the judged time lie on the two sides of it. The verdict is

@@ -279,6 +279,38 @@ static bool volume_cannot_matter(const wbm_inputs_t *in, const cause_evidence_t 
     return isnan(e->io_read_wait_s) || isnan(writing) || writing <= allowed;
 }
 
+/* True when the volume's speed in the direction the job uses it was measured or is set:
+ * reads for a decompression (the archive is read from it), the drain or write speed for a
+ * compression; a RAM volume, or an emulated cap, is known. */
+static bool volume_speed_known(const analysis_series_t *s)
+{
+    if (s->ram == 1)
+        return true;
+    if (s->decompress)
+        return s->read_bps > 0.0 || s->read_cap_bps > 0.0;
+    return s->drain_bps > 0.0 || s->write_speed_bps > 0.0 || s->rate_cap_bps > 0.0;
+}
+
+/* The cause the run's own accounting witnesses for gap_s seconds beyond the model on a
+ * volume of unknown speed: its threads blocked reading (or writing) for at least half the
+ * gap; the flush tail where the final flush alone takes that long. CAUSE_UNKNOWN when the
+ * accounting is off, paced, or shows less. */
+static verdict_cause_t cause_witnessed(const cause_evidence_t *e, bool decompress, double gap_s)
+{
+    if (e->io_paced || isnan(e->io_wait_s) || !(gap_s > 0.0))
+        return CAUSE_UNKNOWN;
+    /* Without the reads told apart, the job's one direction on the volume has them all. */
+    double reads = !isnan(e->io_read_wait_s) ? e->io_read_wait_s
+                   : decompress              ? e->io_wait_s
+                                             : 0.0;
+    double writes = e->io_wait_s - reads;
+    if (reads >= gap_s / 2.0)
+        return CAUSE_READ_THROUGHPUT;
+    if (writes >= gap_s / 2.0)
+        return e->flush_s >= gap_s / 2.0 ? CAUSE_FLUSH_TAIL : CAUSE_WRITE_THROUGHPUT;
+    return CAUSE_UNKNOWN;
+}
+
 /* The volume's largest term of pred (reading, writing or the flush), TERM_COUNT when it
  * has none. */
 static wbm_term_t largest_volume_term(const prediction_t *pred)
@@ -347,6 +379,7 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
     v->miss = MISS_NONE;
     v->from_model = false;
     v->volume_cannot_matter = false;
+    v->speed_unprobed = false;
     v->within_noise = false;
     v->excess = NAN;
     if (s->cpu_ceiling) {
@@ -378,6 +411,15 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
         if (explain_wrote_beyond_volume(s, p, tolerance)) {
             v->cause = CAUSE_UNKNOWN;
             v->miss = MISS_BEYOND_VOLUME;
+        } else if (model_missed(p, judged, pred.seconds, tolerance, e->noise_s) &&
+                   !volume_speed_known(s)) {
+            /* Nothing is borrowed where the volume's speed is not known: the measured
+             * excess, and the cause only the run's own accounting witnesses. */
+            v->speed_unprobed = true;
+            v->excess = judged / pred.seconds - 1.0;
+            v->cause = cause_witnessed(e, s->decompress, judged - pred.seconds);
+            if (v->cause == CAUSE_UNKNOWN)
+                v->miss = MISS_UNPROBED;
         } else if (model_missed(p, judged, pred.seconds, tolerance, e->noise_s) &&
                    volume_cannot_matter(&in, e, tolerance)) {
             /* A volume that cannot matter is never the answer, nor unexplained for a time

@@ -33,15 +33,47 @@ static const analysis_series_t *series_for(const analysis_t *later, const predic
     return by_dir;
 }
 
-int predict_check_run(const predict_t *f, const analysis_t *later, predict_check_t **out,
-                      cp_err_t *err)
+/* A prediction's figure nearest the measured time: its point, or for an interval the
+ * point of the interval nearest the measurement. */
+static double nearest_predicted(const predict_point_t *fp, double measured_s)
+{
+    if (fp->seconds_high > 0.0)
+        return fmin(fmax(measured_s, fp->prediction.seconds), fp->seconds_high);
+    return fp->prediction.seconds;
+}
+
+/* at's point for the same codec (by name), volume and T as f's point fp; NULL if none. */
+static const predict_point_t *same_point(const predict_t *at, const predict_t *f,
+                                         const predict_point_t *fp)
+{
+    if (at == NULL || fp->volume >= at->nvolumes)
+        return NULL;
+    for (size_t k = 0; k < at->ncodecs; k++)
+        if (strcmp(at->codecs[k].codec, f->codecs[fp->codec].codec) == 0)
+            return predict_find(at, k, fp->volume, fp->threads);
+    return NULL;
+}
+
+/* The median and largest of the n absolute errors; NANs when n is 0. */
+static void error_summary(double *errors, size_t n, double *median, double *max)
+{
+    *median = stats_median(errors, n);
+    *max = NAN;
+    for (size_t i = 0; i < n; i++)
+        *max = isnan(*max) ? errors[i] : fmax(*max, errors[i]);
+}
+
+int predict_check_run(const predict_t *f, const analysis_t *later, const predict_t *at_later,
+                      predict_check_t **out, cp_err_t *err)
 {
     *out = NULL;
     predict_check_t *c = calloc(1, sizeof *c);
     double *errors = calloc(f->npoints ? f->npoints : 1, sizeof *errors);
-    if (c == NULL || errors == NULL ||
+    double *errors_now = calloc(f->npoints ? f->npoints : 1, sizeof *errors_now);
+    if (c == NULL || errors == NULL || errors_now == NULL ||
         (c->rows = calloc(f->npoints ? f->npoints : 1, sizeof *c->rows)) == NULL) {
         free(errors);
+        free(errors_now);
         predict_check_free(c);
         return cp_err_set(err, CP_ENOMEM, "out of memory");
     }
@@ -51,7 +83,6 @@ int predict_check_run(const predict_t *f, const analysis_t *later, predict_check
             matched = matched || series_for(later, &f->volumes[v], f->codecs[k].codec) != NULL;
         c->unmatched_volumes += !matched;
     }
-    c->max_abs_error = NAN;
     for (size_t i = 0; i < f->npoints; i++) {
         const predict_point_t *fp = &f->points[i];
         const predict_codec_t *fc = &f->codecs[fp->codec];
@@ -62,9 +93,7 @@ int predict_check_run(const predict_t *f, const analysis_t *later, predict_check
         predict_check_row_t *r = &c->rows[c->nrows];
         r->point = i;
         memcpy(r->target, s->name, sizeof r->target);
-        r->predicted_s = fp->prediction.seconds;
-        if (fp->seconds_high > 0.0) /* an interval: its point nearest the measured time */
-            r->predicted_s = fmin(fmax(p->seconds, fp->prediction.seconds), fp->seconds_high);
+        r->predicted_s = nearest_predicted(fp, p->seconds);
         r->measured_s = p->seconds;
         r->measured_min_s = p->seconds_min;
         r->measured_max_s = p->seconds_max;
@@ -73,12 +102,21 @@ int predict_check_run(const predict_t *f, const analysis_t *later, predict_check
         r->error = (r->predicted_s - r->measured_s) / r->measured_s;
         c->input_mismatches += fabs(p->input_bytes - fc->input_bytes) > 0.01 * fc->input_bytes;
         errors[c->nrows] = fabs(r->error);
-        c->max_abs_error = isnan(c->max_abs_error) ? errors[c->nrows]
-                                                   : fmax(c->max_abs_error, errors[c->nrows]);
+        const predict_point_t *now = same_point(at_later, f, fp);
+        r->cpu_then_s = fp->cpu_s;
+        r->cpu_now_s = r->predicted_now_s = r->error_now = NAN;
+        if (now != NULL && !now->extrapolated && now->prediction.seconds > 0.0) {
+            r->cpu_now_s = now->cpu_s;
+            r->predicted_now_s = nearest_predicted(now, p->seconds);
+            r->error_now = (r->predicted_now_s - r->measured_s) / r->measured_s;
+            errors_now[c->rows_now++] = fabs(r->error_now);
+        }
         c->nrows++;
     }
-    c->median_abs_error = stats_median(errors, c->nrows);
+    error_summary(errors, c->nrows, &c->median_abs_error, &c->max_abs_error);
+    error_summary(errors_now, c->rows_now, &c->median_abs_error_now, &c->max_abs_error_now);
     free(errors);
+    free(errors_now);
     if (c->nrows == 0) {
         predict_check_free(c);
         return cp_err_set(err, CP_EDATA, "--check %s: it ran none of the predicted points "

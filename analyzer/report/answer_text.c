@@ -311,6 +311,7 @@ const char *answer_point_marks(const analysis_series_t *s, size_t k, char *buf, 
         {POINT_SINGLE_RUN_UNEXPLAINED, "one run"},
         {POINT_CPU_SPEED_MOVED, "CPU speed moved"},
         {POINT_EXCESS_NOT_VOLUME, "not the volume"},
+        {POINT_SPEED_UNPROBED, "speed not probed"},
     };
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
         if (p->flags & marks[i].flag)

@@ -25,6 +25,7 @@ const char *verdict_label(const analysis_verdict_t *v, char *buf, size_t cap)
     static const char *const misses[] = {
         [MISS_NONE] = "unknown", [MISS_MODEL] = "the model missed",
         [MISS_BEYOND_VOLUME] = "faster than the volume", [MISS_NO_FIGURE] = "no figure fits",
+        [MISS_UNPROBED] = "speed not probed",
     };
     if (v->verdict == VERDICT_UNEXPLAINED)
         snprintf(buf, cap, "unexplained (%s)", misses[v->miss]);
@@ -49,9 +50,13 @@ const char *cause_plain_words(const analysis_series_t *s, verdict_cause_t cause,
                  "cores the %s already fill", s->decompress ? "decoders" : "compressors");
         break;
     case CAUSE_READ_THROUGHPUT:
-        snprintf(buf, cap, "reading the %s at %s%s", s->decompress ? "archive" : "input",
-                 analysis_format_rate(s->read_bps, r1, sizeof r1),
-                 s->read_cap_bps > 0.0 ? " (an emulated read cap)" : "");
+        if (!(s->read_bps > 0.0))
+            snprintf(buf, cap, "reading the %s (its speed not probed)",
+                     s->decompress ? "archive" : "input");
+        else
+            snprintf(buf, cap, "reading the %s at %s%s", s->decompress ? "archive" : "input",
+                     analysis_format_rate(s->read_bps, r1, sizeof r1),
+                     s->read_cap_bps > 0.0 ? " (an emulated read cap)" : "");
         break;
     case CAUSE_WRITE_THROUGHPUT:
         if (s->rate_cap_bps > 0.0 && !(s->drain_bps < s->rate_cap_bps))
@@ -166,6 +171,17 @@ void cause_miss_words(const analysis_series_t *s, const analysis_point_t *p,
                        write_speed_kind(s),
                        analysis_format_rate(s->write_speed_bps, r2, sizeof r2));
         break;
+    case MISS_UNPROBED:
+        strbuf_appendf(buf, cap, "measured %.3g s", p->seconds);
+        paired_words(e, buf, cap);
+        strbuf_appendf(buf, cap, ": the volume adds %.0f%% to the CPU's time, and its speed "
+                       "was not probed, so the model cannot say what it costs; the run's "
+                       "accounting shows its threads blocked %s, under half of that, so no "
+                       "cause is claimed: probe the volume (chokepoint probe) to know",
+                       100.0 * v->excess,
+                       isnan(e->io_wait_s) ? "for an unknown time (delay accounting off)"
+                                           : "only briefly");
+        break;
     default:
         strbuf_appendf(buf, cap, "at %.0f%% of the CPU rate; with no volume speed to predict "
                        "from, checked: the flush (%s), the volume's ceilings (%s), the CPU "
@@ -226,6 +242,13 @@ const char *cause_words(const analysis_series_t *s, const analysis_point_t *p,
                                  "cores, or a slower spell of them at full load)"
                                : "memory's runs were the slower (another load, or a slower "
                                  "spell of the cores, during them)");
+        else if (v->speed_unprobed)
+            strbuf_appendf(buf, cap, "the volume adds %.0f%% to the model's time, and its "
+                           "speed was not probed, so the model cannot say what it costs; %s",
+                           100.0 * v->excess,
+                           v->cause == CAUSE_READ_THROUGHPUT
+                               ? "the run's threads were blocked reading for most of that"
+                               : "the run's threads were blocked writing for most of that");
         else if (v->cause == CAUSE_COMPUTE)
             strbuf_appendf(buf, cap, "at %.0f%% of the CPU rate: the volume adds less than "
                            "the %.0f%% tolerance", 100.0 * share, 100.0 * tolerance);

@@ -240,32 +240,60 @@ static void write_check(const predict_report_t *r, const doc_t *d)
         return;
     fputc('\n', out);
     doc_heading(d, 2, "Checked against %s", r->check_study);
-    fprintf(out, d->md ? "| volume | target | codec | T | predicted s | measured s (min..max, "
-                         "runs) | error |\n|---|---|---|---:|---:|---:|---:|\n"
-                       : "  %-14s %-14s %-10s %4s %11s %24s %8s\n",
-            "volume", "target", "codec", "T", "predicted s", "measured s (min..max, n)",
-            "error");
+    bool now = c->rows_now > 0;
+    if (d->md)
+        fprintf(out, "| volume | target | codec | T | predicted s | measured s (min..max, runs) "
+                "| error |%s\n|---|---|---|---:|---:|---:|---:|%s\n",
+                now ? " memory s, then / in the check | predicted from the check's memory s "
+                      "| error |" : "", now ? "---:|---:|---:|" : "");
+    else
+        fprintf(out, "  %-14s %-14s %-10s %4s %11s %24s %8s%s\n", "volume", "target", "codec",
+                "T", "predicted s", "measured s (min..max, n)", "error",
+                now ? "   memory s then/check   from check's memory   error" : "");
     for (size_t i = 0; i < c->nrows; i++) {
         const predict_check_row_t *row = &c->rows[i];
         const predict_point_t *p = &f->points[row->point];
-        char a[32], b[32], lo[32], hi[32], measured[96];
+        char a[32], b[32], lo[32], hi[32], measured[96], then_s[32], now_s[32], pred_now[32];
+        char cpu[80] = "-", error_now[16] = "-";
         snprintf(measured, sizeof measured, "%s (%s..%s, %zu)",
                  analysis_format_seconds(row->measured_s, b, sizeof b),
                  analysis_format_seconds(row->measured_min_s, lo, sizeof lo),
                  analysis_format_seconds(row->measured_max_s, hi, sizeof hi), row->runs);
-        if (d->md)
-            fprintf(out, "| %s | %s | %s | %d | %s | %s | %+.1f%% |\n", f->volumes[p->volume].name,
+        snprintf(pred_now, sizeof pred_now, "-");
+        if (!isnan(row->predicted_now_s)) {
+            snprintf(cpu, sizeof cpu, "%s / %s",
+                     analysis_format_seconds(row->cpu_then_s, then_s, sizeof then_s),
+                     analysis_format_seconds(row->cpu_now_s, now_s, sizeof now_s));
+            analysis_format_seconds(row->predicted_now_s, pred_now, sizeof pred_now);
+            snprintf(error_now, sizeof error_now, "%+.1f%%", 100.0 * row->error_now);
+        }
+        if (d->md) {
+            fprintf(out, "| %s | %s | %s | %d | %s | %s | %+.1f%% |", f->volumes[p->volume].name,
                     row->target, f->codecs[p->codec].codec, p->threads,
                     analysis_format_seconds(row->predicted_s, a, sizeof a), measured, 100.0 * row->error);
-        else
-            fprintf(out, "  %-14s %-14s %-10s %4d %11s %24s %+7.1f%%\n",
+            if (now)
+                fprintf(out, " %s | %s | %s |", cpu, pred_now, error_now);
+        } else {
+            fprintf(out, "  %-14s %-14s %-10s %4d %11s %24s %+7.1f%%",
                     f->volumes[p->volume].name, row->target, f->codecs[p->codec].codec,
                     p->threads, analysis_format_seconds(row->predicted_s, a, sizeof a), measured,
                     100.0 * row->error);
+            if (now)
+                fprintf(out, "   %17s   %19s %7s", cpu, pred_now, error_now);
+        }
+        fputc('\n', out);
     }
     fprintf(out, "%s%zu point%s checked: median error %.1f%%, largest %.1f%% (|predicted - "
             "measured| / measured).\n", doc_aside(d, "  "), c->nrows, c->nrows == 1 ? "" : "s",
             100.0 * c->median_abs_error, 100.0 * c->max_abs_error);
+    if (now)
+        fprintf(out, "%sThe CPU's speed between the two studies: the memory target's time at T "
+                "in each (then / in the check). The same prediction made from the check's own "
+                "memory runs, at the CPU speed the volume's runs met: median error %.1f%%, "
+                "largest %.1f%% over %zu point%s. The difference between the two errors is "
+                "the CPU's, not the volume's.\n", doc_aside(d, "  "),
+                100.0 * c->median_abs_error_now, 100.0 * c->max_abs_error_now, c->rows_now,
+                c->rows_now == 1 ? "" : "s");
     if (c->unmatched_volumes > 0)
         fprintf(out, "%s%zu predicted volume%s did not run in that study (matched by target "
                 "name, or a probed volume by its directory).\n", doc_aside(d, "  "),
@@ -461,6 +489,11 @@ static json_t *check_json(const predict_report_t *r)
         json_object_set_new(o, "measured_max_seconds", json_number_or_null(row->measured_max_s));
         json_object_set_new(o, "runs", json_integer((json_int_t)row->runs));
         json_object_set_new(o, "error", json_number_or_null(row->error));
+        json_object_set_new(o, "memory_seconds", json_number_or_null(row->cpu_then_s));
+        json_object_set_new(o, "check_memory_seconds", json_number_or_null(row->cpu_now_s));
+        json_object_set_new(o, "predicted_from_check_memory_seconds",
+                            json_number_or_null(row->predicted_now_s));
+        json_object_set_new(o, "error_from_check_memory", json_number_or_null(row->error_now));
         json_array_append_new(points, o);
     }
     json_t *o = json_object();
@@ -468,6 +501,10 @@ static json_t *check_json(const predict_report_t *r)
     json_object_set_new(o, "points", points);
     json_object_set_new(o, "median_abs_error", json_number_or_null(c->median_abs_error));
     json_object_set_new(o, "max_abs_error", json_number_or_null(c->max_abs_error));
+    json_object_set_new(o, "median_abs_error_from_check_memory",
+                        json_number_or_null(c->median_abs_error_now));
+    json_object_set_new(o, "max_abs_error_from_check_memory",
+                        json_number_or_null(c->max_abs_error_now));
     json_object_set_new(o, "unmatched_volumes", json_integer((json_int_t)c->unmatched_volumes));
     json_object_set_new(o, "input_mismatches", json_integer((json_int_t)c->input_mismatches));
     return o;

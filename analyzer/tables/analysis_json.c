@@ -137,6 +137,7 @@ static json_t *miss_json(cause_miss_t miss)
     case MISS_MODEL: return json_string("model-missed");
     case MISS_BEYOND_VOLUME: return json_string("faster-than-volume");
     case MISS_NO_FIGURE: return json_string("no-figure");
+    case MISS_UNPROBED: return json_string("speed-not-probed");
     default: return json_null();
     }
 }
@@ -182,6 +183,7 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
             {POINT_SINGLE_RUN_UNEXPLAINED, "unexplained-single-run"},
             {POINT_CPU_SPEED_MOVED, "cpu-speed-moved"},
             {POINT_EXCESS_NOT_VOLUME, "excess-not-volume"},
+            {POINT_SPEED_UNPROBED, "speed-not-probed"},
         };
         for (size_t f = 0; f < sizeof names / sizeof names[0]; f++)
             if (p->flags & names[f].flag)
@@ -255,6 +257,7 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
         json_object_set_new(j, "device_disagrees", json_boolean(v->device_disagrees));
         json_object_set_new(j, "accounting_disagrees", json_boolean(v->accounting_disagrees));
         json_object_set_new(j, "volume_cannot_matter", json_boolean(v->volume_cannot_matter));
+        json_object_set_new(j, "speed_unprobed", json_boolean(v->speed_unprobed));
         json_object_set_new(j, "within_noise", json_boolean(v->within_noise));
         json_object_set_new(j, "excess", json_number_or_null(v->excess));
         json_array_append_new(verdicts, j);

@@ -379,7 +379,7 @@ static void test_check_pairs_points_by_name_or_directory(void **state)
     predict_t *f = predict_of(&s, volumes, 2, NULL);
     predict_check_t *c = NULL;
     cp_err_t err = {0};
-    assert_int_equal(predict_check_run(f, later.analysis, &c, &err), CP_OK);
+    assert_int_equal(predict_check_run(f, later.analysis, NULL, &c, &err), CP_OK);
     assert_int_equal(c->nrows, 2);
     assert_int_equal(c->unmatched_volumes, 1);
     /* The study recorded no page cache, so each prediction is an interval: at T = 1 from
@@ -401,8 +401,46 @@ static void test_check_pairs_points_by_name_or_directory(void **state)
     /* Nothing in common: a data error naming the later study. */
     f = predict_of(&s, &v, 1, NULL);
     c = NULL;
-    assert_int_equal(predict_check_run(f, later.analysis, &c, &err), CP_EDATA);
+    assert_int_equal(predict_check_run(f, later.analysis, NULL, &c, &err), CP_EDATA);
     assert_null(c);
+    predict_free(f);
+    study_free(&later);
+    study_free(&s);
+}
+
+/* The CPU ran 20% slower in the later study (its memory target took 12 s where the
+ * predicting study's took 10 s). A volume too fast to matter is predicted at the CPU's
+ * time: 10 s from the first study, 16.7% under the 12 s measured; the same prediction made
+ * from the later study's memory runs is 12 s, no error. The check keeps both. */
+static void test_check_separates_the_cpu_from_the_volume(void **state)
+{
+    (void)state;
+    study_t s, later;
+    study_load(&s, mem_runs, NULL);
+    study_load(&later, "target,codec,threads,seconds,input_bytes,output_bytes\n"
+                       "mem,zstd:3,1,12,1000000000,400000000\n"
+                       "fast,zstd:3,1,12,1000000000,400000000\n", NULL);
+    predict_volume_t v = predict_volume_typed("fast", 400e12, NAN);
+    predict_t *f = predict_of(&s, &v, 1, NULL);
+    predict_t *at_later = predict_of(&later, &v, 1, NULL);
+    predict_check_t *c = NULL;
+    cp_err_t err = {0};
+    assert_int_equal(predict_check_run(f, later.analysis, at_later, &c, &err), CP_OK);
+    assert_int_equal(c->nrows, 1);
+    assert_int_equal(c->rows_now, 1);
+    assert_close(c->rows[0].cpu_then_s, 10.0, 1e-12);
+    assert_close(c->rows[0].cpu_now_s, 12.0, 1e-12);
+    assert_close(c->rows[0].error, 10.0 / 12.0 - 1.0, 1e-6);
+    assert_close(c->rows[0].predicted_now_s, 12.0, 1e-6);
+    assert_close(c->rows[0].error_now, 0.0, 1e-6);
+    assert_close(c->max_abs_error_now, 0.0, 1e-6);
+    predict_check_free(c);
+    /* Without the later forecast (no memory runs there) the rows have no *_now figures. */
+    assert_int_equal(predict_check_run(f, later.analysis, NULL, &c, &err), CP_OK);
+    assert_int_equal(c->rows_now, 0);
+    assert_true(isnan(c->rows[0].error_now) && isnan(c->max_abs_error_now));
+    predict_check_free(c);
+    predict_free(at_later);
     predict_free(f);
     study_free(&later);
     study_free(&s);
@@ -515,6 +553,7 @@ int main(void)
         cmocka_unit_test(test_a_probed_volume_gets_the_analysis_figures),
         cmocka_unit_test(test_a_page_cache_speed_is_no_drain_rate),
         cmocka_unit_test(test_check_pairs_points_by_name_or_directory),
+        cmocka_unit_test(test_check_separates_the_cpu_from_the_volume),
         cmocka_unit_test(test_first_line_and_json),
         cmocka_unit_test(test_classes_json_lists_every_class),
     };

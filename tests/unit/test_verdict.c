@@ -877,10 +877,51 @@ static void test_boundary_within_the_noise(void **state)
     analysed_free(&x);
 }
 
+/* Restoring an archive read from two volumes whose speed was not probed (--no-probe):
+ * memory restores in 1.0 s, both volumes take 1.54 s. The model cannot say what the
+ * volume costs, so nothing is borrowed from the ceilings (an earlier rule called such a
+ * point cpu-bound, "as far as the disk keeps up"). "witnessed": the kernel saw its threads
+ * blocked reading 0.55 s, over half the 0.54 s excess: read-bound, its speed not probed,
+ * with the excess. "silent": blocked 0.05 s: unexplained, "speed not probed". */
+static const char unprobed_runs_text[] =
+    "target,codec,op,threads,rep,seconds,input_bytes,output_bytes,io_wait_s,io_read_wait_s,"
+    "io_wait_source,error\n"
+    "mem,zstd:3,decompress,1,1,1.00,100000000,30000000,,,,\n"
+    "mem,zstd:3,decompress,1,2,1.01,100000000,30000000,,,,\n"
+    "mem,zstd:3,decompress,1,3,0.99,100000000,30000000,,,,\n"
+    "witnessed,zstd:3,decompress,1,1,1.54,100000000,30000000,0.55,0.55,delayacct,\n"
+    "witnessed,zstd:3,decompress,1,2,1.55,100000000,30000000,0.55,0.55,delayacct,\n"
+    "witnessed,zstd:3,decompress,1,3,1.53,100000000,30000000,0.55,0.55,delayacct,\n"
+    "silent,zstd:3,decompress,1,1,1.54,100000000,30000000,0.05,0.05,delayacct,\n"
+    "silent,zstd:3,decompress,1,2,1.55,100000000,30000000,0.05,0.05,delayacct,\n"
+    "silent,zstd:3,decompress,1,3,1.53,100000000,30000000,0.05,0.05,delayacct,\n";
+
+static void test_unprobed_volume_borrows_no_cause(void **state)
+{
+    (void)state;
+    analysed_t x = analysed_of(unprobed_runs_text, "target,op,size_bytes,bytes_per_s\n");
+    const analysis_verdict_t *w = &series_named(x.a, "witnessed")->verdicts[0];
+    assert_true(w->speed_unprobed);
+    assert_false(w->volume_cannot_matter);
+    assert_int_equal(w->verdict, VERDICT_READ);
+    assert_int_equal(w->cause, CAUSE_READ_THROUGHPUT);
+    assert_close(w->excess, 0.54, 0.01);
+    assert_true(series_named(x.a, "witnessed")->points[0].flags & POINT_SPEED_UNPROBED);
+    const analysis_verdict_t *q = &series_named(x.a, "silent")->verdicts[0];
+    assert_true(q->speed_unprobed);
+    assert_int_equal(q->verdict, VERDICT_UNEXPLAINED);
+    assert_int_equal(q->miss, MISS_UNPROBED);
+    char label[96];
+    assert_string_equal(verdict_label(q, label, sizeof label),
+                        "unexplained (speed not probed)");
+    analysed_free(&x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_each_verdict_branch),
+        cmocka_unit_test(test_unprobed_volume_borrows_no_cause),
         cmocka_unit_test(test_probe_two_modes),
         cmocka_unit_test(test_probe_kernel_bound_read),
         cmocka_unit_test(test_efficiency_and_write_ceiling),
