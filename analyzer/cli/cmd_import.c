@@ -82,6 +82,12 @@ static int parse_kind(const char *word, import_kind_t *kind, cp_err_t *err)
     return CP_OK;
 }
 
+/* Whether the table goes to a file (not stdout: no -o, or "-"), so a meta.json beside it. */
+static bool to_file(const import_args_t *a)
+{
+    return a->output != NULL && strcmp(a->output, "-") != 0;
+}
+
 /* Checks what the options of each kind need, once parsed. */
 static int check_args(const import_args_t *a, cp_err_t *err)
 {
@@ -101,7 +107,7 @@ static int check_args(const import_args_t *a, cp_err_t *err)
         return CP_EUSAGE;
     if (a->started != NULL && import_meta_check_started(a->started, err) != CP_OK)
         return CP_EUSAGE;
-    if ((a->host != NULL || a->started != NULL) && a->output == NULL)
+    if ((a->host != NULL || a->started != NULL) && !to_file(a))
         return cp_err_set(err, CP_EUSAGE, "--host and --started go into the meta.json "
                           "written beside -o FILE; without -o nothing records them");
     return a->output != NULL ? outfile_check(a->output, a->force, err) : CP_OK;
@@ -201,14 +207,14 @@ static int write_rows(const import_args_t *a, outfile_t *f, const fio_import_t *
 static int commit_outputs(const import_args_t *a, const import_meta_args_t *margs, int argc,
                           char **argv, outfile_t *f, import_meta_t *meta, cp_err_t *err)
 {
-    int rc = a->output != NULL ? import_meta_open(margs, argc, argv, meta, err) : CP_OK;
+    int rc = to_file(a) ? import_meta_open(margs, argc, argv, meta, err) : CP_OK;
     if (rc == CP_OK)
         rc = import_meta_commit(meta, err);
     if (rc == CP_OK)
         rc = outfile_commit(f, err);
     if (rc != CP_OK)
         import_meta_undo(meta);
-    else if (a->output != NULL)
+    else if (to_file(a))
         import_meta_report(meta);
     return rc;
 }

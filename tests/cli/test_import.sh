@@ -275,4 +275,6 @@ for bad in "--started 2026-13-02T09:30:00" "--started yesterday" "--host="; do
     expect_one_line_error "${bad%%[ =]*}: " "import with $bad: one line naming the option"
     check "import with $bad: nothing written" test -z "$(ls -A "$WORK/hist/bad")"
 done
+(cd "$WORK/hist/bad" && "$CP" import hyperfine "$WORK/hf.json" --input-size 4000000 -o - >/dev/null 2>&1)
+check "a table written to stdout (-o -) leaves no meta.json" test -z "$(ls -A "$WORK/hist/bad")"
 finish
