@@ -1,6 +1,7 @@
 /* cmd_import.c - `chokepoint import fio|hyperfine`: another tool's JSON as chokepoint's
- * probe.csv or runs.csv. Argument handling and output only; the formats are
- * tables/fio_import.c and tables/hyperfine_import.c. */
+ * probe.csv or runs.csv, with a meta.json beside a table written to a file. Argument
+ * handling and output only; the formats are tables/fio_import.c and
+ * tables/hyperfine_import.c, the meta.json tables/import_meta.c. */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,15 +11,19 @@
 #include "cli/parse.h"
 #include "common/err.h"
 #include "common/log.h"
+#include "model/data_source.h"
 #include "tables/fio_import.h"
 #include "tables/hyperfine_import.h"
 #include "tables/import_json.h"
+#include "tables/import_meta.h"
 #include "tables/outfile.h"
 
 static const char import_usage[] =
-    "usage: chokepoint import fio FIO.json [-o PROBE.csv] [--force]\n"
+    "usage: chokepoint import fio FIO.json [-o PROBE.csv] [--host NAME] [--started TIME]\n"
+    "                         [--force]\n"
     "       chokepoint import hyperfine HF.json --input-size SIZE [--output-size SIZE]\n"
-    "                         [--target NAME] [-o RUNS.csv] [--force]\n"
+    "                         [--target NAME] [-o RUNS.csv] [--host NAME] [--started TIME]\n"
+    "                         [--force]\n"
     "\n"
     "Turns another tool's measurements into chokepoint's tables, which analyze, plot,\n"
     "compare, history and predict then read like their own (source fio or hyperfine).\n"
@@ -38,18 +43,28 @@ static const char import_usage[] =
     "                      GB TB of 1000)\n"
     "  --output-size SIZE  bytes each run wrote (default: not known)\n"
     "  --target NAME       the target of results without a target parameter\n"
-    "  -o, --output FILE   the table to write (default: stdout); refused if it exists\n"
-    "  --force             replace FILE\n"
+    "  -o, --output FILE   the table to write (default: stdout); refused if it exists.\n"
+    "                      A meta.json is written beside it when none is there, so\n"
+    "                      history, compare and predict know the table's host and start\n"
+    "                      time; a meta.json already there is left as it is\n"
+    "  --host NAME         the machine the figures were measured on, for meta.json\n"
+    "                      (default: 'unknown', never this machine's name)\n"
+    "  --started TIME      when they were measured, YYYY-MM-DDTHH:MM:SS then Z or +HHMM\n"
+    "                      (no zone: UTC); default: fio's timestamp, else the imported\n"
+    "                      file's modification time\n"
+    "  --force             replace FILE, and the meta.json beside it when an import of\n"
+    "                      FILE wrote it (any other meta.json stays)\n"
     "  -h, --help          this text\n"
     "\n"
     "Exit status: 0 written, 1 runtime failure, 2 bad arguments or a file that is not the\n"
-    "tool's output (one line naming the file and what is missing; nothing written).\n";
+    "tool's output (one line naming the file or option and what is wrong; nothing\n"
+    "written, neither the table nor meta.json).\n";
 
 typedef enum import_kind { IMPORT_FIO, IMPORT_HYPERFINE } import_kind_t;
 
 typedef struct import_args {
     import_kind_t kind;
-    const char *input, *output, *target;
+    const char *input, *output, *target, *host, *started;
     uint64_t input_bytes, output_bytes;
     bool force, input_size_given;
 } import_args_t;
@@ -67,6 +82,12 @@ static int parse_kind(const char *word, import_kind_t *kind, cp_err_t *err)
     return CP_OK;
 }
 
+/* Whether the table goes to a file (not stdout: no -o, or "-"), so a meta.json beside it. */
+static bool to_file(const import_args_t *a)
+{
+    return a->output != NULL && strcmp(a->output, "-") != 0;
+}
+
 /* Checks what the options of each kind need, once parsed. */
 static int check_args(const import_args_t *a, cp_err_t *err)
 {
@@ -82,6 +103,13 @@ static int check_args(const import_args_t *a, cp_err_t *err)
         return cp_err_set(err, CP_EUSAGE, "--force replaces an -o FILE; none was given");
     if (a->output != NULL && a->output[0] == '\0')
         return cp_err_set(err, CP_EUSAGE, "-o: empty file name");
+    if (a->host != NULL && import_meta_check_host(a->host, err) != CP_OK)
+        return CP_EUSAGE;
+    if (a->started != NULL && import_meta_check_started(a->started, err) != CP_OK)
+        return CP_EUSAGE;
+    if ((a->host != NULL || a->started != NULL) && !to_file(a))
+        return cp_err_set(err, CP_EUSAGE, "--host and --started go into the meta.json "
+                          "written beside -o FILE; without -o nothing records them");
     return a->output != NULL ? outfile_check(a->output, a->force, err) : CP_OK;
 }
 
@@ -102,13 +130,16 @@ static int option_size(const char *option, const char *text, uint64_t *out, cp_e
 static int parse_args(int argc, char **argv, import_args_t *a, options_outcome_t *outcome,
                       cp_err_t *err)
 {
-    enum { OPT_INPUT_SIZE = 256, OPT_OUTPUT_SIZE, OPT_TARGET, OPT_FORCE };
+    enum { OPT_INPUT_SIZE = 256, OPT_OUTPUT_SIZE, OPT_TARGET, OPT_FORCE, OPT_HOST,
+           OPT_STARTED };
     static const struct option options[] = {
         {"output", required_argument, NULL, 'o'},
         {"input-size", required_argument, NULL, OPT_INPUT_SIZE},
         {"output-size", required_argument, NULL, OPT_OUTPUT_SIZE},
         {"target", required_argument, NULL, OPT_TARGET},
         {"force", no_argument, NULL, OPT_FORCE},
+        {"host", required_argument, NULL, OPT_HOST},
+        {"started", required_argument, NULL, OPT_STARTED},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -127,6 +158,8 @@ static int parse_args(int argc, char **argv, import_args_t *a, options_outcome_t
             break;
         case OPT_TARGET: a->target = optarg; break;
         case OPT_FORCE: a->force = true; break;
+        case OPT_HOST: a->host = optarg; break;
+        case OPT_STARTED: a->started = optarg; break;
         case 'h': *outcome = OPTIONS_HELP_REQUESTED; return CP_OK;
         default: options_error("import", c, argv); return CP_EUSAGE;
         }
@@ -159,12 +192,41 @@ static void import_fio_notes(const import_args_t *a, const fio_import_t *fio)
                         fio->rows[i].bytes_per_s / 1e6);
 }
 
-/* The rows of root as the kind's table, written whole into a->output or not at all; one
- * line on stderr says what was read. */
-static int import_write(const import_args_t *a, const json_t *root, cp_err_t *err)
+/* The table's rows into f, flushed to its temporary file. */
+static int write_rows(const import_args_t *a, outfile_t *f, const fio_import_t *fio,
+                      const hyperfine_import_t *hf, cp_err_t *err)
+{
+    int rc = a->kind == IMPORT_FIO ? fio_import_write(outfile_stream(f), fio, err)
+                                   : hyperfine_import_write(outfile_stream(f), hf, err);
+    return rc == CP_OK ? outfile_flush(f, err) : rc;
+}
+
+/* Puts the table and, with -o, its meta.json in place: both are written into temporary
+ * files first; meta.json goes in first and is taken away again when the table then
+ * fails, so nothing half-done is left. */
+static int commit_outputs(const import_args_t *a, const import_meta_args_t *margs, int argc,
+                          char **argv, outfile_t *f, import_meta_t *meta, cp_err_t *err)
+{
+    int rc = to_file(a) ? import_meta_open(margs, argc, argv, meta, err) : CP_OK;
+    if (rc == CP_OK)
+        rc = import_meta_commit(meta, err);
+    if (rc == CP_OK)
+        rc = outfile_commit(f, err);
+    if (rc != CP_OK)
+        import_meta_undo(meta);
+    else if (to_file(a))
+        import_meta_report(meta);
+    return rc;
+}
+
+/* The rows of root as the kind's table, written whole into a->output (with its meta.json)
+ * or not at all; one line on stderr says what was read. */
+static int import_write(const import_args_t *a, const json_t *root, int argc, char **argv,
+                        cp_err_t *err)
 {
     fio_import_t fio = {0};
     hyperfine_import_t hf = {0};
+    import_meta_t meta = {0};
     hyperfine_sizes_t sizes = {a->input_bytes, a->output_bytes, a->target};
     int rc = a->kind == IMPORT_FIO ? fio_import_parse(a->input, root, &fio, err)
                                    : hyperfine_import_parse(a->input, root, &sizes, &hf, err);
@@ -172,11 +234,15 @@ static int import_write(const import_args_t *a, const json_t *root, cp_err_t *er
     if (rc == CP_OK && f == NULL)
         rc = cp_err_code(err, CP_EIO);
     if (rc == CP_OK)
-        rc = a->kind == IMPORT_FIO ? fio_import_write(outfile_stream(f), &fio, err)
-                                   : hyperfine_import_write(outfile_stream(f), &hf, err);
+        rc = write_rows(a, f, &fio, &hf, err);
+    const import_meta_args_t margs = {
+        .source = a->kind == IMPORT_FIO ? DATA_SOURCE_FIO_NAME : DATA_SOURCE_HYPERFINE_NAME,
+        .file = a->input, .table_path = a->output, .host = a->host, .started = a->started,
+        .fio_timestamp = fio.timestamp, .force = a->force};
     if (rc == CP_OK)
-        rc = outfile_commit(f, err);
+        rc = commit_outputs(a, &margs, argc, argv, f, &meta, err);
     outfile_close(f);
+    import_meta_close(&meta);
     if (rc == CP_OK && a->kind == IMPORT_FIO)
         import_fio_notes(a, &fio);
     if (rc == CP_OK && a->kind == IMPORT_HYPERFINE)
@@ -201,7 +267,7 @@ int cmd_import(int argc, char **argv)
     if (rc == CP_OK)
         rc = import_json_read(args.input, &root, &err);
     if (rc == CP_OK)
-        rc = import_write(&args, root, &err);
+        rc = import_write(&args, root, argc, argv, &err);
     json_decref(root);
     if (rc != CP_OK && err.msg[0] != '\0')
         cp_log_error("%s", err.msg);

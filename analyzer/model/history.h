@@ -23,6 +23,7 @@ typedef struct history_study {
     const char *started_text;   /* the start time as recorded ("2026-11-30T14:53:33+0000") */
     const analysis_t *analysis;
     const runs_table_t *runs;   /* may be NULL: then every call is on the threshold */
+    data_source_t source;       /* the program that measured its runs (runs_table_source) */
 } history_study_t;
 
 /* One study's median rate of one series at one thread count. */

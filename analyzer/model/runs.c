@@ -1,5 +1,5 @@
-/* runs.c - the runs table's failures in words, and freeing the table (runs.h); loading it
- * is the runs.csv loader's. */
+/* runs.c - the runs table's failures in words, the program that measured it, and freeing
+ * the table (runs.h); loading it is the runs.csv loader's. */
 #include "model/runs.h"
 
 #include <stdio.h>
@@ -14,6 +14,16 @@ const char *run_failure_reason(const run_failure_t *f, char *buf, size_t cap)
     const char *second = strstr(error, " | "); /* command_job joins stderr's lines so */
     snprintf(buf, cap, "%.*s", second ? (int)(second - error) : (int)strlen(error), error);
     return buf;
+}
+
+data_source_t runs_table_source(const runs_table_t *t)
+{
+    if (t == NULL || t->nrows == 0)
+        return DATA_SOURCE_UNKNOWN;
+    for (size_t i = 1; i < t->nrows; i++)
+        if (t->rows[i].source != t->rows[0].source)
+            return DATA_SOURCE_UNKNOWN;
+    return t->rows[0].source;
 }
 
 void runs_table_free(runs_table_t *t)

@@ -101,6 +101,10 @@ typedef struct runs_table {
  * first stderr line stay). Returns buf. */
 const char *run_failure_reason(const run_failure_t *f, char *buf, size_t cap);
 
+/* The program that measured every row of table (its source column), DATA_SOURCE_UNKNOWN
+ * when the rows disagree, name none, or there are none; NULL is fine. */
+data_source_t runs_table_source(const runs_table_t *table);
+
 /* Frees a table; NULL is fine. */
 void runs_table_free(runs_table_t *table);
 

@@ -27,7 +27,9 @@ typedef struct study_env_target {
 } study_env_target_t;
 
 typedef struct study_env {
-    bool known;             /* false: the study had no readable meta.json */
+    bool known;             /* false: the study had no readable meta.json, or one an
+                               import wrote (imported), which records no machine */
+    bool imported;          /* its meta.json was written by `chokepoint import` */
     char version[32];
     char cpu_model[STUDY_ENV_TEXT_MAX];
     double online_cpus, usable_cpus, mem_total_bytes;

@@ -216,10 +216,17 @@ static void environments_text(FILE *out, const compare_study_t *studies, size_t 
     for (size_t k = 1; k < n; k++) {
         long nd = env_differences(studies, k, diffs);
         char who = study_letter(k);
+        const study_env_t *a = studies[0].env, *b = studies[k].env;
+        if (nd < 0 && ((a != NULL && a->imported) || (b != NULL && b->imported))) {
+            fprintf(out, "%s%c: %s imported: its meta.json records no machine, page cache or "
+                    "settings, so a change cannot be traced to them\n", bullet, who,
+                    b != NULL && b->imported ? "it is" : "A is");
+            continue;
+        }
         if (nd < 0) {
             fprintf(out, "%s%c: %s has no meta.json: machine, page cache and settings "
                     "unknown, so a change cannot be traced to them\n", bullet, who,
-                    studies[0].env != NULL && studies[0].env->known ? "it" : "A or it");
+                    a != NULL && a->known ? "it" : "A or it");
             continue;
         }
         if (nd == 0)

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "model/data_source.h"
 #include "report/compare_out.h"
 #include "report/history_plot.h"
 #include "report/md_figures.h"
@@ -17,6 +18,14 @@ static const char *study_status(const history_set_t *set, size_t i)
     return set->entries[i].status;
 }
 
+/* The program that measured an imported study's runs ("fio", "hyperfine"); NULL for
+ * chokepoint's own and for runs that name no single program, which the reports leave
+ * unsaid as they always have. */
+static const char *imported_source(const history_study_t *s)
+{
+    return s->source != DATA_SOURCE_CHOKEPOINT ? data_source_name(s->source) : NULL;
+}
+
 /* ---- JSON --------------------------------------------------------------------------- */
 
 static json_t *host_json(const history_host_t *h, const history_set_t *set,
@@ -26,10 +35,12 @@ static json_t *host_json(const history_host_t *h, const history_set_t *set,
     json_object_set_new(o, "host", json_string(h->host));
     for (size_t k = 0; k < h->nstudies; k++) {
         const history_study_t *s = &studies[h->studies[k]];
-        json_array_append_new(st, json_pack("{s:s, s:s, s:f, s:s}", "path", s->label,
-                                            "started", s->started_text, "started_unix",
-                                            s->started, "status",
-                                            study_status(set, h->studies[k])));
+        json_t *so = json_pack("{s:s, s:s, s:f, s:s}", "path", s->label, "started",
+                               s->started_text, "started_unix", s->started, "status",
+                               study_status(set, h->studies[k]));
+        if (imported_source(s) != NULL)
+            json_object_set_new(so, "source", json_string(imported_source(s)));
+        json_array_append_new(st, so);
     }
     json_object_set_new(o, "studies", st);
     for (size_t j = 0; j < h->nlines; j++) {
@@ -144,8 +155,10 @@ int history_write_text(const history_result_t *r, const history_set_t *set,
         for (size_t i = 0; i < h->nstudies; i++) {
             const history_study_t *s = &studies[h->studies[i]];
             const char *status = study_status(set, h->studies[i]);
-            fprintf(out, "  #%-3zu %s  %s%s%s%s\n", i + 1, s->started_text, s->label,
-                    status[0] ? " (" : "", status, status[0] ? ")" : "");
+            const char *source = imported_source(s);
+            fprintf(out, "  #%-3zu %s  %s%s%s%s%s%s\n", i + 1, s->started_text, s->label,
+                    status[0] ? " (" : "", status, status[0] ? ")" : "",
+                    source ? ", imported from " : "", source ? source : "");
         }
         int width = 6;
         for (size_t j = 0; j < h->nlines; j++) {
@@ -200,7 +213,9 @@ int history_write_markdown(const history_result_t *r, const history_set_t *set,
                 h->host);
         for (size_t i = 0; i < h->nstudies; i++) {
             const history_study_t *s = &studies[h->studies[i]];
-            fprintf(out, "| %zu | %s | %s | %s |\n", i + 1, s->started_text, s->label,
+            const char *source = imported_source(s);
+            fprintf(out, "| %zu | %s | %s%s%s%s | %s |\n", i + 1, s->started_text, s->label,
+                    source ? " (imported from " : "", source ? source : "", source ? ")" : "",
                     study_status(set, h->studies[i]));
         }
         fputs("\nRate (MB/s of input) by study:\n\n| series | threads |", out);

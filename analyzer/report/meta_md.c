@@ -1,10 +1,12 @@
 /* meta_md.c - the "How this was measured" section of report.md, read from meta.json (as
  * tables/meta_json.c writes it): host, page cache, input, runs, probe and the targets'
- * table (meta_md.h). */
+ * table (meta_md.h); for an import's meta.json, where its figures came from. */
 #include "report/meta_md.h"
 
 #include <stdio.h>
 #include <string.h>
+
+#include "tables/meta_json.h"
 
 static const char *str_or(const json_t *o, const char *key, const char *fallback)
 {
@@ -12,8 +14,30 @@ static const char *str_or(const json_t *o, const char *key, const char *fallback
     return v != NULL && v[0] != '\0' ? v : fallback;
 }
 
+/* The section for a meta.json `chokepoint import` wrote (tables/meta_json.h's
+ * meta_create_import): who measured, where and when, and that nothing else is recorded. */
+static void import_markdown(const json_t *meta, FILE *out)
+{
+    const json_t *import = json_object_get(meta, "import");
+    fprintf(out, "\n## How this was measured\n\n");
+    fprintf(out, "- Imported: %s from %s's `%s` by `chokepoint import` (docs/formats.md, "
+            "\"meta.json of an import\").\n", str_or(import, "table", "?"),
+            str_or(meta, "source", "?"), str_or(import, "file", "?"));
+    fprintf(out, "- Host: %s%s; started %s (%s).\n",
+            str_or(json_object_get(meta, "host"), "hostname", "unknown"),
+            json_is_true(json_object_get(import, "host_given")) ? ""
+                                                                : " (not named at the import)",
+            str_or(meta, "started", "?"), str_or(meta, "started_from", "?"));
+    fprintf(out, "- The machine, page cache, input and volumes were not recorded: the figures "
+            "are the other program's, as it measured them.\n");
+}
+
 void meta_write_markdown(const json_t *meta, FILE *out)
 {
+    if (meta_import_table(meta) != NULL) {
+        import_markdown(meta, out);
+        return;
+    }
     const json_t *host = json_object_get(meta, "host");
     fprintf(out, "\n## How this was measured\n\n");
     fprintf(out, "- Host: %s, %lld CPUs online (%lld usable), %.1f GiB memory, %s, kernel %s.\n",

@@ -206,6 +206,9 @@ int fio_import_parse(const char *name, const json_t *root, fio_import_t *out, cp
     if (json_array_size(jobs) == 0)
         return cp_err_set(err, CP_EDATA, "%s: fio's output holds no job", name);
     snprintf(out->version, sizeof out->version, "%s", version);
+    const json_t *stamp = json_object_get(root, "timestamp");
+    if (json_is_integer(stamp) && json_integer_value(stamp) > 0)
+        out->timestamp = (int64_t)json_integer_value(stamp);
     out->rows = calloc(json_array_size(jobs), sizeof *out->rows);
     if (out->rows == NULL)
         return cp_err_set(err, CP_ENOMEM, "%s: out of memory", name);

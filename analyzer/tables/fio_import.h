@@ -33,6 +33,8 @@ typedef struct fio_import {
     fio_row_t *rows;
     size_t n;
     char version[32];         /* "fio-3.33" */
+    int64_t timestamp;        /* fio's "timestamp": when it wrote its report (the end of
+                                 the run), seconds since the epoch; 0 when absent */
 } fio_import_t;
 
 /* Reads fio's JSON from root (name labels messages). Every job must be sequential

@@ -48,7 +48,7 @@ void history_set_studies(const history_set_t *set, history_study_t *out)
         out[i] = (history_study_t){
             .label = e->input->path, .host = e->host, .started = e->started,
             .started_text = e->started_text, .analysis = e->input->analysis,
-            .runs = e->input->runs};
+            .runs = e->input->runs, .source = runs_table_source(e->input->runs)};
     }
 }
 
@@ -184,8 +184,13 @@ static int load_one(history_set_t *set, const char *path, const analysis_options
     if (read == META_READ_MISSING)
         return skip_add(set, path, "no meta.json (its host and start time are unknown)");
     if (access(runs_path, F_OK) != 0) {
+        const char *imported = meta_import_table(meta);
+        int rc = imported != NULL
+                     ? skip_add(set, path, "no runs.csv (meta.json is the import of %s: "
+                                "volume speeds, no runs)", imported)
+                     : skip_add(set, path, "no runs.csv");
         json_decref(meta);
-        return skip_add(set, path, "no runs.csv");
+        return rc;
     }
     if (read == META_READ_BAD)
         return skip_add(set, path, "meta.json: %s (line %d)", jerr.text, jerr.line);

@@ -14,22 +14,35 @@
 
 #include "tables/outfile.h"
 
+const char *meta_time_text(time_t t, char *buf, size_t cap)
+{
+    struct tm tm;
+    if (cap > 0)
+        buf[0] = '\0';
+    if (localtime_r(&t, &tm) != NULL)
+        strftime(buf, cap, "%Y-%m-%dT%H:%M:%S%z", &tm);
+    return buf;
+}
+
 static json_t *now_iso8601(void)
 {
     char buf[64];
-    time_t t = time(NULL);
-    struct tm tm;
-    localtime_r(&t, &tm);
-    strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S%z", &tm);
-    return json_string(buf);
+    return json_string(meta_time_text(time(NULL), buf, sizeof buf));
+}
+
+/* The command line as a JSON array of its words. */
+static json_t *command_line_json(int argc, char **argv)
+{
+    json_t *cmd = json_array();
+    for (int i = 0; i < argc; i++)
+        json_array_append_new(cmd, json_string(argv[i]));
+    return cmd;
 }
 
 json_t *meta_create(int argc, char **argv, const host_info_t *h,
                     const writeback_settings_t *wb)
 {
-    json_t *cmd = json_array();
-    for (int i = 0; i < argc; i++)
-        json_array_append_new(cmd, json_string(argv[i]));
+    json_t *cmd = command_line_json(argc, argv);
     json_t *host = json_pack("{s:s, s:i, s:i, s:I, s:s, s:s, s:s}", "cpu_model", h->cpu_model,
                              "online_cpus", h->online_cpus, "usable_cpus", h->usable_cpus,
                              "mem_total_bytes", (json_int_t)h->mem_total_bytes, "kernel",
@@ -87,19 +100,56 @@ void meta_set_status(json_t *meta, const char *status, const char *stage)
         json_object_set_new(meta, "finished", now_iso8601());
 }
 
-int meta_write(const json_t *meta, const char *dir, cp_err_t *err)
+json_t *meta_create_import(int argc, char **argv, const meta_import_t *imp)
+{
+    json_t *import = json_pack("{s:s, s:s, s:b}", "file", imp->file, "table", imp->table,
+                               "host_given", imp->host_given);
+    json_t *meta = json_pack("{s:s, s:o, s:s, s:s, s:{s:s}, s:s, s:o}", "chokepoint_version",
+                             CHOKEPOINT_VERSION, "command_line", command_line_json(argc, argv),
+                             "started", imp->started, "started_from", imp->started_from,
+                             "host", "hostname", imp->host, "source", imp->source, "import",
+                             import);
+    if (meta != NULL) {
+        json_object_set_new(meta, "targets", json_array());
+        meta_set_status(meta, "complete", "done");
+    }
+    return meta;
+}
+
+const char *meta_import_table(const json_t *meta)
+{
+    return json_string_value(json_object_get(json_object_get(meta, "import"), "table"));
+}
+
+outfile_t *meta_open(const json_t *meta, const char *dir, bool replace, cp_err_t *err)
 {
     char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/meta.json", dir);
-    outfile_t *f = outfile_open(path, true, err);
+    if ((size_t)snprintf(path, sizeof path, "%s/meta.json", dir) >= sizeof path) {
+        cp_err_set(err, CP_EUSAGE, "%s: path too long", dir);
+        return NULL;
+    }
+    outfile_t *f = outfile_open(path, replace, err);
+    if (f == NULL)
+        return NULL;
+    int rc = CP_OK;
+    if (json_dumpf(meta, outfile_stream(f), JSON_INDENT(2) | JSON_ENSURE_ASCII) != 0 ||
+        fputc('\n', outfile_stream(f)) == EOF)
+        rc = cp_err_set(err, CP_EIO, "cannot write %s", path);
+    if (rc == CP_OK)
+        rc = outfile_flush(f, err);
+    if (rc != CP_OK) {
+        outfile_close(f);
+        return NULL;
+    }
+    return f;
+}
+
+int meta_write(const json_t *meta, const char *dir, cp_err_t *err)
+{
+    outfile_t *f = meta_open(meta, dir, true, err);
     if (f == NULL)
         return cp_err_code(err, CP_EIO);
-    int rc = CP_OK;
-    if (json_dumpf(meta, outfile_stream(f), JSON_INDENT(2) | JSON_ENSURE_ASCII) != 0)
-        rc = cp_err_set(err, CP_EIO, "cannot write %s", path);
-    fputc('\n', outfile_stream(f));
-    if (rc == CP_OK)
-        rc = outfile_commit(f, err);
+    int rc = outfile_commit(f, err);
     outfile_close(f);
     return rc;
 }
@@ -161,6 +211,10 @@ bool meta_read_env(const char *path, study_env_t *env)
         json_decref(meta);
         return false;
     }
+    /* An import's meta.json names a host and a time, nothing of a machine: its environment
+     * is not known, lest an empty one read as "the same" as another. */
+    env->imported = meta_import_table(meta) != NULL;
+    env->known = !env->imported;
     const json_t *host = json_object_get(meta, "host");
     const json_t *wb = json_object_get(host, "writeback");
     text_of(meta, "chokepoint_version", env->version, sizeof env->version);

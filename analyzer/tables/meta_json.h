@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "measure/target.h"
 #include "common/err.h"
@@ -18,6 +19,7 @@
 #include "measure/volume.h"
 #include "measure/writeback.h"
 #include "model/study_env.h"
+#include "tables/outfile.h"
 
 /* Starts a meta object: chokepoint version, command line (argv), start time, host (CPU
  * model and counts, memory, kernel, OS, host name when known: host, as the caller gathered
@@ -50,10 +52,46 @@ meta_read_result_t meta_read(const char *dir, json_t **meta, json_error_t *jerr)
 
 /* Reads the environment recorded in the meta.json at path into *env (study_env_init first:
  * what the file lacks stays unknown). False, with env->known false, when the file is
- * missing or not JSON; never an error: an environment only explains. */
+ * missing or not JSON; never an error: an environment only explains. An import's
+ * meta.json (meta_create_import) is read with env->imported true and env->known false:
+ * it names a host, not a machine. */
 bool meta_read_env(const char *path, study_env_t *env);
 
 /* Writes meta to DIR/meta.json (replacing the previous version atomically). */
 int meta_write(const json_t *meta, const char *dir, cp_err_t *err);
+
+/* Opens DIR/meta.json as an outfile (tables/outfile.h) with meta printed into it and
+ * flushed to its temporary file: outfile_commit puts it in place, outfile_close without a
+ * commit leaves nothing. An existing meta.json is refused (CP_EUSAGE naming it) unless
+ * replace. The caller owns the outfile; NULL on failure, err set. */
+outfile_t *meta_open(const json_t *meta, const char *dir, bool replace, cp_err_t *err);
+
+/* A time as meta.json spells it, local time with its offset ("2026-11-30T14:53:33+0100"),
+ * into buf (32 bytes are enough). Returns buf. */
+const char *meta_time_text(time_t t, char *buf, size_t cap);
+
+/* What `chokepoint import` says of a table it wrote, for meta_create_import. The strings
+ * are the caller's. */
+typedef struct meta_import {
+    const char *source;       /* the program that measured: "fio" or "hyperfine" */
+    const char *file;         /* the file imported, as given */
+    const char *table;        /* the table written, its base name: "probe.csv", "runs.csv" */
+    const char *host;         /* the machine the figures came from ("unknown": not said) */
+    bool host_given;          /* host came from --host */
+    const char *started;      /* the start time, as meta_time_text spells it or as given */
+    const char *started_from; /* where started came from: "--started", "fio timestamp",
+                                 "file mtime", "import time" */
+} meta_import_t;
+
+/* A meta object for a table `chokepoint import` wrote: chokepoint version, command line,
+ * started and started_from, host.hostname (nothing else of a machine it may never have
+ * seen), status "complete" at stage "done", source, and an "import" object (file, table,
+ * host_given) that marks the file as an import's. The caller owns the reference; NULL when
+ * out of memory. */
+json_t *meta_create_import(int argc, char **argv, const meta_import_t *imp);
+
+/* The table an import wrote meta (a meta.json read back) for ("runs.csv", "probe.csv"),
+ * or NULL when meta was not written by `chokepoint import`. Points into meta. */
+const char *meta_import_table(const json_t *meta);
 
 #endif

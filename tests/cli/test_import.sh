@@ -44,6 +44,15 @@ expect_status 0 "import fio: fio's json+ of four jobs in two groups"
 check "a buffered write without a sync is called a page-cache speed" \
     grep -q "job 'cached' wrote through the page cache" "$WORK/err"
 
+check "meta.json beside probe.csv: fio's timestamp, host unknown, source fio, complete" \
+    python3 - "$WORK/fio.json" "$WORK/meta.json" <<'PY'
+import json, sys, time
+fio, m = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert m["started"] == time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(fio["timestamp"])), m
+assert m["started_from"] == "fio timestamp" and m["host"] == {"hostname": "unknown"}, m
+assert m["source"] == "fio" and m["status"] == "complete" and m["import"]["table"] == "probe.csv", m
+PY
+
 # Each row against fio's own figures: bw_bytes, the sync mode its options give, the block
 # size, the size option, and the source.
 check "imported rows equal fio's bw_bytes, sync, bs and size" python3 - "$WORK/fio.json" "$WORK/probe.csv" <<'PY'
@@ -179,4 +188,93 @@ refused "a size that does not parse" "--input-size: bad size '4 MB'" \
     "$CP" import hyperfine "$WORK/hf.json" --input-size "4 MB" -o "$WORK/refused.csv"
 refused "an existing output" "probe.csv" \
     "$CP" import fio "$WORK/fio.json" -o "$WORK/probe.csv"
+# meta.json beside an imported runs table: history lists it among studies, under the
+# host and start time given, named as hyperfine's, its rates the input size over
+# hyperfine's own median time.
+mkdir -p "$WORK/hist/hf1" "$WORK/hist/hf2" "$WORK/hist/kept" "$WORK/hist/bad"
+run "$CP" import hyperfine "$WORK/hf.json" --input-size 4000000 --target mem \
+    --host lab-box --started 2026-11-02T09:30:00+0100 -o "$WORK/hist/hf1/runs.csv"
+expect_status 0 "import hyperfine with --host and --started"
+check "it says where meta.json went and what it records" \
+    grep -q "hf1/meta.json written: host lab-box, started 2026-11-02T09:30:00+0100 (--started)" "$WORK/err"
+run "$CP" import hyperfine "$WORK/hf.json" --input-size 4000000 --target mem \
+    -o "$WORK/hist/hf2/runs.csv"
+expect_status 0 "import hyperfine without --host"
+check "without --host the host is 'unknown', the time the file's mtime" \
+    python3 - "$WORK/hf.json" "$WORK/hist/hf2/meta.json" <<'PY'
+import json, os, sys, time
+m = json.load(open(sys.argv[2]))
+assert m["host"] == {"hostname": "unknown"} and m["import"]["host_given"] is False, m
+assert m["started"] == time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(os.stat(sys.argv[1]).st_mtime)), m
+assert m["started_from"] == "file mtime" and m["source"] == "hyperfine", m
+PY
+run "$CP" history "$WORK/hist"
+expect_status 0 "history of imported studies"
+check "history text: the host given, the time given, the source" \
+    grep -q "^Host lab-box: 1 study" "$WORK/out"
+check "history text: the study line names hyperfine" \
+    grep -q "2026-11-02T09:30:00+0100  $WORK/hist/hf1 (complete), imported from hyperfine" "$WORK/out"
+check "history text: the import without --host under 'unknown'" grep -q "^Host unknown: 1 study" "$WORK/out"
+run "$CP" history "$WORK/hist" --format json
+check "history json: host, time, source, and each rate 4000000 B over hyperfine's median" \
+    python3 - "$WORK/out" "$WORK/hf.json" <<'PY'
+import json, sys
+h = json.load(open(sys.argv[1]))
+hosts = {x["host"]: x for x in h["hosts"]}
+assert sorted(hosts) == ["lab-box", "unknown"], sorted(hosts)
+box = hosts["lab-box"]
+st, = box["studies"]
+assert st["started"] == "2026-11-02T09:30:00+0100" and st["source"] == "hyperfine", st
+assert st["started_unix"] == 1793608200, st
+assert st["status"] == "complete", st
+median = {int(r["parameters"]["threads"]): r["median"] for r in json.load(open(sys.argv[2]))["results"]}
+got = {l["threads"]: l["points"][0]["rate_bytes_per_s"] for l in box["series"]}
+assert sorted(got) == sorted(median), (got, median)
+for t, m in median.items():
+    # runs.csv keeps seconds to the microsecond: the rate is within that of 4000000 / median.
+    assert abs(got[t] / (4000000 / m) - 1) <= 0.6e-6 / m + 1e-9, (t, got[t], 4000000 / m)
+PY
+
+# compare and plot read the import's meta.json for what it is: a host and a time, no
+# machine to tell apart.
+run "$CP" compare "$WORK/hist/hf1" "$WORK/hist/hf2"
+expect_status 0 "compare two imports with their meta.json"
+check "compare says an import records no machine, not that the machines are the same" \
+    grep -q "B: it is imported: its meta.json records no machine" "$WORK/out"
+cp -r "$WORK/hist/hf1" "$WORK/plotted"
+run "$CP" plot "$WORK/plotted" --format svg
+expect_status 0 "plot a directory of an import with its meta.json"
+check "report.md says where the figures came from" \
+    grep -q "Imported: runs.csv from hyperfine's .*hf.json. by .chokepoint import." "$WORK/plotted/report.md"
+check "report.md names the host and time given" \
+    grep -q "Host: lab-box; started 2026-11-02T09:30:00+0100 (--started)" "$WORK/plotted/report.md"
+
+# A meta.json already there stays: a study's own is never replaced, even with --force;
+# an import's own is replaced only by --force for the same table.
+printf '{"host": {"hostname": "mine"}, "started": "2026-01-01T00:00:00Z", "status": "complete"}\n' \
+    > "$WORK/hist/kept/meta.json"
+cp "$WORK/hist/kept/meta.json" "$WORK/kept-meta.json"
+run "$CP" import hyperfine "$WORK/hf.json" --input-size 4000000 --host other \
+    -o "$WORK/hist/kept/runs.csv"
+expect_status 0 "import beside an existing meta.json"
+check "the existing meta.json is not clobbered" cmp -s "$WORK/kept-meta.json" "$WORK/hist/kept/meta.json"
+check "it says --host was not recorded" grep -q "kept/meta.json exists and is left as it is" "$WORK/err"
+run "$CP" import hyperfine "$WORK/hf.json" --input-size 4000000 --force \
+    -o "$WORK/hist/kept/runs.csv"
+check "--force leaves a meta.json the import did not write" \
+    cmp -s "$WORK/kept-meta.json" "$WORK/hist/kept/meta.json"
+run "$CP" import hyperfine "$WORK/hf.json" --input-size 4000000 --force --host again \
+    -o "$WORK/hist/hf2/runs.csv"
+check "--force replaces an import's own meta.json of that table" \
+    test "$(json_get "$WORK/hist/hf2/meta.json" 'm["host"]["hostname"]')" = again
+
+# A bad --started or --host: one line naming the option, exit 2, neither file written.
+for bad in "--started 2026-13-02T09:30:00" "--started yesterday" "--host="; do
+    run "$CP" import hyperfine "$WORK/hf.json" --input-size 4000000 $bad -o "$WORK/hist/bad/runs.csv"
+    expect_status 2 "import with $bad"
+    expect_one_line_error "${bad%%[ =]*}: " "import with $bad: one line naming the option"
+    check "import with $bad: nothing written" test -z "$(ls -A "$WORK/hist/bad")"
+done
+(cd "$WORK/hist/bad" && "$CP" import hyperfine "$WORK/hf.json" --input-size 4000000 -o - >/dev/null 2>&1)
+check "a table written to stdout (-o -) leaves no meta.json" test -z "$(ls -A "$WORK/hist/bad")"
 finish

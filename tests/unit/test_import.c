@@ -1,6 +1,7 @@
 /* fio's and hyperfine's JSON into probe.csv and runs.csv: figures carried over as the
  * tools gave them, the sync mode and series named from the jobs' options and parameters,
- * and every file that lacks what the model needs refused with one line. */
+ * and every file that lacks what the model needs refused with one line; the meta.json an
+ * import writes beside its table (its options, its start time, what it leaves alone). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,12 +10,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "tables/fio_import.h"
 #include "tables/hyperfine_import.h"
+#include "tables/history_load.h"
 #include "tables/import_json.h"
+#include "tables/import_meta.h"
+#include "tables/meta_json.h"
 #include "tables/probe_csv.h"
 #include "tables/runs_csv.h"
 
@@ -272,6 +280,114 @@ static void test_not_json(void **state)
     assert_null(root);
 }
 
+/* --host and --started: names and ISO 8601 times accepted, the rest refused naming the
+ * option. */
+static void test_meta_options(void **state)
+{
+    (void)state;
+    cp_err_t err = {0};
+    assert_int_equal(import_meta_check_host("lab-box", &err), CP_OK);
+    assert_int_equal(import_meta_check_host("", &err), CP_EUSAGE);
+    assert_non_null(strstr(err.msg, "--host: "));
+    cp_err_clear(&err);
+    assert_int_equal(import_meta_check_host("a\nb", &err), CP_EUSAGE);
+    cp_err_clear(&err);
+    assert_int_equal(import_meta_check_started("2026-11-02T09:30:00+0100", &err), CP_OK);
+    assert_int_equal(import_meta_check_started("2026-11-02T09:30:00Z", &err), CP_OK);
+    assert_int_equal(import_meta_check_started("2026-11-02 09:30:00", &err), CP_OK);
+    const char *bad[] = {"", "yesterday", "2026-13-02T09:30:00", "2026-11-02T09:30",
+                         "2026-11-02T09:30:00+01"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cp_err_clear(&err);
+        assert_int_equal(import_meta_check_started(bad[i], &err), CP_EUSAGE);
+        assert_non_null(strstr(err.msg, "--started: "));
+    }
+}
+
+/* The start time: --started as given, else fio's timestamp, else the file's mtime, each
+ * as meta.json spells times, and which one said. */
+static void test_meta_started(void **state)
+{
+    (void)state;
+    char buf[64], want[64];
+    const char *from = NULL;
+    import_meta_started("2026-11-02T09:30:00Z", 1700000000, "/", buf, sizeof buf, &from);
+    assert_string_equal(buf, "2026-11-02T09:30:00Z");
+    assert_string_equal(from, "--started");
+    import_meta_started(NULL, 1700000000, "/", buf, sizeof buf, &from);
+    time_t t = 1700000000;
+    struct tm tm;
+    localtime_r(&t, &tm);
+    strftime(want, sizeof want, "%Y-%m-%dT%H:%M:%S%z", &tm);
+    assert_string_equal(buf, want);
+    assert_string_equal(from, "fio timestamp");
+    double back;
+    assert_int_equal(history_parse_time(buf, &back), CP_OK);
+    assert_true(back == 1700000000.0);
+    char dir[] = "/tmp/test_import_XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/hf.json", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fclose(f);
+    struct timespec times[2] = {{.tv_sec = 1600000000}, {.tv_sec = 1600000000}};
+    assert_int_equal(utimensat(AT_FDCWD, path, times, 0), 0);
+    import_meta_started(NULL, 0, path, buf, sizeof buf, &from);
+    assert_string_equal(from, "file mtime");
+    assert_int_equal(history_parse_time(buf, &back), CP_OK);
+    assert_true(back == 1600000000.0);
+    import_meta_started(NULL, 0, "/nonexistent/hf.json", buf, sizeof buf, &from);
+    assert_string_equal(from, "import time");
+    unlink(path);
+    rmdir(dir);
+}
+
+/* What becomes of a meta.json already there: none is written, an import's own of the same
+ * table goes only with --force, anything else stays. */
+static void test_meta_action(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/test_import_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    assert_int_equal(import_meta_action(dir, "runs.csv", true), IMPORT_META_WRITE);
+    const meta_import_t imp = {.source = "hyperfine", .file = "hf.json", .table = "runs.csv",
+                               .host = "box", .host_given = true,
+                               .started = "2026-11-02T09:30:00Z", .started_from = "--started"};
+    char *argv[] = {"import", "hyperfine", "hf.json"};
+    json_t *meta = meta_create_import(3, argv, &imp);
+    assert_non_null(meta);
+    cp_err_t err = {0};
+    assert_int_equal(meta_write(meta, dir, &err), CP_OK);
+    json_decref(meta);
+    assert_int_equal(import_meta_action(dir, "runs.csv", false), IMPORT_META_KEEP);
+    assert_int_equal(import_meta_action(dir, "runs.csv", true), IMPORT_META_REPLACE);
+    assert_int_equal(import_meta_action(dir, "probe.csv", true), IMPORT_META_KEEP);
+    /* Read back: what history and compare need of a study. */
+    assert_int_equal(meta_read(dir, &meta, NULL), META_READ_OK);
+    assert_string_equal(json_string_value(json_object_get(meta, "status")), "complete");
+    assert_string_equal(json_string_value(json_object_get(json_object_get(meta, "host"),
+                                                          "hostname")), "box");
+    assert_string_equal(json_string_value(json_object_get(meta, "source")), "hyperfine");
+    json_decref(meta);
+    /* compare's environment: the host's name, no machine to call the same as another. */
+    char path[64];
+    snprintf(path, sizeof path, "%s/meta.json", dir);
+    study_env_t env;
+    study_env_init(&env);
+    assert_true(meta_read_env(path, &env));
+    assert_true(env.imported);
+    assert_false(env.known);
+    assert_string_equal(env.hostname, "box");
+    /* A study's own meta.json stays, --force or not. */
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{\"host\": {\"hostname\": \"mine\"}, \"status\": \"complete\"}\n", f);
+    fclose(f);
+    assert_int_equal(import_meta_action(dir, "runs.csv", true), IMPORT_META_KEEP);
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -282,6 +398,9 @@ int main(void)
         cmocka_unit_test(test_hyperfine_parameters_name),
         cmocka_unit_test(test_hyperfine_refusals),
         cmocka_unit_test(test_not_json),
+        cmocka_unit_test(test_meta_options),
+        cmocka_unit_test(test_meta_started),
+        cmocka_unit_test(test_meta_action),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
