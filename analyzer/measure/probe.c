@@ -683,7 +683,7 @@ int probe_run(const probe_params_t *params, const target_spec_t *targets, size_t
      * surface after an hour of measuring the first. */
     size_t n_tasks = 0;
     for (size_t t = 0; t < n && rc == CP_OK; t++) {
-        if (targets[t].kind == TARGET_MEM) {
+        if (!target_ops_for(&targets[t])->has_volume) {
             states[t].spec = NULL;
             continue;
         }

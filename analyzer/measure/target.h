@@ -6,7 +6,8 @@
  * device, locks it) is its kind's table of operations (target_ops_t, chosen by
  * target_ops_for): one file per kind (target_dir.c, target_mem.c) and one line in the
  * registry in target.c. Code that writes, reads or inspects a target asks its ops; code
- * that reports ("this series is the CPU ceiling") may ask its kind. */
+ * that reports ("this series is the CPU ceiling", "it has no volume") asks their
+ * capabilities. Only measure/target*.c test a target's kind. */
 #ifndef CP_MEASURE_TARGET_H
 #define CP_MEASURE_TARGET_H
 
@@ -91,6 +92,22 @@ typedef struct target_locks {
  * kind say so by their result (no directory, no volume, nothing to lock). */
 typedef struct target_ops {
     target_kind_t kind;
+    /* ---- capabilities: what the engine and the reports may ask of a kind ---- */
+    /* True when the target writes its files in a directory on a volume: it has a volume
+     * to inspect, probe, emulate a disk on, watch (telemetry) and describe (runs.csv's
+     * file system, device, write-back thresholds and directory; meta.json's volume). */
+    bool has_volume;
+    /* True when its series is the CPU ceiling: its output is counted and discarded, so a
+     * rate measured on it is the compression's alone (the analysis knows its rows by
+     * target_name_is_ceiling). */
+    bool cpu_ceiling;
+    /* True when what it writes lives in RAM (its output, an archive kept on it), whatever
+     * volume it has; a directory's files are in RAM when its volume is (is_ram). */
+    bool in_ram;
+    /* How messages name where it keeps its files ("memory") when its name does not say
+     * it; NULL for kinds named by their name (target_place). */
+    const char *place;
+    /* ---- operations ---- */
     /* Reads a TARGET text naming a target of this kind that the command line's
      * [NAME=]DIR[@RATE] form does not cover ("mem"): CP_OK with *out filled, CP_EUSAGE
      * for a malformed one, TARGET_NOT_MINE when text is not of this kind. NULL for kinds
@@ -130,6 +147,9 @@ typedef struct target_ops {
 
 /* The operations of t's kind. Never NULL. */
 const target_ops_t *target_ops_for(const target_spec_t *t);
+
+/* Where messages say t keeps its files: its kind's place ("memory"), else its name. */
+const char *target_place(const target_spec_t *t);
 
 /* What a kind's parse returns for a text that is not its own. */
 #define TARGET_NOT_MINE 1

@@ -92,6 +92,10 @@ static bool dir_holds(const target_spec_t *t, const volume_info_t *v, const char
 
 const target_ops_t target_dir_ops = {
     .kind = TARGET_DIR,
+    .has_volume = true,
+    .cpu_ceiling = false,
+    .in_ram = false, /* unless its volume is (volume_info_t.is_ram) */
+    .place = NULL,   /* its name */
     .parse = NULL, /* the command line's [NAME=]DIR[@RATE] */
     .check = dir_check,
     .output_dir = dir_output_dir,

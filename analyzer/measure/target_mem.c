@@ -85,6 +85,10 @@ static int mem_lock(const target_spec_t *t, target_locks_t *locks, cp_err_t *err
 
 const target_ops_t target_mem_ops = {
     .kind = TARGET_MEM,
+    .has_volume = false,
+    .cpu_ceiling = true,
+    .in_ram = true,
+    .place = "memory",
     .parse = mem_parse,
     .check = mem_check,
     .output_dir = mem_output_dir,
