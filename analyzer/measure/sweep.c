@@ -337,14 +337,19 @@ static int prepare_targets(const sweep_params_t *p, uint64_t input_size, target_
     return CP_OK;
 }
 
-/* True when runs on target t write to it: a compression, unless it has no volume (mem); a
- * decompression only when it restores onto the target (the same layout). Otherwise they
- * write to memory. */
+/* True when runs write their output to the target (its ops' open_output, which for mem
+ * counts and discards it): a compression, and a decompression that restores onto the
+ * target (the same layout). Otherwise a restore goes to memory. */
+static bool writes_output(const sweep_params_t *p)
+{
+    return !p->decompress || p->layout == SWEEP_SAME;
+}
+
+/* True when runs on target t write to its volume: they write their output to it
+ * (writes_output) and it has one (not mem). */
 static bool writes_target(const sweep_params_t *p, size_t t)
 {
-    const target_spec_t *target = &p->targets[t];
-    return target_ops_for(target)->has_volume &&
-           (!p->decompress || p->layout == SWEEP_SAME);
+    return target_ops_for(&p->targets[t])->has_volume && writes_output(p);
 }
 
 static bool series_is_cmd(const sweep_params_t *p, size_t c)
@@ -399,10 +404,8 @@ static void fill_job(const sweep_params_t *p, const target_state_t *st, size_t t
                                                  memory estimate */
     job->sync = p->sync;
     job->volume_label = target->name;
-    if (writes_target(p, t))
-        job->scratch_dir = target_ops_for(target)->output_dir(target);
-    else
-        job->discard = true;
+    job->target = target;
+    job->discard = !writes_output(p);
 }
 
 /* The series' name in rows: "zstd:3", or "cmd:NAME" for the user's command. */
@@ -422,10 +425,8 @@ static int run_job(const sweep_params_t *p, const target_state_t *st, size_t t, 
             job.input_path = st[t].archive_for[c]->path;
             job.restores_bytes = st[t].archive_for[c]->frames.unpacked_total;
         }
-        if (writes_target(p, t))
-            job.scratch_dir = target_ops_for(&p->targets[t])->output_dir(&p->targets[t]);
-        else
-            job.discard = true;
+        job.target = &p->targets[t];
+        job.discard = !writes_output(p);
         int rc = command_job_run(&job, rec, err);
         rec->engine = p->engine; /* which engine's archive it restored, if it did */
         return rc;

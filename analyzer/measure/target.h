@@ -115,8 +115,9 @@ typedef struct target_ops {
     int (*parse)(const char *text, target_spec_t *out, cp_err_t *err);
     /* Checks the target can be measured (target_check). */
     int (*check)(const target_spec_t *t, cp_err_t *err);
-    /* The directory a measured run writes its output file in (and telemetry watches), or
-     * NULL when the target has none: its output is counted and discarded in memory. */
+    /* The directory a measured run writes its output file in (open_output's; a command's
+     * {output} is a file there) and telemetry watches, or NULL when the target has none:
+     * its output is counted and discarded in memory. */
     const char *(*output_dir)(const target_spec_t *t);
     /* Describes the volume the target writes to into *out (volume_inspect); a target
      * without a volume leaves *out alone. CP_OK, or CP_EUSAGE naming the directory. */
@@ -129,6 +130,12 @@ typedef struct target_ops {
      * directory (sink_open_file), or a file in RAM of at most ram_limit bytes, 0 no limit
      * (sink_open_ram). Written, synced (sink_finish) and removed (sink_close) by the
      * sink. NULL with err set on failure. */
+    /* Opens the sink a measured run writes its output to, counted and removed after the
+     * run (compress_job): a temporary file named after prefix in the target's directory
+     * (sink_open_file), or a sink that counts and discards (sink_open_mem) for a target
+     * whose output is not kept (the CPU ceiling). NULL with err set on failure. */
+    sink_t *(*open_output)(const target_spec_t *t, const char *prefix,
+                           const sink_options_t *opts, cp_err_t *err);
     sink_t *(*open_kept)(const target_spec_t *t, const char *prefix, const sink_options_t *opts,
                          uint64_t ram_limit, cp_err_t *err);
     /* Opens path, a file kept on the target, for reading, bypassing the page cache when

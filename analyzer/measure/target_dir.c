@@ -45,6 +45,12 @@ static int dir_space(const target_spec_t *t, sys_space_t *out, cp_err_t *err)
     return sys_space_read(volume_dir(t), out, err);
 }
 
+static sink_t *dir_open_output(const target_spec_t *t, const char *prefix,
+                               const sink_options_t *opts, cp_err_t *err)
+{
+    return sink_open_file(volume_dir(t), prefix, opts, err);
+}
+
 static sink_t *dir_open_kept(const target_spec_t *t, const char *prefix,
                              const sink_options_t *opts, uint64_t ram_limit, cp_err_t *err)
 {
@@ -101,6 +107,7 @@ const target_ops_t target_dir_ops = {
     .output_dir = dir_output_dir,
     .inspect = dir_inspect,
     .space = dir_space,
+    .open_output = dir_open_output,
     .open_kept = dir_open_kept,
     .open_read = dir_open_read,
     .still_there = dir_still_there,

@@ -45,6 +45,14 @@ static int mem_space(const target_spec_t *t, sys_space_t *out, cp_err_t *err)
     return CP_OK;
 }
 
+static sink_t *mem_open_output(const target_spec_t *t, const char *prefix,
+                               const sink_options_t *opts, cp_err_t *err)
+{
+    (void)t;
+    (void)prefix;
+    return sink_open_mem(opts, err);
+}
+
 static sink_t *mem_open_kept(const target_spec_t *t, const char *prefix,
                              const sink_options_t *opts, uint64_t ram_limit, cp_err_t *err)
 {
@@ -94,6 +102,7 @@ const target_ops_t target_mem_ops = {
     .output_dir = mem_output_dir,
     .inspect = mem_inspect,
     .space = mem_space,
+    .open_output = mem_open_output,
     .open_kept = mem_open_kept,
     .open_read = mem_open_read,
     .still_there = mem_still_there,
