@@ -119,6 +119,11 @@ typedef struct target_ops {
      * {output} is a file there) and telemetry watches, or NULL when the target has none:
      * its output is counted and discarded in memory. */
     const char *(*output_dir)(const target_spec_t *t);
+    /* Writes into buf (cap bytes, PATH_MAX will do) the target's identity as runs.csv and
+     * probe.csv record it in their dir column, which the analysis matches a run's target to
+     * its probe by when the two name it differently: the directory resolved (realpath; as
+     * given when that fails). "" for a target without a volume. */
+    void (*identity)(const target_spec_t *t, char *buf, size_t cap);
     /* Describes the volume the target writes to into *out (volume_inspect); a target
      * without a volume leaves *out alone. CP_OK, or CP_EUSAGE naming the directory. */
     int (*inspect)(const target_spec_t *t, volume_info_t *out, cp_err_t *err);

@@ -6,6 +6,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -34,6 +37,12 @@ static const char *volume_dir(const target_spec_t *t)
 }
 
 static const char *dir_output_dir(const target_spec_t *t) { return volume_dir(t); }
+
+static void dir_identity(const target_spec_t *t, char *buf, size_t cap)
+{
+    char resolved[PATH_MAX];
+    snprintf(buf, cap, "%s", realpath(t->dir, resolved) != NULL ? resolved : t->dir);
+}
 
 static int dir_inspect(const target_spec_t *t, volume_info_t *out, cp_err_t *err)
 {
@@ -105,6 +114,7 @@ const target_ops_t target_dir_ops = {
     .parse = NULL, /* the command line's [NAME=]DIR[@RATE] */
     .check = dir_check,
     .output_dir = dir_output_dir,
+    .identity = dir_identity,
     .inspect = dir_inspect,
     .space = dir_space,
     .open_output = dir_open_output,

@@ -29,6 +29,13 @@ static const char *mem_output_dir(const target_spec_t *t)
     return NULL;
 }
 
+static void mem_identity(const target_spec_t *t, char *buf, size_t cap)
+{
+    (void)t;
+    if (cap > 0)
+        buf[0] = '\0';
+}
+
 static int mem_inspect(const target_spec_t *t, volume_info_t *out, cp_err_t *err)
 {
     (void)t;
@@ -100,6 +107,7 @@ const target_ops_t target_mem_ops = {
     .parse = mem_parse,
     .check = mem_check,
     .output_dir = mem_output_dir,
+    .identity = mem_identity,
     .inspect = mem_inspect,
     .space = mem_space,
     .open_output = mem_open_output,

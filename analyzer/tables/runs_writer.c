@@ -4,7 +4,6 @@
 
 #include <limits.h>
 #include <math.h>
-#include <stdlib.h>
 
 #include "model/data_source.h"
 #include "tables/csv_out.h"
@@ -140,12 +139,11 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
     fprintf(out, ",%s,", row->record.decompress ? "decompress" : "compress");
     csv_out_num(out, 0, read_cap > 0 ? read_cap : nan);
     fputc(',', out);
-    /* The directory resolved, as probe.csv records it, so the two match by directory when
-     * they name the target differently. */
+    /* The target's identity (its directory resolved), as probe.csv records it, so the two
+     * match when they name the target differently. */
     char dir[PATH_MAX];
-    if (ops->has_volume && realpath(row->target->dir, dir) == NULL)
-        snprintf(dir, sizeof dir, "%s", row->target->dir);
-    csv_out_text(out, ops->has_volume ? dir : NULL);
+    ops->identity(row->target, dir, sizeof dir);
+    csv_out_text(out, dir[0] != '\0' ? dir : NULL);
     fputc(',', out);
     run_account_t account = {nan, nan, nan, nan};
     if (measured)
