@@ -130,17 +130,17 @@ typedef struct target_ops {
     /* The free space for a file on the target now (sys_space_read); total_bytes 0 when
      * nothing is known of its room (memory). CP_EIO naming the directory on failure. */
     int (*space)(const target_spec_t *t, sys_space_t *out, cp_err_t *err);
-    /* Opens for writing a new file kept on the target to be read back by path
-     * (sink_temp_path) until sink_close: a temporary file named after prefix in the
-     * directory (sink_open_file), or a file in RAM of at most ram_limit bytes, 0 no limit
-     * (sink_open_ram). Written, synced (sink_finish) and removed (sink_close) by the
-     * sink. NULL with err set on failure. */
     /* Opens the sink a measured run writes its output to, counted and removed after the
      * run (compress_job): a temporary file named after prefix in the target's directory
      * (sink_open_file), or a sink that counts and discards (sink_open_mem) for a target
      * whose output is not kept (the CPU ceiling). NULL with err set on failure. */
     sink_t *(*open_output)(const target_spec_t *t, const char *prefix,
                            const sink_options_t *opts, cp_err_t *err);
+    /* Opens for writing a new file kept on the target to be read back by path
+     * (sink_temp_path) until sink_close: a temporary file named after prefix in the
+     * directory (sink_open_file), or a file in RAM of at most ram_limit bytes, 0 no limit
+     * (sink_open_ram). Written, synced (sink_finish) and removed (sink_close) by the
+     * sink. NULL with err set on failure. */
     sink_t *(*open_kept)(const target_spec_t *t, const char *prefix, const sink_options_t *opts,
                          uint64_t ram_limit, cp_err_t *err);
     /* Opens path, a file kept on the target, for reading, bypassing the page cache when
