@@ -242,7 +242,7 @@ int cmd_probe(int argc, char **argv)
         rc = cp_err_set(&err, CP_ENOMEM, "out of memory");
     for (size_t i = 0; rc == CP_OK && i < n_targets; i++) {
         rc = parse_target(argv[optind + (int)i], &targets[i], &err);
-        if (rc == CP_OK && targets[i].kind == TARGET_MEM)
+        if (rc == CP_OK && !target_ops_for(&targets[i])->has_volume)
             rc = cp_err_set(&err, CP_EUSAGE, "target 'mem' has no volume to probe; give a "
                             "directory");
     }

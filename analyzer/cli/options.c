@@ -108,7 +108,7 @@ int options_finish_sweep(sweep_params_t *p, series_spec_t **series, int **thread
     if (rc == CP_OK && p->layout == SWEEP_SAME && n_targets > 0) {
         bool any_dir = false; /* a target the input can be copied onto */
         for (size_t i = 0; i < n_targets; i++)
-            any_dir = any_dir || target_ops_for(&targets[i])->output_dir(&targets[i]) != NULL;
+            any_dir = any_dir || target_ops_for(&targets[i])->has_volume;
         if (!any_dir)
             rc = cp_err_set(err, CP_EUSAGE, "--layout same copies the input onto each "
                             "directory target; only mem was given");

@@ -346,8 +346,7 @@ int parse_target(const char *text, target_spec_t *out, cp_err_t *err)
     }
     if (dir[0] == '\0')
         return cp_err_set(err, CP_EUSAGE, "bad target '%s': empty DIR; %s", text, form);
-    if (strcmp(t.name, CP_MEM_TARGET_NAME) == 0 ||
-        (t.name[0] == '\0' && strcmp(dir, CP_MEM_TARGET_NAME) == 0))
+    if (target_name_is_ceiling(t.name) || (t.name[0] == '\0' && target_name_is_ceiling(dir)))
         return cp_err_set(err, CP_EUSAGE,
                           "bad target '%s': the name 'mem' is reserved for the memory target "
                           "(write it alone: mem)",

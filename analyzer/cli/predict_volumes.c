@@ -49,7 +49,7 @@ int predict_volumes_add_probe(predict_volume_list_t *list, const char *text, cp_
     int rc = parse_target(text, &t, err);
     if (rc != CP_OK)
         return rc;
-    if (t.kind == TARGET_MEM)
+    if (target_ops_for(&t)->cpu_ceiling)
         return cp_err_set(err, CP_EUSAGE, "--volume mem: the memory target is what the "
                           "prediction starts from; give a directory (NAME=DIR)");
     predict_volume_spec_t *s = append(list, err);

@@ -373,7 +373,13 @@ int command_job_run(const command_job_t *job, compress_record_t *rec, cp_err_t *
     rec->decompress = job->restores_bytes > 0;
     rec->threads = job->threads;
     rec->warm = job->warm;
-    rec->discarded = job->discard;
+    /* {output}'s directory: the target's; none (a FIFO) for a restore into memory or a
+     * target whose output is discarded. */
+    const char *out_dir = job->target != NULL && !job->discard
+                              ? target_ops_for(job->target)->output_dir(job->target)
+                              : NULL;
+    bool discard = out_dir == NULL;
+    rec->discarded = discard;
     rec->verified = -1;
     rec->sync = job->sync == SYNC_DIRECT ? SYNC_FSYNC : job->sync;
     rec->sync_fell_back = job->sync == SYNC_DIRECT;
@@ -387,7 +393,7 @@ int command_job_run(const command_job_t *job, compress_record_t *rec, cp_err_t *
     char out_path[PATH_MAX];
     tempfile_t out_file = TEMPFILE_INIT;
     int fifo_id = -1, fifo_fd = -1;
-    if (job->discard) {
+    if (discard) {
         rc = fifo_make(out_path, sizeof out_path, &fifo_id, err);
         if (rc == CP_OK) {
             fifo_fd = open(out_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -396,10 +402,10 @@ int command_job_run(const command_job_t *job, compress_record_t *rec, cp_err_t *
         }
     } else {
         if (job->restores_bytes > 0) /* the restored size is known: refuse what won't fit */
-            rc = compress_check_space(job->scratch_dir, job->scratch_dir, job->restores_bytes,
-                                      "restored file", err);
+            rc = compress_check_space(out_dir, out_dir, job->restores_bytes, "restored file",
+                                      err);
         if (rc == CP_OK)
-            rc = tempfile_open(&out_file, job->scratch_dir, "cmd-output", 0, err);
+            rc = tempfile_open(&out_file, out_dir, "cmd-output", 0, err);
         if (rc == CP_OK) {
             /* The name is reserved (unique to this process, removed on interrupt and at
              * the end), but {output} must not exist yet: zstd -o, xz, gzip and most
@@ -455,7 +461,7 @@ int command_job_run(const command_job_t *job, compress_record_t *rec, cp_err_t *
         rec->max_rss_bytes = (uint64_t)ru.ru_maxrss * 1024u;
         if (rc == CP_EINTR)
             cp_err_set(err, CP_EINTR, "interrupted");
-        if (rc == CP_OK && job->discard) {
+        if (rc == CP_OK && discard) {
             rec->run.output_bytes = fifo_bytes;
         } else if (rc == CP_OK) {
             /* The flush: fsync and close of what the command wrote, as a sink's finish. */

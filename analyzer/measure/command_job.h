@@ -68,8 +68,10 @@ typedef struct command_job {
     const cmd_series_t *cmd;
     int threads;
     /* Exactly one destination: */
-    const char *scratch_dir; /* {output} is a temporary file here, removed after the run */
-    bool discard;            /* {output} is a FIFO chokepoint reads and counts (mem target) */
+    /* {output} is a temporary file in the target's output directory (its ops'
+     * output_dir), removed after the run; a FIFO as for discard when it has none (mem) */
+    const target_spec_t *target;
+    bool discard; /* {output} is a FIFO chokepoint reads and counts (a restore into memory) */
     sync_mode_t sync;        /* fsync or none; direct cannot reach a command's writes and
                                 falls back to fsync (rec->sync_fell_back) */
     bool warm;               /* keep the input's page cache */

@@ -1,6 +1,7 @@
 /* compress_job.c - one measured codec run (compress_job.h), a compression or, with an
  * archive's frames, a decompression: its output's sink (a temporary file beside the final
- * path, or counted in memory), the pipeline run, the optional verification and the commit. */
+ * path, the one its target opens, or counted in memory), the pipeline run, the optional
+ * verification and the commit. */
 #include "measure/compress_job.h"
 
 #include <errno.h>
@@ -63,20 +64,27 @@ int compress_check_space(const char *dir, const char *label, uint64_t input_size
                          const char *whole, cp_err_t *err)
 {
     sys_space_t space;
-    if (sys_space_read(dir, &space, NULL) != CP_OK || space.total_bytes == 0)
-        return CP_OK; /* unknown (ramfs, some FUSE): the write itself will tell */
-    if (sys_space_fits(&space, input_size))
+    bool known = sys_space_read(dir, &space, NULL) == CP_OK;
+    return compress_check_room(known ? &space : NULL, label, input_size, whole, err);
+}
+
+int compress_check_room(const sys_space_t *space, const char *label, uint64_t input_size,
+                        const char *whole, cp_err_t *err)
+{
+    if (space == NULL || space->total_bytes == 0)
+        return CP_OK; /* unknown (ramfs, some FUSE, memory): the write itself will tell */
+    if (sys_space_fits(space, input_size))
         return CP_OK;
     if (whole != NULL)
         return cp_err_set(err, CP_ENOSPC,
                           "volume '%s' has %.1f MB free, the %s needs %.1f MB (keeping a "
-                          "%.1f MB margin)", label, (double)space.free_bytes / 1e6,
+                          "%.1f MB margin)", label, (double)space->free_bytes / 1e6,
                           whole, (double)input_size / 1e6,
-                          (double)space.margin_bytes / 1e6);
+                          (double)space->margin_bytes / 1e6);
     cp_log_warn("volume '%s' has %.1f MB free, less than the %.1f MB input and a %.1f MB "
                 "margin; the output may not fit",
-                label, (double)space.free_bytes / 1e6, (double)input_size / 1e6,
-                (double)space.margin_bytes / 1e6);
+                label, (double)space->free_bytes / 1e6, (double)input_size / 1e6,
+                (double)space->margin_bytes / 1e6);
     return CP_OK;
 }
 
@@ -87,7 +95,8 @@ static int open_sink(const compress_job_t *job, const char *dir, const char *bas
     if (job->discard) {
         *sink = sink_open_mem(&opts, err);
     } else {
-        const char *label = job->volume_label ? job->volume_label : dir;
+        const target_spec_t *t = job->target;
+        const char *label = job->volume_label ? job->volume_label : t != NULL ? t->name : dir;
         opts.volume_label = label;
         const pipeline_frames_t *frames = job->pipeline.frames;
         bool restore = frames != NULL || job->pipeline.decompress;
@@ -95,11 +104,21 @@ static int open_sink(const compress_job_t *job, const char *dir, const char *bas
         const char *whole = restore                                   ? "restored file"
                             : job->pipeline.codec.ops->max_level == 0 ? "copy"
                                                                       : NULL;
-        int rc = compress_check_space(dir, label, restore && restored > 0 ? restored : input_size,
-                                      whole, err);
-        if (rc != CP_OK)
-            return rc;
-        *sink = sink_open_file(dir, base, &opts, err);
+        uint64_t size = restore && restored > 0 ? restored : input_size;
+        if (t != NULL) { /* the target's room, then its sink */
+            sys_space_t space;
+            cp_err_t unknown = {0};
+            bool known = target_ops_for(t)->space(t, &space, &unknown) == CP_OK;
+            int rc = compress_check_room(known ? &space : NULL, label, size, whole, err);
+            if (rc != CP_OK)
+                return rc;
+            *sink = target_ops_for(t)->open_output(t, base, &opts, err);
+        } else {
+            int rc = compress_check_space(dir, label, size, whole, err);
+            if (rc != CP_OK)
+                return rc;
+            *sink = sink_open_file(dir, base, &opts, err);
+        }
     }
     return *sink != NULL ? CP_OK : err->code;
 }
@@ -123,7 +142,8 @@ int compress_job_run(const compress_job_t *job, compress_record_t *rec, cp_err_t
     rec->threads = job->pipeline.threads;
     rec->warm = job->pipeline.warm;
     rec->rate_cap_bps = job->rate_cap_bps;
-    rec->discarded = job->discard;
+    rec->discarded = job->discard || (job->target != NULL && job->output_path == NULL &&
+                                      target_ops_for(job->target)->cpu_ceiling);
     rec->verified = -1;
     rec->sync = job->sync;
     rec->decompress = job->pipeline.frames != NULL || job->pipeline.decompress;
@@ -140,8 +160,7 @@ int compress_job_run(const compress_job_t *job, compress_record_t *rec, cp_err_t
         rc = check_output_path(job, dir, base, err);
         if (rc != CP_OK)
             return rc;
-    } else if (job->scratch_dir != NULL) {
-        snprintf(dir, sizeof dir, "%s", job->scratch_dir);
+    } else if (job->target != NULL) {
         snprintf(base, sizeof base, ".chokepoint-run");
     } else if (!job->discard) {
         return cp_err_set(err, CP_EUSAGE, "no output given");

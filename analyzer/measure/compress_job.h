@@ -14,13 +14,16 @@
 #include "common/err.h"
 #include "measure/pipeline.h"
 #include "measure/sink.h"
+#include "measure/target.h"
 
 typedef struct compress_job {
     const char *input_path;
     /* Exactly one destination: */
     const char *output_path; /* keep the output here (renamed into place on success) */
-    const char *scratch_dir; /* write the output to a temporary file here, then remove it */
-    bool discard;            /* memory sink: count and discard (the CPU ceiling) */
+    /* write the output to the sink the target opens (its ops' open_output: a temporary
+     * file in its directory, or counted and discarded), then remove it */
+    const target_spec_t *target;
+    bool discard; /* memory sink: count and discard (a restore into memory, -o /dev/null) */
 
     const char *volume_label; /* names the output volume in messages (may be NULL) */
     double rate_cap_bps;      /* emulated write cap, 0 = none */
@@ -73,6 +76,11 @@ int compress_check_input(const char *path, uint64_t *size, cp_err_t *err);
  * smaller) makes it a warning. CP_OK when it fits or the free space is unknown. */
 int compress_check_space(const char *dir, const char *label, uint64_t input_size,
                          const char *whole, cp_err_t *err);
+
+/* compress_check_space on a free space already read: space NULL or its total_bytes 0
+ * means unknown (CP_OK). */
+int compress_check_room(const sys_space_t *space, const char *label, uint64_t input_size,
+                        const char *whole, cp_err_t *err);
 
 /* Turns a finished run's counts (bytes read in, bytes handed on) into the record's: for a
  * decompression the restored bytes become run.input_bytes and the archive

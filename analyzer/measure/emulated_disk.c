@@ -229,7 +229,7 @@ void emulated_disks_up(target_spec_t *targets, size_t n, bool direct_writes, cha
     bool registered = false;
     for (size_t i = 0; i < n; i++) {
         target_spec_t *t = &targets[i];
-        if (t->kind != TARGET_DIR || !(t->rate_cap_bps > 0.0) || target_emulates_disk(t))
+        if (!target_ops_for(t)->has_volume || !(t->rate_cap_bps > 0.0) || target_emulates_disk(t))
             continue;
         if (direct_writes)
             continue; /* O_DIRECT writes meet a cap one by one: pacing them is the physics */

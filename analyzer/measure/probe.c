@@ -144,8 +144,7 @@ static probe_row_t row_for(const probe_ctx_t *pc, const probe_target_t *ts, prob
     probe_row_t r;
     memset(&r, 0, sizeof r);
     snprintf(r.target, sizeof r.target, "%s", ts->spec->name);
-    if (realpath(ts->spec->dir, r.dir) == NULL)
-        snprintf(r.dir, sizeof r.dir, "%s", ts->spec->dir);
+    target_ops_for(ts->spec)->identity(ts->spec, r.dir, sizeof r.dir);
     r.op = op;
     r.sync = ts->sync;
     snprintf(r.fs_type, sizeof r.fs_type, "%s", ts->volume.fs_type);
@@ -683,7 +682,7 @@ int probe_run(const probe_params_t *params, const target_spec_t *targets, size_t
      * surface after an hour of measuring the first. */
     size_t n_tasks = 0;
     for (size_t t = 0; t < n && rc == CP_OK; t++) {
-        if (targets[t].kind == TARGET_MEM) {
+        if (!target_ops_for(&targets[t])->has_volume) {
             states[t].spec = NULL;
             continue;
         }

@@ -221,10 +221,10 @@ static int ram_room_error(const ram_room_t *room, const target_spec_t *t, const 
         snprintf(advice, sizeof advice, "give --max-memory %lluM or more, use a smaller input "
                  "or leave out '%s'", (unsigned long long)((want + (1u << 20) - 1) >> 20),
                  t->name);
-    if (t->kind == TARGET_MEM)
-        snprintf(where, sizeof where, "in memory");
-    else
+    if (target_ops_for(t)->has_volume)
         snprintf(where, sizeof where, "in RAM (%s, %s)", fs_type, t->dir);
+    else
+        snprintf(where, sizeof where, "in %s", target_place(t));
     cp_err_clear(err);
     return cp_err_set(err, CP_ENOMEM, "--decompress: target '%s' keeps its archive %s, and its "
                       "%s archive of this input needs %.1f MB there, past the %.1f MB left for "
@@ -261,9 +261,10 @@ static int make_archives(const sweep_params_t *p, uint64_t input_size, target_st
     ram_room_t room = archive_ram_room(p);
     for (size_t i = 0; i < p->n_targets && rc == CP_OK; i++) {
         const target_spec_t *t = &p->targets[i];
-        bool in_ram = t->kind == TARGET_MEM || st[i].volume.is_ram;
-        /* the archive is read from it */
-        st[i].input_target = t->kind == TARGET_MEM ? NULL : t->name;
+        const target_ops_t *ops = target_ops_for(t);
+        bool in_ram = ops->in_ram || st[i].volume.is_ram;
+        /* the archive is read from it (from memory when it has no volume) */
+        st[i].input_target = ops->has_volume ? t->name : NULL;
         st[i].archives = calloc(p->n_series, sizeof *st[i].archives);
         st[i].archive_for = calloc(p->n_series, sizeof *st[i].archive_for);
         if (st[i].archives == NULL || st[i].archive_for == NULL)
@@ -276,7 +277,7 @@ static int make_archives(const sweep_params_t *p, uint64_t input_size, target_st
             char name[32];
             codec_format(&p->series[c].codec, name, sizeof name);
             cp_log_info("compressing the input with %s into %s (--decompress; not timed)", name,
-                        t->kind == TARGET_MEM ? "memory" : t->name);
+                        target_place(t));
             /* Untimed, so a native archive needs no more workers than a few (libzstd takes
              * at most 200, and its frame is the same for any number of them). */
             int make_threads = p->engine == PIPELINE_NATIVE && threads > 16 ? 16 : threads;
@@ -322,7 +323,7 @@ static int prepare_targets(const sweep_params_t *p, uint64_t input_size, target_
     for (size_t i = 0; i < p->n_targets; i++) {
         st[i].input_path = p->input_path;
         const target_spec_t *t = &p->targets[i];
-        if (p->layout == SWEEP_SAME && target_ops_for(t)->output_dir(t) != NULL) {
+        if (p->layout == SWEEP_SAME && target_ops_for(t)->has_volume) {
             cp_log_info("copying the input to target '%s' (--layout same)", p->targets[i].name);
             int rc = copy_input(p->input_path, &p->targets[i], input_size, &st[i].input_copy, err);
             if (rc != CP_OK)
@@ -336,13 +337,19 @@ static int prepare_targets(const sweep_params_t *p, uint64_t input_size, target_
     return CP_OK;
 }
 
-/* True when runs on target t write to it: a compression, unless on mem; a decompression
- * only when it restores onto the target (the same layout). Otherwise they write to memory. */
+/* True when runs write their output to the target (its ops' open_output, which for mem
+ * counts and discards it): a compression, and a decompression that restores onto the
+ * target (the same layout). Otherwise a restore goes to memory. */
+static bool writes_output(const sweep_params_t *p)
+{
+    return !p->decompress || p->layout == SWEEP_SAME;
+}
+
+/* True when runs on target t write to its volume: they write their output to it
+ * (writes_output) and it has one (not mem). */
 static bool writes_target(const sweep_params_t *p, size_t t)
 {
-    const target_spec_t *target = &p->targets[t];
-    return target_ops_for(target)->output_dir(target) != NULL &&
-           (!p->decompress || p->layout == SWEEP_SAME);
+    return target_ops_for(&p->targets[t])->has_volume && writes_output(p);
 }
 
 static bool series_is_cmd(const sweep_params_t *p, size_t c)
@@ -358,7 +365,7 @@ static void target_caps(const sweep_params_t *p, const target_state_t *st, size_
 {
     const target_spec_t *target = &p->targets[t];
     bool writes = writes_target(p, t);
-    bool reads = p->decompress ? target->kind != TARGET_MEM : st[t].input_copy != NULL;
+    bool reads = p->decompress ? target_ops_for(target)->has_volume : st[t].input_copy != NULL;
     *write_cap = writes ? target_pacing_cap(target) : 0.0;
     *read_cap = reads ? target->read_cap_bps : 0.0;
 }
@@ -397,10 +404,8 @@ static void fill_job(const sweep_params_t *p, const target_state_t *st, size_t t
                                                  memory estimate */
     job->sync = p->sync;
     job->volume_label = target->name;
-    if (writes_target(p, t))
-        job->scratch_dir = target_ops_for(target)->output_dir(target);
-    else
-        job->discard = true;
+    job->target = target;
+    job->discard = !writes_output(p);
 }
 
 /* The series' name in rows: "zstd:3", or "cmd:NAME" for the user's command. */
@@ -420,10 +425,8 @@ static int run_job(const sweep_params_t *p, const target_state_t *st, size_t t, 
             job.input_path = st[t].archive_for[c]->path;
             job.restores_bytes = st[t].archive_for[c]->frames.unpacked_total;
         }
-        if (writes_target(p, t))
-            job.scratch_dir = target_ops_for(&p->targets[t])->output_dir(&p->targets[t]);
-        else
-            job.discard = true;
+        job.target = &p->targets[t];
+        job.discard = !writes_output(p);
         int rc = command_job_run(&job, rec, err);
         rec->engine = p->engine; /* which engine's archive it restored, if it did */
         return rc;
@@ -440,14 +443,15 @@ static void row_init(const sweep_params_t *p, const target_state_t *st, const pl
     const target_spec_t *target = &p->targets[r->target];
     memset(row, 0, sizeof *row);
     row->target = target;
-    row->volume = target->kind == TARGET_MEM ? NULL : &st[r->target].volume;
+    bool has_volume = target_ops_for(target)->has_volume;
+    row->volume = has_volume ? &st[r->target].volume : NULL;
     series_name(p, r->codec, row->codec, sizeof row->codec);
     row->threads = p->threads[r->thread];
     row->rep = r->rep;
     row->order = order;
     row->target_order = r->target + 1;
     row->seed = p->seed;
-    row->layout = target->kind == TARGET_MEM ? SWEEP_SPLIT : p->layout;
+    row->layout = has_volume ? p->layout : SWEEP_SPLIT;
     row->record.decompress = p->decompress;
     paced_caps(p, st, r->target, r->codec, &row->write_cap_bps, &row->read_cap_bps);
     row->disk_cap_bps = target_emulates_disk(target) && writes_target(p, r->target)

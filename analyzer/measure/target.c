@@ -18,6 +18,12 @@ static const target_ops_t *const ops_by_kind[] = {
 
 const target_ops_t *target_ops_for(const target_spec_t *t) { return ops_by_kind[t->kind]; }
 
+const char *target_place(const target_spec_t *t)
+{
+    const char *place = target_ops_for(t)->place;
+    return place != NULL ? place : t->name;
+}
+
 bool target_emulates_disk(const target_spec_t *t) { return t->disk_dir[0] != '\0'; }
 
 double target_pacing_cap(const target_spec_t *t)

@@ -6,7 +6,8 @@
  * device, locks it) is its kind's table of operations (target_ops_t, chosen by
  * target_ops_for): one file per kind (target_dir.c, target_mem.c) and one line in the
  * registry in target.c. Code that writes, reads or inspects a target asks its ops; code
- * that reports ("this series is the CPU ceiling") may ask its kind. */
+ * that reports ("this series is the CPU ceiling", "it has no volume") asks their
+ * capabilities. Only measure/target*.c test a target's kind. */
 #ifndef CP_MEASURE_TARGET_H
 #define CP_MEASURE_TARGET_H
 
@@ -91,6 +92,22 @@ typedef struct target_locks {
  * kind say so by their result (no directory, no volume, nothing to lock). */
 typedef struct target_ops {
     target_kind_t kind;
+    /* ---- capabilities: what the engine and the reports may ask of a kind ---- */
+    /* True when the target writes its files in a directory on a volume: it has a volume
+     * to inspect, probe, emulate a disk on, watch (telemetry) and describe (runs.csv's
+     * file system, device, write-back thresholds and directory; meta.json's volume). */
+    bool has_volume;
+    /* True when its series is the CPU ceiling: its output is counted and discarded, so a
+     * rate measured on it is the compression's alone (the analysis knows its rows by
+     * target_name_is_ceiling). */
+    bool cpu_ceiling;
+    /* True when what it writes lives in RAM (its output, an archive kept on it), whatever
+     * volume it has; a directory's files are in RAM when its volume is (is_ram). */
+    bool in_ram;
+    /* How messages name where it keeps its files ("memory") when its name does not say
+     * it; NULL for kinds named by their name (target_place). */
+    const char *place;
+    /* ---- operations ---- */
     /* Reads a TARGET text naming a target of this kind that the command line's
      * [NAME=]DIR[@RATE] form does not cover ("mem"): CP_OK with *out filled, CP_EUSAGE
      * for a malformed one, TARGET_NOT_MINE when text is not of this kind. NULL for kinds
@@ -98,15 +115,27 @@ typedef struct target_ops {
     int (*parse)(const char *text, target_spec_t *out, cp_err_t *err);
     /* Checks the target can be measured (target_check). */
     int (*check)(const target_spec_t *t, cp_err_t *err);
-    /* The directory a measured run writes its output file in (and telemetry watches), or
-     * NULL when the target has none: its output is counted and discarded in memory. */
+    /* The directory a measured run writes its output file in (open_output's; a command's
+     * {output} is a file there) and telemetry watches, or NULL when the target has none:
+     * its output is counted and discarded in memory. */
     const char *(*output_dir)(const target_spec_t *t);
+    /* Writes into buf (cap bytes, PATH_MAX will do) the target's identity as runs.csv and
+     * probe.csv record it in their dir column, which the analysis matches a run's target to
+     * its probe by when the two name it differently: the directory resolved (realpath; as
+     * given when that fails). "" for a target without a volume. */
+    void (*identity)(const target_spec_t *t, char *buf, size_t cap);
     /* Describes the volume the target writes to into *out (volume_inspect); a target
      * without a volume leaves *out alone. CP_OK, or CP_EUSAGE naming the directory. */
     int (*inspect)(const target_spec_t *t, volume_info_t *out, cp_err_t *err);
     /* The free space for a file on the target now (sys_space_read); total_bytes 0 when
      * nothing is known of its room (memory). CP_EIO naming the directory on failure. */
     int (*space)(const target_spec_t *t, sys_space_t *out, cp_err_t *err);
+    /* Opens the sink a measured run writes its output to, counted and removed after the
+     * run (compress_job): a temporary file named after prefix in the target's directory
+     * (sink_open_file), or a sink that counts and discards (sink_open_mem) for a target
+     * whose output is not kept (the CPU ceiling). NULL with err set on failure. */
+    sink_t *(*open_output)(const target_spec_t *t, const char *prefix,
+                           const sink_options_t *opts, cp_err_t *err);
     /* Opens for writing a new file kept on the target to be read back by path
      * (sink_temp_path) until sink_close: a temporary file named after prefix in the
      * directory (sink_open_file), or a file in RAM of at most ram_limit bytes, 0 no limit
@@ -130,6 +159,9 @@ typedef struct target_ops {
 
 /* The operations of t's kind. Never NULL. */
 const target_ops_t *target_ops_for(const target_spec_t *t);
+
+/* Where messages say t keeps its files: its kind's place ("memory"), else its name. */
+const char *target_place(const target_spec_t *t);
 
 /* What a kind's parse returns for a text that is not its own. */
 #define TARGET_NOT_MINE 1

@@ -6,6 +6,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,6 +38,12 @@ static const char *volume_dir(const target_spec_t *t)
 
 static const char *dir_output_dir(const target_spec_t *t) { return volume_dir(t); }
 
+static void dir_identity(const target_spec_t *t, char *buf, size_t cap)
+{
+    char resolved[PATH_MAX];
+    snprintf(buf, cap, "%s", realpath(t->dir, resolved) != NULL ? resolved : t->dir);
+}
+
 static int dir_inspect(const target_spec_t *t, volume_info_t *out, cp_err_t *err)
 {
     return volume_inspect(volume_dir(t), out, err);
@@ -43,6 +52,12 @@ static int dir_inspect(const target_spec_t *t, volume_info_t *out, cp_err_t *err
 static int dir_space(const target_spec_t *t, sys_space_t *out, cp_err_t *err)
 {
     return sys_space_read(volume_dir(t), out, err);
+}
+
+static sink_t *dir_open_output(const target_spec_t *t, const char *prefix,
+                               const sink_options_t *opts, cp_err_t *err)
+{
+    return sink_open_file(volume_dir(t), prefix, opts, err);
 }
 
 static sink_t *dir_open_kept(const target_spec_t *t, const char *prefix,
@@ -92,11 +107,17 @@ static bool dir_holds(const target_spec_t *t, const volume_info_t *v, const char
 
 const target_ops_t target_dir_ops = {
     .kind = TARGET_DIR,
+    .has_volume = true,
+    .cpu_ceiling = false,
+    .in_ram = false, /* unless its volume is (volume_info_t.is_ram) */
+    .place = NULL,   /* its name */
     .parse = NULL, /* the command line's [NAME=]DIR[@RATE] */
     .check = dir_check,
     .output_dir = dir_output_dir,
+    .identity = dir_identity,
     .inspect = dir_inspect,
     .space = dir_space,
+    .open_output = dir_open_output,
     .open_kept = dir_open_kept,
     .open_read = dir_open_read,
     .still_there = dir_still_there,

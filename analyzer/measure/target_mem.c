@@ -29,6 +29,13 @@ static const char *mem_output_dir(const target_spec_t *t)
     return NULL;
 }
 
+static void mem_identity(const target_spec_t *t, char *buf, size_t cap)
+{
+    (void)t;
+    if (cap > 0)
+        buf[0] = '\0';
+}
+
 static int mem_inspect(const target_spec_t *t, volume_info_t *out, cp_err_t *err)
 {
     (void)t;
@@ -43,6 +50,14 @@ static int mem_space(const target_spec_t *t, sys_space_t *out, cp_err_t *err)
     (void)err;
     sys_space_make(0, 0, out);
     return CP_OK;
+}
+
+static sink_t *mem_open_output(const target_spec_t *t, const char *prefix,
+                               const sink_options_t *opts, cp_err_t *err)
+{
+    (void)t;
+    (void)prefix;
+    return sink_open_mem(opts, err);
 }
 
 static sink_t *mem_open_kept(const target_spec_t *t, const char *prefix,
@@ -85,11 +100,17 @@ static int mem_lock(const target_spec_t *t, target_locks_t *locks, cp_err_t *err
 
 const target_ops_t target_mem_ops = {
     .kind = TARGET_MEM,
+    .has_volume = false,
+    .cpu_ceiling = true,
+    .in_ram = true,
+    .place = "memory",
     .parse = mem_parse,
     .check = mem_check,
     .output_dir = mem_output_dir,
+    .identity = mem_identity,
     .inspect = mem_inspect,
     .space = mem_space,
+    .open_output = mem_open_output,
     .open_kept = mem_open_kept,
     .open_read = mem_open_read,
     .still_there = mem_still_there,

@@ -98,8 +98,8 @@ static int compare_groups(const void *a, const void *b)
     const group_t *x = a, *y = b;
     if (x->codec_rank != y->codec_rank)
         return x->codec_rank < y->codec_rank ? -1 : 1;
-    bool xm = strcmp(x->first->target, CP_MEM_TARGET_NAME) == 0;
-    bool ym = strcmp(y->first->target, CP_MEM_TARGET_NAME) == 0;
+    bool xm = target_name_is_ceiling(x->first->target);
+    bool ym = target_name_is_ceiling(y->first->target);
     if (xm != ym)
         return xm ? -1 : 1;
     if (x->target_order != y->target_order && !isnan(x->target_order) &&
@@ -629,7 +629,7 @@ int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
         memcpy(s->name, r->target, sizeof s->name);
         memcpy(s->codec, r->codec, sizeof s->codec);
         memcpy(s->run_codec, r->codec, sizeof s->run_codec);
-        s->cpu_ceiling = strcmp(r->target, CP_MEM_TARGET_NAME) == 0;
+        s->cpu_ceiling = target_name_is_ceiling(r->target);
         s->decompress = r->decompress;
         s->restores_to_volume = r->decompress && !s->cpu_ceiling && r->layout == RUN_LAYOUT_SAME;
         s->same_layout = !r->decompress && !s->cpu_ceiling && r->layout == RUN_LAYOUT_SAME;

@@ -196,7 +196,7 @@ static int create_meta(study_t *s, int argc, char **argv, cp_err_t *err)
     int rc = CP_OK;
     for (size_t i = 0; i < s->n_targets && rc == CP_OK; i++) {
         const target_ops_t *ops = target_ops_for(&s->targets[i]);
-        bool on_a_volume = ops->output_dir(&s->targets[i]) != NULL;
+        bool on_a_volume = ops->has_volume;
         if (on_a_volume)
             rc = ops->inspect(&s->targets[i], &s->volumes[i], err);
         if (rc == CP_OK)

@@ -111,7 +111,7 @@ static int stage_probe(study_t *s, cp_err_t *err)
     if (rc != CP_OK)
         return rc;
     for (size_t i = 0; i < s->n_targets && rc == CP_OK; i++) {
-        if (s->targets[i].kind == TARGET_MEM)
+        if (!target_ops_for(&s->targets[i])->has_volume)
             continue;
         if (study_resume_probed(probed, s->targets[i].name)) {
             cp_log_info("probe of '%s' kept from before", s->targets[i].name);

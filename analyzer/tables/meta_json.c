@@ -67,8 +67,9 @@ json_t *meta_create(int argc, char **argv, const host_info_t *h,
 
 void meta_add_target(json_t *meta, const target_spec_t *t, const volume_info_t *v)
 {
-    json_t *o = json_pack("{s:s, s:b}", "name", t->name, "memory", t->kind == TARGET_MEM);
-    if (t->kind != TARGET_MEM) {
+    const target_ops_t *ops = target_ops_for(t);
+    json_t *o = json_pack("{s:s, s:b}", "name", t->name, "memory", ops->cpu_ceiling);
+    if (ops->has_volume) {
         char dev[32];
         snprintf(dev, sizeof dev, "%u:%u", v->dev_major, v->dev_minor);
         json_object_set_new(o, "dir", json_string(t->dir));

@@ -4,7 +4,6 @@
 
 #include <limits.h>
 #include <math.h>
-#include <stdlib.h>
 
 #include "model/data_source.h"
 #include "tables/csv_out.h"
@@ -95,13 +94,14 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
     } else {
         fputs(",,,,,,,,,,,,,,,,,", out);
     }
-    const char *fs = row->target->kind == TARGET_MEM ? CP_MEM_TARGET_NAME
-                     : row->volume != NULL           ? row->volume->fs_type
-                                                     : NULL;
+    const target_ops_t *ops = target_ops_for(row->target);
+    const char *fs = ops->cpu_ceiling     ? CP_MEM_TARGET_NAME
+                     : row->volume != NULL ? row->volume->fs_type
+                                           : NULL;
     csv_out_text(out, fs);
     double write_cap = row->write_cap_bps, read_cap = row->read_cap_bps;
     bool paced = write_cap > 0 || read_cap > 0, disk_emulated = row->disk_cap_bps > 0;
-    fprintf(out, ",%d,%d,", row->target->kind == TARGET_MEM || (row->volume && row->volume->is_ram),
+    fprintf(out, ",%d,%d,", ops->in_ram || (row->volume && row->volume->is_ram),
             paced || disk_emulated);
     csv_out_num(out, 0, write_cap > 0 ? write_cap : disk_emulated ? row->disk_cap_bps : nan);
     fputc(',', out);
@@ -126,7 +126,7 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
     csv_out_num(out, 4, disk ? tel->dev_busy_share : nan);
     fputc(',', out);
     /* The kernel's write-back thresholds when the run started (unknown for mem). */
-    bool wb = measured && row->target->kind != TARGET_MEM && row->writeback.known;
+    bool wb = measured && ops->has_volume && row->writeback.known;
     csv_out_num(out, 0, wb ? (double)row->writeback.dirty_background_bytes : nan);
     fputc(',', out);
     csv_out_num(out, 0, wb ? (double)row->writeback.dirty_bytes : nan);
@@ -139,12 +139,11 @@ int runs_csv_row(FILE *out, const sweep_row_t *row, cp_err_t *err)
     fprintf(out, ",%s,", row->record.decompress ? "decompress" : "compress");
     csv_out_num(out, 0, read_cap > 0 ? read_cap : nan);
     fputc(',', out);
-    /* The directory resolved, as probe.csv records it, so the two match by directory when
-     * they name the target differently. */
+    /* The target's identity (its directory resolved), as probe.csv records it, so the two
+     * match when they name the target differently. */
     char dir[PATH_MAX];
-    if (row->target->kind != TARGET_MEM && realpath(row->target->dir, dir) == NULL)
-        snprintf(dir, sizeof dir, "%s", row->target->dir);
-    csv_out_text(out, row->target->kind == TARGET_MEM ? NULL : dir);
+    ops->identity(row->target, dir, sizeof dir);
+    csv_out_text(out, dir[0] != '\0' ? dir : NULL);
     fputc(',', out);
     run_account_t account = {nan, nan, nan, nan};
     if (measured)

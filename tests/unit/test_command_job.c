@@ -176,10 +176,12 @@ static int run_cmd(const char *tpl, const char *input, const char *dir, bool mem
     assert_int_equal(cmd_series_make(tpl, "t", &s, err), CP_OK);
     command_job_t job = {.input_path = input, .cmd = &s, .threads = 2, .sync = SYNC_FSYNC,
                      .warm = true};
+    target_spec_t target; /* the memory target's {output} is a FIFO, a directory's a file */
     if (mem)
-        job.discard = true;
+        target_init_mem(&target);
     else
-        job.scratch_dir = dir;
+        assert_int_equal(target_init_dir(&target, "scratch", dir, err), CP_OK);
+    job.target = &target;
     return command_job_run(&job, rec, err);
 }
 

@@ -229,6 +229,20 @@ static void test_kinds_operations(void **state)
     assert_string_equal(back, "abc");
     close(fd);
     sink_close(kept);
+    /* The CPU ceiling: no volume, its output counted and discarded, no identity. */
+    assert_true(m->cpu_ceiling && m->in_ram && !m->has_volume);
+    assert_string_equal(target_place(&mem), "memory");
+    assert_true(target_name_is_ceiling(mem.name));
+    assert_false(target_name_is_ceiling("mem2") || target_name_is_ceiling(NULL));
+    sink_t *out = m->open_output(&mem, "test-out", &opts, &err);
+    assert_non_null(out);
+    assert_null(sink_temp_path(out));
+    assert_int_equal(sink_write(out, "abc", 3, &err), CP_OK);
+    assert_int_equal(sink_bytes(out), 3);
+    sink_close(out);
+    char id[PATH_MAX] = "x";
+    m->identity(&mem, id, sizeof id);
+    assert_string_equal(id, "");
 
     char path[] = "/tmp/test-target-ops.XXXXXX";
     assert_non_null(mkdtemp(path));
@@ -242,6 +256,18 @@ static void test_kinds_operations(void **state)
     assert_int_equal(d->still_there(&dir, &v, &err), CP_OK);
     assert_int_equal(d->space(&dir, &space, &err), CP_OK);
     assert_true(space.total_bytes > 0);
+    /* A directory: a volume, named by its name; its output a file in it, removed. */
+    assert_true(d->has_volume && !d->cpu_ceiling && !d->in_ram);
+    assert_string_equal(target_place(&dir), "d");
+    out = d->open_output(&dir, "test-out", &opts, &err);
+    assert_non_null(out);
+    assert_non_null(strstr(sink_temp_path(out), path));
+    assert_int_equal(sink_write(out, "abc", 3, &err), CP_OK);
+    assert_int_equal(sink_finish(out, &err), CP_OK);
+    sink_close(out);
+    char resolved[PATH_MAX];
+    d->identity(&dir, id, sizeof id);
+    assert_string_equal(id, realpath(path, resolved));
     rmdir(path);
     assert_int_equal(d->still_there(&dir, &v, &err), CP_EIO);
 }
