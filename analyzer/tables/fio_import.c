@@ -159,7 +159,7 @@ static int job_row(const char *name, const json_t *root, const json_t *jobs, con
 {
     fio_row_t r = {0};
     const char *job_name = import_json_text(job, "jobname");
-    if (!import_json_name(job_name, r.target) || strcmp(r.target, CP_MEM_TARGET_NAME) == 0)
+    if (!import_json_name(job_name, r.target) || target_name_is_ceiling(r.target))
         return cp_err_set(err, CP_EDATA, "%s: a job without a usable jobname (1 to %d "
                           "printable bytes, not '%s')", name, CP_NAME_MAX - 1,
                           CP_MEM_TARGET_NAME);
