@@ -11,7 +11,7 @@
 #include "codecs/codec.h"
 #include "common/log.h"
 #include "common/units.h"
-#include "measure/compress_job.h"
+#include "measure/codec_job.h"
 #include "measure/memest.h"
 #include "tables/record_json.h"
 
@@ -135,7 +135,7 @@ static void print_summary(const compress_record_t *r)
 
 int cmd_compress(int argc, char **argv)
 {
-    compress_job_t job = compress_job_defaults();
+    codec_job_t job = codec_job_defaults();
     bool json = false;
     cp_err_t err = {0};
     int rc = CP_OK;
@@ -215,7 +215,7 @@ int cmd_compress(int argc, char **argv)
         return cp_exit_status(rc);
     }
     compress_record_t rec;
-    rc = compress_job_run(&job, &rec, &err);
+    rc = codec_job_run(&job, &rec, &err);
     if (rc != CP_OK) {
         cp_log_error("%s", err.msg);
         return cp_exit_status(rc);

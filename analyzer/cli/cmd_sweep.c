@@ -14,7 +14,7 @@
 #include "codecs/presets.h"
 #include "common/log.h"
 #include "common/prng.h"
-#include "measure/compress_job.h"
+#include "measure/codec_job.h"
 #include "measure/hostinfo.h"
 #include "measure/sweep.h"
 #include "tables/runs_writer.h"

@@ -84,7 +84,7 @@ int options_check_decompress(const sweep_params_t *p, series_spec_t *series, siz
     int rc = CP_OK;
     for (size_t i = 0; p->decompress && i < n && rc == CP_OK; i++)
         if (series[i].kind == SERIES_COMMAND)
-            rc = cmd_series_restore(&series[i].cmd, &series[i].codec, err);
+            rc = command_series_restore(&series[i].command, &series[i].codec, err);
     sweep_params_t listed = *p; /* the lists as parsed so far */
     listed.series = series;
     listed.n_series = n;
@@ -116,11 +116,11 @@ int options_finish_sweep(sweep_params_t *p, series_spec_t **series, int **thread
     if (rc == CP_OK && cmd_name != NULL && cmd_template == NULL)
         rc = cp_err_set(err, CP_EUSAGE, "--cmd-name names a --cmd TEMPLATE; none was given");
     if (rc == CP_OK && cmd_template != NULL) {
-        cmd_series_t cmd;
-        rc = cmd_series_make(cmd_template, cmd_name, &cmd, err);
+        command_series_t command;
+        rc = command_series_make(cmd_template, cmd_name, &command, err);
         if (rc == CP_OK) {
-            series_spec_t command = series_of_command(&cmd);
-            rc = series_list_append(series, &p->n_series, &command, err);
+            series_spec_t spec = series_of_command(&command);
+            rc = series_list_append(series, &p->n_series, &spec, err);
         }
     }
     if (rc == CP_OK)

@@ -60,7 +60,7 @@ int options_max_memory(const char *text, uint64_t *out, cp_err_t *err);
 
 /* --decompress's companions in sweep and run. Each command series of series[0..n) becomes
  * its preset's restore, its codec the built-in codec that writes its archives
- * (cmd_series_restore; a --cmd template or pigz is refused); then
+ * (command_series_restore; a --cmd template or pigz is refused); then
  * --sync only when the restored bytes are written (--layout same).
  * CP_OK, changing nothing, when p does not decompress; CP_EUSAGE naming the option
  * otherwise. */

@@ -386,11 +386,11 @@ int parse_series_list(const char *text, series_spec_t **out, size_t *count, cp_e
         }
         snprintf(item, sizeof item, "%.*s", (int)len, s);
         series_spec_t series;
-        if (cmd_preset_is(item)) {
-            cmd_series_t cmd;
-            rc = cmd_preset_expand(item, &cmd, err);
+        if (command_preset_is(item)) {
+            command_series_t command;
+            rc = command_preset_expand(item, &command, err);
             if (rc == CP_OK)
-                series = series_of_command(&cmd);
+                series = series_of_command(&command);
         } else {
             codec_spec_t codec;
             rc = codec_parse(item, &codec, err);

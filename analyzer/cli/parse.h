@@ -63,7 +63,7 @@ int parse_target(const char *text, target_spec_t *out, cp_err_t *err);
 /* Parses -c LIST, comma-separated codecs and presets ("zstd:3,zstd-cli:3"), appending
  * them to the malloc'd list *out of *count series (NULL and 0 for a new one; the caller
  * frees *out), so that -c given twice adds both: a codec is a codec series, a preset a
- * command series (cmd_preset_expand). CP_EUSAGE for a bad or empty item or one already
+ * command series (command_preset_expand). CP_EUSAGE for a bad or empty item or one already
  * in the list (*out then freed and NULL, *count 0). */
 int parse_series_list(const char *text, series_spec_t **out, size_t *count, cp_err_t *err);
 

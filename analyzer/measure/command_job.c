@@ -39,7 +39,7 @@ static int placeholder_at(const char *s)
     return -1;
 }
 
-int cmd_template_check(const char *t, cp_err_t *err)
+int command_template_check(const char *t, cp_err_t *err)
 {
     if (t == NULL || t[0] == '\0')
         return cp_err_set(err, CP_EUSAGE, "--cmd needs a command template");
@@ -77,7 +77,7 @@ int cmd_template_check(const char *t, cp_err_t *err)
     return CP_OK;
 }
 
-long cmd_shell_quote(const char *s, char *out, size_t cap)
+long command_shell_quote(const char *s, char *out, size_t cap)
 {
     size_t n = 0;
 #define PUT(c)                                                                                 \
@@ -106,7 +106,7 @@ long cmd_shell_quote(const char *s, char *out, size_t cap)
     return (long)n;
 }
 
-int cmd_template_expand(const char *t, const char *input, const char *output, int threads,
+int command_template_expand(const char *t, const char *input, const char *output, int threads,
                         char *out, size_t cap, cp_err_t *err)
 {
     size_t n = 0;
@@ -115,7 +115,7 @@ int cmd_template_expand(const char *t, const char *input, const char *output, in
         char piece[2 * PATH_MAX + 8];
         long len;
         if (k == 0 || k == 1) {
-            len = cmd_shell_quote(k == 0 ? input : output, piece, sizeof piece);
+            len = command_shell_quote(k == 0 ? input : output, piece, sizeof piece);
         } else if (k == 2) {
             len = snprintf(piece, sizeof piece, "%d", threads);
         } else {
@@ -152,24 +152,24 @@ static void program_name(const char *t, char *out, size_t cap)
     snprintf(out, cap, "%.*s", (int)len, start);
 }
 
-int cmd_series_make(const char *template_text, const char *name, cmd_series_t *s,
+int command_series_make(const char *template_text, const char *name, command_series_t *s,
                     cp_err_t *err)
 {
-    int rc = cmd_template_check(template_text, err);
+    int rc = command_template_check(template_text, err);
     if (rc != CP_OK)
         return rc;
-    char prog[CMD_SERIES_MAX];
+    char prog[COMMAND_SERIES_MAX];
     if (name == NULL || name[0] == '\0') {
         program_name(template_text, prog, sizeof prog);
         name = prog;
     }
-    if (strlen(name) + 4 >= CMD_SERIES_MAX || strpbrk(name, ",\"\n\r") != NULL)
+    if (strlen(name) + 4 >= COMMAND_SERIES_MAX || strpbrk(name, ",\"\n\r") != NULL)
         return cp_err_set(err, CP_EUSAGE,
                           "bad --cmd-name '%s': at most %d characters, no commas, quotes or "
                           "newlines",
-                          name, CMD_SERIES_MAX - 5);
+                          name, COMMAND_SERIES_MAX - 5);
     snprintf(s->template_text, sizeof s->template_text, "%s", template_text);
-    snprintf(s->series, sizeof s->series, "cmd:%.*s", CMD_SERIES_MAX - 5, name);
+    snprintf(s->series, sizeof s->series, "cmd:%.*s", COMMAND_SERIES_MAX - 5, name);
     s->preset[0] = '\0';
     s->restores = false;
     return CP_OK;
@@ -177,12 +177,12 @@ int cmd_series_make(const char *template_text, const char *name, cmd_series_t *s
 
 /* ---- presets (the table is codecs/presets.c) ----------------------------------------- */
 
-bool cmd_preset_is(const char *spec)
+bool command_preset_is(const char *spec)
 {
     return spec != NULL && preset_find(spec) != NULL;
 }
 
-int cmd_preset_expand(const char *spec, cmd_series_t *s, cp_err_t *err)
+int command_preset_expand(const char *spec, command_series_t *s, cp_err_t *err)
 {
     const preset_t *p = preset_find(spec);
     if (p == NULL)
@@ -200,7 +200,7 @@ int cmd_preset_expand(const char *spec, cmd_series_t *s, cp_err_t *err)
     return CP_OK;
 }
 
-int cmd_series_restore(cmd_series_t *s, codec_spec_t *archive_codec, cp_err_t *err)
+int command_series_restore(command_series_t *s, codec_spec_t *archive_codec, cp_err_t *err)
 {
     if (s->preset[0] == '\0')
         return cp_err_set(err, CP_EUSAGE, "--decompress restores the built-in codecs' archives, "
@@ -211,7 +211,7 @@ int cmd_series_restore(cmd_series_t *s, codec_spec_t *archive_codec, cp_err_t *e
         return cp_err_set(err, CP_EUSAGE, "--decompress: no built-in codec writes %s's format; "
                           "the presets zstd-cli:L and xz-cli:L restore with the CLIs",
                           p != NULL ? p->name : s->preset);
-    char spec[CMD_SERIES_MAX + 8];
+    char spec[COMMAND_SERIES_MAX + 8];
     snprintf(spec, sizeof spec, "%s%s", p->codec, strchr(s->preset, ':'));
     int rc = codec_parse(spec, archive_codec, err);
     if (rc != CP_OK)
@@ -352,13 +352,13 @@ static int describe_failure(const command_job_t *job, int status, uint64_t out_b
     stderr_excerpt(err_fd, tail, sizeof tail);
     const char *sep = tail[0] ? ": " : "";
     if (WIFSIGNALED(status))
-        return cp_err_set(err, CP_EIO, "%s was killed by signal %d (%s)%s%s", job->cmd->series,
+        return cp_err_set(err, CP_EIO, "%s was killed by signal %d (%s)%s%s", job->command->series,
                           WTERMSIG(status), strsignal(WTERMSIG(status)), sep, tail);
     if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
-        return cp_err_set(err, CP_EIO, "%s exited with status %d%s%s", job->cmd->series,
+        return cp_err_set(err, CP_EIO, "%s exited with status %d%s%s", job->command->series,
                           WEXITSTATUS(status), sep, tail);
     if (out_bytes == 0)
-        return cp_err_set(err, CP_EIO, "%s wrote nothing to {output}%s%s", job->cmd->series,
+        return cp_err_set(err, CP_EIO, "%s wrote nothing to {output}%s%s", job->command->series,
                           sep, tail);
     return CP_OK;
 }
@@ -368,7 +368,7 @@ int command_job_run(const command_job_t *job, compress_record_t *rec, cp_err_t *
     memset(rec, 0, sizeof *rec);
     rec->run.cpu_wait_s = rec->run.io_wait_s = rec->run.io_read_wait_s = NAN;
     rec->run.dirty_pause_s = NAN;
-    snprintf(rec->codec, sizeof rec->codec, "%s", job->cmd->series);
+    snprintf(rec->codec, sizeof rec->codec, "%s", job->command->series);
     rec->command = true;
     rec->decompress = job->restores_bytes > 0;
     rec->threads = job->threads;
@@ -422,7 +422,7 @@ int command_job_run(const command_job_t *job, compress_record_t *rec, cp_err_t *
     if (rc == CP_OK && (command == NULL || err_file == NULL))
         rc = cp_err_set(err, CP_ENOMEM, "cannot set up the command's run");
     if (rc == CP_OK)
-        rc = cmd_template_expand(job->cmd->template_text, job->input_path, out_path,
+        rc = command_template_expand(job->command->template_text, job->input_path, out_path,
                                  job->threads, command, CMD_TEMPLATE_MAX + 4 * PATH_MAX, err);
     if (rc == CP_OK && !job->warm) {
         /* As the pipeline: cache_dropped says whether the pages are gone; an input with
@@ -488,7 +488,7 @@ int command_job_run(const command_job_t *job, compress_record_t *rec, cp_err_t *
     rec->run.seconds = rec->run.pipeline_s + rec->run.flush_s;
     if (rc == CP_OK && job->restores_bytes > 0 && rec->run.output_bytes != job->restores_bytes)
         rc = cp_err_set(err, CP_EIO, "%s restored %llu bytes; the input has %llu",
-                        job->cmd->series, (unsigned long long)rec->run.output_bytes,
+                        job->command->series, (unsigned long long)rec->run.output_bytes,
                         (unsigned long long)job->restores_bytes);
     compress_record_count_uncompressed(rec);
 

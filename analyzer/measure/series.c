@@ -15,20 +15,20 @@ series_spec_t series_of_codec(const codec_spec_t *codec)
     return s;
 }
 
-series_spec_t series_of_command(const cmd_series_t *cmd)
+series_spec_t series_of_command(const command_series_t *command)
 {
     series_spec_t s;
     memset(&s, 0, sizeof s);
     s.kind = SERIES_COMMAND;
     (void)codec_parse("copy", &s.codec, NULL); /* a built-in name: cannot fail */
-    s.cmd = *cmd;
+    s.command = *command;
     return s;
 }
 
 int series_list_append(series_spec_t **list, size_t *count, const series_spec_t *s,
                        cp_err_t *err)
 {
-    char name[CMD_SERIES_MAX], other[CMD_SERIES_MAX];
+    char name[COMMAND_SERIES_MAX], other[COMMAND_SERIES_MAX];
     series_format(s, name, sizeof name);
     for (size_t i = 0; i < *count; i++) {
         series_format(&(*list)[i], other, sizeof other);
@@ -46,7 +46,7 @@ int series_list_append(series_spec_t **list, size_t *count, const series_spec_t 
 void series_format(const series_spec_t *s, char *buf, size_t size)
 {
     if (s->kind == SERIES_COMMAND)
-        snprintf(buf, size, "%s", s->cmd.series);
+        snprintf(buf, size, "%s", s->command.series);
     else
         codec_format(&s->codec, buf, size);
 }

@@ -20,14 +20,14 @@ typedef enum series_kind {
 typedef struct series_spec {
     series_kind_t kind;
     codec_spec_t codec;
-    cmd_series_t cmd; /* SERIES_COMMAND only; zeroed otherwise */
+    command_series_t command; /* SERIES_COMMAND only; zeroed otherwise */
 } series_spec_t;
 
 /* A codec series of codec. */
 series_spec_t series_of_codec(const codec_spec_t *codec);
 
-/* A command series of cmd, with the "copy" codec beside it. */
-series_spec_t series_of_command(const cmd_series_t *cmd);
+/* A command series of command, with the "copy" codec beside it. */
+series_spec_t series_of_command(const command_series_t *command);
 
 /* Appends *s to the malloc'd list *list of *count series (the caller frees *list).
  * The list unchanged on failure: CP_EUSAGE "codec 'X' is given twice" when a series of

@@ -1,6 +1,6 @@
 /* sweep.c - the measuring loop (sweep.h): preparing each target through its ops (volume,
  * input copy or archives), planning and shuffling the runs of every series, running each
- * by compress_job or command_job with telemetry around it, and --reps auto. */
+ * by codec_job or command_job with telemetry around it, and --reps auto. */
 #include "measure/sweep.h"
 
 #include <errno.h>
@@ -352,7 +352,7 @@ static bool writes_target(const sweep_params_t *p, size_t t)
     return target_ops_for(&p->targets[t])->has_volume && writes_output(p);
 }
 
-static bool series_is_cmd(const sweep_params_t *p, size_t c)
+static bool series_is_command(const sweep_params_t *p, size_t c)
 {
     return p->series[c].kind == SERIES_COMMAND;
 }
@@ -376,17 +376,17 @@ static void target_caps(const sweep_params_t *p, const target_state_t *st, size_
 static void paced_caps(const sweep_params_t *p, const target_state_t *st, size_t t, size_t c,
                        double *write_cap, double *read_cap)
 {
-    if (series_is_cmd(p, c))
+    if (series_is_command(p, c))
         *write_cap = *read_cap = 0.0;
     else
         target_caps(p, st, t, write_cap, read_cap);
 }
 
 static void fill_job(const sweep_params_t *p, const target_state_t *st, size_t t, size_t c,
-                     int threads, compress_job_t *job)
+                     int threads, codec_job_t *job)
 {
     const target_spec_t *target = &p->targets[t];
-    *job = compress_job_defaults();
+    *job = codec_job_defaults();
     if (p->decompress) { /* the archive on the target; a native one has no frame table */
         const archive_t *a = st[t].archive_for[c];
         job->pipeline.input_path = a->path;
@@ -414,12 +414,12 @@ static void series_name(const sweep_params_t *p, size_t c, char *buf, size_t siz
     series_format(&p->series[c], buf, size);
 }
 
-/* One run of series c at threads on target t, by compress_job or command_job. */
+/* One run of series c at threads on target t, by codec_job or command_job. */
 static int run_job(const sweep_params_t *p, const target_state_t *st, size_t t, size_t c,
                    int threads, compress_record_t *rec, cp_err_t *err)
 {
-    if (series_is_cmd(p, c)) {
-        command_job_t job = {.input_path = st[t].input_path, .cmd = &p->series[c].cmd,
+    if (series_is_command(p, c)) {
+        command_job_t job = {.input_path = st[t].input_path, .command = &p->series[c].command,
                              .threads = threads, .sync = p->sync};
         if (p->decompress) { /* the preset's program restores the archive on the target */
             job.input_path = st[t].archive_for[c]->path;
@@ -431,9 +431,9 @@ static int run_job(const sweep_params_t *p, const target_state_t *st, size_t t, 
         rec->engine = p->engine; /* which engine's archive it restored, if it did */
         return rc;
     }
-    compress_job_t job;
+    codec_job_t job;
     fill_job(p, st, t, c, threads, &job);
-    return compress_job_run(&job, rec, err);
+    return codec_job_run(&job, rec, err);
 }
 
 /* A row for planned run r, not yet measured. */
@@ -750,10 +750,10 @@ static int run_until_settled(const sweep_params_t *p, target_state_t *st, planne
 int sweep_check_decompress(const sweep_params_t *p, cp_err_t *err)
 {
     for (size_t c = 0; p->decompress && c < p->n_series; c++)
-        if (series_is_cmd(p, c) && !p->series[c].cmd.restores)
+        if (series_is_command(p, c) && !p->series[c].command.restores)
             return cp_err_set(err, CP_EUSAGE, "--decompress restores the built-in codecs' "
                               "archives; a command does only as a preset's restore "
-                              "(cmd_series_restore)");
+                              "(zstd-cli, xz-cli, pigz), not a --cmd template");
     return CP_OK;
 }
 
@@ -762,10 +762,10 @@ int sweep_check_decompress(const sweep_params_t *p, cp_err_t *err)
  * it. */
 static void warn_unpaced_commands(const sweep_params_t *p, const target_state_t *st)
 {
-    bool any_cmd = false;
+    bool any_command = false;
     for (size_t c = 0; c < p->n_series; c++)
-        any_cmd = any_cmd || series_is_cmd(p, c);
-    for (size_t t = 0; any_cmd && t < p->n_targets; t++) {
+        any_command = any_command || series_is_command(p, c);
+    for (size_t t = 0; any_command && t < p->n_targets; t++) {
         double write_cap, read_cap;
         target_caps(p, st, t, &write_cap, &read_cap);
         if (write_cap > 0.0 || read_cap > 0.0)

@@ -14,7 +14,7 @@
 #include "common/err.h"
 #include "measure/archive.h"
 #include "measure/command_job.h"
-#include "measure/compress_job.h"
+#include "measure/codec_job.h"
 #include "measure/series.h"
 #include "measure/telemetry.h"
 #include "measure/volume.h"
@@ -75,7 +75,7 @@ typedef struct sweep_params {
 bool sweep_median_settled(const double *seconds, int n, double within);
 
 /* What --decompress cannot go with: a command series that has no restore (a preset's
- * restore is cmd_series_restore; a --cmd template has none). CP_EUSAGE naming it; CP_OK
+ * restore is command_series_restore; a --cmd template has none). CP_EUSAGE naming it; CP_OK
  * when p does not decompress. */
 int sweep_check_decompress(const sweep_params_t *p, cp_err_t *err);
 

@@ -131,7 +131,7 @@ typedef struct target_ops {
      * nothing is known of its room (memory). CP_EIO naming the directory on failure. */
     int (*space)(const target_spec_t *t, sys_space_t *out, cp_err_t *err);
     /* Opens the sink a measured run writes its output to, counted and removed after the
-     * run (compress_job): a temporary file named after prefix in the target's directory
+     * run (codec_job): a temporary file named after prefix in the target's directory
      * (sink_open_file), or a sink that counts and discards (sink_open_mem) for a target
      * whose output is not kept (the CPU ceiling). NULL with err set on failure. */
     sink_t *(*open_output)(const target_spec_t *t, const char *prefix,

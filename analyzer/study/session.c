@@ -18,7 +18,7 @@
 #include "common/prng.h"
 #include "common/sys.h"
 #include "common/tempfile.h"
-#include "measure/compress_job.h"
+#include "measure/codec_job.h"
 #include "measure/hostinfo.h"
 #include "measure/memest.h"
 #include "measure/volume.h"

@@ -4,7 +4,7 @@
 
 #include <jansson.h>
 
-#include "measure/compress_job.h"
+#include "measure/codec_job.h"
 
 /* A new JSON object with the record's fields (see docs/formats.md, "compress --json");
  * the caller owns the reference (json_decref). NULL only when out of memory. */

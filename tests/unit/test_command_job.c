@@ -18,7 +18,7 @@
 static void assert_shell_round_trip(const char *s)
 {
     char quoted[1024], command[1100], back[1024] = "";
-    assert_true(cmd_shell_quote(s, quoted, sizeof quoted) > 0);
+    assert_true(command_shell_quote(s, quoted, sizeof quoted) > 0);
     snprintf(command, sizeof command, "printf %%s %s", quoted);
     FILE *p = popen(command, "r");
     assert_non_null(p);
@@ -43,9 +43,9 @@ static void test_quote_exact_text_and_overflow(void **state)
 {
     (void)state;
     char out[32];
-    assert_int_equal(cmd_shell_quote("a'b", out, sizeof out), 8);
+    assert_int_equal(command_shell_quote("a'b", out, sizeof out), 8);
     assert_string_equal(out, "'a'\\''b'");
-    assert_int_equal(cmd_shell_quote("0123456789", out, 12), -1); /* needs 12 + NUL */
+    assert_int_equal(command_shell_quote("0123456789", out, 12), -1); /* needs 12 + NUL */
     assert_string_equal(out, "");
 }
 
@@ -54,15 +54,15 @@ static void test_expand_substitutes_every_placeholder(void **state)
     (void)state;
     char out[256];
     cp_err_t err = {0};
-    assert_int_equal(cmd_template_expand("zstd -T{threads} -c {input} > {output}; echo ${X} {x}",
+    assert_int_equal(command_template_expand("zstd -T{threads} -c {input} > {output}; echo ${X} {x}",
                                          "/a b/in's", "/o/out", 4, out, sizeof out, &err),
                      CP_OK);
     assert_string_equal(out, "zstd -T4 -c '/a b/in'\\''s' > '/o/out'; echo ${X} {x}");
-    assert_int_equal(cmd_template_expand("cp {input} {output} {input}", "i", "o", 1, out,
+    assert_int_equal(command_template_expand("cp {input} {output} {input}", "i", "o", 1, out,
                                          sizeof out, &err),
                      CP_OK);
     assert_string_equal(out, "cp 'i' 'o' 'i'");
-    assert_int_equal(cmd_template_expand("cp {input} {output}", "i", "o", 1, out, 8, &err),
+    assert_int_equal(command_template_expand("cp {input} {output}", "i", "o", 1, out, 8, &err),
                      CP_EUSAGE);
 }
 
@@ -70,29 +70,29 @@ static void test_template_check(void **state)
 {
     (void)state;
     cp_err_t err = {0};
-    assert_int_equal(cmd_template_check("cp {input} {output}", &err), CP_OK);
-    assert_int_equal(cmd_template_check("cat < {input} > {output}", &err), CP_OK);
-    assert_int_equal(cmd_template_check("cp {input} /dev/null", &err), CP_EUSAGE);
+    assert_int_equal(command_template_check("cp {input} {output}", &err), CP_OK);
+    assert_int_equal(command_template_check("cat < {input} > {output}", &err), CP_OK);
+    assert_int_equal(command_template_check("cp {input} /dev/null", &err), CP_EUSAGE);
     assert_non_null(strstr(err.msg, "{output}"));
     err = (cp_err_t){0}; /* the first error recorded stays */
-    assert_int_equal(cmd_template_check("cp '{input}' {output}", &err), CP_EUSAGE);
+    assert_int_equal(command_template_check("cp '{input}' {output}", &err), CP_EUSAGE);
     assert_non_null(strstr(err.msg, "quotes"));
-    assert_int_equal(cmd_template_check("cp {input} \"{output}\"", &err), CP_EUSAGE);
-    assert_int_equal(cmd_template_check("", &err), CP_EUSAGE);
+    assert_int_equal(command_template_check("cp {input} \"{output}\"", &err), CP_EUSAGE);
+    assert_int_equal(command_template_check("", &err), CP_EUSAGE);
 }
 
 static void test_series_names(void **state)
 {
     (void)state;
-    cmd_series_t s;
+    command_series_t s;
     cp_err_t err = {0};
-    assert_int_equal(cmd_series_make("/usr/bin/zstd -c {input} > {output}", NULL, &s, &err),
+    assert_int_equal(command_series_make("/usr/bin/zstd -c {input} > {output}", NULL, &s, &err),
                      CP_OK);
     assert_string_equal(s.series, "cmd:zstd");
-    assert_int_equal(cmd_series_make("  pigz -c {input} > {output}", "mine", &s, &err), CP_OK);
+    assert_int_equal(command_series_make("  pigz -c {input} > {output}", "mine", &s, &err), CP_OK);
     assert_string_equal(s.series, "cmd:mine");
-    assert_int_equal(cmd_series_make("cp {input} {output}", "a,b", &s, &err), CP_EUSAGE);
-    assert_int_equal(cmd_series_make("cp {input} {output}",
+    assert_int_equal(command_series_make("cp {input} {output}", "a,b", &s, &err), CP_EUSAGE);
+    assert_int_equal(command_series_make("cp {input} {output}",
                                      "a-name-that-is-far-too-long-for-a-series", &s, &err),
                      CP_EUSAGE);
 }
@@ -100,24 +100,24 @@ static void test_series_names(void **state)
 static void test_presets(void **state)
 {
     (void)state;
-    cmd_series_t s;
+    command_series_t s;
     cp_err_t err = {0};
-    assert_true(cmd_preset_is("zstd-cli:3"));
-    assert_true(cmd_preset_is("pigz"));
-    assert_false(cmd_preset_is("zstd:3"));
-    assert_int_equal(cmd_preset_expand("zstd-cli:3", &s, &err), CP_OK);
+    assert_true(command_preset_is("zstd-cli:3"));
+    assert_true(command_preset_is("pigz"));
+    assert_false(command_preset_is("zstd:3"));
+    assert_int_equal(command_preset_expand("zstd-cli:3", &s, &err), CP_OK);
     assert_string_equal(s.template_text, "zstd -q -3 -T{threads} -c {input} > {output}");
     assert_string_equal(s.series, "cmd:zstd-cli:3");
-    assert_int_equal(cmd_preset_expand("xz-cli:6e", &s, &err), CP_OK);
+    assert_int_equal(command_preset_expand("xz-cli:6e", &s, &err), CP_OK);
     assert_string_equal(s.template_text, "xz -q -6e -T{threads} -c {input} > {output}");
     assert_string_equal(s.series, "cmd:xz-cli:6e");
-    assert_int_equal(cmd_preset_expand("pigz:6", &s, &err), CP_OK);
+    assert_int_equal(command_preset_expand("pigz:6", &s, &err), CP_OK);
     assert_string_equal(s.template_text, "pigz -q -6 -p {threads} -c {input} > {output}");
-    assert_int_equal(cmd_template_check(s.template_text, &err), CP_OK);
-    assert_int_equal(cmd_preset_expand("zstd-cli:20", &s, &err), CP_EUSAGE);
-    assert_int_equal(cmd_preset_expand("zstd-cli:3e", &s, &err), CP_EUSAGE);
-    assert_int_equal(cmd_preset_expand("pigz", &s, &err), CP_EUSAGE);
-    assert_int_equal(cmd_preset_expand("pigz:x", &s, &err), CP_EUSAGE);
+    assert_int_equal(command_template_check(s.template_text, &err), CP_OK);
+    assert_int_equal(command_preset_expand("zstd-cli:20", &s, &err), CP_EUSAGE);
+    assert_int_equal(command_preset_expand("zstd-cli:3e", &s, &err), CP_EUSAGE);
+    assert_int_equal(command_preset_expand("pigz", &s, &err), CP_EUSAGE);
+    assert_int_equal(command_preset_expand("pigz:x", &s, &err), CP_EUSAGE);
 }
 
 /* --decompress: a preset becomes its CLI restoring the archive of the matching built-in
@@ -125,31 +125,31 @@ static void test_presets(void **state)
 static void test_presets_restore(void **state)
 {
     (void)state;
-    cmd_series_t s;
+    command_series_t s;
     codec_spec_t codec;
     cp_err_t err = {0};
-    assert_int_equal(cmd_preset_expand("zstd-cli:3", &s, &err), CP_OK);
-    assert_int_equal(cmd_series_restore(&s, &codec, &err), CP_OK);
+    assert_int_equal(command_preset_expand("zstd-cli:3", &s, &err), CP_OK);
+    assert_int_equal(command_series_restore(&s, &codec, &err), CP_OK);
     assert_string_equal(s.template_text, "zstd -q -d -c < {input} > {output}");
     assert_string_equal(s.series, "cmd:zstd-cli:3");
     assert_true(s.restores);
     char name[32];
     codec_format(&codec, name, sizeof name);
     assert_string_equal(name, "zstd:3");
-    assert_int_equal(cmd_template_check(s.template_text, &err), CP_OK);
+    assert_int_equal(command_template_check(s.template_text, &err), CP_OK);
 
-    assert_int_equal(cmd_preset_expand("xz-cli:6e", &s, &err), CP_OK);
-    assert_int_equal(cmd_series_restore(&s, &codec, &err), CP_OK);
+    assert_int_equal(command_preset_expand("xz-cli:6e", &s, &err), CP_OK);
+    assert_int_equal(command_series_restore(&s, &codec, &err), CP_OK);
     assert_string_equal(s.template_text, "xz -q -d -T{threads} -c < {input} > {output}");
     codec_format(&codec, name, sizeof name);
     assert_string_equal(name, "xz:6e");
 
-    assert_int_equal(cmd_preset_expand("pigz:6", &s, &err), CP_OK);
-    assert_int_equal(cmd_series_restore(&s, &codec, &err), CP_EUSAGE);
+    assert_int_equal(command_preset_expand("pigz:6", &s, &err), CP_OK);
+    assert_int_equal(command_series_restore(&s, &codec, &err), CP_EUSAGE);
     assert_non_null(strstr(err.msg, "pigz"));
     err = (cp_err_t){0};
-    assert_int_equal(cmd_series_make("cp {input} {output}", "zstd-cli:3", &s, &err), CP_OK);
-    assert_int_equal(cmd_series_restore(&s, &codec, &err), CP_EUSAGE);
+    assert_int_equal(command_series_make("cp {input} {output}", "zstd-cli:3", &s, &err), CP_OK);
+    assert_int_equal(command_series_restore(&s, &codec, &err), CP_EUSAGE);
     assert_non_null(strstr(err.msg, "--cmd template"));
     assert_false(s.restores);
 }
@@ -171,10 +171,10 @@ static char *make_input(char *input, size_t cap)
 static int run_cmd(const char *tpl, const char *input, const char *dir, bool mem,
                    compress_record_t *rec, cp_err_t *err)
 {
-    cmd_series_t s;
+    command_series_t s;
     *err = (cp_err_t){0}; /* the first error recorded stays */
-    assert_int_equal(cmd_series_make(tpl, "t", &s, err), CP_OK);
-    command_job_t job = {.input_path = input, .cmd = &s, .threads = 2, .sync = SYNC_FSYNC,
+    assert_int_equal(command_series_make(tpl, "t", &s, err), CP_OK);
+    command_job_t job = {.input_path = input, .command = &s, .threads = 2, .sync = SYNC_FSYNC,
                      .warm = true};
     target_spec_t target; /* the memory target's {output} is a FIFO, a directory's a file */
     if (mem)
@@ -226,9 +226,9 @@ static void test_run_counts_output_and_reports_failures(void **state)
 
     /* A restore must give back exactly the size it was told: counted on the restored side,
      * the input (the archive) as the output. */
-    cmd_series_t s;
-    assert_int_equal(cmd_series_make("head -c 1000 {input} > {output}", "r", &s, &err), CP_OK);
-    command_job_t job = {.input_path = input, .cmd = &s, .threads = 1, .sync = SYNC_FSYNC,
+    command_series_t s;
+    assert_int_equal(command_series_make("head -c 1000 {input} > {output}", "r", &s, &err), CP_OK);
+    command_job_t job = {.input_path = input, .command = &s, .threads = 1, .sync = SYNC_FSYNC,
                      .warm = true, .discard = true, .restores_bytes = 1000};
     err = (cp_err_t){0};
     assert_int_equal(command_job_run(&job, &rec, &err), CP_OK);

@@ -435,15 +435,15 @@ static void test_series_list_mixes_codecs_and_presets(void **state)
     assert_int_equal(n, 3);
     assert_int_equal(series[0].kind, SERIES_CODEC);
     assert_int_equal(series[1].kind, SERIES_COMMAND);
-    assert_string_equal(series[1].cmd.series, "cmd:zstd-cli:3");
+    assert_string_equal(series[1].command.series, "cmd:zstd-cli:3");
     assert_string_equal(series[1].codec.ops->name, "copy");
     assert_int_equal(series[2].kind, SERIES_CODEC);
     assert_string_equal(series[2].codec.ops->name, "xz");
     char name[32];
     series_format(&series[0], name, sizeof name);
     assert_string_equal(name, "zstd:3");
-    cmd_series_t extra;
-    assert_int_equal(cmd_series_make("cp {input} {output}", NULL, &extra, &err), CP_OK);
+    command_series_t extra;
+    assert_int_equal(command_series_make("cp {input} {output}", NULL, &extra, &err), CP_OK);
     series_spec_t command = series_of_command(&extra);
     assert_int_equal(series_list_append(&series, &n, &command, &err), CP_OK);
     assert_int_equal(n, 4);

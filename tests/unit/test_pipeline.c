@@ -19,7 +19,7 @@
 
 #include "common/cleanup.h"
 #include "measure/archive.h"
-#include "measure/compress_job.h"
+#include "measure/codec_job.h"
 #include "measure/pipeline.h"
 #include "measure/verify.h"
 
@@ -78,7 +78,7 @@ static void check_roundtrip(const char *codec, pipeline_engine_t engine, int thr
     snprintf(in, sizeof in, "%s/in", dir);
     snprintf(out, sizeof out, "%s/out", dir);
     write_input(in, input_size);
-    compress_job_t job = compress_job_defaults();
+    codec_job_t job = codec_job_defaults();
     job.pipeline.input_path = in;
     assert_int_equal(codec_parse(codec, &job.pipeline.codec, NULL), CP_OK);
     job.pipeline.engine = engine;
@@ -88,7 +88,7 @@ static void check_roundtrip(const char *codec, pipeline_engine_t engine, int thr
     job.verify = true;
     compress_record_t rec;
     cp_err_t err = {0};
-    int rc = compress_job_run(&job, &rec, &err);
+    int rc = codec_job_run(&job, &rec, &err);
     if (rc != CP_OK)
         fail_msg("%s %s T=%d n=%zu: %s", codec, pipeline_engine_name(engine), threads, input_size,
                  err.msg);
@@ -170,7 +170,7 @@ static void test_interrupt_leaves_nothing(void **state)
     snprintf(in, sizeof in, "%s/in", dir);
     snprintf(out, sizeof out, "%s/out", dir);
     write_input(in, 1 << 20);
-    compress_job_t job = compress_job_defaults();
+    codec_job_t job = codec_job_defaults();
     job.pipeline.input_path = in;
     job.pipeline.threads = 2;
     job.pipeline.block_size = 65536;
@@ -178,7 +178,7 @@ static void test_interrupt_leaves_nothing(void **state)
     cp_set_interrupted(true);
     compress_record_t rec;
     cp_err_t err = {0};
-    assert_int_equal(compress_job_run(&job, &rec, &err), CP_EINTR);
+    assert_int_equal(codec_job_run(&job, &rec, &err), CP_EINTR);
     cp_set_interrupted(false);
     unlink(in);
     assert_int_equal(count_entries(dir), 0);
@@ -194,19 +194,19 @@ static void test_existing_output_is_refused_and_kept(void **state)
     FILE *f = fopen(out, "w");
     fputs("precious", f);
     fclose(f);
-    compress_job_t job = compress_job_defaults();
+    codec_job_t job = codec_job_defaults();
     job.pipeline.input_path = in;
     job.output_path = out;
     compress_record_t rec;
     cp_err_t err = {0};
-    assert_int_equal(compress_job_run(&job, &rec, &err), CP_EUSAGE);
+    assert_int_equal(codec_job_run(&job, &rec, &err), CP_EUSAGE);
     assert_non_null(strstr(err.msg, "--force"));
     struct stat st;
     assert_int_equal(stat(out, &st), 0);
     assert_int_equal(st.st_size, 8);
     job.force = true;
     cp_err_clear(&err);
-    assert_int_equal(compress_job_run(&job, &rec, &err), CP_OK);
+    assert_int_equal(codec_job_run(&job, &rec, &err), CP_OK);
     assert_int_equal(stat(out, &st), 0);
     assert_int_equal((uint64_t)st.st_size, rec.run.output_bytes);
     unlink(in);
@@ -223,11 +223,11 @@ static void test_verify_detects_a_wrong_output(void **state)
     snprintf(out, sizeof out, "%s/out", dir);
     write_input(in, 50000);
     write_input(other, 50001);
-    compress_job_t job = compress_job_defaults();
+    codec_job_t job = codec_job_defaults();
     job.pipeline.input_path = other;
     job.output_path = out;
     compress_record_t rec;
-    assert_int_equal(compress_job_run(&job, &rec, NULL), CP_OK);
+    assert_int_equal(codec_job_run(&job, &rec, NULL), CP_OK);
     verify_result_t v;
     cp_err_t err = {0};
     assert_int_equal(verify_roundtrip(in, out, &job.pipeline.codec, &v, &err), CP_OK);
@@ -239,7 +239,7 @@ static void test_verify_detects_a_wrong_output(void **state)
     unlink(out);
 }
 
-/* --verify finding a mismatch through compress_job_run: a codec that compresses with zstd
+/* --verify finding a mismatch through codec_job_run: a codec that compresses with zstd
  * but "decompresses" with copy restores the compressed bytes, never the input. The job
  * fails with CP_EVERIFY (exit 1), records verified = 0, and leaves no output and no
  * temporary file. */
@@ -253,7 +253,7 @@ static void test_verify_mismatch_fails_and_removes_output(void **state)
     static codec_ops_t broken;
     broken = codec_zstd;
     broken.decoder_create = codec_copy.decoder_create;
-    compress_job_t job = compress_job_defaults();
+    codec_job_t job = codec_job_defaults();
     job.pipeline.input_path = in;
     job.pipeline.codec.ops = &broken;
     job.pipeline.codec.level = 3;
@@ -261,7 +261,7 @@ static void test_verify_mismatch_fails_and_removes_output(void **state)
     job.verify = true;
     compress_record_t rec;
     cp_err_t err = {0};
-    assert_int_equal(compress_job_run(&job, &rec, &err), CP_EVERIFY);
+    assert_int_equal(codec_job_run(&job, &rec, &err), CP_EVERIFY);
     assert_int_equal(rec.verified, 0);
     assert_non_null(strstr(err.msg, "verification failed"));
     unlink(in);
@@ -361,7 +361,7 @@ static void round_trip_paths(char *in, char *archive, char *out)
 static void make_archive(const char *in, const char *path, const char *codec, size_t bs,
                          pipeline_frames_t *frames)
 {
-    compress_job_t job = compress_job_defaults();
+    codec_job_t job = codec_job_defaults();
     job.pipeline.input_path = in;
     assert_int_equal(codec_parse(codec, &job.pipeline.codec, NULL), CP_OK);
     job.pipeline.threads = 2;
@@ -370,7 +370,7 @@ static void make_archive(const char *in, const char *path, const char *codec, si
     job.output_path = path;
     compress_record_t rec;
     cp_err_t err = {0};
-    if (compress_job_run(&job, &rec, &err) != CP_OK)
+    if (codec_job_run(&job, &rec, &err) != CP_OK)
         fail_msg("%s: %s", codec, err.msg);
     struct stat st;
     assert_int_equal(stat(path, &st), 0);
@@ -382,14 +382,14 @@ static void make_archive(const char *in, const char *path, const char *codec, si
 static int restore(const char *archive, const char *out, const char *codec, int threads,
                    const pipeline_frames_t *frames, compress_record_t *rec, cp_err_t *err)
 {
-    compress_job_t job = compress_job_defaults();
+    codec_job_t job = codec_job_defaults();
     job.pipeline.input_path = archive;
     assert_int_equal(codec_parse(codec, &job.pipeline.codec, NULL), CP_OK);
     job.pipeline.threads = threads;
     job.pipeline.frames = frames;
     job.output_path = out;
     job.force = true;
-    return compress_job_run(&job, rec, err);
+    return codec_job_run(&job, rec, err);
 }
 
 static void test_restores_byte_for_byte(void **state)
@@ -441,7 +441,7 @@ static void test_native_restores_byte_for_byte(void **state)
     for (size_t c = 0; c < 3; c++)
         for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
             write_input(in, sizes[i]);
-            compress_job_t make = compress_job_defaults();
+            codec_job_t make = codec_job_defaults();
             make.pipeline.input_path = in;
             assert_int_equal(codec_parse(codecs[c], &make.pipeline.codec, NULL), CP_OK);
             make.pipeline.engine = PIPELINE_NATIVE;
@@ -449,11 +449,11 @@ static void test_native_restores_byte_for_byte(void **state)
             make.output_path = archive;
             compress_record_t rec;
             cp_err_t err = {0};
-            if (compress_job_run(&make, &rec, &err) != CP_OK)
+            if (codec_job_run(&make, &rec, &err) != CP_OK)
                 fail_msg("%s: %s", codecs[c], err.msg);
             uint64_t archive_bytes = rec.run.output_bytes;
             for (size_t t = 0; t < 3; t++) {
-                compress_job_t job = compress_job_defaults();
+                codec_job_t job = codec_job_defaults();
                 job.pipeline.input_path = archive;
                 job.pipeline.codec = make.pipeline.codec;
                 job.pipeline.engine = PIPELINE_NATIVE;
@@ -463,7 +463,7 @@ static void test_native_restores_byte_for_byte(void **state)
                 job.output_path = out;
                 job.force = true;
                 err = (cp_err_t){0};
-                if (compress_job_run(&job, &rec, &err) != CP_OK)
+                if (codec_job_run(&job, &rec, &err) != CP_OK)
                     fail_msg("%s n=%zu T=%d: %s", codecs[c], sizes[i], threads[t], err.msg);
                 assert_true(rec.decompress);
                 assert_int_equal(rec.run.input_bytes, sizes[i]);
@@ -473,7 +473,7 @@ static void test_native_restores_byte_for_byte(void **state)
                 if (sizes[i] > 0 && t == 1) { /* told another size: an error, nothing kept */
                     job.restores_bytes = sizes[i] + 1;
                     err = (cp_err_t){0};
-                    assert_int_equal(compress_job_run(&job, &rec, &err), CP_ECODEC);
+                    assert_int_equal(codec_job_run(&job, &rec, &err), CP_ECODEC);
                     assert_non_null(strstr(err.msg, "not the input's"));
                     assert_int_equal(access(out, F_OK), -1);
                 }
@@ -481,7 +481,7 @@ static void test_native_restores_byte_for_byte(void **state)
                     job.restores_bytes = sizes[i];
                     job.pipeline.block_size = archive_bytes;
                     err = (cp_err_t){0};
-                    if (compress_job_run(&job, &rec, &err) != CP_OK)
+                    if (codec_job_run(&job, &rec, &err) != CP_OK)
                         fail_msg("%s n=%zu, one piece: %s", codecs[c], sizes[i], err.msg);
                     assert_true(files_equal(in, out));
                     unlink(out);
@@ -490,7 +490,7 @@ static void test_native_restores_byte_for_byte(void **state)
             if (sizes[i] > (1u << 20) && strcmp(codecs[c], "copy") != 0) {
                 /* Cut in half: the decoder itself says so, whatever size was expected. */
                 assert_int_equal(truncate(archive, (off_t)(archive_bytes / 2)), 0);
-                compress_job_t job = compress_job_defaults();
+                codec_job_t job = codec_job_defaults();
                 job.pipeline.input_path = archive;
                 job.pipeline.codec = make.pipeline.codec;
                 job.pipeline.engine = PIPELINE_NATIVE;
@@ -498,7 +498,7 @@ static void test_native_restores_byte_for_byte(void **state)
                 job.pipeline.threads = 2;
                 job.discard = true;
                 err = (cp_err_t){0};
-                int got = compress_job_run(&job, &rec, &err);
+                int got = codec_job_run(&job, &rec, &err);
                 assert_true(got == CP_ECODEC || got == CP_EVERIFY); /* corrupt / cut short */
                 assert_non_null(strstr(err.msg, make.pipeline.codec.ops->name));
             }

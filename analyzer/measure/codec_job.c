@@ -1,8 +1,8 @@
-/* compress_job.c - one measured codec run (compress_job.h), a compression or, with an
+/* codec_job.c - one measured codec run (codec_job.h), a compression or, with an
  * archive's frames, a decompression: its output's sink (a temporary file beside the final
  * path, the one its target opens, or counted in memory), the pipeline run, the optional
  * verification and the commit. */
-#include "measure/compress_job.h"
+#include "measure/codec_job.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,9 +20,9 @@
 #include "measure/memest.h"
 #include "measure/verify.h"
 
-compress_job_t compress_job_defaults(void)
+codec_job_t codec_job_defaults(void)
 {
-    compress_job_t job;
+    codec_job_t job;
     memset(&job, 0, sizeof job);
     job.pipeline = pipeline_defaults();
     job.sync = SYNC_FSYNC;
@@ -48,7 +48,7 @@ int compress_check_input(const char *path, uint64_t *size, cp_err_t *err)
     return CP_OK;
 }
 
-static int check_output_path(const compress_job_t *job, char *dir, char *base, cp_err_t *err)
+static int check_output_path(const codec_job_t *job, char *dir, char *base, cp_err_t *err)
 {
     struct stat out, in;
     if (lstat(job->output_path, &out) == 0 && stat(job->pipeline.input_path, &in) == 0 &&
@@ -88,7 +88,7 @@ int compress_check_room(const sys_space_t *space, const char *label, uint64_t in
     return CP_OK;
 }
 
-static int open_sink(const compress_job_t *job, const char *dir, const char *base,
+static int open_sink(const codec_job_t *job, const char *dir, const char *base,
                      uint64_t input_size, sink_t **sink, cp_err_t *err)
 {
     sink_options_t opts = {job->sync, job->rate_cap_bps, job->volume_label};
@@ -134,7 +134,7 @@ void compress_record_count_uncompressed(compress_record_t *rec)
         rec->bytes_per_s = (double)rec->run.input_bytes / rec->run.seconds;
 }
 
-int compress_job_run(const compress_job_t *job, compress_record_t *rec, cp_err_t *err)
+int codec_job_run(const codec_job_t *job, compress_record_t *rec, cp_err_t *err)
 {
     memset(rec, 0, sizeof *rec);
     codec_format(&job->pipeline.codec, rec->codec, sizeof rec->codec);

@@ -1,11 +1,11 @@
-/* compress_job.h - one measured run of a built-in codec from an input file to a sink: a
+/* codec_job.h - one measured run of a built-in codec from an input file to a sink: a
  * compression, what `chokepoint compress` does once and `sweep` does for every target x
  * codec x threads x repetition; or, with pipeline.frames (blocks engine) or
  * pipeline.decompress (native) set, a decompression of an archive (measure/archive.h).
  * Owns the output's life cycle: temporary file, timing, optional verification, then
  * rename into place (compress) or removal (sweep). */
-#ifndef CP_COMPRESS_JOB_H
-#define CP_COMPRESS_JOB_H
+#ifndef CP_CODEC_JOB_H
+#define CP_CODEC_JOB_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -16,7 +16,7 @@
 #include "measure/sink.h"
 #include "measure/target.h"
 
-typedef struct compress_job {
+typedef struct codec_job {
     const char *input_path;
     /* Exactly one destination: */
     const char *output_path; /* keep the output here (renamed into place on success) */
@@ -36,7 +36,7 @@ typedef struct compress_job {
      * restores to, for the free-space check and the result's (another size fails the
      * run); 0: unknown. The blocks engine takes it from its frames. */
     uint64_t restores_bytes;
-} compress_job_t;
+} codec_job_t;
 
 /* Bytes are counted on the uncompressed side whichever way the run went: run.input_bytes
  * is the input compressed or the bytes restored, run.output_bytes the compressed output or
@@ -64,7 +64,7 @@ typedef struct compress_record {
 } compress_record_t;
 
 /* A job with pipeline_defaults(), fsync, no destination set. */
-compress_job_t compress_job_defaults(void);
+codec_job_t codec_job_defaults(void);
 
 /* Checks the input is an existing, readable regular file; CP_EUSAGE naming it otherwise.
  * Sets *size to its size. */
@@ -85,12 +85,12 @@ int compress_check_room(const sys_space_t *space, const char *label, uint64_t in
 /* Turns a finished run's counts (bytes read in, bytes handed on) into the record's: for a
  * decompression the restored bytes become run.input_bytes and the archive
  * run.output_bytes; then bytes_per_s = run.input_bytes / run.seconds (left as it is when
- * no time was measured). compress_job and command_job call it once per run. */
+ * no time was measured). codec_job and command_job call it once per run. */
 void compress_record_count_uncompressed(compress_record_t *rec);
 
 /* Runs the job and fills rec. Usage faults (bad input, existing output without force) are
  * CP_EUSAGE before anything is written; run-time faults CP_EIO/CP_ENOSPC/...; a verified
  * mismatch CP_EVERIFY. On any failure no output file remains. */
-int compress_job_run(const compress_job_t *job, compress_record_t *rec, cp_err_t *err);
+int codec_job_run(const codec_job_t *job, compress_record_t *rec, cp_err_t *err);
 
 #endif
