@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/option_table.h"
 #include "cli/options.h"
 #include "cli/parse.h"
 #include "common/err.h"
@@ -18,7 +19,7 @@
 #include "tables/import_meta.h"
 #include "tables/outfile.h"
 
-static const char import_usage[] =
+static const char import_head[] =
     "usage: chokepoint import fio FIO.json [-o PROBE.csv] [--host NAME] [--started TIME]\n"
     "                         [--force]\n"
     "       chokepoint import hyperfine HF.json --input-size SIZE [--output-size SIZE]\n"
@@ -38,23 +39,36 @@ static const char import_usage[] =
     "             the repetitions at its thread count, its user and system means the CPU\n"
     "             seconds; parameters target and codec name the target and series, else\n"
     "             the command's text does\n"
-    "\n"
-    "  --input-size SIZE   bytes each hyperfine run read (K M G T powers of 1024, KB MB\n"
-    "                      GB TB of 1000)\n"
-    "  --output-size SIZE  bytes each run wrote (default: not known)\n"
-    "  --target NAME       the target of results without a target parameter\n"
-    "  -o, --output FILE   the table to write (default: stdout); refused if it exists.\n"
-    "                      A meta.json is written beside it when none is there, so\n"
-    "                      history, compare and predict know the table's host and start\n"
-    "                      time; a meta.json already there is left as it is\n"
-    "  --host NAME         the machine the figures were measured on, for meta.json\n"
-    "                      (default: 'unknown', never this machine's name)\n"
-    "  --started TIME      when they were measured, YYYY-MM-DDTHH:MM:SS then Z or +HHMM\n"
-    "                      (no zone: UTC); default: fio's timestamp, else the imported\n"
-    "                      file's modification time\n"
-    "  --force             replace FILE, and the meta.json beside it when an import of\n"
-    "                      FILE wrote it (any other meta.json stays)\n"
-    "  -h, --help          this text\n"
+    "\n";
+
+static const opt_use_t import_uses[] = {
+    {.id = OPT_INPUT_SIZE,
+     .help = "bytes each hyperfine run read (K M G T powers of 1024, KB MB\n"
+             "GB TB of 1000)"},
+    {.id = OPT_OUTPUT_SIZE, .help = "bytes each run wrote (default: not known)"},
+    {.id = OPT_TARGET, .help = "the target of results without a target parameter"},
+    {.id = OPT_OUTPUT,
+     .help = "the table to write (default: stdout); refused if it exists.\n"
+             "A meta.json is written beside it when none is there, so\n"
+             "history, compare and predict know the table's host and start\n"
+             "time; a meta.json already there is left as it is"},
+    {.id = OPT_HOST,
+     .help = "the machine the figures were measured on, for meta.json\n"
+             "(default: 'unknown', never this machine's name)"},
+    {.id = OPT_STARTED,
+     .help = "when they were measured, YYYY-MM-DDTHH:MM:SS then Z or +HHMM\n"
+             "(no zone: UTC); default: fio's timestamp, else the imported\n"
+             "file's modification time"},
+    {.id = OPT_FORCE,
+     .help = "replace FILE, and the meta.json beside it when an import of\n"
+             "FILE wrote it (any other meta.json stays)"},
+    {.id = OPT_HELP},
+    {.id = OPT_NONE},
+};
+
+static const opt_command_t import_command = {import_uses, 22, false};
+
+static const char import_tail[] =
     "\n"
     "Exit status: 0 written, 1 runtime failure, 2 bad arguments or a file that is not the\n"
     "tool's output (one line naming the file or option and what is wrong; nothing\n"
@@ -130,25 +144,12 @@ static int option_size(const char *option, const char *text, uint64_t *out, cp_e
 static int parse_args(int argc, char **argv, import_args_t *a, options_outcome_t *outcome,
                       cp_err_t *err)
 {
-    enum { OPT_INPUT_SIZE = 256, OPT_OUTPUT_SIZE, OPT_TARGET, OPT_FORCE, OPT_HOST,
-           OPT_STARTED };
-    static const struct option options[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"input-size", required_argument, NULL, OPT_INPUT_SIZE},
-        {"output-size", required_argument, NULL, OPT_OUTPUT_SIZE},
-        {"target", required_argument, NULL, OPT_TARGET},
-        {"force", no_argument, NULL, OPT_FORCE},
-        {"host", required_argument, NULL, OPT_HOST},
-        {"started", required_argument, NULL, OPT_STARTED},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     *outcome = OPTIONS_FAILED;
     options_begin();
     int c, rc = CP_OK;
-    while (rc == CP_OK && (c = getopt_long(argc, argv, ":o:h", options, NULL)) != -1) {
+    while (rc == CP_OK && (c = options_next(&import_command, argc, argv)) != -1) {
         switch (c) {
-        case 'o': a->output = optarg; break;
+        case OPT_OUTPUT: a->output = optarg; break;
         case OPT_INPUT_SIZE:
             rc = option_size("--input-size", optarg, &a->input_bytes, err);
             a->input_size_given = true;
@@ -160,7 +161,7 @@ static int parse_args(int argc, char **argv, import_args_t *a, options_outcome_t
         case OPT_FORCE: a->force = true; break;
         case OPT_HOST: a->host = optarg; break;
         case OPT_STARTED: a->started = optarg; break;
-        case 'h': *outcome = OPTIONS_HELP_REQUESTED; return CP_OK;
+        case OPT_HELP: *outcome = OPTIONS_HELP_REQUESTED; return CP_OK;
         default: options_error("import", c, argv); return CP_EUSAGE;
         }
     }
@@ -260,7 +261,7 @@ int cmd_import(int argc, char **argv)
     options_outcome_t outcome;
     int rc = parse_args(argc, argv, &args, &outcome, &err);
     if (outcome == OPTIONS_HELP_REQUESTED) {
-        fputs(import_usage, stdout);
+        options_help(stdout, &import_command, import_head, import_tail);
         return 0;
     }
     json_t *root = NULL;

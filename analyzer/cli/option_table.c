@@ -84,6 +84,11 @@ static const opt_desc_t table[OPT_END - OPT_INPUT] = {
     D(OPT_QUICK, "quick", 0, NULL, NULL),
     D(OPT_SIZE, "size", 0, "SIZE", NULL),
     D(OPT_KIND, "kind", 0, "KIND", NULL),
+    D(OPT_INPUT_SIZE, "input-size", 0, "SIZE", NULL),
+    D(OPT_OUTPUT_SIZE, "output-size", 0, "SIZE", NULL),
+    D(OPT_TARGET, "target", 0, "NAME", NULL),
+    D(OPT_HOST, "host", 0, "NAME", NULL),
+    D(OPT_STARTED, "started", 0, "TIME", NULL),
 };
 #undef D
 
