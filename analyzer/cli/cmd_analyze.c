@@ -1,7 +1,7 @@
 /* cmd_analyze.c - `chokepoint analyze RUNS.csv [--probe PROBE.csv] [--tolerance 0.10]
  * [--format text|json|markdown|summary] [-o FILE]`: argument handling only; the tables are
  * loaded by tables/ (runs_csv.c, probe_csv.c), analysed by model/analysis.c and written by
- * report/analysis_text.c and tables/analysis_json.c; a study that did not complete is warned
+ * report/analysis_text.c and report/analysis_json.c; a study that did not complete is warned
  * of by its meta.json's status rules (study/meta.h). */
 #include <errno.h>
 #include <math.h>
@@ -22,7 +22,7 @@
 #include "report/analysis_text.h"
 #include "report/report_format.h"
 #include "study/meta.h"
-#include "tables/analysis_json.h"
+#include "report/analysis_json.h"
 #include "tables/analysis_load.h"
 #include "tables/outfile.h"
 
