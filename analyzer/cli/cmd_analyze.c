@@ -56,14 +56,33 @@ static const opt_use_t analyze_uses[] = {
 };
 static const opt_command_t analyze_command = {analyze_uses, 20, false};
 
+static int as_text(const void *a, FILE *out, cp_err_t *err)
+{
+    return analysis_write_text(a, out, err);
+}
+static int as_json(const void *a, FILE *out, cp_err_t *err)
+{
+    return analysis_write_json(a, out, err);
+}
+static int as_markdown(const void *a, FILE *out, cp_err_t *err)
+{
+    return analysis_write_markdown(a, out, err);
+}
+static int as_summary(const void *a, FILE *out, cp_err_t *err)
+{
+    return analysis_write_summary(a, out, err);
+}
+/* The analysis in each format analyze writes (REPORT_FORMATS_ANALYZE). */
+static const report_writer_fn analysis_writers[REPORT_FORMAT_COUNT] = {
+    [REPORT_FORMAT_TEXT] = as_text,
+    [REPORT_FORMAT_JSON] = as_json,
+    [REPORT_FORMAT_MARKDOWN] = as_markdown,
+    [REPORT_FORMAT_SUMMARY] = as_summary,
+};
+
 static int write_output(const analysis_t *a, report_format_t format, FILE *out, cp_err_t *err)
 {
-    switch (format) {
-    case REPORT_FORMAT_JSON: return analysis_write_json(a, out, err);
-    case REPORT_FORMAT_MARKDOWN: return analysis_write_markdown(a, out, err);
-    case REPORT_FORMAT_SUMMARY: return analysis_write_summary(a, out, err);
-    default: return analysis_write_text(a, out, err);
-    }
+    return report_write(analysis_writers, format, a, out, err);
 }
 
 /* Writes into a temporary file beside path and renames it into place (tables/outfile.h),
