@@ -1,7 +1,7 @@
 /* cmd_analyze.c - `chokepoint analyze RUNS.csv [--probe PROBE.csv] [--tolerance 0.10]
  * [--format text|json|markdown|summary] [-o FILE]`: argument handling only; the tables are
  * loaded by tables/ (runs_csv.c, probe_csv.c), analysed by model/analysis.c and written by
- * report/analysis_text.c and report/analysis_json.c; a study that did not complete is warned
+ * report/analysis_text.c's analysis_writers (the JSON by report/analysis_json.c); a study that did not complete is warned
  * of by its meta.json's status rules (study/meta.h). */
 #include <errno.h>
 #include <math.h>
@@ -22,7 +22,6 @@
 #include "report/analysis_text.h"
 #include "report/report_format.h"
 #include "study/meta.h"
-#include "report/analysis_json.h"
 #include "tables/analysis_load.h"
 #include "tables/outfile.h"
 
@@ -55,30 +54,6 @@ static const opt_use_t analyze_uses[] = {
     {.id = OPT_NONE},
 };
 static const opt_command_t analyze_command = {analyze_uses, 20, false};
-
-static int as_text(const void *a, FILE *out, cp_err_t *err)
-{
-    return analysis_write_text(a, out, err);
-}
-static int as_json(const void *a, FILE *out, cp_err_t *err)
-{
-    return analysis_write_json(a, out, err);
-}
-static int as_markdown(const void *a, FILE *out, cp_err_t *err)
-{
-    return analysis_write_markdown(a, out, err);
-}
-static int as_summary(const void *a, FILE *out, cp_err_t *err)
-{
-    return analysis_write_summary(a, out, err);
-}
-/* The analysis in each format analyze writes (REPORT_FORMATS_ANALYZE). */
-static const report_writer_fn analysis_writers[REPORT_FORMAT_COUNT] = {
-    [REPORT_FORMAT_TEXT] = as_text,
-    [REPORT_FORMAT_JSON] = as_json,
-    [REPORT_FORMAT_MARKDOWN] = as_markdown,
-    [REPORT_FORMAT_SUMMARY] = as_summary,
-};
 
 static int write_output(const analysis_t *a, report_format_t format, FILE *out, cp_err_t *err)
 {

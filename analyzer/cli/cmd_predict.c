@@ -267,52 +267,11 @@ static const char *machine_words(const predict_study_t *s, char *buf, size_t cap
     return buf;
 }
 
-static int report_text(const void *r, FILE *out, cp_err_t *err)
-{
-    return predict_write_text(r, out, err);
-}
-static int report_json(const void *r, FILE *out, cp_err_t *err)
-{
-    return predict_write_json(r, out, err);
-}
-static int report_markdown(const void *r, FILE *out, cp_err_t *err)
-{
-    return predict_write_markdown(r, out, err);
-}
-/* The prediction in each document format. */
-static const report_writer_fn report_writers[REPORT_FORMAT_COUNT] = {
-    [REPORT_FORMAT_TEXT] = report_text,
-    [REPORT_FORMAT_JSON] = report_json,
-    [REPORT_FORMAT_MARKDOWN] = report_markdown,
-};
-
-static int classes_text(const void *none, FILE *out, cp_err_t *err)
-{
-    (void)none;
-    return storage_classes_write_text(out, err);
-}
-static int classes_json(const void *none, FILE *out, cp_err_t *err)
-{
-    (void)none;
-    return storage_classes_write_json(out, err);
-}
-static int classes_markdown(const void *none, FILE *out, cp_err_t *err)
-{
-    (void)none;
-    return storage_classes_write_markdown(out, err);
-}
-/* The storage classes (--classes) in each document format; they take no document. */
-static const report_writer_fn classes_writers[REPORT_FORMAT_COUNT] = {
-    [REPORT_FORMAT_TEXT] = classes_text,
-    [REPORT_FORMAT_JSON] = classes_json,
-    [REPORT_FORMAT_MARKDOWN] = classes_markdown,
-};
-
 /* The report, or the storage classes when r is NULL, in format. */
 static int write_output(const predict_report_t *r, report_format_t format, FILE *out,
                         cp_err_t *err)
 {
-    return report_write(r != NULL ? report_writers : classes_writers, format, r, out, err);
+    return report_write(r != NULL ? predict_writers : storage_classes_writers, format, r, out, err);
 }
 
 /* Writes the report (or the classes, r NULL) to -o FILE through a temporary file, or to

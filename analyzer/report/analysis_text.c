@@ -1,6 +1,6 @@
 /* analysis_text.c - an analysis for people, as plain text or Markdown: the answer first,
  * then per series its models as equations, the verdict table, crossovers and what-ifs
- * (analysis_text.h). */
+ * (analysis_text.h), and the table of its writers per --format (analysis_writers). */
 #include "report/analysis_text.h"
 
 #include <errno.h>
@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/analysis_json.h"
 #include "report/answer_text.h"
 #include "report/figure_text.h"
 #include "report/decision_text.h"
@@ -477,3 +478,26 @@ int analysis_write_summary(const analysis_t *a, FILE *out, cp_err_t *err)
         return cp_err_errno(err, CP_EIO, errno, "cannot write the summary");
     return 0;
 }
+
+static int as_text(const void *a, FILE *out, cp_err_t *err)
+{
+    return analysis_write_text(a, out, err);
+}
+static int as_json(const void *a, FILE *out, cp_err_t *err)
+{
+    return analysis_write_json(a, out, err);
+}
+static int as_markdown(const void *a, FILE *out, cp_err_t *err)
+{
+    return analysis_write_markdown(a, out, err);
+}
+static int as_summary(const void *a, FILE *out, cp_err_t *err)
+{
+    return analysis_write_summary(a, out, err);
+}
+const report_writer_fn analysis_writers[REPORT_FORMAT_COUNT] = {
+    [REPORT_FORMAT_TEXT] = as_text,
+    [REPORT_FORMAT_JSON] = as_json,
+    [REPORT_FORMAT_MARKDOWN] = as_markdown,
+    [REPORT_FORMAT_SUMMARY] = as_summary,
+};

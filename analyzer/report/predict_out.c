@@ -1,5 +1,5 @@
 /* predict_out.c - predict's answer as text, Markdown and JSON, and the list of storage
- * classes (predict_out.h). */
+ * classes (predict_out.h), with the tables of their writers per --format. */
 #include "report/predict_out.h"
 
 #include <errno.h>
@@ -628,3 +628,42 @@ int storage_classes_write_json(FILE *out, cp_err_t *err)
     return dump_json(json_pack("{s:s, s:o}", "label", STORAGE_CLASS_LABEL, "classes", classes),
                      out, err);
 }
+
+static int report_text(const void *r, FILE *out, cp_err_t *err)
+{
+    return predict_write_text(r, out, err);
+}
+static int report_json(const void *r, FILE *out, cp_err_t *err)
+{
+    return predict_write_json(r, out, err);
+}
+static int report_markdown(const void *r, FILE *out, cp_err_t *err)
+{
+    return predict_write_markdown(r, out, err);
+}
+const report_writer_fn predict_writers[REPORT_FORMAT_COUNT] = {
+    [REPORT_FORMAT_TEXT] = report_text,
+    [REPORT_FORMAT_JSON] = report_json,
+    [REPORT_FORMAT_MARKDOWN] = report_markdown,
+};
+
+static int classes_text(const void *none, FILE *out, cp_err_t *err)
+{
+    (void)none;
+    return storage_classes_write_text(out, err);
+}
+static int classes_json(const void *none, FILE *out, cp_err_t *err)
+{
+    (void)none;
+    return storage_classes_write_json(out, err);
+}
+static int classes_markdown(const void *none, FILE *out, cp_err_t *err)
+{
+    (void)none;
+    return storage_classes_write_markdown(out, err);
+}
+const report_writer_fn storage_classes_writers[REPORT_FORMAT_COUNT] = {
+    [REPORT_FORMAT_TEXT] = classes_text,
+    [REPORT_FORMAT_JSON] = classes_json,
+    [REPORT_FORMAT_MARKDOWN] = classes_markdown,
+};
