@@ -125,40 +125,11 @@ static options_outcome_t parse_args(int argc, char **argv, settings_t *s, cp_err
     return rc == CP_OK ? OPTIONS_PROCEED : OPTIONS_FAILED;
 }
 
-/* What every output needs. */
-typedef struct view {
-    const compare_result_t *r;
-    const compare_study_t *st;
-    size_t n;
-} view_t;
-
-static int as_text(const void *doc, FILE *out, cp_err_t *err)
-{
-    const view_t *v = doc;
-    return compare_write_text(v->r, v->st, v->n, out, err);
-}
-static int as_json(const void *doc, FILE *out, cp_err_t *err)
-{
-    const view_t *v = doc;
-    return compare_write_json(v->r, v->st, v->n, out, err);
-}
-static int as_markdown(const void *doc, FILE *out, cp_err_t *err)
-{
-    const view_t *v = doc;
-    return compare_write_markdown(v->r, v->st, v->n, NULL, out, err);
-}
-/* The comparison in each document format. */
-static const report_writer_fn compare_writers[REPORT_FORMAT_COUNT] = {
-    [REPORT_FORMAT_TEXT] = as_text,
-    [REPORT_FORMAT_JSON] = as_json,
-    [REPORT_FORMAT_MARKDOWN] = as_markdown,
-};
-
 static int write_output(const settings_t *s, const compare_result_t *r,
                         const compare_study_t *st, FILE *out, cp_err_t *err)
 {
-    view_t v = {r, st, s->npaths};
-    return report_write(compare_writers, s->judge.format, &v, out, err);
+    const compare_doc_t doc = {r, st, s->npaths, NULL};
+    return report_write(compare_writers, s->judge.format, &doc, out, err);
 }
 
 static int write_to(const char *path, bool force, const settings_t *s,
