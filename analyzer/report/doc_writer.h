@@ -11,17 +11,17 @@
 #include <stdio.h>
 
 /* A back end: the spelling of each piece in one style, as a table of operations. A new
- * text-like format is one more table in doc_writer.c. */
+ * text-like format is one more table in doc_writer.c, declared below. */
 typedef struct doc_style {
-    bool markdown;                                 /* for doc_pick and doc_is_markdown */
-    const char *(*item)(const char *text_lead);    /* a list item's lead */
+    bool markdown;                                  /* for doc_pick and doc_is_markdown */
+    const char *(*item)(const char *text_lead);     /* a list item's lead */
     const char *(*indent)(const char *text_indent); /* a line's indent */
-    const char *line_break;                        /* the end of a line in a paragraph */
-    const char *(*aside)(const char *text_indent); /* the lead of a note under a table */
-    void (*heading_open)(FILE *out, int level);    /* before a heading's title */
-    const char *heading_close;                     /* after it */
-    const char *bold_mark;                         /* either side of a bold span */
-    const char *sentence_close;                    /* after a sentence of its own */
+    const char *line_break;                         /* the end of a line in a paragraph */
+    const char *(*aside)(const char *text_indent);  /* the lead of a note under a table */
+    void (*heading_open)(FILE *out, int level);     /* before a heading's title */
+    const char *heading_close;                      /* after it */
+    const char *bold_mark;                          /* either side of a bold span */
+    const char *sentence_close;                     /* after a sentence of its own */
 } doc_style_t;
 
 /* The two back ends: plain text for a terminal, and Markdown. */
@@ -29,7 +29,7 @@ extern const doc_style_t doc_style_text;
 extern const doc_style_t doc_style_markdown;
 
 typedef struct doc {
-    FILE *out; /* the caller's stream; nothing here closes it or checks its errors */
+    FILE *out;                /* the caller's stream; not closed here, errors unchecked */
     const doc_style_t *style; /* doc_style_text or doc_style_markdown; not owned */
 } doc_t;
 
