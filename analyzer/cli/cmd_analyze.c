@@ -1,7 +1,7 @@
 /* cmd_analyze.c - `chokepoint analyze RUNS.csv [--probe PROBE.csv] [--tolerance 0.10]
  * [--format text|json|markdown|summary] [-o FILE]`: argument handling only; the tables are
  * loaded by tables/ (runs_csv.c, probe_csv.c), analysed by model/analysis.c and written by
- * report/analysis_text.c and tables/analysis_json.c; a study that did not complete is warned
+ * report/analysis_text.c's analysis_writers (the JSON by report/analysis_json.c); a study that did not complete is warned
  * of by its meta.json's status rules (study/meta.h). */
 #include <errno.h>
 #include <math.h>
@@ -22,7 +22,6 @@
 #include "report/analysis_text.h"
 #include "report/report_format.h"
 #include "study/meta.h"
-#include "tables/analysis_json.h"
 #include "tables/analysis_load.h"
 #include "tables/outfile.h"
 
@@ -58,12 +57,7 @@ static const opt_command_t analyze_command = {analyze_uses, 20, false};
 
 static int write_output(const analysis_t *a, report_format_t format, FILE *out, cp_err_t *err)
 {
-    switch (format) {
-    case REPORT_FORMAT_JSON: return analysis_write_json(a, out, err);
-    case REPORT_FORMAT_MARKDOWN: return analysis_write_markdown(a, out, err);
-    case REPORT_FORMAT_SUMMARY: return analysis_write_summary(a, out, err);
-    default: return analysis_write_text(a, out, err);
-    }
+    return report_write(analysis_writers, format, a, out, err);
 }
 
 /* Writes into a temporary file beside path and renames it into place (tables/outfile.h),

@@ -128,11 +128,8 @@ static options_outcome_t parse_args(int argc, char **argv, settings_t *s, cp_err
 static int write_output(const settings_t *s, const compare_result_t *r,
                         const compare_study_t *st, FILE *out, cp_err_t *err)
 {
-    switch (s->judge.format) {
-    case REPORT_FORMAT_JSON: return compare_write_json(r, st, s->npaths, out, err);
-    case REPORT_FORMAT_MARKDOWN: return compare_write_markdown(r, st, s->npaths, NULL, out, err);
-    default: return compare_write_text(r, st, s->npaths, out, err);
-    }
+    const compare_doc_t doc = {r, st, s->npaths, NULL};
+    return report_write(compare_writers, s->judge.format, &doc, out, err);
 }
 
 static int write_to(const char *path, bool force, const settings_t *s,

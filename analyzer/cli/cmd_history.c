@@ -118,16 +118,39 @@ typedef struct view {
     const history_result_t *r;
     const history_set_t *set;
     const history_study_t *studies;
+    const plot_set_t *plots; /* the figures Markdown links, or NULL */
 } view_t;
 
+static int as_text(const void *doc, FILE *out, cp_err_t *err)
+{
+    const view_t *v = doc;
+    return history_write_text(v->r, v->set, v->studies, out, err);
+}
+static int as_json(const void *doc, FILE *out, cp_err_t *err)
+{
+    const view_t *v = doc;
+    return history_write_json(v->r, v->set, v->studies, out, err);
+}
+static int as_markdown(const void *doc, FILE *out, cp_err_t *err)
+{
+    const view_t *v = doc;
+    return history_write_markdown(v->r, v->set, v->studies, v->plots, out, err);
+}
+/* The history in each document format. */
+static const report_writer_fn history_writers[REPORT_FORMAT_COUNT] = {
+    [REPORT_FORMAT_TEXT] = as_text,
+    [REPORT_FORMAT_JSON] = as_json,
+    [REPORT_FORMAT_MARKDOWN] = as_markdown,
+};
+
+/* In --format, or in Markdown whatever --format says when markdown is set. */
 static int write_output(const settings_t *s, const view_t *v, const plot_set_t *plots,
                         bool markdown, FILE *out, cp_err_t *err)
 {
-    if (markdown || s->judge.format == REPORT_FORMAT_MARKDOWN)
-        return history_write_markdown(v->r, v->set, v->studies, plots, out, err);
-    if (s->judge.format == REPORT_FORMAT_JSON)
-        return history_write_json(v->r, v->set, v->studies, out, err);
-    return history_write_text(v->r, v->set, v->studies, out, err);
+    view_t with = *v;
+    with.plots = plots;
+    return report_write(history_writers, markdown ? REPORT_FORMAT_MARKDOWN : s->judge.format,
+                        &with, out, err);
 }
 
 static int write_to(const char *path, bool force, const settings_t *s, const view_t *v,

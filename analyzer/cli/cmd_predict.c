@@ -267,23 +267,12 @@ static const char *machine_words(const predict_study_t *s, char *buf, size_t cap
     return buf;
 }
 
-static int write_report(const predict_report_t *r, report_format_t format, FILE *out,
+/* The report, or the storage classes when r is NULL, in format. */
+static int write_output(const predict_report_t *r, report_format_t format, FILE *out,
                         cp_err_t *err)
 {
-    switch (format) {
-    case REPORT_FORMAT_JSON: return predict_write_json(r, out, err);
-    case REPORT_FORMAT_MARKDOWN: return predict_write_markdown(r, out, err);
-    default: return predict_write_text(r, out, err);
-    }
-}
-
-static int write_classes(report_format_t format, FILE *out, cp_err_t *err)
-{
-    switch (format) {
-    case REPORT_FORMAT_JSON: return storage_classes_write_json(out, err);
-    case REPORT_FORMAT_MARKDOWN: return storage_classes_write_markdown(out, err);
-    default: return storage_classes_write_text(out, err);
-    }
+    return report_write(r != NULL ? predict_writers : storage_classes_writers, format, r, out,
+                        err);
 }
 
 /* Writes the report (or the classes, r NULL) to -o FILE through a temporary file, or to
@@ -291,13 +280,11 @@ static int write_classes(report_format_t format, FILE *out, cp_err_t *err)
 static int emit(const predict_args_t *a, const predict_report_t *r, cp_err_t *err)
 {
     if (a->out_path == NULL)
-        return r != NULL ? write_report(r, a->format, stdout, err)
-                         : write_classes(a->format, stdout, err);
+        return write_output(r, a->format, stdout, err);
     outfile_t *f = outfile_open(a->out_path, a->force, err);
     if (f == NULL)
         return cp_err_code(err, CP_EIO);
-    int rc = r != NULL ? write_report(r, a->format, outfile_stream(f), err)
-                       : write_classes(a->format, outfile_stream(f), err);
+    int rc = write_output(r, a->format, outfile_stream(f), err);
     if (rc == CP_OK)
         rc = outfile_commit(f, err);
     outfile_close(f);

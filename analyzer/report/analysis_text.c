@@ -1,6 +1,6 @@
 /* analysis_text.c - an analysis for people, as plain text or Markdown: the answer first,
  * then per series its models as equations, the verdict table, crossovers and what-ifs
- * (analysis_text.h). */
+ * (analysis_text.h), and the table of its writers per --format (analysis_writers). */
 #include "report/analysis_text.h"
 
 #include <errno.h>
@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/analysis_json.h"
 #include "report/answer_text.h"
 #include "report/figure_text.h"
 #include "report/decision_text.h"
@@ -241,11 +242,11 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, const 
     const analysis_ceiling_t *ceil = &a->ceilings[s->ceiling];
     series_method(s, buf, sizeof buf);
     doc_heading(d, 3, "%s", series_label(s, label, sizeof label));
-    fprintf(out, d->md ? "%s.\n\n" : "  %s\n", buf);
+    doc_sentence(d, "  ", "%s", buf);
     if (series_sources(s, buf, sizeof buf))
-        fprintf(out, d->md ? "%s.\n\n" : "  %s\n", buf);
+        doc_sentence(d, "  ", "%s", buf);
 
-    if (d->md)
+    if (doc_is_markdown(d))
         fprintf(out, "| threads | seconds (median) | min .. max | rate | runs | flush | "
                      "predicted |\n|---:|---:|---:|---:|---:|---:|---:|\n");
     else
@@ -262,7 +263,7 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, const 
         char marks[128] = " ";
         answer_point_marks(s, i, marks + 1, sizeof marks - 1);
         const char *noisy = marks[1] ? marks : "";
-        if (d->md)
+        if (doc_is_markdown(d))
             fprintf(out, "| %d | %.3f | %.3f .. %.3f%s | %s | %zu | %s | %s |\n", p->threads,
                     p->seconds, p->seconds_min, p->seconds_max, noisy, r1, p->n, flush,
                     predicted);
@@ -302,23 +303,23 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, const 
         if (m->fitted)
             model_quality(m, quality, sizeof quality);
         const char *best = k == s->best_rate_model ? " (best for rate)" : "";
-        if (d->md)
+        if (doc_is_markdown(d))
             fprintf(out, "- %s%s: `%s`%s%s\n", fit_kind_name((fit_kind_t)k), best, buf,
                     m->fitted ? " - " : "", quality);
         else
             fprintf(out, "    %-12s %s%s%s%s\n", fit_kind_name((fit_kind_t)k), buf,
                     m->fitted ? "  [" : "", quality, m->fitted ? "]" : "");
-        if (!d->md && best[0])
+        if (!doc_is_markdown(d) && best[0])
             fprintf(out, "    %-12s ^ best describes the rate\n", "");
     }
     write_model_choice(s, d);
-    if (d->md)
+    if (doc_is_markdown(d))
         fputs("\n</details>\n", out);
 
     const char *unit = s->decompress ? "restored" : "input";
     const char *source = s->cpu_ceiling ? "this series" : ceil->estimated
         ? "estimated: the fastest target at each T (no mem runs)" : "the mem target";
-    if (d->md)
+    if (doc_is_markdown(d))
         fprintf(out, "\nVerdicts (CPU ceiling: %s; rates and ceilings in %s bytes per "
                      "second, the volume's own write speed in output bytes):\n\n"
                      "| threads | rate (%s) | CPU ceiling (%s) | volume writes (output) | "
@@ -343,7 +344,7 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, const 
         if (v->stage_disagrees)
             snprintf(stage, sizeof stage, " (pipeline stages say %s)", verdict_name(v->stage_verdict));
         const char *mark = v->cpu_ceiling_source == CEILING_MEM_MODEL ? "*" : "";
-        if (d->md)
+        if (doc_is_markdown(d))
             fprintf(out, "| %d | %s | %s%s | %s | %s | %s | %.0f%% | %.0f%% | %s%s |\n",
                     v->threads, r1, r2, mark, r5, r3, r4, 100.0 * v->efficiency,
                     100.0 * v->relative_speed, verdict_label(v, vl, sizeof vl), stage);
@@ -354,7 +355,7 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, const 
     }
     const analysis_verdict_t *last = &s->verdicts[s->npoints - 1];
     const char *indent = doc_indent(d, "  ");
-    if (d->md)
+    if (doc_is_markdown(d))
         fputc('\n', out);
     fprintf(out, "%sverdict at %d thread%s: %s", indent, last->threads,
             last->threads == 1 ? "" : "s", verdict_name(s->verdict));
@@ -394,7 +395,7 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, const 
 static int write_report(const analysis_t *a, const doc_t *d, cp_err_t *err)
 {
     FILE *out = d->out;
-    if (d->md)
+    if (doc_is_markdown(d))
         fprintf(out, "# What limits the job\n\nAnalysis of `%s`%s%s%s, tolerance %.0f%%.\n\n",
                 a->runs_path, a->probe_path ? " with probe `" : "",
                 a->probe_path ? a->probe_path : "", a->probe_path ? "`" : "",
@@ -427,13 +428,13 @@ static int write_report(const analysis_t *a, const doc_t *d, cp_err_t *err)
 
 int analysis_write_text(const analysis_t *a, FILE *out, cp_err_t *err)
 {
-    const doc_t d = {.out = out, .md = false};
+    const doc_t d = {.out = out, .style = &doc_style_text};
     return write_report(a, &d, err);
 }
 
 int analysis_write_markdown(const analysis_t *a, FILE *out, cp_err_t *err)
 {
-    const doc_t d = {.out = out, .md = true};
+    const doc_t d = {.out = out, .style = &doc_style_markdown};
     return write_report(a, &d, err);
 }
 
@@ -477,3 +478,26 @@ int analysis_write_summary(const analysis_t *a, FILE *out, cp_err_t *err)
         return cp_err_errno(err, CP_EIO, errno, "cannot write the summary");
     return 0;
 }
+
+static int as_text(const void *a, FILE *out, cp_err_t *err)
+{
+    return analysis_write_text(a, out, err);
+}
+static int as_json(const void *a, FILE *out, cp_err_t *err)
+{
+    return analysis_write_json(a, out, err);
+}
+static int as_markdown(const void *a, FILE *out, cp_err_t *err)
+{
+    return analysis_write_markdown(a, out, err);
+}
+static int as_summary(const void *a, FILE *out, cp_err_t *err)
+{
+    return analysis_write_summary(a, out, err);
+}
+const report_writer_fn analysis_writers[REPORT_FORMAT_COUNT] = {
+    [REPORT_FORMAT_TEXT] = as_text,
+    [REPORT_FORMAT_JSON] = as_json,
+    [REPORT_FORMAT_MARKDOWN] = as_markdown,
+    [REPORT_FORMAT_SUMMARY] = as_summary,
+};

@@ -10,6 +10,7 @@
 
 #include "common/err.h"
 #include "model/analysis.h"
+#include "report/report_format.h"
 
 /* Writes the text report to out. CP_EIO with err set when writing fails. */
 int analysis_write_text(const analysis_t *analysis, FILE *out, cp_err_t *err);
@@ -21,5 +22,9 @@ int analysis_write_markdown(const analysis_t *analysis, FILE *out, cp_err_t *err
  * count, the rate and its ceilings, then the crossover in words per volume. CP_EIO on
  * write failure. */
 int analysis_write_summary(const analysis_t *analysis, FILE *out, cp_err_t *err);
+
+/* The analysis in each format analyze writes (REPORT_FORMATS_ANALYZE), for report_write
+ * with a const analysis_t * as the document. */
+extern const report_writer_fn analysis_writers[REPORT_FORMAT_COUNT];
 
 #endif

@@ -435,7 +435,7 @@ size_t answer_write(const analysis_t *a, const doc_t *d)
         size_t w = strlen(figure_series_label(&a->series[i], true, buf, sizeof buf));
         width = w > width ? w : width;
     }
-    if (d->md)
+    if (doc_is_markdown(d))
         fputs("\n| target | threads | seconds | verdict (cause) | vs memory | notes |\n"
               "|---|---:|---:|---|---:|---|\n", out);
     else
@@ -453,7 +453,7 @@ size_t answer_write(const analysis_t *a, const doc_t *d)
             if (!s->cpu_ceiling && isfinite(slower))
                 snprintf(vs, sizeof vs, "%+.0f%%", 100.0 * slower);
             answer_point_marks(s, k, marks, sizeof marks);
-            if (d->md)
+            if (doc_is_markdown(d))
                 fprintf(out, "| %s | %d | %.3f | %s | %s | %s |\n", buf, p->threads, p->seconds,
                         verdict, vs, marks);
             else
@@ -461,10 +461,12 @@ size_t answer_write(const analysis_t *a, const doc_t *d)
                         p->seconds, verdict, vs, marks);
         }
     }
-    fputs(d->md ? "\n\"vs memory\": the run's time against the same input at the CPU ceiling "
-               "(the memory target; the fastest target at each thread count when there are no "
-               "memory runs).\n\n"
-             : "\n", out);
+    fputs(doc_is_markdown(d)
+              ? "\n\"vs memory\": the run's time against the same input at the CPU ceiling "
+                "(the memory target; the fastest target at each thread count when there are "
+                "no memory runs).\n\n"
+              : "\n",
+          out);
     bool any = a->nnotes > 0;
     for (size_t i = 0; i < a->nseries; i++)
         for (size_t k = 0; k < a->series[i].npoints; k++)

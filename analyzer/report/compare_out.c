@@ -1,4 +1,5 @@
-/* compare_out.c - compare results as JSON, text and Markdown (compare_out.h). */
+/* compare_out.c - compare results as JSON, text and Markdown, and the table of their
+ * writers per --format (compare_out.h). */
 #include "report/compare_out.h"
 
 #include <errno.h>
@@ -518,3 +519,24 @@ int compare_write_markdown(const compare_result_t *r, const compare_study_t *stu
         return cp_err_errno(err, CP_EIO, errno ? errno : EIO, "cannot write the comparison");
     return CP_OK;
 }
+
+static int as_text(const void *doc, FILE *out, cp_err_t *err)
+{
+    const compare_doc_t *d = doc;
+    return compare_write_text(d->r, d->studies, d->n, out, err);
+}
+static int as_json(const void *doc, FILE *out, cp_err_t *err)
+{
+    const compare_doc_t *d = doc;
+    return compare_write_json(d->r, d->studies, d->n, out, err);
+}
+static int as_markdown(const void *doc, FILE *out, cp_err_t *err)
+{
+    const compare_doc_t *d = doc;
+    return compare_write_markdown(d->r, d->studies, d->n, d->plots, out, err);
+}
+const report_writer_fn compare_writers[REPORT_FORMAT_COUNT] = {
+    [REPORT_FORMAT_TEXT] = as_text,
+    [REPORT_FORMAT_JSON] = as_json,
+    [REPORT_FORMAT_MARKDOWN] = as_markdown,
+};

@@ -10,6 +10,7 @@
 #include "common/err.h"
 #include "model/compare.h"
 #include "report/plot.h"
+#include "report/report_format.h"
 
 /* Writes r as one JSON object to out; studies[0..n) are the studies compared (for their
  * labels). CP_EIO or CP_ENOMEM on failure. */
@@ -41,6 +42,17 @@ int compare_write_markdown(const compare_result_t *r, const compare_study_t *stu
 int compare_write_markdown_pairs(const compare_result_t *r, const compare_study_t *studies,
                                  size_t n, const char *heading, FILE *out, cp_err_t *err);
 
+/* A comparison as one document, for report_write: the result, the studies[0..n) compared
+ * and the plots Markdown shows (NULL for none). Nothing here is owned. */
+typedef struct compare_doc {
+    const compare_result_t *r;
+    const compare_study_t *studies;
+    size_t n;
+    const plot_set_t *plots;
+} compare_doc_t;
+
+/* The comparison in each document format, for report_write with a const compare_doc_t *. */
+extern const report_writer_fn compare_writers[REPORT_FORMAT_COUNT];
 
 /* The regression c of pair p in words for an error line, into buf: "disk (zstd:3) at 4
  * threads, B/A 0.820 (410.0 against 500.0 MB/s)"; "a (codec) -> b (codec)" when the pair

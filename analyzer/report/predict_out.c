@@ -1,5 +1,5 @@
 /* predict_out.c - predict's answer as text, Markdown and JSON, and the list of storage
- * classes (predict_out.h). */
+ * classes (predict_out.h), with the tables of their writers per --format. */
 #include "report/predict_out.h"
 
 #include <errno.h>
@@ -241,7 +241,7 @@ static void write_check(const predict_report_t *r, const doc_t *d)
     fputc('\n', out);
     doc_heading(d, 2, "Checked against %s", r->check_study);
     bool now = c->rows_now > 0;
-    if (d->md)
+    if (doc_is_markdown(d))
         fprintf(out, "| volume | target | codec | T | predicted s | measured s (min..max, runs) "
                 "| error |%s\n|---|---|---|---:|---:|---:|---:|%s\n",
                 now ? " memory s, then / in the check | predicted from the check's memory s "
@@ -267,7 +267,7 @@ static void write_check(const predict_report_t *r, const doc_t *d)
             analysis_format_seconds(row->predicted_now_s, pred_now, sizeof pred_now);
             snprintf(error_now, sizeof error_now, "%+.1f%%", 100.0 * row->error_now);
         }
-        if (d->md) {
+        if (doc_is_markdown(d)) {
             fprintf(out, "| %s | %s | %s | %d | %s | %s | %+.1f%% |", f->volumes[p->volume].name,
                     row->target, f->codecs[p->codec].codec, p->threads,
                     analysis_format_seconds(row->predicted_s, a, sizeof a), measured, 100.0 * row->error);
@@ -310,7 +310,7 @@ static void write_people(const predict_report_t *r, const doc_t *d)
     const predict_t *f = r->forecast;
     char line[2048], words[1536], size_in[32], size_out[32];
     fprintf(out, "%s%s\n\n", doc_pick(d, "", "# "), predict_first_line(r, line, sizeof line));
-    if (d->md)
+    if (doc_is_markdown(d))
         doc_heading(d, 2, "What the predictions assume");
     for (size_t c = 0; c < f->ncodecs; c++) {
         const predict_codec_t *fc = &f->codecs[c];
@@ -340,8 +340,9 @@ static void write_people(const predict_report_t *r, const doc_t *d)
             doc_heading(d, 2, "%s on %s (%s)", f->codecs[c].codec, vol->name,
                         predict_source_name(vol->source));
             crossover_words(f, c, v, words, sizeof words);
-            fprintf(out, d->md ? "Crossover: %s.\n\n" : "  crossover: %s\n", words);
-            if (d->md)
+            fprintf(out, doc_is_markdown(d) ? "Crossover: %s.\n\n" : "  crossover: %s\n",
+                    words);
+            if (doc_is_markdown(d))
                 fprintf(out, "| T | seconds | verdict | cause | regime | compute | io-cpu | read "
                              "| write | flush |\n|---:|---:|---|---|---|---:|---:|---:|---:|---:|\n");
             else
@@ -366,7 +367,7 @@ static void write_people(const predict_report_t *r, const doc_t *d)
                     strbuf_appendf(secs, sizeof secs, "-%s", high);
                     any_interval = true;
                 }
-                if (d->md)
+                if (doc_is_markdown(d))
                     fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", T, secs,
                             verdict_name(p->verdict), cause,
                             wbm_regime_name(p->prediction.regime), parts[TERM_COMPUTE],
@@ -398,14 +399,14 @@ static void write_people(const predict_report_t *r, const doc_t *d)
 
 int predict_write_text(const predict_report_t *r, FILE *out, cp_err_t *err)
 {
-    const doc_t d = {.out = out, .md = false};
+    const doc_t d = {.out = out, .style = &doc_style_text};
     write_people(r, &d);
     return stream_status(out, err);
 }
 
 int predict_write_markdown(const predict_report_t *r, FILE *out, cp_err_t *err)
 {
-    const doc_t d = {.out = out, .md = true};
+    const doc_t d = {.out = out, .style = &doc_style_markdown};
     write_people(r, &d);
     return stream_status(out, err);
 }
@@ -627,3 +628,42 @@ int storage_classes_write_json(FILE *out, cp_err_t *err)
     return dump_json(json_pack("{s:s, s:o}", "label", STORAGE_CLASS_LABEL, "classes", classes),
                      out, err);
 }
+
+static int report_text(const void *r, FILE *out, cp_err_t *err)
+{
+    return predict_write_text(r, out, err);
+}
+static int report_json(const void *r, FILE *out, cp_err_t *err)
+{
+    return predict_write_json(r, out, err);
+}
+static int report_markdown(const void *r, FILE *out, cp_err_t *err)
+{
+    return predict_write_markdown(r, out, err);
+}
+const report_writer_fn predict_writers[REPORT_FORMAT_COUNT] = {
+    [REPORT_FORMAT_TEXT] = report_text,
+    [REPORT_FORMAT_JSON] = report_json,
+    [REPORT_FORMAT_MARKDOWN] = report_markdown,
+};
+
+static int classes_text(const void *none, FILE *out, cp_err_t *err)
+{
+    (void)none;
+    return storage_classes_write_text(out, err);
+}
+static int classes_json(const void *none, FILE *out, cp_err_t *err)
+{
+    (void)none;
+    return storage_classes_write_json(out, err);
+}
+static int classes_markdown(const void *none, FILE *out, cp_err_t *err)
+{
+    (void)none;
+    return storage_classes_write_markdown(out, err);
+}
+const report_writer_fn storage_classes_writers[REPORT_FORMAT_COUNT] = {
+    [REPORT_FORMAT_TEXT] = classes_text,
+    [REPORT_FORMAT_JSON] = classes_json,
+    [REPORT_FORMAT_MARKDOWN] = classes_markdown,
+};

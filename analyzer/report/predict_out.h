@@ -14,6 +14,7 @@
 #include "common/err.h"
 #include "model/predict.h"
 #include "model/predict_check.h"
+#include "report/report_format.h"
 
 typedef struct predict_report {
     const predict_t *forecast;
@@ -41,5 +42,10 @@ int predict_write_json(const predict_report_t *r, FILE *out, cp_err_t *err);
 int storage_classes_write_text(FILE *out, cp_err_t *err);
 int storage_classes_write_markdown(FILE *out, cp_err_t *err);
 int storage_classes_write_json(FILE *out, cp_err_t *err);
+
+/* The prediction in each document format, for report_write with a const
+ * predict_report_t * as the document; the storage classes likewise, with no document. */
+extern const report_writer_fn predict_writers[REPORT_FORMAT_COUNT];
+extern const report_writer_fn storage_classes_writers[REPORT_FORMAT_COUNT];
 
 #endif

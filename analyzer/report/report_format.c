@@ -49,3 +49,10 @@ void report_format_list(unsigned allowed, bool mark_default, char *buf, size_t s
         n++;
     }
 }
+
+int report_write(const report_writer_fn writers[REPORT_FORMAT_COUNT], report_format_t format,
+                 const void *doc, FILE *out, cp_err_t *err)
+{
+    report_writer_fn w = format >= 0 && format < REPORT_FORMAT_COUNT ? writers[format] : NULL;
+    return (w != NULL ? w : writers[REPORT_FORMAT_TEXT])(doc, out, err);
+}

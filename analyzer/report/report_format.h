@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "common/err.h"
 
@@ -35,5 +36,15 @@ int report_format_parse(const char *value, unsigned allowed, report_format_t *ou
  * markdown"); with mark_default the first (text, the default) is followed by
  * " (default)", as --help lists them. Truncated to fit size. */
 void report_format_list(unsigned allowed, bool mark_default, char *buf, size_t size);
+
+/* One document's writer in one format: doc is the command's view of what it writes (a
+ * const pointer the writer casts back), written to out; CP_OK or the error in err. */
+typedef int (*report_writer_fn)(const void *doc, FILE *out, cp_err_t *err);
+
+/* The one --format dispatch: writes doc through writers[format], or through
+ * writers[REPORT_FORMAT_TEXT] when the document has no writer of its own for that format
+ * (the text writer must be set). Returns the writer's code. */
+int report_write(const report_writer_fn writers[REPORT_FORMAT_COUNT], report_format_t format,
+                 const void *doc, FILE *out, cp_err_t *err);
 
 #endif

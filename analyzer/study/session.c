@@ -23,7 +23,7 @@
 #include "measure/memest.h"
 #include "measure/volume.h"
 #include "measure/writeback.h"
-#include "tables/analysis_json.h"
+#include "report/analysis_json.h"
 #include "tables/analysis_load.h"
 #include "tables/meta_json.h"
 #include "tables/outfile.h"

@@ -1,7 +1,7 @@
 /* analysis_json.h - an analysis as JSON (the analysis.json schema in docs/formats.md).
  * Rates are bytes per second; anything unknown is null, never a made-up number. */
-#ifndef CP_TABLES_ANALYSIS_JSON_H
-#define CP_TABLES_ANALYSIS_JSON_H
+#ifndef CP_REPORT_ANALYSIS_JSON_H
+#define CP_REPORT_ANALYSIS_JSON_H
 
 #include <stdio.h>
 

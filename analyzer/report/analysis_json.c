@@ -1,6 +1,6 @@
 /* analysis_json.c - an analysis as analysis.json: series, points, models, verdicts and
  * ceilings, with unknown figures as null (analysis_json.h, docs/formats.md). */
-#include "tables/analysis_json.h"
+#include "report/analysis_json.h"
 
 #include <errno.h>
 #include <math.h>
