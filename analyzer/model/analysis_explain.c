@@ -112,6 +112,15 @@ static wbm_inputs_t point_inputs(const analysis_series_t *s, const analysis_poin
         .threads = p->threads,
         .block_bytes = p->block_bytes,
     };
+    /* The I/O path's CPU work from the run's own accounting where it has it: the CPU
+     * seconds (user and system) its runs spent beyond memory's at this T, per byte
+     * written: the page-cache copies and the file system on the compressors' cores, and
+     * the compressors' cache refills after them. The probe's figure stands in only
+     * without it: it comes from other writes at another moment, and on a VM the first
+     * touches of long-free memory make it vary several-fold between repetitions. */
+    double run_work = p->cpu_user_s + p->cpu_sys_s;
+    if (!s->decompress && run_work > 0.0 && p->mem_cpu_work_s > 0.0 && p->output_bytes > 0.0)
+        in.io_cpu_per_byte = fmax(0.0, run_work - p->mem_cpu_work_s) / p->output_bytes;
     if (s->decompress) {
         /* Read the archive from this volume; write the restored bytes only onto it. */
         in.input_bytes = p->output_bytes;

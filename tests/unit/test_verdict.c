@@ -917,11 +917,42 @@ static void test_unprobed_volume_borrows_no_cause(void **state)
     analysed_free(&x);
 }
 
+/* Two threads on two CPUs. Memory compresses 1 GB in 1.0 s on 2.0 s of CPU (1.9 user, 0.1
+ * system). "busy" writes 100 MB to a disk draining 2 GB/s and takes 1.35 s: its runs spent
+ * 2.6 s of CPU (2.2 user, 0.4 system), 0.6 s beyond memory's, the I/O path's work on the
+ * compressors' cores. The cores need (2.0 + 0.6) / 2 = 1.3 s, and the flush of 100 MB at
+ * 2 GB/s adds 0.05 s: 1.35 s, cpu-bound by the cores (cores-saturated). The probe gives
+ * no CPU cost of writing; the runs' own accounting does. */
+static const char io_work_runs_text[] =
+    "target,codec,threads,rep,seconds,input_bytes,output_bytes,cpu_user_s,cpu_sys_s,"
+    "online_cpus,layout,input_target,sync,dirty_background_bytes,dirty_bytes,dirty_expire_s,"
+    "dirty_writeback_s,error\n"
+    "mem,zstd:3,2,1,1.00,1000000000,100000000,1.9,0.1,2,split,src,fsync,2400000000,"
+    "4800000000,30,5,\n"
+    "busy,zstd:3,2,1,1.35,1000000000,100000000,2.2,0.4,2,split,src,fsync,2400000000,"
+    "4800000000,30,5,\n";
+
+static void test_io_work_from_the_runs(void **state)
+{
+    (void)state;
+    analysed_t x = analysed_of(io_work_runs_text, "target,op,size_bytes,bytes_per_s\n"
+                                                  "busy,write,200000000,2000000000\n");
+    const analysis_series_t *busy = series_named(x.a, "busy");
+    const analysis_verdict_t *v = &busy->verdicts[0];
+    assert_close(busy->points[0].predicted_seconds, 1.35, 1e-6);
+    assert_close(v->evidence.part_s[TERM_IO_CPU], 0.30, 1e-6);
+    assert_int_equal(v->verdict, VERDICT_CPU);
+    assert_int_equal(v->cause, CAUSE_CORES_SATURATED);
+    assert_int_equal(v->miss, MISS_NONE);
+    analysed_free(&x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_each_verdict_branch),
         cmocka_unit_test(test_unprobed_volume_borrows_no_cause),
+        cmocka_unit_test(test_io_work_from_the_runs),
         cmocka_unit_test(test_probe_two_modes),
         cmocka_unit_test(test_probe_kernel_bound_read),
         cmocka_unit_test(test_efficiency_and_write_ceiling),
