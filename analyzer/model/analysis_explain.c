@@ -300,26 +300,6 @@ static bool volume_speed_known(const analysis_series_t *s)
     return s->drain_bps > 0.0 || s->write_speed_bps > 0.0 || s->rate_cap_bps > 0.0;
 }
 
-/* The cause the run's own accounting witnesses for gap_s seconds beyond the model on a
- * volume of unknown speed: its threads blocked reading (or writing) for at least half the
- * gap; the flush tail where the final flush alone takes that long. CAUSE_UNKNOWN when the
- * accounting is off, paced, or shows less. */
-static verdict_cause_t cause_witnessed(const cause_evidence_t *e, bool decompress, double gap_s)
-{
-    if (e->io_paced || isnan(e->io_wait_s) || !(gap_s > 0.0))
-        return CAUSE_UNKNOWN;
-    /* Without the reads told apart, the job's one direction on the volume has them all. */
-    double reads = !isnan(e->io_read_wait_s) ? e->io_read_wait_s
-                   : decompress              ? e->io_wait_s
-                                             : 0.0;
-    double writes = e->io_wait_s - reads;
-    if (reads >= gap_s / 2.0)
-        return CAUSE_READ_THROUGHPUT;
-    if (writes >= gap_s / 2.0)
-        return e->flush_s >= gap_s / 2.0 ? CAUSE_FLUSH_TAIL : CAUSE_WRITE_THROUGHPUT;
-    return CAUSE_UNKNOWN;
-}
-
 /* The volume's largest term of pred (reading, writing or the flush), TERM_COUNT when it
  * has none. */
 static wbm_term_t largest_volume_term(const prediction_t *pred)

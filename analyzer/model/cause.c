@@ -114,3 +114,19 @@ bool cause_accounting_disagrees(verdict_cause_t cause, const cause_evidence_t *e
     default: return false;
     }
 }
+
+verdict_cause_t cause_witnessed(const cause_evidence_t *e, bool decompress, double gap_s)
+{
+    if (e->io_paced || isnan(e->io_wait_s) || !(gap_s > 0.0))
+        return CAUSE_UNKNOWN;
+    /* Without the reads told apart, the job's one direction on the volume has them all. */
+    double reads = !isnan(e->io_read_wait_s) ? e->io_read_wait_s
+                   : decompress              ? e->io_wait_s
+                                             : 0.0;
+    double writes = e->io_wait_s - reads;
+    if (reads >= gap_s / 2.0)
+        return CAUSE_READ_THROUGHPUT;
+    if (writes >= gap_s / 2.0)
+        return e->flush_s >= gap_s / 2.0 ? CAUSE_FLUSH_TAIL : CAUSE_WRITE_THROUGHPUT;
+    return CAUSE_UNKNOWN;
+}

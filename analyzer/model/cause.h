@@ -116,4 +116,13 @@ bool cause_accounting_known(verdict_cause_t cause, const cause_evidence_t *e);
  * of it. False when the figure or the gap is unknown, or the I/O is paced (io_paced). */
 bool cause_accounting_disagrees(verdict_cause_t cause, const cause_evidence_t *e);
 
+/* The cause the run's own accounting witnesses for gap_s seconds beyond the model on a
+ * volume of unknown speed: its threads blocked reading (or writing) for at least half the
+ * gap; the flush tail where the final flush alone takes that long. CAUSE_UNKNOWN when the
+ * accounting is off, paced, or shows less. Where reads are not told apart, the blocked
+ * time goes to the job's one direction on the volume (reads for a decompression), not to
+ * both as cause_accounting_disagrees counts it: a witness names a cause only on evidence,
+ * a contradiction only on its absence. */
+verdict_cause_t cause_witnessed(const cause_evidence_t *e, bool decompress, double gap_s);
+
 #endif
