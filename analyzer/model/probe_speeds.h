@@ -56,8 +56,9 @@ void probe_table_free(probe_table_t *table);
  * at its largest size_bytes (over all its rows of that op when sizes are not given).
  * For PROBE_OP_DRAIN: the median drain_bps of its write rows at the largest size that has
  * one; for PROBE_OP_IO_COST (buffered rows) and PROBE_OP_IO_COST_DIRECT (O_DIRECT rows)
- * the median of io_cpu_s / size_bytes likewise. NAN when the
- * table is NULL or has no such rows. */
+ * the median of io_cpu_s / size_bytes over its rows of sizes down to a quarter of its
+ * largest that has one (a cost per byte: the large sizes pooled). NAN when the table is
+ * NULL or has no such rows. */
 double probe_table_speed(const probe_table_t *table, const char *target, probe_speed_op_t op);
 
 /* Whether every write row of a target was buffered and never synced (sync none): its

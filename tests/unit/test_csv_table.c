@@ -1,5 +1,6 @@
 /* The CSV reader and the runs/probe loaders: forgiving formats, and every malformed case
  * refused with the file and physical line at fault. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -217,6 +218,30 @@ static void test_probe_loader(void **state)
                 "probe.csv:2: column 'size_bytes': 'big' is not a number");
 }
 
+/* The I/O path's CPU cost is per byte, so the rows of the large sizes pool: a quarter of
+ * the largest size and up (here 50 and 200 MB, not 10 MB). One 200 MB write that the
+ * kernel's other work inflated (1.2 s/GB) no longer sets it, as it did when the largest
+ * size's three rows alone were taken (median 1.0 s/GB). The write speed keeps the largest
+ * size alone. */
+static void test_io_cost_pools_the_large_sizes(void **state)
+{
+    (void)state;
+    const char text[] = "target,op,size_bytes,bytes_per_s,io_cpu_s,sync\n"
+                        "ssd,write,10000000,900,0.03,fsync\n"   /* 3.0 s/GB: too small */
+                        "ssd,write,50000000,500,0.02,fsync\n"   /* 0.4 */
+                        "ssd,write,50000000,500,0.02,fsync\n"   /* 0.4 */
+                        "ssd,write,200000000,100,0.24,fsync\n"  /* 1.2 */
+                        "ssd,write,200000000,200,0.2,fsync\n"   /* 1.0 */
+                        "ssd,write,200000000,300,0.09,fsync\n"; /* 0.45 */
+    probe_table_t *p = NULL;
+    cp_err_t err = {0};
+    assert_int_equal(probe_table_load_buffer("probe.csv", text, sizeof text - 1, &p, &err), 0);
+    double cost = probe_table_speed(p, "ssd", PROBE_OP_IO_COST);
+    assert_true(fabs(cost - 0.45e-9) < 1e-15); /* median of 0.4, 0.4, 1.2, 1.0, 0.45 */
+    assert_true(probe_table_speed(p, "ssd", PROBE_OP_WRITE) == 200); /* the largest size */
+    probe_table_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -227,6 +252,7 @@ int main(void)
         cmocka_unit_test(test_runs_loader),
         cmocka_unit_test(test_runs_malformed),
         cmocka_unit_test(test_probe_loader),
+        cmocka_unit_test(test_io_cost_pools_the_large_sizes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
