@@ -21,6 +21,7 @@
 #include "measure/probe.h"
 #include "measure/sink.h"
 #include "report/probe_summary.h"
+#include "study/probing.h"
 #include "tables/probe_writer.h"
 #include "tables/rows_file.h"
 
@@ -91,18 +92,21 @@ typedef struct probe_output {
     probe_rows_t kept;   /* every row, for the summary */
 } probe_output_t;
 
+/* Every row kept for the summary, then written as CSV: appended and synced to -o's
+ * FILE.partial, or to stdout (the header with the first row, so a failed start prints
+ * nothing). */
 static int on_row(const probe_row_t *row, void *ctx, cp_err_t *err)
 {
     probe_output_t *o = ctx;
-    if (probe_rows_push(&o->kept, row, err) != CP_OK)
+    if (probing_keep_row(row, &o->kept, err) != CP_OK)
         return CP_ENOMEM;
+    if (o->file != NULL)
+        return probing_file_row(row, o->file, err);
     int rc = o->header_done ? CP_OK : probe_csv_header(o->csv, err);
     o->header_done = true;
     if (rc == CP_OK)
         rc = probe_csv_row(o->csv, row, err);
-    if (rc == CP_OK && o->file != NULL)
-        rc = rows_file_commit_row(o->file, err);
-    else if (rc == CP_OK && fflush(stdout) != 0)
+    if (rc == CP_OK && fflush(stdout) != 0)
         rc = cp_err_errno(err, CP_EIO, errno, "writing the probe CSV to stdout");
     return rc;
 }
@@ -275,7 +279,9 @@ int cmd_probe(int argc, char **argv)
         out.csv = rows_file_stream(out.file);
         out.header_done = true;
     }
-    rc = probe_run(&p, targets, n_targets, on_row, &out, &err);
+    probing_request_t rq = {.params = &p, .targets = targets, .n_targets = n_targets,
+                            .on_row = on_row, .row_ctx = &out, .on_failure = PROBING_STOP};
+    rc = probing_run(&rq, &err);
     if ((rc == CP_OK || rc == CP_EINTR) && !out.header_done) {
         int header_rc = probe_csv_header(out.csv, &err);
         rc = rc == CP_OK ? header_rc : rc;

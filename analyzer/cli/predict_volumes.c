@@ -14,6 +14,7 @@
 #include "measure/probe.h"
 #include "tables/probe_csv.h"
 #include "tables/probe_writer.h"
+#include "study/probing.h"
 
 void predict_volumes_free(predict_volume_list_t *list)
 {
@@ -170,11 +171,6 @@ int predict_volumes_check_names(const predict_volume_list_t *list, cp_err_t *err
     return CP_OK;
 }
 
-static int keep_row(const probe_row_t *row, void *ctx, cp_err_t *err)
-{
-    return probe_rows_push(ctx, row, err);
-}
-
 /* The short probe: a quarter, half and all of the output (at least 1 MB each). */
 static probe_params_t short_probe(uint64_t output_bytes, uint64_t seed)
 {
@@ -217,7 +213,10 @@ static int probe_volumes(const predict_volume_list_t *list, uint64_t output_byte
             cp_log_info("probing %zu volume%s: fsync'd writes and cold reads of up to %s "
                         "(the study's output), %d repetitions, seed %llu", n,
                         n == 1 ? "" : "s", size, p.reps, (unsigned long long)seed);
-            rc = probe_run(&p, targets, n, keep_row, rows, err);
+            probing_request_t rq = {.params = &p, .targets = targets, .n_targets = n,
+                                    .on_row = probing_keep_row, .row_ctx = rows,
+                                    .on_failure = PROBING_STOP};
+            rc = probing_run(&rq, err);
         }
         emulated_disks_down(targets, n);
         target_unlock_all(&locks);
