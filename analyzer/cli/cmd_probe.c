@@ -17,11 +17,11 @@
 #include "common/cleanup.h"
 #include "common/log.h"
 #include "common/prng.h"
-#include "measure/emulated_disk.h"
 #include "measure/probe.h"
 #include "measure/sink.h"
 #include "report/probe_summary.h"
 #include "study/probing.h"
+#include "study/session.h"
 #include "tables/probe_writer.h"
 #include "tables/rows_file.h"
 
@@ -166,13 +166,6 @@ static int parse_ops(const char *text, bool *write, bool *read, bool *sustained,
     return CP_OK;
 }
 
-/* Takes down the targets' emulated disks and releases their locks. */
-static void release_targets(target_spec_t *targets, size_t n, target_locks_t *locks)
-{
-    emulated_disks_down(targets, n);
-    target_unlock_all(locks);
-}
-
 int cmd_probe(int argc, char **argv)
 {
     probe_params_t p = probe_defaults();
@@ -255,12 +248,10 @@ int cmd_probe(int argc, char **argv)
     /* Refused before anything is written when another command measures a target. */
     target_locks_t locks = TARGET_LOCKS_INIT;
     if (rc == CP_OK)
-        rc = target_lock_all(targets, n_targets, &locks, &err);
-    if (rc == CP_OK)
-        emulated_disks_up(targets, n_targets, p.sync == SYNC_DIRECT, NULL, 0);
+        rc = session_lock_targets(targets, n_targets, p.sync == SYNC_DIRECT, &locks, &err);
     if (rc != CP_OK) {
         cp_log_error("%s", err.msg);
-        release_targets(targets, n_targets, &locks);
+        session_release_targets(targets, n_targets, &locks);
         free(targets);
         return cp_exit_status(rc);
     }
@@ -272,7 +263,7 @@ int cmd_probe(int argc, char **argv)
         out.file = rows_file_open(out_path, ROWS_BESIDE, force, probe_csv_header_text(), &err);
         if (out.file == NULL) {
             cp_log_error("%s", err.msg);
-            release_targets(targets, n_targets, &locks);
+            session_release_targets(targets, n_targets, &locks);
             free(targets);
             return cp_exit_status(cp_err_code(&err, CP_EIO));
         }
@@ -306,7 +297,7 @@ int cmd_probe(int argc, char **argv)
     if (out_rc != CP_OK)
         cp_log_error("%s", out_err.msg);
     free(out.kept.rows);
-    release_targets(targets, n_targets, &locks);
+    session_release_targets(targets, n_targets, &locks);
     free(targets);
     if (rc == CP_OK)
         rc = out_rc;

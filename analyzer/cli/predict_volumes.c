@@ -10,11 +10,11 @@
 
 #include "cli/parse.h"
 #include "common/log.h"
-#include "measure/emulated_disk.h"
 #include "measure/probe.h"
 #include "tables/probe_csv.h"
 #include "tables/probe_writer.h"
 #include "study/probing.h"
+#include "study/session.h"
 
 void predict_volumes_free(predict_volume_list_t *list)
 {
@@ -203,9 +203,7 @@ static int probe_volumes(const predict_volume_list_t *list, uint64_t output_byte
     int rc = CP_OK;
     if (n > 0) {
         target_locks_t locks = TARGET_LOCKS_INIT;
-        rc = target_lock_all(targets, n, &locks, err);
-        if (rc == CP_OK)
-            emulated_disks_up(targets, n, false, NULL, 0);
+        rc = session_lock_targets(targets, n, false, &locks, err);
         probe_params_t p = short_probe(output_bytes, seed);
         char size[32];
         probe_format_size(size, sizeof size, p.sizes[p.n_sizes - 1]);
@@ -218,8 +216,7 @@ static int probe_volumes(const predict_volume_list_t *list, uint64_t output_byte
                                     .on_failure = PROBING_STOP};
             rc = probing_run(&rq, err);
         }
-        emulated_disks_down(targets, n);
-        target_unlock_all(&locks);
+        session_release_targets(targets, n, &locks);
     }
     free(targets);
     return rc;
