@@ -7,6 +7,7 @@
 #include "common/cleanup.h"
 #include "common/log.h"
 #include "tables/probe_writer.h"
+#include "tables/rows_file.h"
 
 /* Whether rq probes t: a volume, and wanted by the caller. */
 static bool probing_wants(const probing_request_t *rq, const target_spec_t *t)

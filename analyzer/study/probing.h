@@ -12,7 +12,6 @@
 #include "common/err.h"
 #include "measure/probe.h"
 #include "measure/target.h"
-#include "tables/rows_file.h"
 
 /* What a target's failure does. */
 typedef enum probing_failure {

@@ -87,7 +87,8 @@ typedef struct stage_probe_state {
     const probe_params_t *p;
 } stage_probe_state_t;
 
-/* A target whose probe ended before (run --resume) is kept, not probed again. */
+/* A target whose probe ended before (run --resume) is kept, not probed again; the others
+ * are announced with what the probe measures. */
 static bool probe_wanted(const target_spec_t *t, void *ctx)
 {
     const stage_probe_state_t *st = ctx;
@@ -102,7 +103,8 @@ static bool probe_wanted(const target_spec_t *t, void *ctx)
     return true;
 }
 
-/* Recorded in meta.json at once, so a resume after a crash does not probe it again. */
+/* A target done with (measured, or failed and passed over) is recorded in meta.json at
+ * once, so a resume after a crash does not probe it again. */
 static void probe_done(const target_spec_t *t, void *ctx)
 {
     stage_probe_state_t *st = ctx;
