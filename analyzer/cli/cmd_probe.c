@@ -17,10 +17,11 @@
 #include "common/cleanup.h"
 #include "common/log.h"
 #include "common/prng.h"
-#include "measure/emulated_disk.h"
 #include "measure/probe.h"
 #include "measure/sink.h"
 #include "report/probe_summary.h"
+#include "study/probing.h"
+#include "study/session.h"
 #include "tables/probe_writer.h"
 #include "tables/rows_file.h"
 
@@ -91,18 +92,21 @@ typedef struct probe_output {
     probe_rows_t kept;   /* every row, for the summary */
 } probe_output_t;
 
+/* Every row kept for the summary, then written as CSV: appended and synced to -o's
+ * FILE.partial, or to stdout (the header with the first row, so a failed start prints
+ * nothing). */
 static int on_row(const probe_row_t *row, void *ctx, cp_err_t *err)
 {
     probe_output_t *o = ctx;
-    if (probe_rows_push(&o->kept, row, err) != CP_OK)
+    if (probing_keep_row(row, &o->kept, err) != CP_OK)
         return CP_ENOMEM;
+    if (o->file != NULL)
+        return probing_file_row(row, o->file, err);
     int rc = o->header_done ? CP_OK : probe_csv_header(o->csv, err);
     o->header_done = true;
     if (rc == CP_OK)
         rc = probe_csv_row(o->csv, row, err);
-    if (rc == CP_OK && o->file != NULL)
-        rc = rows_file_commit_row(o->file, err);
-    else if (rc == CP_OK && fflush(stdout) != 0)
+    if (rc == CP_OK && fflush(stdout) != 0)
         rc = cp_err_errno(err, CP_EIO, errno, "writing the probe CSV to stdout");
     return rc;
 }
@@ -160,13 +164,6 @@ static int parse_ops(const char *text, bool *write, bool *read, bool *sustained,
     if (!*write && !*read && !*sustained)
         return cp_err_set(err, CP_EUSAGE, "bad --ops '%s': no operations", text);
     return CP_OK;
-}
-
-/* Takes down the targets' emulated disks and releases their locks. */
-static void release_targets(target_spec_t *targets, size_t n, target_locks_t *locks)
-{
-    emulated_disks_down(targets, n);
-    target_unlock_all(locks);
 }
 
 int cmd_probe(int argc, char **argv)
@@ -251,12 +248,10 @@ int cmd_probe(int argc, char **argv)
     /* Refused before anything is written when another command measures a target. */
     target_locks_t locks = TARGET_LOCKS_INIT;
     if (rc == CP_OK)
-        rc = target_lock_all(targets, n_targets, &locks, &err);
-    if (rc == CP_OK)
-        emulated_disks_up(targets, n_targets, p.sync == SYNC_DIRECT, NULL, 0);
+        rc = session_lock_targets(targets, n_targets, p.sync == SYNC_DIRECT, &locks, &err);
     if (rc != CP_OK) {
         cp_log_error("%s", err.msg);
-        release_targets(targets, n_targets, &locks);
+        session_release_targets(targets, n_targets, &locks);
         free(targets);
         return cp_exit_status(rc);
     }
@@ -268,14 +263,16 @@ int cmd_probe(int argc, char **argv)
         out.file = rows_file_open(out_path, ROWS_BESIDE, force, probe_csv_header_text(), &err);
         if (out.file == NULL) {
             cp_log_error("%s", err.msg);
-            release_targets(targets, n_targets, &locks);
+            session_release_targets(targets, n_targets, &locks);
             free(targets);
             return cp_exit_status(cp_err_code(&err, CP_EIO));
         }
         out.csv = rows_file_stream(out.file);
         out.header_done = true;
     }
-    rc = probe_run(&p, targets, n_targets, on_row, &out, &err);
+    probing_request_t rq = {.params = &p, .targets = targets, .n_targets = n_targets,
+                            .on_row = on_row, .row_ctx = &out, .on_failure = PROBING_STOP};
+    rc = probing_run(&rq, &err);
     if ((rc == CP_OK || rc == CP_EINTR) && !out.header_done) {
         int header_rc = probe_csv_header(out.csv, &err);
         rc = rc == CP_OK ? header_rc : rc;
@@ -300,7 +297,7 @@ int cmd_probe(int argc, char **argv)
     if (out_rc != CP_OK)
         cp_log_error("%s", out_err.msg);
     free(out.kept.rows);
-    release_targets(targets, n_targets, &locks);
+    session_release_targets(targets, n_targets, &locks);
     free(targets);
     if (rc == CP_OK)
         rc = out_rc;

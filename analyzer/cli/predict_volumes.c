@@ -10,10 +10,11 @@
 
 #include "cli/parse.h"
 #include "common/log.h"
-#include "measure/emulated_disk.h"
 #include "measure/probe.h"
 #include "tables/probe_csv.h"
 #include "tables/probe_writer.h"
+#include "study/probing.h"
+#include "study/session.h"
 
 void predict_volumes_free(predict_volume_list_t *list)
 {
@@ -170,11 +171,6 @@ int predict_volumes_check_names(const predict_volume_list_t *list, cp_err_t *err
     return CP_OK;
 }
 
-static int keep_row(const probe_row_t *row, void *ctx, cp_err_t *err)
-{
-    return probe_rows_push(ctx, row, err);
-}
-
 /* The short probe: a quarter, half and all of the output (at least 1 MB each). */
 static probe_params_t short_probe(uint64_t output_bytes, uint64_t seed)
 {
@@ -207,9 +203,7 @@ static int probe_volumes(const predict_volume_list_t *list, uint64_t output_byte
     int rc = CP_OK;
     if (n > 0) {
         target_locks_t locks = TARGET_LOCKS_INIT;
-        rc = target_lock_all(targets, n, &locks, err);
-        if (rc == CP_OK)
-            emulated_disks_up(targets, n, false, NULL, 0);
+        rc = session_lock_targets(targets, n, false, &locks, err);
         probe_params_t p = short_probe(output_bytes, seed);
         char size[32];
         probe_format_size(size, sizeof size, p.sizes[p.n_sizes - 1]);
@@ -217,10 +211,12 @@ static int probe_volumes(const predict_volume_list_t *list, uint64_t output_byte
             cp_log_info("probing %zu volume%s: fsync'd writes and cold reads of up to %s "
                         "(the study's output), %d repetitions, seed %llu", n,
                         n == 1 ? "" : "s", size, p.reps, (unsigned long long)seed);
-            rc = probe_run(&p, targets, n, keep_row, rows, err);
+            probing_request_t rq = {.params = &p, .targets = targets, .n_targets = n,
+                                    .on_row = probing_keep_row, .row_ctx = rows,
+                                    .on_failure = PROBING_STOP};
+            rc = probing_run(&rq, err);
         }
-        emulated_disks_down(targets, n);
-        target_unlock_all(&locks);
+        session_release_targets(targets, n, &locks);
     }
     free(targets);
     return rc;

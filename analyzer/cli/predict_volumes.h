@@ -1,7 +1,7 @@
 /* predict_volumes.h - the volumes `chokepoint predict` is asked about, from its command
  * line (--volume NAME=DIR[@CAP], --write [NAME=]RATE [--read RATE], --class NAME,
- * --probe PROBE.csv), in the
- * order given, and their figures: a probed volume is probed here (measure/probe), briefly. */
+ * --probe PROBE.csv), in the order given, and their figures: a probed volume is probed
+ * here, briefly (study/probing over measure/probe). */
 #ifndef CP_CLI_PREDICT_VOLUMES_H
 #define CP_CLI_PREDICT_VOLUMES_H
 

@@ -45,9 +45,16 @@ int session_claim_targets(const sweep_params_t *p, const series_spec_t *series,
     int rc = memest_check(series, p->n_series, p->engine, threads, p->n_threads,
                           p->block_size, p->decompress, p->max_memory, err);
     if (rc == CP_OK)
-        rc = target_lock_all(targets, n_targets, locks, err);
+        rc = session_lock_targets(targets, n_targets, p->sync == SYNC_DIRECT, locks, err);
+    return rc;
+}
+
+int session_lock_targets(target_spec_t *targets, size_t n_targets, bool direct_writes,
+                         target_locks_t *locks, cp_err_t *err)
+{
+    int rc = target_lock_all(targets, n_targets, locks, err);
     if (rc == CP_OK)
-        emulated_disks_up(targets, n_targets, p->sync == SYNC_DIRECT, NULL, 0);
+        emulated_disks_up(targets, n_targets, direct_writes, NULL, 0);
     return rc;
 }
 

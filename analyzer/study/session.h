@@ -24,18 +24,26 @@
 #include "tables/runs_writer.h"
 #include "study/study.h"
 
+/* The claim of every command that measures targets, before it writes anything: a lock
+ * on every directory target (target_lock_all into *locks: refused, CP_EUSAGE, when
+ * another command measures one); then an emulated disk for every target with a write
+ * cap, unless direct_writes (O_DIRECT) (emulated_disks_up: where one cannot be made, the
+ * cap paces each write and a warning says why). Undone by session_release_targets, also
+ * after a failure. `probe` and `predict --volume` start with it. */
+int session_lock_targets(target_spec_t *targets, size_t n_targets, bool direct_writes,
+                         target_locks_t *locks, cp_err_t *err);
+
 /* The checks and claims a sweep makes before anything is written: the memory estimate of
- * its largest thread count (memest_check with p's series, engine, block size and limit)
- * and a lock on every directory target (target_lock_all into *locks: refused, CP_EUSAGE,
- * when another command measures one); then an emulated disk for every target with a write
- * cap, unless p writes with O_DIRECT (emulated_disks_up: where one cannot be made, the
- * cap paces each write and a warning says why). `sweep` and `run` both start with it. */
+ * its largest thread count (memest_check with p's series, engine, block size and limit),
+ * then session_lock_targets (direct when p writes with O_DIRECT). `sweep` and `run` both
+ * start with it. */
 int session_claim_targets(const sweep_params_t *p, const series_spec_t *series,
                           const int *threads, target_spec_t *targets, size_t n_targets,
                           target_locks_t *locks, cp_err_t *err);
 
-/* Takes down the emulated disks session_claim_targets brought up (emulated_disks_down)
- * and releases the locks (target_unlock_all). Safe after a failed or partial claim. */
+/* Takes down the emulated disks session_lock_targets (or session_claim_targets) brought
+ * up (emulated_disks_down) and releases the locks (target_unlock_all). Safe after a
+ * failed or partial claim. */
 void session_release_targets(target_spec_t *targets, size_t n_targets, target_locks_t *locks);
 
 /* Opens the study's results directory: checks the input (s->input_size), claims the

@@ -14,10 +14,10 @@
 #include "fixtures/fixture.h"
 #include "measure/probe.h"
 #include "report/analysis_text.h"
-#include "tables/probe_writer.h"
 #include "tables/rows_file.h"
 #include "tables/runs_writer.h"
 #include "study/meta.h"
+#include "study/probing.h"
 #include "study/session.h"
 #include "study/study_resume.h"
 
@@ -79,15 +79,42 @@ static int stage_fixture(study_t *s, cp_err_t *err)
     return rc;
 }
 
-static int write_probe_row(const probe_row_t *row, void *ctx, cp_err_t *err)
+/* What the probe stage knows of its targets: the ones probed before (resume) and the
+ * parameters it says it probes with. */
+typedef struct stage_probe_state {
+    study_t *s;
+    json_t *probed; /* meta.json's "probed" list (s->meta's) */
+    const probe_params_t *p;
+} stage_probe_state_t;
+
+/* A target whose probe ended before (run --resume) is kept, not probed again; the others
+ * are announced with what the probe measures. */
+static bool probe_wanted(const target_spec_t *t, void *ctx)
 {
-    rows_file_t *f = ctx;
-    int rc = probe_csv_row(rows_file_stream(f), row, err);
-    return rc == CP_OK ? rows_file_commit_row(f, err) : rc;
+    const stage_probe_state_t *st = ctx;
+    if (study_resume_probed(st->probed, t->name)) {
+        cp_log_info("probe of '%s' kept from before", t->name);
+        return false;
+    }
+    const probe_params_t *p = st->p;
+    cp_log_info("probing '%s' (%zu sizes up to %.1f MB, %d rep%s, %s)", t->name, p->n_sizes,
+                (double)p->sizes[p->n_sizes - 1] / 1e6, p->reps, p->reps == 1 ? "" : "s",
+                sync_mode_name(p->sync));
+    return true;
 }
 
-/* Probes each directory target alone, so one full or failing volume does not cost the
- * others their figures. Sizes: the default list up to the input's size. */
+/* A target done with (measured, or failed and passed over) is recorded in meta.json at
+ * once, so a resume after a crash does not probe it again. */
+static void probe_done(const target_spec_t *t, void *ctx)
+{
+    stage_probe_state_t *st = ctx;
+    json_array_append_new(st->probed, json_string(t->name));
+    study_meta_write(st->s->meta, st->s->dir);
+}
+
+/* Probes each directory target alone (probing.h, PROBING_CONTINUE), so one full or
+ * failing volume does not cost the others their figures. Sizes: the default list up to
+ * the input's size. */
 static int stage_probe(study_t *s, cp_err_t *err)
 {
     probe_params_t p = probe_defaults();
@@ -105,33 +132,16 @@ static int stage_probe(study_t *s, cp_err_t *err)
      * all) are the ones those runs paid; a run without fsync still needs the disk's own
      * speed, which only an fsync'd probe gives. */
     p.sync = s->sweep.sync == SYNC_DIRECT ? SYNC_DIRECT : SYNC_FSYNC;
-    json_t *probed = NULL;
+    stage_probe_state_t st = {s, NULL, &p};
     rows_file_t *f = NULL;
-    int rc = session_open_probe_rows(s, &probed, &f, err);
+    int rc = session_open_probe_rows(s, &st.probed, &f, err);
     if (rc != CP_OK)
         return rc;
-    for (size_t i = 0; i < s->n_targets && rc == CP_OK; i++) {
-        if (!target_ops_for(&s->targets[i])->has_volume)
-            continue;
-        if (study_resume_probed(probed, s->targets[i].name)) {
-            cp_log_info("probe of '%s' kept from before", s->targets[i].name);
-            continue;
-        }
-        cp_log_info("probing '%s' (%zu sizes up to %.1f MB, %d rep%s, %s)", s->targets[i].name,
-                    p.n_sizes, (double)p.sizes[p.n_sizes - 1] / 1e6, p.reps, p.reps == 1 ? "" : "s",
-                    sync_mode_name(p.sync));
-        cp_err_t one = {0};
-        int prc = probe_run(&p, &s->targets[i], 1, write_probe_row, f, &one);
-        if (prc == CP_EINTR || cp_interrupted())
-            rc = cp_err_set(err, CP_EINTR, "interrupted");
-        else if (prc != CP_OK)
-            cp_log_warn("probe of '%s' failed: %s; its ceilings will be unknown",
-                        s->targets[i].name, one.msg);
-        if (rc == CP_OK) { /* done with this target, also when it failed: not probed again */
-            json_array_append_new(probed, json_string(s->targets[i].name));
-            study_meta_write(s->meta, s->dir);
-        }
-    }
+    probing_request_t rq = {.params = &p, .targets = s->targets, .n_targets = s->n_targets,
+                            .on_row = probing_file_row, .row_ctx = f,
+                            .on_failure = PROBING_CONTINUE, .want = probe_wanted,
+                            .done = probe_done, .target_ctx = &st};
+    rc = probing_run(&rq, err);
     cp_err_t close_err = {0};
     int crc = rows_file_close(f, &close_err);
     if (rc == CP_OK && crc != CP_OK)
