@@ -1,5 +1,6 @@
 /* history_out.c - history results as JSON, and as text and Markdown written once through
- * the renderer (report/doc_writer.h) (history_out.h). */
+ * the renderer (report/doc_writer.h), and the table of their writers per --format
+ * (history_out.h). */
 #include "report/history_out.h"
 
 #include <errno.h>
@@ -291,3 +292,23 @@ int history_write_markdown(const history_result_t *r, const history_set_t *set,
     return write_history(r, set, studies, plots, &d, err);
 }
 
+static int as_text(const void *doc, FILE *out, cp_err_t *err)
+{
+    const history_doc_t *v = doc;
+    return history_write_text(v->r, v->set, v->studies, out, err);
+}
+static int as_json(const void *doc, FILE *out, cp_err_t *err)
+{
+    const history_doc_t *v = doc;
+    return history_write_json(v->r, v->set, v->studies, out, err);
+}
+static int as_markdown(const void *doc, FILE *out, cp_err_t *err)
+{
+    const history_doc_t *v = doc;
+    return history_write_markdown(v->r, v->set, v->studies, v->plots, out, err);
+}
+const report_writer_fn history_writers[REPORT_FORMAT_COUNT] = {
+    [REPORT_FORMAT_TEXT] = as_text,
+    [REPORT_FORMAT_JSON] = as_json,
+    [REPORT_FORMAT_MARKDOWN] = as_markdown,
+};
