@@ -435,18 +435,15 @@ size_t answer_write(const analysis_t *a, const doc_t *d)
         size_t w = strlen(figure_series_label(&a->series[i], true, buf, sizeof buf));
         width = w > width ? w : width;
     }
-    static const doc_column_t columns[] = {
-        {.title = "target", .left = true},
+    const doc_column_t columns[] = {
+        {.title = "target", .left = true, .width = (int)width},
         {.title = "threads", .width = 7},
         {.title = "seconds", .width = 9},
         {.title = "verdict (cause)", .left = true, .width = 46, .gap = "  "},
         {.title = "vs memory", .width = 10},
         {.title = "notes", .left = true, .gap = "  "},
     };
-    doc_column_t cols[6];
-    memcpy(cols, columns, sizeof cols);
-    cols[0].width = (int)width;
-    const doc_table_t table = {.columns = cols, .ncolumns = 6, .indent = "  "};
+    const doc_table_t table = {.columns = columns, .ncolumns = 6, .indent = "  "};
     fputc('\n', out);
     doc_table_head(d, &table);
     for (size_t i = 0; i < a->nseries; i++) {

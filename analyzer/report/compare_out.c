@@ -389,6 +389,7 @@ static void pair_figures(const doc_t *d, const compare_pair_t *p)
     fputc('\n', out);
 }
 
+/* The studies, each a list item of d, and how the calls are made. */
 static void header_text(const doc_t *d, const compare_result_t *r,
                         const compare_study_t *studies, size_t n)
 {
@@ -461,7 +462,7 @@ int compare_write_pairs(const compare_result_t *r, const compare_study_t *studie
 }
 
 /* The series of each study that no pair holds, "A: usb (zstd:3), ...", one line a study
- * that has any, each after prefix; nothing when everything paired. */
+ * that has any, each a list item of d; nothing when everything paired. */
 static void write_unpaired(const compare_result_t *r, const compare_study_t *studies, size_t n,
                            const doc_t *d)
 {
