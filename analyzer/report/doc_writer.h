@@ -5,7 +5,8 @@
  * alignment, the end) with their cells escaped. A writer says what it writes once, through
  * the doc_* calls below, instead of choosing between two spellings at every line. The back
  * ends are doc_style_text and doc_style_markdown; a new text-like format is one more table
- * in doc_writer.c, declared here. */
+ * in doc_writer.c, declared here. No call allocates or keeps a pointer it is given; a
+ * write error stays on the stream for the document's writer to find (ferror). */
 #ifndef CP_REPORT_DOC_WRITER_H
 #define CP_REPORT_DOC_WRITER_H
 
