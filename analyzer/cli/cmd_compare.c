@@ -125,11 +125,15 @@ static options_outcome_t parse_args(int argc, char **argv, settings_t *s, cp_err
     return rc == CP_OK ? OPTIONS_PROCEED : OPTIONS_FAILED;
 }
 
+/* In --format, or with plots (compare.md of --plots) in Markdown showing them, whatever
+ * --format says: the one dispatch, report_write. */
 static int write_output(const settings_t *s, const compare_result_t *r,
-                        const compare_study_t *st, FILE *out, cp_err_t *err)
+                        const compare_study_t *st, const plot_set_t *plots, FILE *out,
+                        cp_err_t *err)
 {
-    const compare_doc_t doc = {r, st, s->npaths, NULL};
-    return report_write(compare_writers, s->judge.format, &doc, out, err);
+    const compare_doc_t doc = {r, st, s->npaths, plots};
+    return report_write(compare_writers, plots != NULL ? REPORT_FORMAT_MARKDOWN : s->judge.format,
+                        &doc, out, err);
 }
 
 static int write_to(const char *path, bool force, const settings_t *s,
@@ -139,9 +143,7 @@ static int write_to(const char *path, bool force, const settings_t *s,
     outfile_t *f = outfile_open(path, force, err);
     if (f == NULL)
         return cp_err_code(err, CP_EIO);
-    int rc = plots != NULL
-        ? compare_write_markdown(r, st, s->npaths, plots, outfile_stream(f), err)
-        : write_output(s, r, st, outfile_stream(f), err);
+    int rc = write_output(s, r, st, plots, outfile_stream(f), err);
     if (rc == CP_OK)
         rc = outfile_commit(f, err);
     outfile_close(f);
@@ -208,7 +210,7 @@ int cmd_compare(int argc, char **argv)
     if (rc == CP_OK) {
         if (s->judge.out_path != NULL)
             rc = write_to(s->judge.out_path, s->judge.force, s, result, studies, NULL, &err);
-        else if ((rc = write_output(s, result, studies, stdout, &err)) == CP_OK &&
+        else if ((rc = write_output(s, result, studies, NULL, stdout, &err)) == CP_OK &&
                  fflush(stdout) != 0)
             rc = cp_err_errno(&err, CP_EIO, errno, "cannot write to stdout");
     }

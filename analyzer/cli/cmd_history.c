@@ -1,9 +1,9 @@
 /* cmd_history.c - `chokepoint history ROOT`: argument handling and output only; finding
  * and loading the studies is tables/history_load.c, grouping and the comparison
- * model/history.c (on model/compare.c), the formats report/history_out.c and the plots
- * report/history_plot.c. Each study's meta.json is read by tables/meta_json.c's meta_read;
- * its status is shown by study/meta.h's rules (a study recorded as running whose process
- * died is "abandoned"). */
+ * model/history.c (on model/compare.c), the formats and their table of writers per
+ * --format report/history_out.c, the plots report/history_plot.c. Each study's meta.json
+ * is read by tables/meta_json.c's meta_read; its status is shown by study/meta.h's rules
+ * (a study recorded as running whose process died is "abandoned"). */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -113,47 +113,17 @@ static options_outcome_t parse_args(int argc, char **argv, settings_t *s, cp_err
     return rc == CP_OK ? OPTIONS_PROCEED : OPTIONS_FAILED;
 }
 
-/* What every output needs. */
-typedef struct view {
-    const history_result_t *r;
-    const history_set_t *set;
-    const history_study_t *studies;
-    const plot_set_t *plots; /* the figures Markdown links, or NULL */
-} view_t;
-
-static int as_text(const void *doc, FILE *out, cp_err_t *err)
-{
-    const view_t *v = doc;
-    return history_write_text(v->r, v->set, v->studies, out, err);
-}
-static int as_json(const void *doc, FILE *out, cp_err_t *err)
-{
-    const view_t *v = doc;
-    return history_write_json(v->r, v->set, v->studies, out, err);
-}
-static int as_markdown(const void *doc, FILE *out, cp_err_t *err)
-{
-    const view_t *v = doc;
-    return history_write_markdown(v->r, v->set, v->studies, v->plots, out, err);
-}
-/* The history in each document format. */
-static const report_writer_fn history_writers[REPORT_FORMAT_COUNT] = {
-    [REPORT_FORMAT_TEXT] = as_text,
-    [REPORT_FORMAT_JSON] = as_json,
-    [REPORT_FORMAT_MARKDOWN] = as_markdown,
-};
-
 /* In --format, or in Markdown whatever --format says when markdown is set. */
-static int write_output(const settings_t *s, const view_t *v, const plot_set_t *plots,
+static int write_output(const settings_t *s, const history_doc_t *v, const plot_set_t *plots,
                         bool markdown, FILE *out, cp_err_t *err)
 {
-    view_t with = *v;
+    history_doc_t with = *v;
     with.plots = plots;
     return report_write(history_writers, markdown ? REPORT_FORMAT_MARKDOWN : s->judge.format,
                         &with, out, err);
 }
 
-static int write_to(const char *path, bool force, const settings_t *s, const view_t *v,
+static int write_to(const char *path, bool force, const settings_t *s, const history_doc_t *v,
                     const plot_set_t *plots, bool markdown, cp_err_t *err)
 {
     outfile_t *f = outfile_open(path, force, err);
@@ -167,7 +137,7 @@ static int write_to(const char *path, bool force, const settings_t *s, const vie
 }
 
 /* One plot per host, then DIR/history.md. */
-static int write_plots(const settings_t *s, const view_t *v, cp_err_t *err)
+static int write_plots(const settings_t *s, const history_doc_t *v, cp_err_t *err)
 {
     plot_set_t *plots = calloc(v->r->nhosts, sizeof *plots);
     if (plots == NULL)
@@ -277,7 +247,7 @@ int cmd_history(int argc, char **argv)
         rc = history_build(studies, set->n, &s.judge.cmp, &result, &err);
     if (rc == CP_OK && cp_interrupted())
         rc = cp_err_set(&err, CP_EINTR, "interrupted");
-    view_t v = {.r = result, .set = set, .studies = studies};
+    history_doc_t v = {.r = result, .set = set, .studies = studies};
     if (rc == CP_OK && s.judge.plots_dir != NULL)
         rc = write_plots(&s, &v, &err);
     if (rc == CP_OK) {

@@ -246,31 +246,35 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, const 
     if (series_sources(s, buf, sizeof buf))
         doc_sentence(d, "  ", "%s", buf);
 
-    if (doc_is_markdown(d))
-        fprintf(out, "| threads | seconds (median) | min .. max | rate | runs | flush | "
-                     "predicted |\n|---:|---:|---:|---:|---:|---:|---:|\n");
-    else
-        fprintf(out, "  %7s %10s %19s %11s %5s %8s %10s\n", "threads", "seconds", "min .. max",
-                "rate", "runs", "flush", "predicted");
+    static const doc_column_t point_columns[] = {
+        {.title = "threads", .width = 7},
+        {.title = "seconds (median)", .text_title = "seconds", .width = 10},
+        {.title = "min .. max", .width = 19},
+        {.title = "rate", .width = 11},
+        {.title = "runs", .width = 5},
+        {.title = "flush", .width = 8},
+        {.title = "predicted", .width = 10},
+    };
+    /* A point's marks ("noisy") follow its min .. max in Markdown, the row in text. */
+    const doc_table_t points = {.columns = point_columns, .ncolumns = 7, .indent = "  ",
+                                .note_column = 2};
+    doc_table_head(d, &points);
     for (size_t i = 0; i < s->npoints; i++) {
         const analysis_point_t *p = &s->points[i];
         analysis_format_rate(p->bytes_per_s, r1, sizeof r1);
-        char flush[16] = "-", predicted[16] = "-";
+        char flush[16] = "-", predicted[16] = "-", threads[16], seconds[32], range[64], n[24];
         if (!isnan(p->flush_s) && !s->cpu_ceiling)
             snprintf(flush, sizeof flush, "%.3f", p->flush_s);
         if (p->predicted_seconds > 0.0)
             snprintf(predicted, sizeof predicted, "%.3f", p->predicted_seconds);
         char marks[128] = " ";
         answer_point_marks(s, i, marks + 1, sizeof marks - 1);
-        const char *noisy = marks[1] ? marks : "";
-        if (doc_is_markdown(d))
-            fprintf(out, "| %d | %.3f | %.3f .. %.3f%s | %s | %zu | %s | %s |\n", p->threads,
-                    p->seconds, p->seconds_min, p->seconds_max, noisy, r1, p->n, flush,
-                    predicted);
-        else
-            fprintf(out, "  %7d %10.3f %8.3f .. %-8.3f %11s %5zu %8s %10s%s\n", p->threads,
-                    p->seconds, p->seconds_min, p->seconds_max, r1, p->n, flush, predicted,
-                    noisy);
+        snprintf(threads, sizeof threads, "%d", p->threads);
+        snprintf(seconds, sizeof seconds, "%.3f", p->seconds);
+        snprintf(range, sizeof range, "%8.3f .. %-8.3f", p->seconds_min, p->seconds_max);
+        snprintf(n, sizeof n, "%zu", p->n);
+        const char *cells[] = {threads, seconds, range, r1, n, flush, predicted};
+        doc_table_row(d, &points, cells, marks[1] ? marks : NULL);
     }
     if (s->noisy_points > 0)
         fprintf(out, "%s%zu point%s marked noisy: the repetitions spread more than the %.0f%% "
@@ -294,8 +298,7 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, const 
                     : "the kernel's write-back thresholds",
                 100.0 * s->prediction_error_median, 100.0 * s->prediction_error_max);
 
-    fputs(doc_pick(d, "  models:\n", "\n<details><summary>Models of this series</summary>\n\n"),
-          out);
+    doc_fold_begin(d, "  models:\n", "Models of this series");
     for (int k = 0; k < FIT_KIND_COUNT; k++) {
         const fit_result_t *m = &s->models[k];
         analysis_format_model(m, buf, sizeof buf);
@@ -303,36 +306,51 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, const 
         if (m->fitted)
             model_quality(m, quality, sizeof quality);
         const char *best = k == s->best_rate_model ? " (best for rate)" : "";
-        if (doc_is_markdown(d))
+        /* Two shapes, not two spellings: a list of code spans in Markdown, and in text
+         * columns aligned for the eye with a pointer line under the best. */
+        if (doc_is_markdown(d)) {
             fprintf(out, "- %s%s: `%s`%s%s\n", fit_kind_name((fit_kind_t)k), best, buf,
                     m->fitted ? " - " : "", quality);
-        else
-            fprintf(out, "    %-12s %s%s%s%s\n", fit_kind_name((fit_kind_t)k), buf,
-                    m->fitted ? "  [" : "", quality, m->fitted ? "]" : "");
-        if (!doc_is_markdown(d) && best[0])
+            continue;
+        }
+        fprintf(out, "    %-12s %s%s%s%s\n", fit_kind_name((fit_kind_t)k), buf,
+                m->fitted ? "  [" : "", quality, m->fitted ? "]" : "");
+        if (best[0])
             fprintf(out, "    %-12s ^ best describes the rate\n", "");
     }
     write_model_choice(s, d);
-    if (doc_is_markdown(d))
-        fputs("\n</details>\n", out);
+    doc_fold_end(d);
 
     const char *unit = s->decompress ? "restored" : "input";
     const char *source = s->cpu_ceiling ? "this series" : ceil->estimated
         ? "estimated: the fastest target at each T (no mem runs)" : "the mem target";
-    if (doc_is_markdown(d))
-        fprintf(out, "\nVerdicts (CPU ceiling: %s; rates and ceilings in %s bytes per "
-                     "second, the volume's own write speed in output bytes):\n\n"
-                     "| threads | rate (%s) | CPU ceiling (%s) | volume writes (output) | "
-                     "write ceiling (%s) | read ceiling (%s) | "
-                     "efficiency | vs fastest | verdict |\n"
-                     "|---:|---:|---:|---:|---:|---:|---:|---:|---|\n", source, unit, unit,
-                unit, unit, unit);
-    else
-        fprintf(out, "  verdicts (CPU ceiling: %s; %s bytes per second except 'volume "
-                "writes', the volume's speed in output bytes):\n"
-                "  %7s %11s %11s %13s %13s %12s %10s %11s  %s\n",
-                source, unit, "threads", "rate", "CPU ceiling", "volume writes", "write ceiling",
-                "read ceiling", "efficiency", "vs fastest", "verdict");
+    /* The caption's words differ: the terminal's column titles are shorter and it says
+     * which column is in output bytes. */
+    char caption_text[512], caption[512];
+    snprintf(caption_text, sizeof caption_text, "  verdicts (CPU ceiling: %s; %s bytes per "
+             "second except 'volume writes', the volume's speed in output bytes):\n", source,
+             unit);
+    snprintf(caption, sizeof caption, "Verdicts (CPU ceiling: %s; rates and ceilings in %s "
+             "bytes per second, the volume's own write speed in output bytes):", source, unit);
+    doc_section(d, 0, caption_text, caption);
+    char t_rate[48], t_cpu[48], t_write[48], t_read[48];
+    snprintf(t_rate, sizeof t_rate, "rate (%s)", unit);
+    snprintf(t_cpu, sizeof t_cpu, "CPU ceiling (%s)", unit);
+    snprintf(t_write, sizeof t_write, "write ceiling (%s)", unit);
+    snprintf(t_read, sizeof t_read, "read ceiling (%s)", unit);
+    const doc_column_t verdict_columns[] = {
+        {.title = "threads", .width = 7},
+        {.title = t_rate, .text_title = "rate", .width = 11},
+        {.title = t_cpu, .text_title = "CPU ceiling", .width = 11},
+        {.title = "volume writes (output)", .text_title = "volume writes", .width = 13},
+        {.title = t_write, .text_title = "write ceiling", .width = 13},
+        {.title = t_read, .text_title = "read ceiling", .width = 12},
+        {.title = "efficiency", .width = 10},
+        {.title = "vs fastest", .width = 11},
+        {.title = "verdict", .left = true, .gap = "  "},
+    };
+    const doc_table_t verdicts = {.columns = verdict_columns, .ncolumns = 9, .indent = "  "};
+    doc_table_head(d, &verdicts);
     for (size_t i = 0; i < s->npoints; i++) {
         const analysis_verdict_t *v = &s->verdicts[i];
         analysis_format_rate(v->bytes_per_s, r1, sizeof r1);
@@ -340,23 +358,22 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, const 
         analysis_format_rate(v->write_ceiling_bps, r3, sizeof r3);
         analysis_format_rate(v->read_ceiling_bps, r4, sizeof r4);
         analysis_format_rate(s->cpu_ceiling ? NAN : s->write_speed_bps, r5, sizeof r5);
-        char stage[96] = "", vl[96];
+        char stage[96] = "", vl[96], verdict[200], threads[16], cpu[48], eff[16], rel[16];
         if (v->stage_disagrees)
             snprintf(stage, sizeof stage, " (pipeline stages say %s)", verdict_name(v->stage_verdict));
-        const char *mark = v->cpu_ceiling_source == CEILING_MEM_MODEL ? "*" : "";
-        if (doc_is_markdown(d))
-            fprintf(out, "| %d | %s | %s%s | %s | %s | %s | %.0f%% | %.0f%% | %s%s |\n",
-                    v->threads, r1, r2, mark, r5, r3, r4, 100.0 * v->efficiency,
-                    100.0 * v->relative_speed, verdict_label(v, vl, sizeof vl), stage);
-        else
-            fprintf(out, "  %7d %11s %10s%1s %13s %13s %12s %9.0f%% %10.0f%%  %s%s\n",
-                    v->threads, r1, r2, mark, r5, r3, r4, 100.0 * v->efficiency,
-                    100.0 * v->relative_speed, verdict_label(v, vl, sizeof vl), stage);
+        /* "*": a ceiling from the memory target's model, in the column beside the figure */
+        snprintf(cpu, sizeof cpu, "%10s%1s", r2,
+                 v->cpu_ceiling_source == CEILING_MEM_MODEL ? "*" : "");
+        snprintf(threads, sizeof threads, "%d", v->threads);
+        snprintf(eff, sizeof eff, "%.0f%%", 100.0 * v->efficiency);
+        snprintf(rel, sizeof rel, "%.0f%%", 100.0 * v->relative_speed);
+        snprintf(verdict, sizeof verdict, "%s%s", verdict_label(v, vl, sizeof vl), stage);
+        const char *cells[] = {threads, r1, cpu, r5, r3, r4, eff, rel, verdict};
+        doc_table_row(d, &verdicts, cells, NULL);
     }
+    doc_table_end(d);
     const analysis_verdict_t *last = &s->verdicts[s->npoints - 1];
     const char *indent = doc_indent(d, "  ");
-    if (doc_is_markdown(d))
-        fputc('\n', out);
     fprintf(out, "%sverdict at %d thread%s: %s", indent, last->threads,
             last->threads == 1 ? "" : "s", verdict_name(s->verdict));
     if (!s->cpu_ceiling && strcmp(last->fastest, s->name) != 0)
@@ -395,11 +412,13 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, const 
 static int write_report(const analysis_t *a, const doc_t *d, cp_err_t *err)
 {
     FILE *out = d->out;
+    doc_section(d, 1, "", "What limits the job");
+    /* The opening line's words differ: a terminal's is a lower-case line with the
+     * tolerance in parentheses, a document's a sentence with the paths as code. */
     if (doc_is_markdown(d))
-        fprintf(out, "# What limits the job\n\nAnalysis of `%s`%s%s%s, tolerance %.0f%%.\n\n",
-                a->runs_path, a->probe_path ? " with probe `" : "",
-                a->probe_path ? a->probe_path : "", a->probe_path ? "`" : "",
-                100.0 * a->tolerance);
+        fprintf(out, "Analysis of `%s`%s%s%s, tolerance %.0f%%.\n\n", a->runs_path,
+                a->probe_path ? " with probe `" : "", a->probe_path ? a->probe_path : "",
+                a->probe_path ? "`" : "", 100.0 * a->tolerance);
     else
         fprintf(out, "analysis of %s%s%s (tolerance %.0f%%)\n", a->runs_path,
                 a->probe_path ? " with probe " : "", a->probe_path ? a->probe_path : "",
@@ -414,11 +433,11 @@ static int write_report(const analysis_t *a, const doc_t *d, cp_err_t *err)
     for (size_t i = 0; i < a->nseries; i++)
         capped = capped || a->series[i].emulated == 1;
     if (!a->probe_path)
-        fprintf(out, "no probe data: write and read ceilings are unknown%s.%s\n",
-                capped ? " except where an emulated cap sets them" : "", doc_pick(d, "", "\n"));
+        fprintf(out, "no probe data: write and read ceilings are unknown%s.%s",
+                capped ? " except where an emulated cap sets them" : "", doc_paragraph_end(d));
     answer_write(a, d);
-    fputs(doc_pick(d, "details per target:\n\n",
-                   "## Details: points, verdicts and models per target\n\n"), out);
+    doc_section(d, 2, "details per target:\n\n",
+                "Details: points, verdicts and models per target");
     for (size_t i = 0; i < a->nseries; i++)
         write_series(a, &a->series[i], d);
     if (fflush(out) != 0 || ferror(out))

@@ -423,7 +423,7 @@ size_t answer_write(const analysis_t *a, const doc_t *d)
 {
     FILE *out = d->out;
     char buf[1024], marks[128];
-    fputs(doc_pick(d, "the answer:\n", "## The answer\n\n"), out);
+    doc_section(d, 2, "the answer:\n", "The answer");
     if (decision_write(a, out, doc_item(d, "  ")) > 0)
         fputc('\n', out);
     for (size_t i = 0; i < a->nseries; i++)
@@ -435,45 +435,46 @@ size_t answer_write(const analysis_t *a, const doc_t *d)
         size_t w = strlen(figure_series_label(&a->series[i], true, buf, sizeof buf));
         width = w > width ? w : width;
     }
-    if (doc_is_markdown(d))
-        fputs("\n| target | threads | seconds | verdict (cause) | vs memory | notes |\n"
-              "|---|---:|---:|---|---:|---|\n", out);
-    else
-        fprintf(out, "\n  %-*s %7s %9s  %-46s %10s  %s\n", (int)width, "target", "threads",
-                "seconds", "verdict (cause)", "vs memory", "notes");
+    const doc_column_t columns[] = {
+        {.title = "target", .left = true, .width = (int)width},
+        {.title = "threads", .width = 7},
+        {.title = "seconds", .width = 9},
+        {.title = "verdict (cause)", .left = true, .width = 46, .gap = "  "},
+        {.title = "vs memory", .width = 10},
+        {.title = "notes", .left = true, .gap = "  "},
+    };
+    const doc_table_t table = {.columns = columns, .ncolumns = 6, .indent = "  "};
+    fputc('\n', out);
+    doc_table_head(d, &table);
     for (size_t i = 0; i < a->nseries; i++) {
         const analysis_series_t *s = &a->series[i];
         figure_series_label(s, true, buf, sizeof buf);
         for (size_t k = 0; k < s->npoints; k++) {
             const analysis_point_t *p = &s->points[k];
             const analysis_verdict_t *v = &s->verdicts[k];
-            char verdict[96], vs[16] = "-";
+            char verdict[96], vs[16] = "-", threads[16], seconds[32];
             verdict_label(v, verdict, sizeof verdict);
             double slower = p->seconds / cpu_seconds(p, v) - 1.0;
             if (!s->cpu_ceiling && isfinite(slower))
                 snprintf(vs, sizeof vs, "%+.0f%%", 100.0 * slower);
             answer_point_marks(s, k, marks, sizeof marks);
-            if (doc_is_markdown(d))
-                fprintf(out, "| %s | %d | %.3f | %s | %s | %s |\n", buf, p->threads, p->seconds,
-                        verdict, vs, marks);
-            else
-                fprintf(out, "  %-*s %7d %9.3f  %-46s %10s  %s\n", (int)width, buf, p->threads,
-                        p->seconds, verdict, vs, marks);
+            snprintf(threads, sizeof threads, "%d", p->threads);
+            snprintf(seconds, sizeof seconds, "%.3f", p->seconds);
+            const char *cells[] = {buf, threads, seconds, verdict, vs, marks};
+            doc_table_row(d, &table, cells, NULL);
         }
     }
-    fputs(doc_is_markdown(d)
-              ? "\n\"vs memory\": the run's time against the same input at the CPU ceiling "
-                "(the memory target; the fastest target at each thread count when there are "
-                "no memory runs).\n\n"
-              : "\n",
-          out);
+    fputc('\n', out);
+    doc_legend(d, "\"vs memory\": the run's time against the same input at the CPU ceiling "
+                  "(the memory target; the fastest target at each thread count when there are "
+                  "no memory runs).");
     bool any = a->nnotes > 0;
     for (size_t i = 0; i < a->nseries; i++)
         for (size_t k = 0; k < a->series[i].npoints; k++)
             any = any || a->series[i].points[k].flags != 0;
     if (!any)
         return 0;
-    fputs(doc_pick(d, "  check these figures:\n", "Check these figures:\n\n"), out);
+    doc_section(d, 0, "  check these figures:\n", "Check these figures:");
     size_t notes = write_notes(a, d);
     fputc('\n', out);
     return notes;

@@ -1,5 +1,6 @@
-/* compare_out.c - compare results as JSON, text and Markdown, and the table of their
- * writers per --format (compare_out.h). */
+/* compare_out.c - compare results as JSON, and as text and Markdown written once through
+ * the renderer (report/doc_writer.h), and the table of their writers per --format
+ * (compare_out.h). */
 #include "report/compare_out.h"
 
 #include <errno.h>
@@ -7,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "report/doc_writer.h"
 #include "report/figure_text.h"
 #include "report/md_figures.h"
 #include "tables/json_number.h"
@@ -97,8 +99,10 @@ static json_t *split_json(const analysis_series_t *s, int threads)
 
 /* One line per common thread count where both sides recorded where the time went:
  * each part's share of the point's time in A and in B. */
-static void split_changes(FILE *out, const compare_pair_t *p, const char *indent)
+static void split_changes(const doc_t *d, const compare_pair_t *p)
 {
+    FILE *out = d->out;
+    const char *indent = doc_item(d, "  ");
     for (size_t i = 0; i < p->npoints; i++) {
         int threads = p->points[i].threads;
         double a[SPLIT_PARTS], b[SPLIT_PARTS];
@@ -209,9 +213,10 @@ static json_t *environments_json(const compare_study_t *studies, size_t n)
 
 /* The environments side by side: per study after A, each difference with what it can
  * change, or that none was found, or that a side has no meta.json. */
-static void environments_text(FILE *out, const compare_study_t *studies, size_t n,
-                              const char *bullet)
+static void environments_text(const doc_t *d, const compare_study_t *studies, size_t n)
 {
+    FILE *out = d->out;
+    const char *bullet = doc_item(d, "  ");
     study_env_diff_t diffs[ENV_DIFFS_MAX]; /* about 60 KB */
     fprintf(out, "\nEnvironments (meta.json), each study against A:\n");
     for (size_t k = 1; k < n; k++) {
@@ -235,18 +240,20 @@ static void environments_text(FILE *out, const compare_study_t *studies, size_t 
                     "size, version and targets' file systems, mount options and devices\n",
                     bullet, who);
         for (long i = 0; i < nd; i++) {
-            const study_env_diff_t *d = &diffs[i];
-            fprintf(out, "%s%c: %s %s -> %s%s%s\n", bullet, who, d->what, d->a, d->b,
-                    d->explains[0] ? ": " : "", d->explains);
+            const study_env_diff_t *e = &diffs[i];
+            fprintf(out, "%s%c: %s %s -> %s%s%s\n", bullet, who, e->what, e->a, e->b,
+                    e->explains[0] ? ": " : "", e->explains);
         }
     }
 }
 
 /* For a pair whose verdicts changed: the differences of its B's environment that can move
  * a verdict, named in one line. */
-static void verdict_env_line(FILE *out, const compare_pair_t *p, const compare_study_t *studies,
-                             const char *indent)
+static void verdict_env_line(const doc_t *d, const compare_pair_t *p,
+                             const compare_study_t *studies)
 {
+    FILE *out = d->out;
+    const char *indent = doc_item(d, "  ");
     study_env_diff_t diffs[ENV_DIFFS_MAX]; /* about 60 KB */
     if (p->nverdict_changes == 0)
         return;
@@ -353,8 +360,10 @@ static const char *crossover_text(const analysis_series_t *s, double crossover, 
 }
 
 /* The fitted figures, warnings and changed verdicts after a pair's table. */
-static void pair_figures(FILE *out, const compare_pair_t *p, const char *indent)
+static void pair_figures(const doc_t *d, const compare_pair_t *p)
 {
+    FILE *out = d->out;
+    const char *indent = doc_item(d, "  ");
     char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], b7[32];
     fprintf(out, "%slinear_rate slope: A %s, B %s MB/s per thread, ratio %s\n", indent,
             num(p->slope_a / 1e6, 1, b1, sizeof b1),
@@ -380,9 +389,12 @@ static void pair_figures(FILE *out, const compare_pair_t *p, const char *indent)
     fputc('\n', out);
 }
 
-static void header_text(FILE *out, const compare_result_t *r, const compare_study_t *studies,
-                        size_t n, const char *bullet)
+/* The studies, each a list item of d, and how the calls are made. */
+static void header_text(const doc_t *d, const compare_result_t *r,
+                        const compare_study_t *studies, size_t n)
 {
+    FILE *out = d->out;
+    const char *bullet = doc_item(d, "");
     fprintf(out, "%sA: %s\n", bullet, studies[0].label);
     for (size_t i = 1; i < n; i++)
         fprintf(out, "%s%c: %s\n", bullet, i < 26 ? (char)('A' + i) : '?', studies[i].label);
@@ -398,32 +410,51 @@ static void header_text(FILE *out, const compare_result_t *r, const compare_stud
     fputc('\n', out);
 }
 
-int compare_write_text_pairs(const compare_result_t *r, const compare_study_t *studies,
-                             size_t n, FILE *out, cp_err_t *err)
+int compare_write_pairs(const compare_result_t *r, const compare_study_t *studies,
+                        const doc_t *d, int level, cp_err_t *err)
 {
-    (void)n;
+    static const doc_column_t columns[] = {
+        {.title = "threads", .width = 7},
+        {.title = "A MB/s", .width = 10},
+        {.title = "B MB/s", .width = 10},
+        {.title = "reps A/B", .text_title = "reps", .width = 5},
+        {.title = "B/A", .width = 7},
+        {.title = "95% interval", .width = 17},
+        {.title = "call", .left = true, .gap = "  "},
+        {.title = "basis", .left = true, .text_in_parens = true},
+    };
+    /* A regression's mark ends the call in Markdown, the row in text. */
+    const doc_table_t table = {.columns = columns, .ncolumns = 8, .indent = "  ",
+                               .note_column = 6};
+    FILE *out = d->out;
+    char regression[32] = " ";
+    doc_alarm(d, "regression", regression + 1, sizeof regression - 1);
     for (size_t k = 0; k < r->npairs; k++) {
         const compare_pair_t *p = &r->pairs[k];
         char title[1024], sum[256];
         pair_title(p, studies, title, sizeof title);
-        fprintf(out, "\n%s\n", title);
-        fprintf(out, "  %7s %10s %10s %5s %7s %17s  %s\n", "threads", "A MB/s", "B MB/s",
-                "reps", "B/A", "95% interval", "call");
+        fputc('\n', out);
+        doc_heading(d, level, "%s", title);
+        doc_table_head(d, &table);
         for (size_t i = 0; i < p->npoints; i++) {
             const compare_point_t *c = &p->points[i];
-            char ci[48], reps[24];
+            char ci[48], reps[48], threads[16], ra[32], rb[32], ratio[32];
             interval(c, ci, sizeof ci);
             snprintf(reps, sizeof reps, "%zu/%zu", c->n_a, c->n_b);
-            fprintf(out, "  %7d %10.1f %10.1f %5s %7.3f %17s  %s (%s)%s\n", c->threads,
-                    c->rate_a / 1e6, c->rate_b / 1e6, reps, c->rate_ratio, ci,
-                    compare_change_name(c->change), compare_basis_name(c->basis),
-                    c->regression ? " REGRESSION" : "");
+            snprintf(threads, sizeof threads, "%d", c->threads);
+            snprintf(ra, sizeof ra, "%.1f", c->rate_a / 1e6);
+            snprintf(rb, sizeof rb, "%.1f", c->rate_b / 1e6);
+            snprintf(ratio, sizeof ratio, "%.3f", c->rate_ratio);
+            const char *cells[] = {threads, ra, rb, reps, ratio, ci,
+                                   compare_change_name(c->change), compare_basis_name(c->basis)};
+            doc_table_row(d, &table, cells, c->regression ? regression : NULL);
         }
-        pair_figures(out, p, "  ");
-        verdict_env_line(out, p, studies, "  ");
-        split_changes(out, p, "  ");
+        doc_table_end(d);
+        pair_figures(d, p);
+        verdict_env_line(d, p, studies);
+        split_changes(d, p);
         compare_pair_summary(r, p, sum, sizeof sum);
-        fprintf(out, "  %s\n", sum);
+        fprintf(out, "%s%s\n", doc_item(d, "  "), sum);
     }
     if (ferror(out))
         return cp_err_errno(err, CP_EIO, errno ? errno : EIO, "cannot write the comparison");
@@ -431,10 +462,12 @@ int compare_write_text_pairs(const compare_result_t *r, const compare_study_t *s
 }
 
 /* The series of each study that no pair holds, "A: usb (zstd:3), ...", one line a study
- * that has any, each after prefix; nothing when everything paired. */
+ * that has any, each a list item of d; nothing when everything paired. */
 static void write_unpaired(const compare_result_t *r, const compare_study_t *studies, size_t n,
-                           FILE *out, const char *prefix)
+                           const doc_t *d)
 {
+    FILE *out = d->out;
+    const char *prefix = doc_item(d, "");
     for (size_t k = 0; k < n; k++) {
         const analysis_t *an = studies[k].analysis;
         size_t told = 0;
@@ -457,58 +490,20 @@ static void write_unpaired(const compare_result_t *r, const compare_study_t *stu
     }
 }
 
-int compare_write_text(const compare_result_t *r, const compare_study_t *studies, size_t n,
-                       FILE *out, cp_err_t *err)
+/* The whole comparison in d's style: the studies, what did not pair, the environments,
+ * each pair, and with plots (Markdown's) the figures. */
+static int write_comparison(const compare_result_t *r, const compare_study_t *studies,
+                            size_t n, const plot_set_t *plots, const doc_t *d, cp_err_t *err)
 {
-    header_text(out, r, studies, n, "");
-    write_unpaired(r, studies, n, out, "");
-    environments_text(out, studies, n, "  ");
-    return compare_write_text_pairs(r, studies, n, out, err);
-}
-
-int compare_write_markdown_pairs(const compare_result_t *r, const compare_study_t *studies,
-                                 size_t n, const char *heading, FILE *out, cp_err_t *err)
-{
-    (void)n;
-    for (size_t k = 0; k < r->npairs; k++) {
-        const compare_pair_t *p = &r->pairs[k];
-        char title[1024], sum[256];
-        pair_title(p, studies, title, sizeof title);
-        fprintf(out, "\n%s %s\n\n", heading, title);
-        fprintf(out, "| threads | A MB/s | B MB/s | reps A/B | B/A | 95%% interval | call | basis |\n"
-                     "|---:|---:|---:|---:|---:|---:|---|---|\n");
-        for (size_t i = 0; i < p->npoints; i++) {
-            const compare_point_t *c = &p->points[i];
-            char ci[48];
-            interval(c, ci, sizeof ci);
-            fprintf(out, "| %d | %.1f | %.1f | %zu/%zu | %.3f | %s | %s%s | %s |\n", c->threads,
-                    c->rate_a / 1e6, c->rate_b / 1e6, c->n_a, c->n_b, c->rate_ratio, ci,
-                    compare_change_name(c->change), c->regression ? " **regression**" : "",
-                    compare_basis_name(c->basis));
-        }
-        fputc('\n', out);
-        pair_figures(out, p, "- ");
-        verdict_env_line(out, p, studies, "- ");
-        split_changes(out, p, "- ");
-        compare_pair_summary(r, p, sum, sizeof sum);
-        fprintf(out, "- %s\n", sum);
-    }
-    if (ferror(out))
-        return cp_err_errno(err, CP_EIO, errno ? errno : EIO, "cannot write the comparison");
-    return CP_OK;
-}
-
-int compare_write_markdown(const compare_result_t *r, const compare_study_t *studies,
-                           size_t n, const plot_set_t *plots, FILE *out, cp_err_t *err)
-{
-    fprintf(out, "# chokepoint comparison\n\n");
-    header_text(out, r, studies, n, "- ");
-    write_unpaired(r, studies, n, out, "- ");
-    environments_text(out, studies, n, "- ");
-    int rc = compare_write_markdown_pairs(r, studies, n, "##", out, err);
+    FILE *out = d->out;
+    doc_section(d, 1, "", "chokepoint comparison");
+    header_text(d, r, studies, n);
+    write_unpaired(r, studies, n, d);
+    environments_text(d, studies, n);
+    int rc = compare_write_pairs(r, studies, d, 2, err);
     if (rc != CP_OK)
         return rc;
-    if (plots != NULL) {
+    if (plots != NULL) { /* only Markdown has them: md_figures writes Markdown */
         fprintf(out, "\n## Plots\n");
         if (plots->gnuplot_missing)
             fprintf(out, "\n%s\n", plots->notice);
@@ -518,6 +513,20 @@ int compare_write_markdown(const compare_result_t *r, const compare_study_t *stu
     if (ferror(out))
         return cp_err_errno(err, CP_EIO, errno ? errno : EIO, "cannot write the comparison");
     return CP_OK;
+}
+
+int compare_write_text(const compare_result_t *r, const compare_study_t *studies, size_t n,
+                       FILE *out, cp_err_t *err)
+{
+    const doc_t d = {.out = out, .style = &doc_style_text};
+    return write_comparison(r, studies, n, NULL, &d, err);
+}
+
+int compare_write_markdown(const compare_result_t *r, const compare_study_t *studies,
+                           size_t n, const plot_set_t *plots, FILE *out, cp_err_t *err)
+{
+    const doc_t d = {.out = out, .style = &doc_style_markdown};
+    return write_comparison(r, studies, n, plots, &d, err);
 }
 
 static int as_text(const void *doc, FILE *out, cp_err_t *err)

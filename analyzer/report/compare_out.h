@@ -9,6 +9,7 @@
 
 #include "common/err.h"
 #include "model/compare.h"
+#include "report/doc_writer.h"
 #include "report/plot.h"
 #include "report/report_format.h"
 
@@ -27,20 +28,16 @@ json_t *compare_result_json(const compare_result_t *r, const compare_study_t *st
 int compare_write_text(const compare_result_t *r, const compare_study_t *studies, size_t n,
                        FILE *out, cp_err_t *err);
 
-/* Per pair its title, table, fitted figures and summary as text: compare_write_text
- * without the header naming the studies. CP_EIO on failure. */
-int compare_write_text_pairs(const compare_result_t *r, const compare_study_t *studies,
-                             size_t n, FILE *out, cp_err_t *err);
-
 /* Writes r as Markdown; with plots (may be NULL) the images and their captions follow
  * the tables. CP_EIO on failure. */
 int compare_write_markdown(const compare_result_t *r, const compare_study_t *studies,
                            size_t n, const plot_set_t *plots, FILE *out, cp_err_t *err);
 
-/* Per pair a Markdown section (heading "##", "###", ...) with the table, the fitted
- * figures and the summary: the body of compare_write_markdown. CP_EIO on failure. */
-int compare_write_markdown_pairs(const compare_result_t *r, const compare_study_t *studies,
-                                 size_t n, const char *heading, FILE *out, cp_err_t *err);
+/* Per pair its heading (level in Markdown), table, fitted figures and summary, in d's
+ * style: the body of compare_write_text and compare_write_markdown, and history's latest
+ * against the one before. Nothing is kept. CP_EIO when out has an error. */
+int compare_write_pairs(const compare_result_t *r, const compare_study_t *studies,
+                        const doc_t *d, int level, cp_err_t *err);
 
 /* A comparison as one document, for report_write: the result, the studies[0..n) compared
  * and the plots Markdown shows (NULL for none). Nothing here is owned. */

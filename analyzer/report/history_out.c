@@ -1,13 +1,17 @@
-/* history_out.c - history results as JSON, text and Markdown (history_out.h). */
+/* history_out.c - history results as JSON, and as text and Markdown written once through
+ * the renderer (report/doc_writer.h), and the table of their writers per --format
+ * (history_out.h). */
 #include "report/history_out.h"
 
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/data_source.h"
 #include "report/compare_out.h"
+#include "report/doc_writer.h"
 #include "report/history_plot.h"
 #include "report/md_figures.h"
 #include "tables/json_number.h"
@@ -118,9 +122,10 @@ static const history_point_t *point_of(const history_line_t *l, size_t study)
     return NULL;
 }
 
-static void intro(FILE *out, const history_result_t *r, const history_set_t *set,
-                  const char *bullet)
+static void intro(const doc_t *d, const history_result_t *r, const history_set_t *set)
 {
+    FILE *out = d->out;
+    const char *bullet = doc_item(d, "  ");
     fprintf(out, "%zu stud%s under %s on %zu host%s", set->n, set->n == 1 ? "y" : "ies",
             set->root, r->nhosts, r->nhosts == 1 ? "" : "s");
     if (set->nskipped > 0)
@@ -143,102 +148,106 @@ static void intro(FILE *out, const history_result_t *r, const history_set_t *set
     fputc('\n', out);
 }
 
-int history_write_text(const history_result_t *r, const history_set_t *set,
-                       const history_study_t *studies, FILE *out, cp_err_t *err)
+/* The studies of host h, oldest first. Two shapes, not two spellings: a list in text
+ * (numbered lines, the status beside the label), a table in Markdown. */
+static void write_studies(const doc_t *d, const history_host_t *h, const history_set_t *set,
+                          const history_study_t *studies)
 {
-    fputs("History: ", out);
-    intro(out, r, set, "  ");
-    for (size_t k = 0; k < r->nhosts; k++) {
-        const history_host_t *h = &r->hosts[k];
-        fprintf(out, "\nHost %s: %zu stud%s, oldest first\n", h->host, h->nstudies,
-                h->nstudies == 1 ? "y" : "ies");
-        for (size_t i = 0; i < h->nstudies; i++) {
-            const history_study_t *s = &studies[h->studies[i]];
-            const char *status = study_status(set, h->studies[i]);
-            const char *source = imported_source(s);
+    FILE *out = d->out;
+    if (doc_is_markdown(d))
+        fputs("| # | started | study | status |\n|---:|---|---|---|\n", out);
+    for (size_t i = 0; i < h->nstudies; i++) {
+        const history_study_t *s = &studies[h->studies[i]];
+        const char *status = study_status(set, h->studies[i]);
+        const char *source = imported_source(s);
+        if (doc_is_markdown(d))
+            fprintf(out, "| %zu | %s | %s%s%s%s | %s |\n", i + 1, s->started_text, s->label,
+                    source ? " (imported from " : "", source ? source : "", source ? ")" : "",
+                    status);
+        else
             fprintf(out, "  #%-3zu %s  %s%s%s%s%s%s\n", i + 1, s->started_text, s->label,
                     status[0] ? " (" : "", status, status[0] ? ")" : "",
                     source ? ", imported from " : "", source ? source : "");
-        }
-        int width = 6;
-        for (size_t j = 0; j < h->nlines; j++) {
-            char label[300];
-            line_label(&h->lines[j], label, sizeof label);
-            width = (int)strlen(label) > width ? (int)strlen(label) : width;
-        }
-        fprintf(out, "\n  rate MB/s by study\n  %-*s %7s", width, "series", "threads");
-        for (size_t i = 0; i < h->nstudies; i++) {
-            char col[32];
-            snprintf(col, sizeof col, "#%zu", i + 1);
-            fprintf(out, " %12s", col);
-        }
-        fputc('\n', out);
-        for (size_t j = 0; j < h->nlines; j++) {
-            char label[300];
-            line_label(&h->lines[j], label, sizeof label);
-            fprintf(out, "  %-*s %7d", width, label, h->lines[j].threads);
-            for (size_t i = 0; i < h->nstudies; i++) {
-                const history_point_t *p = point_of(&h->lines[j], h->studies[i]);
-                if (p != NULL)
-                    fprintf(out, " %12.1f", p->rate / 1e6);
-                else
-                    fprintf(out, " %12s", "-");
-            }
-            fputc('\n', out);
-        }
-        if (h->latest == NULL) {
-            fprintf(out, "\n  latest against the one before: %s\n", h->note);
-            continue;
-        }
-        fprintf(out, "\n  Latest (#%zu, B) against the one before (#%zu, A):\n", h->nstudies,
-                h->nstudies - 1);
-        int rc = compare_write_text_pairs(h->latest, h->pair, 2, out, err);
-        if (rc != CP_OK)
-            return rc;
     }
-    if (ferror(out))
-        return cp_err_errno(err, CP_EIO, errno ? errno : EIO, "cannot write the history");
+}
+
+/* Host h's rate table: a row per series, a column per study. CP_ENOMEM when the columns
+ * cannot be allocated. */
+static int write_rates(const doc_t *d, const history_host_t *h, cp_err_t *err)
+{
+    enum { TITLE = 24, CELL = 32 };
+    size_t ncols = h->nstudies + 2;
+    doc_column_t *cols = calloc(ncols, sizeof *cols);
+    const char **cells = calloc(ncols, sizeof *cells);
+    char *titles = calloc(h->nstudies + 1, TITLE), *values = calloc(h->nstudies + 1, CELL);
+    if (cols == NULL || cells == NULL || titles == NULL || values == NULL) {
+        free(cols);
+        free(cells);
+        free(titles);
+        free(values);
+        return cp_err_set(err, CP_ENOMEM, "out of memory writing the history");
+    }
+    int width = 6;
+    for (size_t j = 0; j < h->nlines; j++) {
+        char label[300];
+        line_label(&h->lines[j], label, sizeof label);
+        width = (int)strlen(label) > width ? (int)strlen(label) : width;
+    }
+    cols[0] = (doc_column_t){.title = "series", .left = true, .width = width};
+    cols[1] = (doc_column_t){.title = "threads", .width = 7};
+    for (size_t i = 0; i < h->nstudies; i++) {
+        snprintf(titles + i * TITLE, TITLE, "#%zu", i + 1);
+        cols[i + 2] = (doc_column_t){.title = titles + i * TITLE, .width = 12};
+    }
+    const doc_table_t table = {.columns = cols, .ncolumns = ncols, .indent = "  "};
+    fputc('\n', d->out);
+    doc_section(d, 0, "  rate MB/s by study\n", "Rate (MB/s of input) by study:");
+    doc_table_head(d, &table);
+    for (size_t j = 0; j < h->nlines; j++) {
+        char label[300], threads[16];
+        line_label(&h->lines[j], label, sizeof label);
+        snprintf(threads, sizeof threads, "%d", h->lines[j].threads);
+        cells[0] = label;
+        cells[1] = threads;
+        for (size_t i = 0; i < h->nstudies; i++) {
+            const history_point_t *p = point_of(&h->lines[j], h->studies[i]);
+            char *v = values + i * CELL;
+            if (p != NULL)
+                snprintf(v, CELL, "%.1f", p->rate / 1e6);
+            else
+                snprintf(v, CELL, "-");
+            cells[i + 2] = v;
+        }
+        doc_table_row(d, &table, cells, NULL);
+    }
+    free(cols);
+    free(cells);
+    free(titles);
+    free(values);
     return CP_OK;
 }
 
-int history_write_markdown(const history_result_t *r, const history_set_t *set,
-                           const history_study_t *studies, const plot_set_t *plots,
-                           FILE *out, cp_err_t *err)
+/* The whole history in d's style; plots (Markdown's, NULL for none) adds each host's
+ * figures. */
+static int write_history(const history_result_t *r, const history_set_t *set,
+                         const history_study_t *studies, const plot_set_t *plots,
+                         const doc_t *d, cp_err_t *err)
 {
-    fputs("# chokepoint history\n\n", out);
-    intro(out, r, set, "- ");
+    FILE *out = d->out;
+    doc_section(d, 1, "History: ", "chokepoint history");
+    intro(d, r, set);
     for (size_t k = 0; k < r->nhosts; k++) {
         const history_host_t *h = &r->hosts[k];
-        fprintf(out, "\n## %s\n\n| # | started | study | status |\n|---:|---|---|---|\n",
-                h->host);
-        for (size_t i = 0; i < h->nstudies; i++) {
-            const history_study_t *s = &studies[h->studies[i]];
-            const char *source = imported_source(s);
-            fprintf(out, "| %zu | %s | %s%s%s%s | %s |\n", i + 1, s->started_text, s->label,
-                    source ? " (imported from " : "", source ? source : "", source ? ")" : "",
-                    study_status(set, h->studies[i]));
-        }
-        fputs("\nRate (MB/s of input) by study:\n\n| series | threads |", out);
-        for (size_t i = 0; i < h->nstudies; i++)
-            fprintf(out, " #%zu |", i + 1);
-        fputs("\n|---|---:|", out);
-        for (size_t i = 0; i < h->nstudies; i++)
-            fputs("---:|", out);
+        char title[400];
+        snprintf(title, sizeof title, "Host %s: %zu stud%s, oldest first\n", h->host,
+                 h->nstudies, h->nstudies == 1 ? "y" : "ies");
         fputc('\n', out);
-        for (size_t j = 0; j < h->nlines; j++) {
-            char label[300];
-            line_label(&h->lines[j], label, sizeof label);
-            fprintf(out, "| %s | %d |", label, h->lines[j].threads);
-            for (size_t i = 0; i < h->nstudies; i++) {
-                const history_point_t *p = point_of(&h->lines[j], h->studies[i]);
-                if (p != NULL)
-                    fprintf(out, " %.1f |", p->rate / 1e6);
-                else
-                    fputs(" - |", out);
-            }
-            fputc('\n', out);
-        }
-        if (plots != NULL) {
+        doc_section(d, 2, title, h->host);
+        write_studies(d, h, set, studies);
+        int rc = write_rates(d, h, err);
+        if (rc != CP_OK)
+            return rc;
+        if (plots != NULL) { /* only Markdown has them: md_figures writes Markdown */
             const plot_set_t *ps = &plots[k];
             if (ps->gnuplot_missing)
                 fprintf(out, "\n%s\n", ps->notice);
@@ -247,13 +256,19 @@ int history_write_markdown(const history_result_t *r, const history_set_t *set,
             const md_figures_style_t style = {.dir = hostdir, .blank_before = true};
             md_figures_write(out, ps, &style);
         }
+        fputc('\n', out);
         if (h->latest == NULL) {
-            fprintf(out, "\nLatest against the one before: %s\n", h->note);
+            doc_label(d, "  ", "latest against the one before");
+            fprintf(out, ": %s\n", h->note);
             continue;
         }
-        fprintf(out, "\n### Latest (#%zu, B) against the one before (#%zu, A)\n",
-                h->nstudies, h->nstudies - 1);
-        int rc = compare_write_markdown_pairs(h->latest, h->pair, 2, "####", out, err);
+        /* A heading that runs straight into the first pair's own empty line, as history
+         * has always written it: no doc_heading (which ends with an empty line). */
+        char latest[128];
+        snprintf(latest, sizeof latest, "Latest (#%zu, B) against the one before (#%zu, A)",
+                 h->nstudies, h->nstudies - 1);
+        fprintf(out, "%s%s%s\n", doc_pick(d, "  ", "### "), latest, doc_pick(d, ":", ""));
+        rc = compare_write_pairs(h->latest, h->pair, d, 4, err);
         if (rc != CP_OK)
             return rc;
     }
@@ -261,3 +276,39 @@ int history_write_markdown(const history_result_t *r, const history_set_t *set,
         return cp_err_errno(err, CP_EIO, errno ? errno : EIO, "cannot write the history");
     return CP_OK;
 }
+
+int history_write_text(const history_result_t *r, const history_set_t *set,
+                       const history_study_t *studies, FILE *out, cp_err_t *err)
+{
+    const doc_t d = {.out = out, .style = &doc_style_text};
+    return write_history(r, set, studies, NULL, &d, err);
+}
+
+int history_write_markdown(const history_result_t *r, const history_set_t *set,
+                           const history_study_t *studies, const plot_set_t *plots,
+                           FILE *out, cp_err_t *err)
+{
+    const doc_t d = {.out = out, .style = &doc_style_markdown};
+    return write_history(r, set, studies, plots, &d, err);
+}
+
+static int as_text(const void *doc, FILE *out, cp_err_t *err)
+{
+    const history_doc_t *v = doc;
+    return history_write_text(v->r, v->set, v->studies, out, err);
+}
+static int as_json(const void *doc, FILE *out, cp_err_t *err)
+{
+    const history_doc_t *v = doc;
+    return history_write_json(v->r, v->set, v->studies, out, err);
+}
+static int as_markdown(const void *doc, FILE *out, cp_err_t *err)
+{
+    const history_doc_t *v = doc;
+    return history_write_markdown(v->r, v->set, v->studies, v->plots, out, err);
+}
+const report_writer_fn history_writers[REPORT_FORMAT_COUNT] = {
+    [REPORT_FORMAT_TEXT] = as_text,
+    [REPORT_FORMAT_JSON] = as_json,
+    [REPORT_FORMAT_MARKDOWN] = as_markdown,
+};

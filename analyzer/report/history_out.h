@@ -10,6 +10,7 @@
 #include "common/err.h"
 #include "model/history.h"
 #include "report/plot.h"
+#include "report/report_format.h"
 #include "tables/history_load.h"
 
 /* Writes r (built from set's studies, in set's order) as one JSON object to out, the
@@ -26,5 +27,17 @@ int history_write_text(const history_result_t *r, const history_set_t *set,
 int history_write_markdown(const history_result_t *r, const history_set_t *set,
                            const history_study_t *studies, const plot_set_t *plots,
                            FILE *out, cp_err_t *err);
+
+/* A history as one document, for report_write: the result, the set and studies it was
+ * built from, and the plots Markdown shows (NULL for none). Nothing here is owned. */
+typedef struct history_doc {
+    const history_result_t *r;
+    const history_set_t *set;
+    const history_study_t *studies;
+    const plot_set_t *plots;
+} history_doc_t;
+
+/* The history in each document format, for report_write with a const history_doc_t *. */
+extern const report_writer_fn history_writers[REPORT_FORMAT_COUNT];
 
 #endif

@@ -241,20 +241,29 @@ static void write_check(const predict_report_t *r, const doc_t *d)
     fputc('\n', out);
     doc_heading(d, 2, "Checked against %s", r->check_study);
     bool now = c->rows_now > 0;
-    if (doc_is_markdown(d))
-        fprintf(out, "| volume | target | codec | T | predicted s | measured s (min..max, runs) "
-                "| error |%s\n|---|---|---|---:|---:|---:|---:|%s\n",
-                now ? " memory s, then / in the check | predicted from the check's memory s "
-                      "| error |" : "", now ? "---:|---:|---:|" : "");
-    else
-        fprintf(out, "  %-14s %-14s %-10s %4s %11s %24s %8s%s\n", "volume", "target", "codec",
-                "T", "predicted s", "measured s (min..max, n)", "error",
-                now ? "   memory s then/check   from check's memory   error" : "");
+    static const doc_column_t columns[] = {
+        {.title = "volume", .left = true, .width = 14},
+        {.title = "target", .left = true, .width = 14},
+        {.title = "codec", .left = true, .width = 10},
+        {.title = "T", .width = 4},
+        {.title = "predicted s", .width = 11},
+        {.title = "measured s (min..max, runs)", .text_title = "measured s (min..max, n)",
+         .width = 24},
+        {.title = "error", .width = 8},
+        /* with the check's own memory runs */
+        {.title = "memory s, then / in the check", .text_title = "memory s then/check",
+         .width = 17, .gap = "   "},
+        {.title = "predicted from the check's memory s", .text_title = "from check's memory",
+         .width = 19, .gap = "   "},
+        {.title = "error", .width = 7},
+    };
+    const doc_table_t table = {.columns = columns, .ncolumns = now ? 10 : 7, .indent = "  "};
+    doc_table_head(d, &table);
     for (size_t i = 0; i < c->nrows; i++) {
         const predict_check_row_t *row = &c->rows[i];
         const predict_point_t *p = &f->points[row->point];
         char a[32], b[32], lo[32], hi[32], measured[96], then_s[32], now_s[32], pred_now[32];
-        char cpu[80] = "-", error_now[16] = "-";
+        char cpu[80] = "-", error_now[16] = "-", threads[16], error[16];
         snprintf(measured, sizeof measured, "%s (%s..%s, %zu)",
                  analysis_format_seconds(row->measured_s, b, sizeof b),
                  analysis_format_seconds(row->measured_min_s, lo, sizeof lo),
@@ -267,21 +276,13 @@ static void write_check(const predict_report_t *r, const doc_t *d)
             analysis_format_seconds(row->predicted_now_s, pred_now, sizeof pred_now);
             snprintf(error_now, sizeof error_now, "%+.1f%%", 100.0 * row->error_now);
         }
-        if (doc_is_markdown(d)) {
-            fprintf(out, "| %s | %s | %s | %d | %s | %s | %+.1f%% |", f->volumes[p->volume].name,
-                    row->target, f->codecs[p->codec].codec, p->threads,
-                    analysis_format_seconds(row->predicted_s, a, sizeof a), measured, 100.0 * row->error);
-            if (now)
-                fprintf(out, " %s | %s | %s |", cpu, pred_now, error_now);
-        } else {
-            fprintf(out, "  %-14s %-14s %-10s %4d %11s %24s %+7.1f%%",
-                    f->volumes[p->volume].name, row->target, f->codecs[p->codec].codec,
-                    p->threads, analysis_format_seconds(row->predicted_s, a, sizeof a), measured,
-                    100.0 * row->error);
-            if (now)
-                fprintf(out, "   %17s   %19s %7s", cpu, pred_now, error_now);
-        }
-        fputc('\n', out);
+        snprintf(threads, sizeof threads, "%d", p->threads);
+        snprintf(error, sizeof error, "%+.1f%%", 100.0 * row->error);
+        const char *cells[] = {f->volumes[p->volume].name, row->target,
+                               f->codecs[p->codec].codec, threads,
+                               analysis_format_seconds(row->predicted_s, a, sizeof a),
+                               measured, error, cpu, pred_now, error_now};
+        doc_table_row(d, &table, cells, NULL);
     }
     fprintf(out, "%s%zu point%s checked: median error %.1f%%, largest %.1f%% (|predicted - "
             "measured| / measured).\n", doc_aside(d, "  "), c->nrows, c->nrows == 1 ? "" : "s",
@@ -309,9 +310,8 @@ static void write_people(const predict_report_t *r, const doc_t *d)
     FILE *out = d->out;
     const predict_t *f = r->forecast;
     char line[2048], words[1536], size_in[32], size_out[32];
-    fprintf(out, "%s%s\n\n", doc_pick(d, "", "# "), predict_first_line(r, line, sizeof line));
-    if (doc_is_markdown(d))
-        doc_heading(d, 2, "What the predictions assume");
+    doc_heading(d, 1, "%s", predict_first_line(r, line, sizeof line));
+    doc_section(d, 2, "", "What the predictions assume");
     for (size_t c = 0; c < f->ncodecs; c++) {
         const predict_codec_t *fc = &f->codecs[c];
         fprintf(out, "%sCPU: the memory target's runs of %s in %s, %d..%d threads, %s of input "
@@ -326,7 +326,8 @@ static void write_people(const predict_report_t *r, const doc_t *d)
             f->same_layout ? "read from each volume (--layout same): its read speed counts"
                            : "read from where the study read it (its time is in the memory "
                              "target's)");
-    fputs(doc_pick(d, "\nVolumes:\n", "\n## Volumes\n\n"), out);
+    fputc('\n', out);
+    doc_section(d, 2, "Volumes:\n", "Volumes");
     for (size_t v = 0; v < f->nvolumes; v++) {
         volume_words(&f->volumes[v], words, sizeof words);
         fputs(doc_item(d, "  "), out);
@@ -340,15 +341,22 @@ static void write_people(const predict_report_t *r, const doc_t *d)
             doc_heading(d, 2, "%s on %s (%s)", f->codecs[c].codec, vol->name,
                         predict_source_name(vol->source));
             crossover_words(f, c, v, words, sizeof words);
-            fprintf(out, doc_is_markdown(d) ? "Crossover: %s.\n\n" : "  crossover: %s\n",
-                    words);
-            if (doc_is_markdown(d))
-                fprintf(out, "| T | seconds | verdict | cause | regime | compute | io-cpu | read "
-                             "| write | flush |\n|---:|---:|---|---|---|---:|---:|---:|---:|---:|\n");
-            else
-                fprintf(out, "  %5s %9s  %-12s %-22s %-10s %8s %8s %8s %8s %8s\n", "T",
-                        "seconds", "verdict", "cause", "regime", "compute", "io-cpu", "read",
-                        "write", "flush");
+            doc_label(d, "  ", "crossover");
+            fprintf(out, ": %s%s", words, doc_sentence_end(d));
+            static const doc_column_t columns[] = {
+                {.title = "T", .width = 5},
+                {.title = "seconds", .width = 9},
+                {.title = "verdict", .left = true, .width = 12, .gap = "  "},
+                {.title = "cause", .left = true, .width = 22},
+                {.title = "regime", .left = true, .width = 10},
+                {.title = "compute", .width = 8},
+                {.title = "io-cpu", .width = 8},
+                {.title = "read", .width = 8},
+                {.title = "write", .width = 8},
+                {.title = "flush", .width = 8},
+            };
+            const doc_table_t table = {.columns = columns, .ncolumns = 10, .indent = "  "};
+            doc_table_head(d, &table);
             bool any_extrapolated = false, any_interval = false;
             for (size_t i = 0; i < f->npoints; i++) {
                 const predict_point_t *p = &f->points[i];
@@ -367,18 +375,11 @@ static void write_people(const predict_report_t *r, const doc_t *d)
                     strbuf_appendf(secs, sizeof secs, "-%s", high);
                     any_interval = true;
                 }
-                if (doc_is_markdown(d))
-                    fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", T, secs,
-                            verdict_name(p->verdict), cause,
-                            wbm_regime_name(p->prediction.regime), parts[TERM_COMPUTE],
-                            parts[TERM_IO_CPU], parts[TERM_READ], parts[TERM_WRITE],
-                            parts[TERM_FLUSH]);
-                else
-                    fprintf(out, "  %5s %9s  %-12s %-22s %-10s %8s %8s %8s %8s %8s\n", T, secs,
-                            verdict_name(p->verdict), cause,
-                            wbm_regime_name(p->prediction.regime), parts[TERM_COMPUTE],
-                            parts[TERM_IO_CPU], parts[TERM_READ], parts[TERM_WRITE],
-                            parts[TERM_FLUSH]);
+                const char *cells[] = {T, secs, verdict_name(p->verdict), cause,
+                                       wbm_regime_name(p->prediction.regime),
+                                       parts[TERM_COMPUTE], parts[TERM_IO_CPU],
+                                       parts[TERM_READ], parts[TERM_WRITE], parts[TERM_FLUSH]};
+                doc_table_row(d, &table, cells, NULL);
             }
             if (any_interval)
                 fprintf(out, "%sa-b: when the disk starts writing is not known here (no "
