@@ -192,14 +192,6 @@ do_up() {
         mkfs.ext4 -q -F -m 0 -L "$name" -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 "$img"
         loop=$(losetup --find --show --direct-io=on "$img")
         dev=$(cat "/sys/block/${loop#/dev/}/dev")
-        # The block throttle grants a group its budget a slice at a time: 100 ms on a
-        # device that says it is rotational (a loop device does), 20 ms on solid state.
-        # A slice's bytes go through at once, so the long slice lets a tenth of a second's
-        # worth pass as a burst at the start of each drain: 150 MiB written and fsync'd
-        # under a 150 MB/s cap drained at 178 MB/s as rotational and 155 MB/s as solid
-        # state. The image is a file, so solid state is also the truth.
-        echo 0 >"/sys/block/${loop#/dev/}/queue/rotational" 2>/dev/null ||
-            echo "$ME: warning: $loop: cannot mark it solid state; its cap may pass bursts of 0.1 s" >&2
         global=0
         echo "volume $name $cap $dev $loop $img $mnt $global" >>"$STATE_FILE"
         dio=$(cat "/sys/block/${loop#/dev/}/loop/dio" 2>/dev/null || echo 0)
