@@ -343,6 +343,21 @@ static double cpu_rate_at(const analysis_series_t *mem, int threads, bool *extra
     return p != NULL ? p->bytes_per_s : fit_rate_at(&mem->models[mem->best_rate_model], threads);
 }
 
+/* Sets fp's cpu_min_s, cpu_max_s and cpu_noisy from the memory target's repetitions at
+ * fp's T (NAN and false where it did not run T, or ran it once). */
+static void cpu_spread_at(const analysis_series_t *mem, int threads, predict_point_t *fp)
+{
+    const analysis_point_t *p = analysis_point_at(mem, threads);
+    fp->cpu_min_s = fp->cpu_max_s = NAN;
+    fp->cpu_noisy = false;
+    if (p == NULL || p->n < 2 || !(p->seconds > 0.0))
+        return;
+    double scale = fp->cpu_s / p->seconds;
+    fp->cpu_min_s = p->seconds_min * scale;
+    fp->cpu_max_s = p->seconds_max * scale;
+    fp->cpu_noisy = p->noisy;
+}
+
 /* Forecasts codec c on every volume at threads[0..n). */
 static int predict_codec(const analysis_t *a, predict_t *f, size_t c, const int *threads,
                          size_t n, cp_err_t *err)
@@ -369,6 +384,7 @@ static int predict_codec(const analysis_t *a, predict_t *f, size_t c, const int 
             fp->threads = threads[i];
             double cpu_bps = cpu_rate_at(ceil->mem, threads[i], &fp->extrapolated);
             fp->cpu_s = points[i].input_bytes / cpu_bps;
+            cpu_spread_at(ceil->mem, threads[i], fp);
             fp->prediction = explain_point_prediction(&s, &points[i], cpu_bps);
             fp->seconds_high = explain_late_seconds(&s, &points[i], cpu_bps);
             verdict_decision_t d = verdict_decide(&fp->prediction, f->tolerance);

@@ -110,6 +110,12 @@ typedef struct predict_point {
     bool extrapolated;       /* the memory target did not run T: its time is the fitted
                                 CPU model's */
     double cpu_s;            /* the compute term: the memory target's time at T */
+    /* The memory target's repetitions at T, scaled to cpu_s's bytes: the fastest and the
+     * slowest (NAN when extrapolated or from one run), and whether they spread more than
+     * the tolerance (analysis_point_t's noisy): the CPU's speed moved while they ran, and
+     * the prediction starts from their median. */
+    double cpu_min_s, cpu_max_s;
+    bool cpu_noisy;
     prediction_t prediction; /* seconds, regime, parts and own times of each term */
     /* Where the kernel's write-back timing is not fixed by what is known, the model is an
      * interval (explain_late_seconds): prediction is its early end and seconds_high its

@@ -360,6 +360,43 @@ static void test_a_page_cache_speed_is_no_drain_rate(void **state)
     study_free(&s);
 }
 
+/* The memory target's repetitions at T travel with the prediction: at one thread they
+ * agree (9.8-10.2 s, within the tolerance), at two they spread 5.5-7.0 s, more than it
+ * (a slow spell of the CPU): that point is marked, and the prediction starts from its
+ * median, 6.0 s. At four threads, from one run, there is no spread. */
+static void test_a_noisy_memory_point_is_marked(void **state)
+{
+    (void)state;
+    study_t s;
+    study_load(&s, "target,codec,threads,seconds,input_bytes,output_bytes\n"
+                   "mem,zstd:3,1,10,1000000000,400000000\n"
+                   "mem,zstd:3,1,9.8,1000000000,400000000\n"
+                   "mem,zstd:3,1,10.2,1000000000,400000000\n"
+                   "mem,zstd:3,2,5.5,1000000000,400000000\n"
+                   "mem,zstd:3,2,7.0,1000000000,400000000\n"
+                   "mem,zstd:3,2,6.0,1000000000,400000000\n"
+                   "mem,zstd:3,4,3.25,1000000000,400000000\n", NULL);
+    predict_volume_t v = predict_volume_typed("usb", 100e6, NAN);
+    predict_request_t r = predict_defaults();
+    predict_t *f = predict_of(&s, &v, 1, &r);
+    const predict_point_t *one = predict_find(f, 0, 0, 1), *two = predict_find(f, 0, 0, 2),
+                          *four = predict_find(f, 0, 0, 4);
+    assert_non_null(one);
+    assert_non_null(two);
+    assert_non_null(four);
+    assert_false(one->cpu_noisy);
+    assert_close(one->cpu_min_s, 9.8, 1e-9);
+    assert_close(one->cpu_max_s, 10.2, 1e-9);
+    assert_true(two->cpu_noisy);
+    assert_close(two->cpu_s, 6.0, 1e-9);
+    assert_close(two->cpu_min_s, 5.5, 1e-9);
+    assert_close(two->cpu_max_s, 7.0, 1e-9);
+    assert_false(four->cpu_noisy);
+    assert_true(isnan(four->cpu_min_s));
+    predict_free(f);
+    study_free(&s);
+}
+
 /* ---- the check ----------------------------------------------------------------------- */
 
 static void test_check_pairs_points_by_name_or_directory(void **state)
@@ -546,6 +583,7 @@ int main(void)
         cmocka_unit_test(test_classes_have_the_published_figures),
         cmocka_unit_test(test_every_class_is_named_once_and_sourced),
         cmocka_unit_test(test_typed_speed_without_thresholds_overlaps),
+        cmocka_unit_test(test_a_noisy_memory_point_is_marked),
         cmocka_unit_test(test_typed_speed_with_the_page_cache),
         cmocka_unit_test(test_class_speed_is_the_drain_rate),
         cmocka_unit_test(test_read_speed_counts_with_the_same_layout),
