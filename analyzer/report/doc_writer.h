@@ -25,6 +25,8 @@ typedef struct doc_column {
                              * written before the first column, which the indent leads */
     bool text_in_parens;    /* text: no column of its own: the cell follows the one before
                              * as " (cell)", and the header row leaves it out */
+    bool text_hidden;       /* text: left out, header and cells (what a terminal's table
+                             * has no room for) */
 } doc_column_t;
 
 /* A table: its columns, how a text row starts, and where a row's note goes. */
@@ -144,7 +146,8 @@ void doc_fold_end(const doc_t *d);
 void doc_table_head(const doc_t *d, const doc_table_t *t);
 
 /* One row of t: cells[0..t->ncolumns), each NUL-terminated, and note (NULL or "" for none).
- * Text: the indent, each cell after its column's gap padded to its width, then the note.
+ * Text: the indent, each cell after its column's gap padded to its width (a text_hidden
+ * column left out), then the note.
  * Markdown: "| cell | ... |", each cell trimmed of the spaces a text layout put around it
  * and its '|' escaped, the note ending cell t->note_column. Nothing is kept. */
 void doc_table_row(const doc_t *d, const doc_table_t *t, const char *const cells[],
