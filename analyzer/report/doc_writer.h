@@ -5,8 +5,10 @@
  * alignment, the end) with their cells escaped. A writer says what it writes once, through
  * the doc_* calls below, instead of choosing between two spellings at every line. The back
  * ends are doc_style_text and doc_style_markdown; a new text-like format is one more table
- * in doc_writer.c, declared here. No call allocates or keeps a pointer it is given; a
- * write error stays on the stream for the document's writer to find (ferror). */
+ * in doc_writer.c, declared here, and its row in report_format.c's registry, which hands
+ * every document's render function a doc_t of it (report_write). No call allocates or
+ * keeps a pointer it is given; a write error stays on the stream for the document's
+ * writer to find (ferror). */
 #ifndef CP_REPORT_DOC_WRITER_H
 #define CP_REPORT_DOC_WRITER_H
 
@@ -39,7 +41,8 @@ typedef struct doc_table {
 } doc_table_t;
 
 /* A back end: the spelling of each piece in one style, as a table of operations. A new
- * text-like format is one more table in doc_writer.c, declared below. */
+ * text-like format is one more table in doc_writer.c, declared below, and its row in
+ * report_format.c's registry. */
 typedef struct doc_style {
     bool markdown;                                  /* for doc_pick and doc_is_markdown */
     const char *(*item)(const char *text_lead);     /* a list item's lead */
@@ -70,7 +73,7 @@ extern const doc_style_t doc_style_markdown;
 
 typedef struct doc {
     FILE *out;                /* the caller's stream; not closed here, errors unchecked */
-    const doc_style_t *style; /* doc_style_text or doc_style_markdown; not owned */
+    const doc_style_t *style; /* a back end (doc_style_text, ...); not owned */
 } doc_t;
 
 /* Whether the document is written as Markdown. Only for the few places where the two
