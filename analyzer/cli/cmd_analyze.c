@@ -1,8 +1,8 @@
 /* cmd_analyze.c - `chokepoint analyze RUNS.csv [--probe PROBE.csv] [--tolerance 0.10]
  * [--format text|json|markdown|summary] [-o FILE]`: argument handling only; the tables are
  * loaded by tables/ (runs_csv.c, probe_csv.c), analysed by model/analysis.c and written by
- * report/analysis_text.c's analysis_writers (the JSON by report/analysis_json.c); a study that did not complete is warned
- * of by its meta.json's status rules (study/meta.h). */
+ * report/analysis_text.c's analysis_document (the JSON by report/analysis_json.c); a study
+ * that did not complete is warned of by its meta.json's status rules (study/meta.h). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -57,7 +57,7 @@ static const opt_command_t analyze_command = {analyze_uses, 20, false};
 
 static int write_output(const analysis_t *a, report_format_t format, FILE *out, cp_err_t *err)
 {
-    return report_write(analysis_writers, format, a, out, err);
+    return report_write(&analysis_document, format, a, out, err);
 }
 
 /* Writes into a temporary file beside path and renames it into place (tables/outfile.h),

@@ -132,8 +132,9 @@ static int write_output(const settings_t *s, const compare_result_t *r,
                         cp_err_t *err)
 {
     const compare_doc_t doc = {r, st, s->npaths, plots};
-    return report_write(compare_writers, plots != NULL ? REPORT_FORMAT_MARKDOWN : s->judge.format,
-                        &doc, out, err);
+    return report_write(&compare_document,
+                        plots != NULL ? REPORT_FORMAT_MARKDOWN : s->judge.format, &doc, out,
+                        err);
 }
 
 static int write_to(const char *path, bool force, const settings_t *s,

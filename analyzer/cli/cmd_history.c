@@ -119,8 +119,8 @@ static int write_output(const settings_t *s, const history_doc_t *v, const plot_
 {
     history_doc_t with = *v;
     with.plots = plots;
-    return report_write(history_writers, markdown ? REPORT_FORMAT_MARKDOWN : s->judge.format,
-                        &with, out, err);
+    return report_write(&history_document,
+                        markdown ? REPORT_FORMAT_MARKDOWN : s->judge.format, &with, out, err);
 }
 
 static int write_to(const char *path, bool force, const settings_t *s, const history_doc_t *v,

@@ -271,8 +271,8 @@ static const char *machine_words(const predict_study_t *s, char *buf, size_t cap
 static int write_output(const predict_report_t *r, report_format_t format, FILE *out,
                         cp_err_t *err)
 {
-    return report_write(r != NULL ? predict_writers : storage_classes_writers, format, r, out,
-                        err);
+    return report_write(r != NULL ? &predict_document : &storage_classes_document, format, r,
+                        out, err);
 }
 
 /* Writes the report (or the classes, r NULL) to -o FILE through a temporary file, or to

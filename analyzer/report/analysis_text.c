@@ -1,6 +1,7 @@
 /* analysis_text.c - an analysis for people, as plain text or Markdown: the answer first,
  * then per series its models as equations, the verdict table, crossovers and what-ifs
- * (analysis_text.h), and the table of its writers per --format (analysis_writers). */
+ * (analysis_text.h): one render function for every text-like format, and the document
+ * report_write takes (analysis_document) with its JSON and summary writers. */
 #include "report/analysis_text.h"
 
 #include <errno.h>
@@ -409,8 +410,10 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, const 
     fputc('\n', out);
 }
 
-static int write_report(const analysis_t *a, const doc_t *d, cp_err_t *err)
+/* The whole analysis in d's style (report_render_fn; view is a const analysis_t *). */
+static int render(const void *view, const doc_t *d, cp_err_t *err)
 {
+    const analysis_t *a = view;
     FILE *out = d->out;
     doc_section(d, 1, "", "What limits the job");
     /* The opening line's words differ: a terminal's is a lower-case line with the
@@ -443,18 +446,6 @@ static int write_report(const analysis_t *a, const doc_t *d, cp_err_t *err)
     if (fflush(out) != 0 || ferror(out))
         return cp_err_errno(err, CP_EIO, errno, "cannot write the report");
     return 0;
-}
-
-int analysis_write_text(const analysis_t *a, FILE *out, cp_err_t *err)
-{
-    const doc_t d = {.out = out, .style = &doc_style_text};
-    return write_report(a, &d, err);
-}
-
-int analysis_write_markdown(const analysis_t *a, FILE *out, cp_err_t *err)
-{
-    const doc_t d = {.out = out, .style = &doc_style_markdown};
-    return write_report(a, &d, err);
 }
 
 int analysis_write_summary(const analysis_t *a, FILE *out, cp_err_t *err)
@@ -498,25 +489,15 @@ int analysis_write_summary(const analysis_t *a, FILE *out, cp_err_t *err)
     return 0;
 }
 
-static int as_text(const void *a, FILE *out, cp_err_t *err)
-{
-    return analysis_write_text(a, out, err);
-}
 static int as_json(const void *a, FILE *out, cp_err_t *err)
 {
     return analysis_write_json(a, out, err);
-}
-static int as_markdown(const void *a, FILE *out, cp_err_t *err)
-{
-    return analysis_write_markdown(a, out, err);
 }
 static int as_summary(const void *a, FILE *out, cp_err_t *err)
 {
     return analysis_write_summary(a, out, err);
 }
-const report_writer_fn analysis_writers[REPORT_FORMAT_COUNT] = {
-    [REPORT_FORMAT_TEXT] = as_text,
-    [REPORT_FORMAT_JSON] = as_json,
-    [REPORT_FORMAT_MARKDOWN] = as_markdown,
-    [REPORT_FORMAT_SUMMARY] = as_summary,
+const report_document_t analysis_document = {
+    .render = render,
+    .writers = {[REPORT_FORMAT_JSON] = as_json, [REPORT_FORMAT_SUMMARY] = as_summary},
 };

@@ -1,6 +1,6 @@
-/* compare_out.c - compare results as JSON, and as text and Markdown written once through
- * the renderer (report/doc_writer.h), and the table of their writers per --format
- * (compare_out.h). */
+/* compare_out.c - compare results as JSON, and in every text-like format (text, Markdown)
+ * written once through the renderer (report/doc_writer.h): the document report_write
+ * takes, compare_document (compare_out.h). */
 #include "report/compare_out.h"
 
 #include <errno.h>
@@ -490,11 +490,15 @@ static void write_unpaired(const compare_result_t *r, const compare_study_t *stu
     }
 }
 
-/* The whole comparison in d's style: the studies, what did not pair, the environments,
- * each pair, and with plots (Markdown's) the figures. */
-static int write_comparison(const compare_result_t *r, const compare_study_t *studies,
-                            size_t n, const plot_set_t *plots, const doc_t *d, cp_err_t *err)
+/* The whole comparison in d's style (report_render_fn; view is a const compare_doc_t *):
+ * the studies, what did not pair, the environments, each pair, and in Markdown with plots
+ * the figures. */
+static int render(const void *view, const doc_t *d, cp_err_t *err)
 {
+    const compare_doc_t *v = view;
+    const compare_result_t *r = v->r;
+    const compare_study_t *studies = v->studies;
+    size_t n = v->n;
     FILE *out = d->out;
     doc_section(d, 1, "", "chokepoint comparison");
     header_text(d, r, studies, n);
@@ -503,49 +507,25 @@ static int write_comparison(const compare_result_t *r, const compare_study_t *st
     int rc = compare_write_pairs(r, studies, d, 2, err);
     if (rc != CP_OK)
         return rc;
-    if (plots != NULL) { /* only Markdown has them: md_figures writes Markdown */
+    /* Only Markdown has the figures: md_figures writes Markdown (--plots asks for it). */
+    if (v->plots != NULL && doc_is_markdown(d)) {
         fprintf(out, "\n## Plots\n");
-        if (plots->gnuplot_missing)
-            fprintf(out, "\n%s\n", plots->notice);
+        if (v->plots->gnuplot_missing)
+            fprintf(out, "\n%s\n", v->plots->notice);
         const md_figures_style_t style = {.blank_before = true, .heading = true};
-        md_figures_write(out, plots, &style);
+        md_figures_write(out, v->plots, &style);
     }
     if (ferror(out))
         return cp_err_errno(err, CP_EIO, errno ? errno : EIO, "cannot write the comparison");
     return CP_OK;
 }
 
-int compare_write_text(const compare_result_t *r, const compare_study_t *studies, size_t n,
-                       FILE *out, cp_err_t *err)
-{
-    const doc_t d = {.out = out, .style = &doc_style_text};
-    return write_comparison(r, studies, n, NULL, &d, err);
-}
-
-int compare_write_markdown(const compare_result_t *r, const compare_study_t *studies,
-                           size_t n, const plot_set_t *plots, FILE *out, cp_err_t *err)
-{
-    const doc_t d = {.out = out, .style = &doc_style_markdown};
-    return write_comparison(r, studies, n, plots, &d, err);
-}
-
-static int as_text(const void *doc, FILE *out, cp_err_t *err)
-{
-    const compare_doc_t *d = doc;
-    return compare_write_text(d->r, d->studies, d->n, out, err);
-}
 static int as_json(const void *doc, FILE *out, cp_err_t *err)
 {
     const compare_doc_t *d = doc;
     return compare_write_json(d->r, d->studies, d->n, out, err);
 }
-static int as_markdown(const void *doc, FILE *out, cp_err_t *err)
-{
-    const compare_doc_t *d = doc;
-    return compare_write_markdown(d->r, d->studies, d->n, d->plots, out, err);
-}
-const report_writer_fn compare_writers[REPORT_FORMAT_COUNT] = {
-    [REPORT_FORMAT_TEXT] = as_text,
-    [REPORT_FORMAT_JSON] = as_json,
-    [REPORT_FORMAT_MARKDOWN] = as_markdown,
+const report_document_t compare_document = {
+    .render = render,
+    .writers = {[REPORT_FORMAT_JSON] = as_json},
 };

@@ -1,6 +1,7 @@
 /* compare_out.h - the result of `chokepoint compare` as JSON (docs/formats.md, "compare
- * JSON"), as text for a terminal, and as Markdown (the compare.md of --plots, with the
- * plots and their captions when given). */
+ * JSON"), as text for a terminal, as Markdown (the compare.md of --plots, with the plots
+ * and their captions when given) and any other text-like format, through report_write and
+ * the renderer (report/doc_writer.h). */
 #ifndef CP_REPORT_COMPARE_OUT_H
 #define CP_REPORT_COMPARE_OUT_H
 
@@ -23,19 +24,9 @@ int compare_write_json(const compare_result_t *r, const compare_study_t *studies
 json_t *compare_result_json(const compare_result_t *r, const compare_study_t *studies,
                             size_t n);
 
-/* Writes r as text: per pair a table of thread counts with the ratio, its interval and
- * the call, then the fitted figures and changed verdicts. CP_EIO on failure. */
-int compare_write_text(const compare_result_t *r, const compare_study_t *studies, size_t n,
-                       FILE *out, cp_err_t *err);
-
-/* Writes r as Markdown; with plots (may be NULL) the images and their captions follow
- * the tables. CP_EIO on failure. */
-int compare_write_markdown(const compare_result_t *r, const compare_study_t *studies,
-                           size_t n, const plot_set_t *plots, FILE *out, cp_err_t *err);
-
 /* Per pair its heading (level in Markdown), table, fitted figures and summary, in d's
- * style: the body of compare_write_text and compare_write_markdown, and history's latest
- * against the one before. Nothing is kept. CP_EIO when out has an error. */
+ * style: the body of compare_document's text-like formats, and history's latest against
+ * the one before. Nothing is kept. CP_EIO when out has an error. */
 int compare_write_pairs(const compare_result_t *r, const compare_study_t *studies,
                         const doc_t *d, int level, cp_err_t *err);
 
@@ -48,8 +39,12 @@ typedef struct compare_doc {
     const plot_set_t *plots;
 } compare_doc_t;
 
-/* The comparison in each document format, for report_write with a const compare_doc_t *. */
-extern const report_writer_fn compare_writers[REPORT_FORMAT_COUNT];
+/* The comparison as one document, for report_write with a const compare_doc_t * as the
+ * view: rendered in every text-like format (per pair a table of thread counts with the
+ * ratio, its interval and the call, then the fitted figures and changed verdicts; in
+ * Markdown the plots' images and captions after the tables), and its JSON. CP_EIO or
+ * CP_ENOMEM with err set on failure. */
+extern const report_document_t compare_document;
 
 /* The regression c of pair p in words for an error line, into buf: "disk (zstd:3) at 4
  * threads, B/A 0.820 (410.0 against 500.0 MB/s)"; "a (codec) -> b (codec)" when the pair

@@ -73,7 +73,7 @@ static void text_table_head(FILE *out, const doc_table_t *t)
     fputs(t->indent != NULL ? t->indent : "", out);
     for (size_t i = 0; i < t->ncolumns; i++) {
         const doc_column_t *c = &t->columns[i];
-        if (!c->text_in_parens)
+        if (!c->text_in_parens && !c->text_hidden)
             text_cell(out, c, i == 0, c->text_title != NULL ? c->text_title : c->title);
     }
     fputc('\n', out);
@@ -84,6 +84,8 @@ static void text_table_row(FILE *out, const doc_table_t *t, const char *const ce
 {
     fputs(t->indent != NULL ? t->indent : "", out);
     for (size_t i = 0; i < t->ncolumns; i++) {
+        if (t->columns[i].text_hidden)
+            continue;
         if (t->columns[i].text_in_parens)
             fprintf(out, " (%s)", cells[i]);
         else

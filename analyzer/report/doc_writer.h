@@ -5,8 +5,10 @@
  * alignment, the end) with their cells escaped. A writer says what it writes once, through
  * the doc_* calls below, instead of choosing between two spellings at every line. The back
  * ends are doc_style_text and doc_style_markdown; a new text-like format is one more table
- * in doc_writer.c, declared here. No call allocates or keeps a pointer it is given; a
- * write error stays on the stream for the document's writer to find (ferror). */
+ * in doc_writer.c, declared here, and its row in report_format.c's registry, which hands
+ * every document's render function a doc_t of it (report_write). No call allocates or
+ * keeps a pointer it is given; a write error stays on the stream for the document's
+ * writer to find (ferror). */
 #ifndef CP_REPORT_DOC_WRITER_H
 #define CP_REPORT_DOC_WRITER_H
 
@@ -25,6 +27,8 @@ typedef struct doc_column {
                              * written before the first column, which the indent leads */
     bool text_in_parens;    /* text: no column of its own: the cell follows the one before
                              * as " (cell)", and the header row leaves it out */
+    bool text_hidden;       /* text: left out, header and cells (what a terminal's table
+                             * has no room for) */
 } doc_column_t;
 
 /* A table: its columns, how a text row starts, and where a row's note goes. */
@@ -37,7 +41,8 @@ typedef struct doc_table {
 } doc_table_t;
 
 /* A back end: the spelling of each piece in one style, as a table of operations. A new
- * text-like format is one more table in doc_writer.c, declared below. */
+ * text-like format is one more table in doc_writer.c, declared below, and its row in
+ * report_format.c's registry. */
 typedef struct doc_style {
     bool markdown;                                  /* for doc_pick and doc_is_markdown */
     const char *(*item)(const char *text_lead);     /* a list item's lead */
@@ -68,7 +73,7 @@ extern const doc_style_t doc_style_markdown;
 
 typedef struct doc {
     FILE *out;                /* the caller's stream; not closed here, errors unchecked */
-    const doc_style_t *style; /* doc_style_text or doc_style_markdown; not owned */
+    const doc_style_t *style; /* a back end (doc_style_text, ...); not owned */
 } doc_t;
 
 /* Whether the document is written as Markdown. Only for the few places where the two
@@ -144,7 +149,8 @@ void doc_fold_end(const doc_t *d);
 void doc_table_head(const doc_t *d, const doc_table_t *t);
 
 /* One row of t: cells[0..t->ncolumns), each NUL-terminated, and note (NULL or "" for none).
- * Text: the indent, each cell after its column's gap padded to its width, then the note.
+ * Text: the indent, each cell after its column's gap padded to its width (a text_hidden
+ * column left out), then the note.
  * Markdown: "| cell | ... |", each cell trimmed of the spaces a text layout put around it
  * and its '|' escaped, the note ending cell t->note_column. Nothing is kept. */
 void doc_table_row(const doc_t *d, const doc_table_t *t, const char *const cells[],

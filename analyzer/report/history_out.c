@@ -1,6 +1,6 @@
-/* history_out.c - history results as JSON, and as text and Markdown written once through
- * the renderer (report/doc_writer.h), and the table of their writers per --format
- * (history_out.h). */
+/* history_out.c - history results as JSON, and in every text-like format (text, Markdown)
+ * written once through the renderer (report/doc_writer.h): the document report_write
+ * takes, history_document (history_out.h). */
 #include "report/history_out.h"
 
 #include <errno.h>
@@ -227,12 +227,13 @@ static int write_rates(const doc_t *d, const history_host_t *h, cp_err_t *err)
     return CP_OK;
 }
 
-/* The whole history in d's style; plots (Markdown's, NULL for none) adds each host's
- * figures. */
-static int write_history(const history_result_t *r, const history_set_t *set,
-                         const history_study_t *studies, const plot_set_t *plots,
-                         const doc_t *d, cp_err_t *err)
+/* The whole history in d's style (report_render_fn; view is a const history_doc_t *);
+ * in Markdown its plots (NULL for none) add each host's figures. */
+static int render(const void *view, const doc_t *d, cp_err_t *err)
 {
+    const history_doc_t *v = view;
+    const history_result_t *r = v->r;
+    const history_set_t *set = v->set;
     FILE *out = d->out;
     doc_section(d, 1, "History: ", "chokepoint history");
     intro(d, r, set);
@@ -243,12 +244,13 @@ static int write_history(const history_result_t *r, const history_set_t *set,
                  h->nstudies, h->nstudies == 1 ? "y" : "ies");
         fputc('\n', out);
         doc_section(d, 2, title, h->host);
-        write_studies(d, h, set, studies);
+        write_studies(d, h, set, v->studies);
         int rc = write_rates(d, h, err);
         if (rc != CP_OK)
             return rc;
-        if (plots != NULL) { /* only Markdown has them: md_figures writes Markdown */
-            const plot_set_t *ps = &plots[k];
+        /* Only Markdown has the figures: md_figures writes Markdown (--plots asks for it). */
+        if (v->plots != NULL && doc_is_markdown(d)) {
+            const plot_set_t *ps = &v->plots[k];
             if (ps->gnuplot_missing)
                 fprintf(out, "\n%s\n", ps->notice);
             char hostdir[256];
@@ -277,38 +279,12 @@ static int write_history(const history_result_t *r, const history_set_t *set,
     return CP_OK;
 }
 
-int history_write_text(const history_result_t *r, const history_set_t *set,
-                       const history_study_t *studies, FILE *out, cp_err_t *err)
-{
-    const doc_t d = {.out = out, .style = &doc_style_text};
-    return write_history(r, set, studies, NULL, &d, err);
-}
-
-int history_write_markdown(const history_result_t *r, const history_set_t *set,
-                           const history_study_t *studies, const plot_set_t *plots,
-                           FILE *out, cp_err_t *err)
-{
-    const doc_t d = {.out = out, .style = &doc_style_markdown};
-    return write_history(r, set, studies, plots, &d, err);
-}
-
-static int as_text(const void *doc, FILE *out, cp_err_t *err)
-{
-    const history_doc_t *v = doc;
-    return history_write_text(v->r, v->set, v->studies, out, err);
-}
 static int as_json(const void *doc, FILE *out, cp_err_t *err)
 {
     const history_doc_t *v = doc;
     return history_write_json(v->r, v->set, v->studies, out, err);
 }
-static int as_markdown(const void *doc, FILE *out, cp_err_t *err)
-{
-    const history_doc_t *v = doc;
-    return history_write_markdown(v->r, v->set, v->studies, v->plots, out, err);
-}
-const report_writer_fn history_writers[REPORT_FORMAT_COUNT] = {
-    [REPORT_FORMAT_TEXT] = as_text,
-    [REPORT_FORMAT_JSON] = as_json,
-    [REPORT_FORMAT_MARKDOWN] = as_markdown,
+const report_document_t history_document = {
+    .render = render,
+    .writers = {[REPORT_FORMAT_JSON] = as_json},
 };

@@ -1,5 +1,6 @@
-/* predict_out.c - predict's answer as text, Markdown and JSON, and the list of storage
- * classes (predict_out.h), with the tables of their writers per --format. */
+/* predict_out.c - predict's answer and the list of storage classes (predict_out.h): each
+ * one render function for every text-like format and a JSON writer, as the documents
+ * report_write takes (predict_document, storage_classes_document). */
 #include "report/predict_out.h"
 
 #include <errno.h>
@@ -229,7 +230,7 @@ static int stream_status(FILE *out, cp_err_t *err)
     return CP_OK;
 }
 
-/* ---- text and Markdown --------------------------------------------------------------- */
+/* ---- text-like formats, through the renderer ------------------------------------------ */
 
 static void write_check(const predict_report_t *r, const doc_t *d)
 {
@@ -398,18 +399,11 @@ static void write_people(const predict_report_t *r, const doc_t *d)
     write_check(r, d);
 }
 
-int predict_write_text(const predict_report_t *r, FILE *out, cp_err_t *err)
+/* The prediction in d's style (report_render_fn; view is a const predict_report_t *). */
+static int render_prediction(const void *view, const doc_t *d, cp_err_t *err)
 {
-    const doc_t d = {.out = out, .style = &doc_style_text};
-    write_people(r, &d);
-    return stream_status(out, err);
-}
-
-int predict_write_markdown(const predict_report_t *r, FILE *out, cp_err_t *err)
-{
-    const doc_t d = {.out = out, .style = &doc_style_markdown};
-    write_people(r, &d);
-    return stream_status(out, err);
+    write_people(view, d);
+    return stream_status(d->out, err);
 }
 
 /* ---- JSON ------------------------------------------------------------------------------ */
@@ -585,33 +579,50 @@ int predict_write_json(const predict_report_t *r, FILE *out, cp_err_t *err)
 
 /* ---- storage classes ----------------------------------------------------------------- */
 
-int storage_classes_write_text(FILE *out, cp_err_t *err)
-{
-    fprintf(out, "Storage classes for 'chokepoint predict --class NAME': sustained rates of one "
-                 "large stream\nafter every cache has filled, %s (decimal MB/s).\n\n",
-            STORAGE_CLASS_LABEL);
-    fprintf(out, "%-16s %10s %10s  %s\n", "class", "write", "read", "what");
-    for (size_t i = 0; i < storage_class_count(); i++) {
-        const storage_class_t *c = storage_class_at(i);
-        fprintf(out, "%-16s %5.0f MB/s %5.0f MB/s  %s\n", c->name, c->write_bps / 1e6,
-                c->read_bps / 1e6, c->description);
-    }
-    fprintf(out, "\nThe sources of each figure (review articles, vendors' data sheets, the "
-                 "standards of the\nlinks) and the reasoning: docs/method.md, \"Storage "
-                 "classes\"; --format json or markdown\nnames them per class.\n");
-    return stream_status(out, err);
-}
+/* The classes' table: a terminal's header is shorter, puts each speed's unit in its cell
+ * and leaves the sources out (its closing note says where they are). */
+static const doc_column_t class_columns[] = {
+    {.title = "class", .width = 16, .left = true},
+    {.title = "write MB/s", .text_title = "write", .width = 10},
+    {.title = "read MB/s", .text_title = "read", .width = 10},
+    {.title = "description", .text_title = "what", .left = true, .gap = "  "},
+    {.title = "sources", .left = true, .text_hidden = true},
+};
 
-int storage_classes_write_markdown(FILE *out, cp_err_t *err)
+/* The storage classes in d's style (report_render_fn; view is unused, NULL). */
+static int render_classes(const void *none, const doc_t *d, cp_err_t *err)
 {
-    fprintf(out, "# Storage classes\n\nSustained rates of one large stream after every cache "
-                 "has filled, %s (decimal MB/s).\n\n| class | write MB/s | read MB/s | "
-                 "description | sources |\n|---|---:|---:|---|---|\n", STORAGE_CLASS_LABEL);
+    (void)none;
+    FILE *out = d->out;
+    doc_section(d, 1, "", "Storage classes");
+    /* The opening's words differ: a terminal's names the option the list is for (a
+     * document has its title) and is wrapped for 80 columns. */
+    fprintf(out, "%s every cache has filled, %s (decimal MB/s).\n\n",
+            doc_pick(d, "Storage classes for 'chokepoint predict --class NAME': sustained "
+                        "rates of one large stream\nafter",
+                     "Sustained rates of one large stream after"),
+            STORAGE_CLASS_LABEL);
+    const doc_table_t table = {
+        .columns = class_columns, .ncolumns = sizeof class_columns / sizeof class_columns[0]};
+    /* A speed's unit: in a terminal's cell, in a document's column title. */
+    const char *unit = doc_pick(d, " MB/s", "");
+    doc_table_head(d, &table);
     for (size_t i = 0; i < storage_class_count(); i++) {
         const storage_class_t *c = storage_class_at(i);
-        fprintf(out, "| %s | %.0f | %.0f | %s | %s |\n", c->name, c->write_bps / 1e6,
-                c->read_bps / 1e6, c->description, c->sources);
+        char wr[32], rd[32];
+        snprintf(wr, sizeof wr, "%5.0f%s", c->write_bps / 1e6, unit);
+        snprintf(rd, sizeof rd, "%5.0f%s", c->read_bps / 1e6, unit);
+        const char *cells[] = {c->name, wr, rd, c->description, c->sources};
+        doc_table_row(d, &table, cells, NULL);
     }
+    /* The table ends a document; a terminal, which has no sources column, is told where
+     * the sources are. */
+    fputs(doc_pick(d, "\nThe sources of each figure (review articles, vendors' data sheets, "
+                      "the standards of the\nlinks) and the reasoning: docs/method.md, "
+                      "\"Storage classes\"; --format json or markdown\nnames them per "
+                      "class.\n",
+                   ""),
+          out);
     return stream_status(out, err);
 }
 
@@ -630,41 +641,21 @@ int storage_classes_write_json(FILE *out, cp_err_t *err)
                      out, err);
 }
 
-static int report_text(const void *r, FILE *out, cp_err_t *err)
-{
-    return predict_write_text(r, out, err);
-}
-static int report_json(const void *r, FILE *out, cp_err_t *err)
+static int prediction_json(const void *r, FILE *out, cp_err_t *err)
 {
     return predict_write_json(r, out, err);
 }
-static int report_markdown(const void *r, FILE *out, cp_err_t *err)
-{
-    return predict_write_markdown(r, out, err);
-}
-const report_writer_fn predict_writers[REPORT_FORMAT_COUNT] = {
-    [REPORT_FORMAT_TEXT] = report_text,
-    [REPORT_FORMAT_JSON] = report_json,
-    [REPORT_FORMAT_MARKDOWN] = report_markdown,
+const report_document_t predict_document = {
+    .render = render_prediction,
+    .writers = {[REPORT_FORMAT_JSON] = prediction_json},
 };
 
-static int classes_text(const void *none, FILE *out, cp_err_t *err)
-{
-    (void)none;
-    return storage_classes_write_text(out, err);
-}
 static int classes_json(const void *none, FILE *out, cp_err_t *err)
 {
     (void)none;
     return storage_classes_write_json(out, err);
 }
-static int classes_markdown(const void *none, FILE *out, cp_err_t *err)
-{
-    (void)none;
-    return storage_classes_write_markdown(out, err);
-}
-const report_writer_fn storage_classes_writers[REPORT_FORMAT_COUNT] = {
-    [REPORT_FORMAT_TEXT] = classes_text,
-    [REPORT_FORMAT_JSON] = classes_json,
-    [REPORT_FORMAT_MARKDOWN] = classes_markdown,
+const report_document_t storage_classes_document = {
+    .render = render_classes,
+    .writers = {[REPORT_FORMAT_JSON] = classes_json},
 };

@@ -1,5 +1,6 @@
-/* predict_out.h - `chokepoint predict`'s answer for people (text, Markdown) and programs
- * (JSON, docs/formats.md "predict --format json"), and the storage classes' list.
+/* predict_out.h - `chokepoint predict`'s answer for people (text, Markdown, any text-like
+ * format, through report_write and the renderer) and programs (JSON, docs/formats.md
+ * "predict --format json"), and the storage classes' list.
  *
  * Every report opens with the answer line (predict_first_line), then says what the
  * predictions assume: the study's CPU curve, the page cache's thresholds, and per volume
@@ -32,20 +33,22 @@ typedef struct predict_report {
  * than the tolerance names its verdict and, where known, the thread count it starts at. */
 const char *predict_first_line(const predict_report_t *r, char *buf, size_t cap);
 
-/* Writes the report. CP_EIO with err set when the stream fails; CP_ENOMEM (JSON). */
-int predict_write_text(const predict_report_t *r, FILE *out, cp_err_t *err);
-int predict_write_markdown(const predict_report_t *r, FILE *out, cp_err_t *err);
+/* Writes the report as one JSON object to out. CP_EIO with err set when the stream fails;
+ * CP_ENOMEM when building the JSON does. */
 int predict_write_json(const predict_report_t *r, FILE *out, cp_err_t *err);
 
-/* The storage classes (model/storage_class.h) with their speeds and sources. CP_EIO when
- * the stream fails; CP_ENOMEM (JSON). */
-int storage_classes_write_text(FILE *out, cp_err_t *err);
-int storage_classes_write_markdown(FILE *out, cp_err_t *err);
+/* The storage classes (model/storage_class.h) with their speeds and sources as one JSON
+ * object to out. CP_EIO when the stream fails; CP_ENOMEM. */
 int storage_classes_write_json(FILE *out, cp_err_t *err);
 
-/* The prediction in each document format, for report_write with a const
- * predict_report_t * as the document; the storage classes likewise, with no document. */
-extern const report_writer_fn predict_writers[REPORT_FORMAT_COUNT];
-extern const report_writer_fn storage_classes_writers[REPORT_FORMAT_COUNT];
+/* The prediction as one document, for report_write with a const predict_report_t * as
+ * the view: rendered in every text-like format, and its JSON. CP_EIO with err set when
+ * the stream fails. */
+extern const report_document_t predict_document;
+
+/* The storage classes as one document, for report_write with no view (NULL): a table of
+ * the classes' speeds in every text-like format (the sources in a column where the back
+ * end shows it: not in text, which says where they are), and its JSON. */
+extern const report_document_t storage_classes_document;
 
 #endif

@@ -7,6 +7,7 @@
 #include "report/analysis_text.h"
 #include "report/md_figures.h"
 #include "report/meta_md.h"
+#include "report/report_format.h"
 
 static const char *plot_heading(const char *name)
 {
@@ -28,7 +29,7 @@ static const char *plot_heading(const char *name)
 int report_markdown_write(FILE *out, const analysis_t *a, const plot_set_t *plots)
 {
     cp_err_t err = {0};
-    int rc = analysis_write_markdown(a, out, &err);
+    int rc = report_write(&analysis_document, REPORT_FORMAT_MARKDOWN, a, out, &err);
     if (rc != 0 || plots == NULL)
         return rc;
     fputs("\n## Plots\n\n", out);

@@ -10,11 +10,11 @@
 #include "model/analysis.h"
 #include "report/plot.h"
 
-/* Writes the report into out: analysis_write_markdown's text, then a "Plots" section
- * (PNG when made, else SVG; links relative to the directory holding the images, which
- * is where report.md goes). plots may be NULL (no Plots section). When gnuplot was
- * missing the section says so and still gives the captions. Returns 0, or CP_EIO when
- * writing fails (nothing is closed or removed here: the caller owns out). */
+/* Writes the report into out: the analysis in Markdown (analysis_document), then a
+ * "Plots" section (PNG when made, else SVG; links relative to the directory holding the
+ * images, which is where report.md goes). plots may be NULL (no Plots section). When
+ * gnuplot was missing the section says so and still gives the captions. Returns 0, or
+ * CP_EIO when writing fails (nothing is closed or removed here: the caller owns out). */
 int report_markdown_write(FILE *out, const analysis_t *a, const plot_set_t *plots);
 
 /* The one report.md of a results directory, for `run` and `plot` alike: as

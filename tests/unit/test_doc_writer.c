@@ -1,7 +1,7 @@
 /* test_doc_writer.c - the renderer's two back ends on one document: a table (header, rows
- * padded or trimmed, alignment, a row's note, a column in parentheses, '|' escaped), a
- * section, a label, an alarm word, a legend and a folded block, each written once and
- * compared byte for byte in text and in Markdown. */
+ * padded or trimmed, alignment, a row's note, a column in parentheses, a column text
+ * leaves out, '|' escaped), a section, a label, an alarm word, a legend and a folded
+ * block, each written once and compared byte for byte in text and in Markdown. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -33,14 +33,15 @@ static void write_table(const doc_t *d)
         {.title = "seconds (median)", .text_title = "s", .width = 7},
         {.title = "call", .left = true, .gap = "  "},
         {.title = "basis", .left = true, .text_in_parens = true},
+        {.title = "source", .left = true, .text_hidden = true},
     };
-    const doc_table_t t = {.columns = columns, .ncolumns = 4, .indent = "  ",
+    const doc_table_t t = {.columns = columns, .ncolumns = 5, .indent = "  ",
                            .note_column = 2};
     char alarm[32] = " ";
     doc_alarm(d, "regression", alarm + 1, sizeof alarm - 1);
     doc_table_head(d, &t);
-    const char *row1[] = {"a|b", "  1.5 ", "slower", "ratio"};
-    const char *row2[] = {"c", "20.25", "same", "interval"};
+    const char *row1[] = {"a|b", "  1.5 ", "slower", "ratio", "probe"};
+    const char *row2[] = {"c", "20.25", "same", "interval", "class"};
     doc_table_row(d, &t, row1, alarm);
     doc_table_row(d, &t, row2, NULL);
     doc_table_end(d);
@@ -56,10 +57,10 @@ static void test_table(void **state)
                               "  c        20.25  same (interval)\n");
     free(text);
     char *md = render(&doc_style_markdown, write_table);
-    assert_string_equal(md, "| name | seconds (median) | call | basis |\n"
-                            "|---|---:|---|---|\n"
-                            "| a\\|b | 1.5 | slower **regression** | ratio |\n"
-                            "| c | 20.25 | same | interval |\n"
+    assert_string_equal(md, "| name | seconds (median) | call | basis | source |\n"
+                            "|---|---:|---|---|---|\n"
+                            "| a\\|b | 1.5 | slower **regression** | ratio | probe |\n"
+                            "| c | 20.25 | same | interval | class |\n"
                             "\n"
                             "\"s\": seconds.\n\n");
     free(md);

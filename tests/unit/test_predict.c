@@ -487,15 +487,15 @@ static void test_check_separates_the_cpu_from_the_volume(void **state)
 
 /* ---- the report ---------------------------------------------------------------------- */
 
-static char *report_text(const predict_report_t *r, int (*write)(const predict_report_t *,
-                                                                 FILE *, cp_err_t *))
+/* The report in one --format, through the one dispatch. */
+static char *report_text(const predict_report_t *r, report_format_t format)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
     cp_err_t err = {0};
     assert_non_null(out);
-    assert_int_equal(write(r, out, &err), CP_OK);
+    assert_int_equal(report_write(&predict_document, format, r, out, &err), CP_OK);
     fclose(out);
     return text;
 }
@@ -519,13 +519,13 @@ static void test_first_line_and_json(void **state)
                         "For zstd:3 at 6 threads on this machine: internal 2.50-2.70 s, usb "
                         "4.00-6.50 s (+60%, write-bound from 3 threads), tb3-ssd class "
                         "2.50-2.83 s (within 1%).");
-    char *text = report_text(&r, predict_write_text);
+    char *text = report_text(&r, REPORT_FORMAT_TEXT);
     assert_memory_equal(text, line, strlen(line));
     assert_non_null(strstr(text, STORAGE_CLASS_LABEL));
     assert_non_null(strstr(text, "the class's write speed is taken as the drain rate"));
     assert_non_null(strstr(text, "the stated write speed is taken as the drain rate"));
     free(text);
-    text = report_text(&r, predict_write_json);
+    text = report_text(&r, REPORT_FORMAT_JSON);
     json_error_t jerr;
     json_t *root = json_loads(text, 0, &jerr);
     if (root == NULL)
