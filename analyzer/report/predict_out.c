@@ -306,6 +306,28 @@ static void write_check(const predict_report_t *r, const doc_t *d)
                 c->input_mismatches, c->input_mismatches == 1 ? "" : "s");
 }
 
+/* A line for each thread count of codec c whose memory runs spread beyond the tolerance:
+ * the CPU's speed moved while they ran, and the predictions there start from their
+ * median (predict_point_t's cpu_noisy). Nothing when none did. */
+static void cpu_spread_words(const predict_t *f, size_t c, const doc_t *d)
+{
+    for (size_t i = 0; i < f->npoints; i++) {
+        const predict_point_t *p = &f->points[i];
+        if (p->codec != c || p->volume != 0 || !p->cpu_noisy)
+            continue;
+        char lo[32], hi[32], mid[32];
+        analysis_format_seconds(p->cpu_min_s, lo, sizeof lo);
+        analysis_format_seconds(p->cpu_max_s, hi, sizeof hi);
+        analysis_format_seconds(p->cpu_s, mid, sizeof mid);
+        fprintf(d->out, "%sCPU spread: at %d thread%s its runs took %s-%s s, more than the "
+                "%.0f%% tolerance apart: the CPU's speed moved while they ran, and the "
+                "predictions at %d thread%s start from their median, %s s (measure again "
+                "for a steadier figure).\n", doc_item(d, ""), p->threads,
+                p->threads == 1 ? "" : "s", lo, hi, 100.0 * f->tolerance, p->threads,
+                p->threads == 1 ? "" : "s", mid);
+    }
+}
+
 static void write_people(const predict_report_t *r, const doc_t *d)
 {
     FILE *out = d->out;
@@ -320,6 +342,7 @@ static void write_people(const predict_report_t *r, const doc_t *d)
                 fc->measured_hi, format_bytes(fc->input_bytes, size_in, sizeof size_in),
                 format_bytes(fc->output_bytes, size_out, sizeof size_out),
                 fc->cpu_model >= 0 ? "" : "; no model describes its CPU curve");
+        cpu_spread_words(f, c, d);
     }
     page_cache_words(r, words, sizeof words);
     fprintf(out, "%sPage cache: %s.\n", doc_item(d, ""), words);
@@ -460,6 +483,9 @@ static json_t *point_json(const predict_t *f, const predict_point_t *p)
     json_object_set_new(o, "regime", json_string(wbm_regime_name(p->prediction.regime)));
     json_object_set_new(o, "terms", terms);
     json_object_set_new(o, "cpu_seconds", json_number_or_null(p->cpu_s));
+    json_object_set_new(o, "cpu_min_seconds", json_number_or_null(p->cpu_min_s));
+    json_object_set_new(o, "cpu_max_seconds", json_number_or_null(p->cpu_max_s));
+    json_object_set_new(o, "cpu_noisy", json_boolean(p->cpu_noisy));
     json_object_set_new(o, "extrapolated", json_boolean(p->extrapolated));
     return o;
 }

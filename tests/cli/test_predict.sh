@@ -158,4 +158,19 @@ run "$CP" predict "$S" --write other=20MB/s --check "$WORK/later"
 expect_status 2 "--check with nothing in common"
 expect_one_line_error "--check .*ran none of the predicted points" "the check says why"
 
+# --- the memory baseline's spread ------------------------------------------------------
+# Memory's two-thread runs spread 5.5-7.0 s (more than the 10% tolerance), its one-thread
+# runs 9.8-10.2 s (less): the answer names the first, with its runs' range and median.
+mkdir -p "$WORK/spread"
+printf '%s\n' "target,codec,threads,seconds,input_bytes,output_bytes" \
+    "mem,zstd:3,1,10,1000000000,400000000" "mem,zstd:3,1,9.8,1000000000,400000000" \
+    "mem,zstd:3,1,10.2,1000000000,400000000" "mem,zstd:3,2,5.5,1000000000,400000000" \
+    "mem,zstd:3,2,7.0,1000000000,400000000" "mem,zstd:3,2,6.0,1000000000,400000000" \
+    > "$WORK/spread/runs.csv"
+run "$CP" predict "$WORK/spread/runs.csv" --write usb=100MB/s
+expect_status 0 "predict from a study with a noisy memory point"
+check "a noisy memory point is named with its runs' range and median" \
+    grep -q "^CPU spread: at 2 threads its runs took 5.50-7.00 s, more than the 10% tolerance apart: .* from their median, 6.00 s" "$WORK/out"
+check "a steady one is not" sh -c "! grep -q 'CPU spread: at 1 thread' '$WORK/out'"
+
 finish
