@@ -1,7 +1,8 @@
 /* cmd_sweep.c - `chokepoint sweep`: compress runs over targets x codecs x threads x reps.
  * Its options, the input's check (the one user-facing one; measure/sweep.c only asserts
  * it), the memory estimate and target locks shared with `run` (study/session.h's
- * session_claim_targets), and the rows written as runs.csv (tables/runs_writer.h). */
+ * session_claim_targets), runs.csv on stdout or in -o FILE (tables/runs_writer.h), and
+ * the sweep itself as `run` makes it (study/sweeping.h), a failed run failing it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "measure/sweep.h"
 #include "tables/runs_writer.h"
 #include "study/session.h"
+#include "study/sweeping.h"
 
 static const char sweep_head[] =
     "usage: chokepoint sweep -i INPUT [options] TARGET...\n"
@@ -204,30 +206,13 @@ int cmd_sweep(int argc, char **argv)
     if (rc == CP_OK) {
         if (!seed_given)
             p.seed = prng_fresh_seed();
-        const char *end = p.sync == SYNC_NONE     ? "close (no fsync)"
-                          : p.sync == SYNC_DIRECT ? "O_DIRECT writes, fsync and close"
-                                                  : "fsync and close";
-        cp_log_info("sweep: %zu target(s) x %zu codec(s) x %zu thread count(s) x %d rep(s), "
-                    "seed %llu; each run timed from opening the %s to the %s%s",
-                    n_targets, p.n_series, p.n_threads, p.reps, (unsigned long long)p.seed,
-                    p.decompress ? "archive" : "input",
-                    p.decompress && p.layout != SWEEP_SAME ? "last byte restored to memory"
-                                                           : "output's ",
-                    p.decompress && p.layout != SWEEP_SAME ? "" : end);
         p.targets = targets;
         p.n_targets = n_targets;
         p.series = series;
         p.threads = threads;
-        rc = sweep_run(&p, runs_csv_write, &out, &err);
-    }
-    /* Rows already measured are kept, whatever stopped the sweep. */
-    cp_err_t commit_err = {0};
-    if (runs_csv_close(&out, &commit_err) != CP_OK) {
-        if (rc == CP_OK)
-            err = commit_err;
-        else
-            cp_log_error("%s", commit_err.msg);
-        rc = rc == CP_OK ? commit_err.code : rc;
+        sweeping_request_t rq = {.params = &p, .runs = &out, .plan = SWEEPING_PLAN_SWEEP,
+                                 .on_failed_runs = SWEEPING_FAIL};
+        rc = sweeping_run(&rq, NULL, &err);
     }
     session_release_targets(targets, n_targets, &locks);
     if (rc != CP_OK)

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/sys.h"
+
 static int err_vset(cp_err_t *err, int code, const char *suffix, const char *fmt, va_list ap)
     __attribute__((format(printf, 4, 0)));
 
@@ -37,7 +39,7 @@ int cp_err_errno(cp_err_t *err, int code, int errnum, const char *fmt, ...)
     else if (errnum == ENOMEM)
         code = CP_ENOMEM;
     char text[128];
-    const char *s = strerror_r(errnum, text, sizeof text);
+    const char *s = sys_strerror(errnum, text, sizeof text);
     va_list ap;
     va_start(ap, fmt);
     err_vset(err, code, s, fmt, ap);

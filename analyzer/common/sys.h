@@ -21,7 +21,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "common/err.h"
 
@@ -316,6 +318,22 @@ int sys_cache_evict(int fd, bool *advised);
  * and waits for the device to have it (fdatasync on Linux). 0, or -1 with errno set (EINVAL:
  * a file that cannot be synced). */
 int sys_datasync(int fd);
+
+/* Renames from to to only when to does not exist, in one step (renameat2's
+ * RENAME_NOREPLACE on Linux). 0, or an errno: EEXIST when to exists; EINVAL, ENOSYS or
+ * EOPNOTSUPP when this system or the file system cannot (common/tempfile.c then links). */
+int sys_rename_no_replace(const char *from, const char *to);
+
+/* Swaps the files at a and b in one step (renameat2's RENAME_EXCHANGE on Linux). 0, or an
+ * errno (EINVAL, ENOSYS or EOPNOTSUPP where this system or the file system cannot). */
+int sys_rename_exchange(const char *a, const char *b);
+
+/* The last modification time a stat recorded (st_mtim on Linux, st_mtimespec on macOS). */
+struct timespec sys_stat_mtime(const struct stat *st);
+
+/* The text of errnum, written into buf (cap bytes) or a static string of the system's;
+ * returns it, never NULL. Thread-safe (GNU strerror_r on Linux). */
+const char *sys_strerror(int errnum, char *buf, size_t cap);
 
 /* Tells the kernel fd will be read sequentially (larger read-ahead). Advice only: a
  * refusal changes nothing and is ignored. */

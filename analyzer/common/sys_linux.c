@@ -326,6 +326,23 @@ bool sys_mem_available(uint64_t *bytes)
 
 int sys_datasync(int fd) { return fdatasync(fd); }
 
+int sys_rename_no_replace(const char *from, const char *to)
+{
+    return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0 ? 0 : errno;
+}
+
+int sys_rename_exchange(const char *a, const char *b)
+{
+    return renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE) == 0 ? 0 : errno;
+}
+
+struct timespec sys_stat_mtime(const struct stat *st) { return st->st_mtim; }
+
+const char *sys_strerror(int errnum, char *buf, size_t cap)
+{
+    return strerror_r(errnum, buf, cap);
+}
+
 int sys_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
 
 void sys_advise_sequential(int fd)

@@ -212,10 +212,11 @@ void tempfile_rmdir(char *path)
 
 int tempfile_move_no_replace(const char *from, const char *to)
 {
-    if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0)
+    int e = sys_rename_no_replace(from, to);
+    if (e == 0)
         return 0;
-    if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP)
-        return errno;
+    if (e != EINVAL && e != ENOSYS && e != EOPNOTSUPP)
+        return e;
     if (link(from, to) == 0) {
         unlink(from);
         return 0;
@@ -245,7 +246,7 @@ static int replace_file(tempfile_t *t, const char *final_path)
 {
     struct stat st;
     if (lstat(final_path, &st) == 0 && S_ISREG(st.st_mode) &&
-        renameat2(AT_FDCWD, t->path, AT_FDCWD, final_path, RENAME_EXCHANGE) == 0) {
+        sys_rename_exchange(t->path, final_path) == 0) {
         double start = clock_now();
         if (unlink(t->path) != 0)
             cp_log_warn("cannot remove the replaced %s (now %s): %s", final_path, t->path,

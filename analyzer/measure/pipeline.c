@@ -673,8 +673,8 @@ static void run_team(pipe_t *p)
 
 static bool same_file_state(const struct stat *a, const struct stat *b)
 {
-    return a->st_size == b->st_size && a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
-           a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+    struct timespec ma = sys_stat_mtime(a), mb = sys_stat_mtime(b);
+    return a->st_size == b->st_size && ma.tv_sec == mb.tv_sec && ma.tv_nsec == mb.tv_nsec;
 }
 
 int pipeline_run(const pipeline_params_t *params, sink_t *sink, pipeline_result_t *out,

@@ -36,7 +36,7 @@ int session_lock_targets(target_spec_t *targets, size_t n_targets, bool direct_w
 /* The checks and claims a sweep makes before anything is written: the memory estimate of
  * its largest thread count (memest_check with p's series, engine, block size and limit),
  * then session_lock_targets (direct when p writes with O_DIRECT). `sweep` and `run` both
- * start with it. */
+ * start with it, before their sweep (study/sweeping.h). */
 int session_claim_targets(const sweep_params_t *p, const series_spec_t *series,
                           const int *threads, target_spec_t *targets, size_t n_targets,
                           target_locks_t *locks, cp_err_t *err);
@@ -71,7 +71,8 @@ int session_open_probe_rows(study_t *s, json_t **probed, rows_file_t **f, cp_err
 
 /* Opens runs.csv for the sweep. On resume, runs.csv keeps the valid runs measured before
  * (each once) and is appended to, and s->sweep skips those runs (already_measured over
- * s->done). out is the caller's (runs_csv_close); nothing to close on failure. */
+ * s->done). out is the caller's to close (runs_csv_close; study/sweeping.h's sweeping_run
+ * does); nothing to close on failure. */
 int session_open_runs(study_t *s, runs_csv_file_t *out, cp_err_t *err);
 
 /* What study_report_write makes, and from what. */

@@ -1,7 +1,8 @@
 /* study.c - the stages of `chokepoint run` in their order: the fixture (the input made or
- * matched against the recorded one), the probe, the sweep, and the analysis with its
- * plots and report; meta.json records each stage (study/meta.h). The results directory,
- * the locks, meta.json and the row files are the session's (study/session.h). */
+ * matched against the recorded one), the probe (study/probing.h), the sweep
+ * (study/sweeping.h), and the analysis with its plots and report; meta.json records each
+ * stage (study/meta.h). The results directory, the locks, meta.json and the row files are
+ * the session's (study/session.h). */
 #include "study/study.h"
 
 #include <stdio.h>
@@ -20,6 +21,7 @@
 #include "study/probing.h"
 #include "study/session.h"
 #include "study/study_resume.h"
+#include "study/sweeping.h"
 
 /* The input, checked: size and XXH3 hash go into meta.json, and a resumed study's input
  * must be the one it measured (a generated fixture is made again when it is not). */
@@ -149,6 +151,9 @@ static int stage_probe(study_t *s, cp_err_t *err)
     return rc;
 }
 
+/* The runs into runs.csv (study/sweeping.h; on resume the runs kept are not measured
+ * again, session_open_runs). Runs that failed are recorded (some_failed) and passed over:
+ * the rest is still analysed. */
 static int stage_sweep(study_t *s, cp_err_t *err)
 {
     runs_csv_file_t out;
@@ -161,24 +166,9 @@ static int stage_sweep(study_t *s, cp_err_t *err)
     s->sweep.series = s->series;
     s->sweep.threads = s->threads;
     s->sweep.max_memory = s->max_memory;
-    cp_log_info("sweeping %zu target(s) x %zu thread count(s) x %d rep(s) after a warm-up "
-                "each; runs timed from opening the %s to the %s",
-                s->n_targets, s->sweep.n_threads, s->sweep.reps,
-                s->sweep.decompress ? "archive" : "input",
-                s->sweep.decompress && s->sweep.layout != SWEEP_SAME
-                    ? "last byte restored to memory" : "output's fsync and close");
-    rc = sweep_run(&s->sweep, runs_csv_write, &out, err);
-    if (rc == CP_EIO && out.rows > 0) {
-        /* Some runs failed: their rows say why; the rest is still worth analysing. */
-        cp_log_warn("%s", err->msg);
-        s->some_failed = true;
-        cp_err_clear(err);
-        rc = CP_OK;
-    }
-    cp_err_t commit_err = {0};
-    if (runs_csv_close(&out, &commit_err) != CP_OK && rc == CP_OK)
-        rc = cp_err_set(err, commit_err.code, "%s", commit_err.msg);
-    return rc;
+    sweeping_request_t rq = {.params = &s->sweep, .runs = &out, .plan = SWEEPING_PLAN_STUDY,
+                             .on_failed_runs = SWEEPING_WARN};
+    return sweeping_run(&rq, &s->some_failed, err);
 }
 
 /* runs.csv analysed, plotted and reported (study_report_write), then the answer printed. */

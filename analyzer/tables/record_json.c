@@ -34,6 +34,9 @@ json_t *record_to_json(const compress_record_t *rec)
         *colon = '\0';
         level = json_integer(strtol(colon + 1, NULL, 10));
     }
+    /* Any codec's extreme preset ("xz:6e"), as its spec parses. */
+    codec_spec_t spec;
+    bool extreme = codec_parse(rec->codec, &spec, NULL) == CP_OK && spec.extreme;
     json_t *stages = json_pack("{s:o, s:o, s:o}", "reader", stage_json(&rec->run.reader),
                                "compress", stage_json(&rec->run.compress), "writer",
                                stage_json(&rec->run.writer));
@@ -42,8 +45,7 @@ json_t *record_to_json(const compress_record_t *rec)
     json_t *record = json_pack(
         "{s:s, s:s, s:o, s:b, s:s, s:i, s:I, s:s, s:b, s:b, s:b, s:I, s:I, s:f, s:f, s:f, s:f, "
         "s:I, s:o, s:f, s:o, s:I, s:o}",
-        "codec", name, "codec_spec", rec->codec, "level", level, "extreme",
-        strchr(rec->codec, 'e') != NULL && strncmp(rec->codec, "xz:", 3) == 0, "engine",
+        "codec", name, "codec_spec", rec->codec, "level", level, "extreme", extreme, "engine",
         pipeline_engine_name(rec->engine), "threads", rec->threads, "block_size",
         (json_int_t)rec->run.block_size, "sync", sync_mode_name(rec->sync), "sync_fell_back",
         rec->sync_fell_back, "warm", rec->warm, "discarded", rec->discarded, "input_bytes",

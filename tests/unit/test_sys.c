@@ -1,6 +1,7 @@
 /* test_sys.c - the system layer through its header: the free-space margin arithmetic, file
- * system names, the mount table (libmount) read from a fake /proc, escapes included, and
- * the pressure-stall and schedstat readers on captured text. */
+ * system names, the mount table (libmount) read from a fake /proc, escapes included, the
+ * pressure-stall and schedstat readers on captured text, and the renames in one step, a
+ * stat's mtime and an error's text. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -441,6 +442,60 @@ static void test_ram_file_readable_by_its_path(void **state)
     close(fd);
 }
 
+/* Writes text into dir/name; returns the path in buf. */
+static const char *put_file(const char *dir, const char *name, const char *text, char *buf,
+                            size_t cap)
+{
+    snprintf(buf, cap, "%s/%s", dir, name);
+    FILE *f = fopen(buf, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return buf;
+}
+
+/* A rename that must not replace refuses an existing file (EEXIST) and moves onto a free
+ * name; an exchange swaps two files (or says the file system cannot); a stat's mtime is
+ * its st_mtim; an error's text is the C library's. */
+static void test_renames_mtime_and_error_text(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cp-sys-rename-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char a[PATH_MAX], b[PATH_MAX], c[PATH_MAX];
+    put_file(dir, "a", "A", a, sizeof a);
+    put_file(dir, "b", "B", b, sizeof b);
+    snprintf(c, sizeof c, "%s/c", dir);
+    int e = sys_rename_no_replace(a, b);
+    if (e == EINVAL || e == ENOSYS || e == EOPNOTSUPP) {
+        unlink(a);
+        unlink(b);
+        rmdir(dir);
+        skip(); /* this file system cannot rename without replacing */
+    }
+    assert_int_equal(e, EEXIST);
+    assert_int_equal(sys_rename_no_replace(a, c), 0);
+    assert_int_equal(access(a, F_OK), -1);
+    e = sys_rename_exchange(c, b);
+    if (e == 0) {
+        char *text = sys_read_file(b, 0);
+        assert_non_null(text);
+        assert_string_equal(text, "A");
+        free(text);
+    } else {
+        assert_true(e == EINVAL || e == ENOSYS || e == EOPNOTSUPP);
+    }
+    struct stat st;
+    assert_int_equal(stat(b, &st), 0);
+    struct timespec m = sys_stat_mtime(&st);
+    assert_true(m.tv_sec == st.st_mtim.tv_sec && m.tv_nsec == st.st_mtim.tv_nsec);
+    char text[128];
+    assert_string_equal(sys_strerror(ENOENT, text, sizeof text), strerror(ENOENT));
+    unlink(b);
+    unlink(c);
+    rmdir(dir);
+}
+
 /* The machine's figures are there, and the direct-I/O switch answers 0 or an errno. */
 static void test_machine_figures(void **state)
 {
@@ -522,6 +577,7 @@ int main(void)
         cmocka_unit_test(test_process_tree_follows_children),
         cmocka_unit_test(test_devno_split_matches_makedev),
         cmocka_unit_test(test_ram_file_readable_by_its_path),
+        cmocka_unit_test(test_renames_mtime_and_error_text),
         cmocka_unit_test(test_machine_figures),
         cmocka_unit_test(test_cpu_times_and_disk_counters_from_files),
     };
