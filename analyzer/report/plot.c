@@ -1,6 +1,6 @@
 /* plot.c - plot_render: the data files (plot_data.c), the list of plots with their
- * captions (plot_captions.c) and the reasons for the ones left out, then one gnuplot run
- * per plot and format (plot_gnuplot.c). */
+ * captions and the reasons for the ones left out, as the registry's rows say
+ * (plot_kinds.h), then one gnuplot run per plot and format (plot_gnuplot.c). */
 #include "report/plot.h"
 
 #include <errno.h>
@@ -9,9 +9,9 @@
 #include <sys/stat.h>
 
 #include "common/log.h"
-#include "report/plot_captions.h"
 #include "report/plot_data.h"
 #include "report/plot_gnuplot.h"
+#include "report/plot_kinds.h"
 
 int plot_format_parse(const char *text, plot_format_t *out, cp_err_t *err)
 {
@@ -45,50 +45,20 @@ static void add_skipped(plot_set_t *set, const char *name, const char *reason)
         snprintf(set->skipped[set->nskipped++], sizeof set->skipped[0], "%s: %s", name, reason);
 }
 
-/* The plots the data files allow, in report order, each with its caption; the others go
- * to set->skipped with the reason. */
+/* The plots of the registry (plot_kinds.h) that have something to draw, in report order,
+ * each with its caption; the others go to set->skipped with their reason (or nowhere when
+ * their row gives none). */
 static void list_plots(const plot_data_t *d, plot_set_t *set)
 {
-    const analysis_t *a = d->a;
-    const char *const *targets = d->targets;
-    plot_file_t *pf;
-    if ((pf = add_plot(set, "time_vs_threads")) != NULL)
-        plot_caption_time(a, d->multi_codec, pf->caption, sizeof pf->caption);
-    if ((pf = add_plot(set, "rate_vs_threads")) != NULL)
-        plot_caption_rate(a, d->multi_codec, pf->caption, sizeof pf->caption);
-
-    /* The bottleneck picture needs at least one volume ceiling. */
-    if (d->nceilings > 0) {
-        if ((pf = add_plot(set, "bottleneck")) != NULL)
-            plot_caption_bottleneck(a, d->multi_codec, pf->caption, sizeof pf->caption);
-    } else {
-        add_skipped(set, "bottleneck", d->probe == NULL
-                    ? "no probe.csv, so no volume write speeds to draw as ceilings"
-                    : "the probe table has no write speeds for these targets");
-    }
-    if (d->probe_sized) {
-        if ((pf = add_plot(set, "probe")) != NULL)
-            plot_caption_probe(d->probe, targets, d->ntargets, pf->caption, sizeof pf->caption);
-    } else {
-        add_skipped(set, "probe", d->probe == NULL ? "no probe.csv"
-                    : "the probe table has no write or read rows with a size_bytes");
-    }
-    if (d->probe_sustained && (pf = add_plot(set, "probe_sustained")) != NULL)
-        plot_caption_sustained(d->probe, targets, d->ntargets, pf->caption, sizeof pf->caption);
-    if (d->nrate_vs_write > 0) {
-        if ((pf = add_plot(set, "rate_vs_write")) != NULL)
-            plot_caption_rate_vs_write(a, d->multi_codec, pf->caption, sizeof pf->caption);
-    } else {
-        add_skipped(set, "rate_vs_write", d->probe == NULL
-                    ? "no probe.csv, so no measured write speeds"
-                    : "no target with runs has a write speed in the probe table");
-    }
-    if (d->ntime_split > 0) {
-        if ((pf = add_plot(set, "time_split")) != NULL)
-            plot_caption_time_split(a, pf->caption, sizeof pf->caption);
-    } else {
-        add_skipped(set, "time_split", "no run recorded its critical path (runs.csv "
-                    "path_*_s; a command's runs are not split)");
+    for (size_t i = 0; i < plot_kinds_count; i++) {
+        const plot_kind_t *k = plot_kinds[i];
+        plot_file_t *pf;
+        if (d->drawn[i] > 0) {
+            if ((pf = add_plot(set, k->name)) != NULL)
+                k->caption(d, pf->caption, sizeof pf->caption);
+        } else if (k->not_drawn != NULL) {
+            add_skipped(set, k->name, k->not_drawn(d));
+        }
     }
 }
 

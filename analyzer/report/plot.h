@@ -6,7 +6,8 @@
  * crossovers, probe speeds, and vars.gp (counts, titles and equations as gnuplot arrays),
  * so a template knows nothing of the models and can be restyled freely. Each plot also
  * gets a one-sentence caption computed from the analysis, for report.md
- * (plot_captions.h). Running gnuplot is plot_gnuplot.h. */
+ * (plot_captions.h). Which plots there are, their data writers, captions and headings:
+ * one row each in the registry, plot_kinds.h. Running gnuplot is plot_gnuplot.h. */
 #ifndef CP_REPORT_PLOT_H
 #define CP_REPORT_PLOT_H
 

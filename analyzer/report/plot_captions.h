@@ -72,7 +72,9 @@ void plot_crossover_text(const char *name, const char *kind, double limit_bps,
                          double crossover_threads, bool has_model, int lo, int hi, char *buf,
                          size_t cap);
 
-/* ---- captions: one sentence of reading per plot ---- */
+/* ---- captions: one sentence of reading per plot ----
+ * plot_render asks for them through each plot's row in the registry (plot_kinds.h),
+ * whose caption function calls the one here with what the plot data hold. */
 
 /* time_vs_threads: the best and worst scaling power laws. */
 void plot_caption_time(const analysis_t *a, bool multi_codec, char *buf, size_t cap);
@@ -97,12 +99,12 @@ void plot_caption_sustained(const probe_table_t *p, const char *const *targets, 
 
 /* rate_vs_write: up to four series' rates at their largest thread count against their
  * volume's write speed, and the CPU ceiling when they share one thread count. */
-/* The caption of time_split: what a bar is, and for each series (up to four) how much of
- * its largest thread count's time the job waited for writes, for reads and for the codec
- * along its critical path (analysis_path_split). */
-void plot_caption_time_split(const analysis_t *a, char *buf, size_t cap);
-
 void plot_caption_rate_vs_write(const analysis_t *a, bool multi_codec, char *buf,
                                 size_t cap);
+
+/* time_split: what a bar is, and for each series (up to four) how much of its largest
+ * thread count's time the job waited for writes, for reads and for the codec along its
+ * critical path (analysis_path_split). */
+void plot_caption_time_split(const analysis_t *a, char *buf, size_t cap);
 
 #endif

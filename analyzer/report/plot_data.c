@@ -16,6 +16,7 @@
 #include "report/gnuplot_vars.h"
 #include "report/plot.h"
 #include "report/plot_captions.h"
+#include "report/plot_kinds.h"
 #include "report/plot_series.h"
 #include "report/strbuf.h"
 
@@ -55,8 +56,10 @@ static void write_points(const plot_data_t *c, FILE *f)
     }
 }
 
-static void write_time_fit(const plot_data_t *c, FILE *f)
+static int write_time_fit(const plot_data_t *c, FILE *f, FILE *vars, size_t *drawn)
 {
+    (void)vars;
+    *drawn = 1;
     fputs("# columns: threads seconds (power_time fit); NaN when not fitted\n", f);
     char title[256];
     for (size_t i = 0; i < c->a->nseries; i++) {
@@ -75,10 +78,13 @@ static void write_time_fit(const plot_data_t *c, FILE *f)
             fputc('\n', f);
         }
     }
+    return CP_OK;
 }
 
-static void write_rate_fit(const plot_data_t *c, FILE *f)
+static int write_rate_fit(const plot_data_t *c, FILE *f, FILE *vars, size_t *drawn)
 {
+    (void)vars;
+    *drawn = 1;
     fputs("# columns: threads linear_rate_MBps usl_rate_MBps; NaN when not fitted\n", f);
     char title[256];
     for (size_t i = 0; i < c->a->nseries; i++) {
@@ -97,6 +103,7 @@ static void write_rate_fit(const plot_data_t *c, FILE *f)
             fputc('\n', f);
         }
     }
+    return CP_OK;
 }
 
 static void write_series_vars(const plot_data_t *c, FILE *f)
@@ -187,7 +194,7 @@ static void write_cpu(const plot_data_t *c, FILE *f, FILE *fit)
 
 /* One horizontal line per volume ceiling: each series' write ceiling, and its read
  * ceiling when that is what limits it (read ceilings are shared, so drawn once). */
-static size_t write_ceilings(const plot_data_t *c, FILE *f, FILE *vars)
+static int write_ceilings(const plot_data_t *c, FILE *f, FILE *vars, size_t *drawn)
 {
     const analysis_t *a = c->a;
     fputs("# columns: threads ceiling_rate_MBps (two points: a horizontal line)\n", f);
@@ -235,10 +242,11 @@ static size_t write_ceilings(const plot_data_t *c, FILE *f, FILE *vars)
             }
         }
     }
-    return n;
+    *drawn = n;
+    return CP_OK;
 }
 
-static void write_crossovers(const plot_data_t *c, FILE *f, FILE *vars)
+static int write_crossovers(const plot_data_t *c, FILE *f, FILE *vars, size_t *drawn)
 {
     const analysis_t *a = c->a;
     fputs("# columns: threads rate_MBps series (1-based index in points.dat + 1)\n"
@@ -260,6 +268,8 @@ static void write_crossovers(const plot_data_t *c, FILE *f, FILE *vars)
     }
     if (n == 0)
         fputs("NaN NaN 0\n", f);
+    *drawn = n;
+    return CP_OK;
 }
 
 /* ---- probe speeds --------------------------------------------------------------------- */
@@ -344,8 +354,9 @@ static const char *probe_title(const probe_table_t *p, const char *target, probe
     return buf;
 }
 
-static int write_probe(const plot_data_t *c, FILE *f, FILE *vars)
+static int write_probe(const plot_data_t *c, FILE *f, FILE *vars, size_t *drawn)
 {
+    *drawn = 1;
     const char *const *names = c->targets;
     size_t ntargets = c->ntargets;
     fputs("# columns: size_MB median_MBps min_MBps max_MBps reps\n"
@@ -375,12 +386,12 @@ static int write_probe(const plot_data_t *c, FILE *f, FILE *vars)
     for (size_t k = 0; k < ntargets; k++)
         gnuplot_array_number(vars, "probe_has_write", k,
                          probe_has(c->probe, names[k], PROBE_OP_WRITE, true));
-    return 0;
+    return CP_OK;
 }
 
 /* Sustained samples per target: seconds since the start (or GB written when the file
  * has no seconds) against MB/s over the interval. */
-static size_t write_sustained(const plot_data_t *c, FILE *f, FILE *vars)
+static int write_sustained(const plot_data_t *c, FILE *f, FILE *vars, size_t *drawn)
 {
     const char *const *names = c->targets;
     size_t ntargets = c->ntargets;
@@ -414,7 +425,8 @@ static size_t write_sustained(const plot_data_t *c, FILE *f, FILE *vars)
             fputc('\n', f);
         }
     }
-    return n;
+    *drawn = n;
+    return CP_OK;
 }
 
 /* ---- compression rate against write speed --------------------------------------------- */
@@ -449,7 +461,7 @@ static size_t write_time_split_codec(const plot_data_t *c, size_t codec, FILE *f
     return rows;
 }
 
-static size_t write_time_split(const plot_data_t *c, FILE *f, FILE *vars)
+static int write_time_split(const plot_data_t *c, FILE *f, FILE *vars, size_t *drawn)
 {
     const analysis_t *a = c->a;
     fputs("# columns: compute_s core_wait_s io_cpu_s read_blocked_s write_blocked_s other_s "
@@ -473,10 +485,11 @@ static size_t write_time_split(const plot_data_t *c, FILE *f, FILE *vars)
         if (rows == 0)
             fputs("NaN NaN NaN NaN NaN NaN NaN 0\n", f);
     }
-    return n;
+    *drawn = n;
+    return CP_OK;
 }
 
-static size_t write_rate_vs_write(const plot_data_t *c, FILE *f, FILE *vars)
+static int write_rate_vs_write(const plot_data_t *c, FILE *f, FILE *vars, size_t *drawn)
 {
     const analysis_t *a = c->a;
     fputs("# columns: write_MBps rate_MBps threads output_ratio cpu_ceiling_MBps\n"
@@ -520,7 +533,8 @@ static size_t write_rate_vs_write(const plot_data_t *c, FILE *f, FILE *vars)
     gnuplot_var_number(vars, "rvw_ratio", 10, nratios ? stats_median(ratios, nratios) : 1.0);
     gnuplot_var_number(vars, "rvw_threads", 10, threads > 0 ? threads : NAN);
     gnuplot_var_number(vars, "rvw_cpu", 10, threads > 0 && !c->multi_codec ? cpu / PLOT_MB : NAN);
-    return n;
+    *drawn = n;
+    return CP_OK;
 }
 
 /* ---- putting the files together ------------------------------------------------------- */
@@ -646,12 +660,208 @@ void plot_data_free(plot_data_t *c)
     c->ntargets = 0;
 }
 
+/* ---- the plots: each one's data files, why it is left out, and its caption ------------ */
+
+/* What fills one data file: writes it into f (and its variables into vars), sets *drawn
+ * to what the plot has to draw (0: nothing). CP_OK, or CP_ENOMEM. */
+typedef int (*data_body_fn)(const plot_data_t *c, FILE *f, FILE *vars, size_t *drawn);
+
+/* datadir/name filled by body, renamed into place only when complete. */
+static int data_file(const plot_data_t *c, const char *datadir, const char *name, FILE *vars,
+                     data_body_fn body, size_t *drawn, cp_err_t *err)
+{
+    datafile_t d;
+    int rc = datafile_open(&d, datadir, name, "plot", err);
+    if (rc != CP_OK)
+        return rc;
+    if ((rc = body(c, d.f, vars, drawn)) != CP_OK) {
+        datafile_abort(&d);
+        return cp_err_set(err, rc, "%s: out of memory", name);
+    }
+    return datafile_commit(&d, err);
+}
+
+static int write_time_vs_threads(const plot_data_t *c, const char *datadir, FILE *vars,
+                                 size_t *drawn, cp_err_t *err)
+{
+    return data_file(c, datadir, "time_fit.dat", vars, write_time_fit, drawn, err);
+}
+
+static int write_rate_vs_threads(const plot_data_t *c, const char *datadir, FILE *vars,
+                                 size_t *drawn, cp_err_t *err)
+{
+    return data_file(c, datadir, "rate_fit.dat", vars, write_rate_fit, drawn, err);
+}
+
+/* The bottleneck picture: CPU rates, volume ceilings and where they meet; drawn when
+ * there is a volume ceiling. */
+static int write_bottleneck(const plot_data_t *c, const char *datadir, FILE *vars,
+                            size_t *drawn, cp_err_t *err)
+{
+    const analysis_t *a = c->a;
+    datafile_t d, fit;
+    int rc = datafile_open(&d, datadir, "cpu.dat", "plot", err);
+    if (rc != CP_OK)
+        return rc;
+    if ((rc = datafile_open(&fit, datadir, "cpu_fit.dat", "plot", err)) != CP_OK) {
+        datafile_abort(&d);
+        return rc;
+    }
+    write_cpu(c, d.f, fit.f);
+    rc = datafile_commit(&fit, err);
+    if (rc == CP_OK)
+        rc = datafile_commit(&d, err);
+    else
+        datafile_abort(&d);
+    if (rc != CP_OK)
+        return rc;
+    gnuplot_array(vars, "cpu_title", a->nceilings);
+    for (size_t i = 0; i < a->nceilings; i++) {
+        char title[300];
+        plot_cpu_title(&a->ceilings[i], c->multi_codec, title, sizeof title);
+        gnuplot_array_string(vars, "cpu_title", i, title);
+    }
+    size_t crossings;
+    rc = data_file(c, datadir, "ceilings.dat", vars, write_ceilings, drawn, err);
+    if (rc == CP_OK)
+        rc = data_file(c, datadir, "crossovers.dat", vars, write_crossovers, &crossings, err);
+    return rc;
+}
+
+static const char *bottleneck_not_drawn(const plot_data_t *c)
+{
+    return c->probe == NULL ? "no probe.csv, so no volume write speeds to draw as ceilings"
+                            : "the probe table has no write speeds for these targets";
+}
+
+/* Probe speeds by file size: only from probe rows with a size. */
+static int write_probe_sizes(const plot_data_t *c, const char *datadir, FILE *vars,
+                             size_t *drawn, cp_err_t *err)
+{
+    *drawn = 0;
+    return c->probe_sized ? data_file(c, datadir, "probe.dat", vars, write_probe, drawn, err)
+                          : CP_OK;
+}
+
+static const char *probe_not_drawn(const plot_data_t *c)
+{
+    return c->probe == NULL ? "no probe.csv"
+                            : "the probe table has no write or read rows with a size_bytes";
+}
+
+/* The sustained write: only from probe sustained rows (left out without a word). */
+static int write_probe_sustained(const plot_data_t *c, const char *datadir, FILE *vars,
+                                 size_t *drawn, cp_err_t *err)
+{
+    *drawn = 0;
+    return c->probe_sustained
+               ? data_file(c, datadir, "probe_sustained.dat", vars, write_sustained, drawn, err)
+               : CP_OK;
+}
+
+static int write_rate_against_write(const plot_data_t *c, const char *datadir, FILE *vars,
+                                    size_t *drawn, cp_err_t *err)
+{
+    return data_file(c, datadir, "rate_vs_write.dat", vars, write_rate_vs_write, drawn, err);
+}
+
+static const char *rate_vs_write_not_drawn(const plot_data_t *c)
+{
+    return c->probe == NULL ? "no probe.csv, so no measured write speeds"
+                            : "no target with runs has a write speed in the probe table";
+}
+
+static int write_time_split_file(const plot_data_t *c, const char *datadir, FILE *vars,
+                                 size_t *drawn, cp_err_t *err)
+{
+    return data_file(c, datadir, "time_split.dat", vars, write_time_split, drawn, err);
+}
+
+static const char *time_split_not_drawn(const plot_data_t *c)
+{
+    (void)c;
+    return "no run recorded its critical path (runs.csv path_*_s; a command's runs are not "
+           "split)";
+}
+
+/* The captions (plot_captions.h) from what the plot data hold. */
+static void caption_time(const plot_data_t *c, char *buf, size_t cap)
+{
+    plot_caption_time(c->a, c->multi_codec, buf, cap);
+}
+
+static void caption_rate(const plot_data_t *c, char *buf, size_t cap)
+{
+    plot_caption_rate(c->a, c->multi_codec, buf, cap);
+}
+
+static void caption_bottleneck(const plot_data_t *c, char *buf, size_t cap)
+{
+    plot_caption_bottleneck(c->a, c->multi_codec, buf, cap);
+}
+
+static void caption_probe(const plot_data_t *c, char *buf, size_t cap)
+{
+    plot_caption_probe(c->probe, c->targets, c->ntargets, buf, cap);
+}
+
+static void caption_sustained(const plot_data_t *c, char *buf, size_t cap)
+{
+    plot_caption_sustained(c->probe, c->targets, c->ntargets, buf, cap);
+}
+
+static void caption_rate_vs_write(const plot_data_t *c, char *buf, size_t cap)
+{
+    plot_caption_rate_vs_write(c->a, c->multi_codec, buf, cap);
+}
+
+static void caption_time_split(const plot_data_t *c, char *buf, size_t cap)
+{
+    plot_caption_time_split(c->a, buf, cap);
+}
+
+/* The rows of the plots of an analysis; report order is plot_kinds.c's list. */
+const plot_kind_t plot_kind_time_vs_threads = {
+    .name = "time_vs_threads", .heading = "Time against threads",
+    .write = write_time_vs_threads, .caption = caption_time,
+};
+const plot_kind_t plot_kind_rate_vs_threads = {
+    .name = "rate_vs_threads", .heading = "Rate against threads",
+    .write = write_rate_vs_threads, .caption = caption_rate,
+};
+const plot_kind_t plot_kind_bottleneck = {
+    .name = "bottleneck", .heading = "Where the disk takes over",
+    .write = write_bottleneck, .not_drawn = bottleneck_not_drawn,
+    .caption = caption_bottleneck,
+};
+const plot_kind_t plot_kind_probe = {
+    .name = "probe", .heading = "Volume speeds by file size",
+    .write = write_probe_sizes, .not_drawn = probe_not_drawn, .caption = caption_probe,
+};
+const plot_kind_t plot_kind_probe_sustained = {
+    .name = "probe_sustained", .heading = "One long write",
+    .write = write_probe_sustained, .caption = caption_sustained,
+};
+const plot_kind_t plot_kind_rate_vs_write = {
+    .name = "rate_vs_write", .heading = "Compression rate against write speed",
+    .write = write_rate_against_write, .not_drawn = rate_vs_write_not_drawn,
+    .caption = caption_rate_vs_write,
+};
+const plot_kind_t plot_kind_time_split = {
+    .name = "time_split", .heading = "Where the time went",
+    .write = write_time_split_file, .not_drawn = time_split_not_drawn,
+    .caption = caption_time_split,
+};
+
+/* ---- putting the files together ------------------------------------------------------- */
+
 int plot_data_write(plot_data_t *c, const char *datadir, cp_err_t *err)
 {
     const analysis_t *a = c->a;
-    c->nceilings = 0;
-    c->nrate_vs_write = 0;
-    c->ntime_split = 0;
+    memset(c->drawn, 0, sizeof c->drawn);
+    if (plot_kinds_count > PLOT_MAX)
+        return cp_err_set(err, CP_EIO, "%zu plots in the registry, at most %d", plot_kinds_count,
+                          PLOT_MAX);
     datafile_t vars, d;
     int rc = datafile_open(&vars, datadir, "vars.gp", "plot", err);
     if (rc != CP_OK)
@@ -675,50 +885,13 @@ int plot_data_write(plot_data_t *c, const char *datadir, cp_err_t *err)
     write_series_vars(c, v);
     write_codec_vars(c, v);
 
-#define DATA(name, body)                                                        \
-    do {                                                                        \
-        if (rc == CP_OK && (rc = datafile_open(&d, datadir, name, "plot", err)) == CP_OK) { \
-            body;                                                               \
-            rc = datafile_commit(&d, err);                                      \
-        }                                                                       \
-    } while (0)
-
-    DATA("points.dat", write_points(c, d.f));
-    DATA("time_fit.dat", write_time_fit(c, d.f));
-    DATA("rate_fit.dat", write_rate_fit(c, d.f));
-
-    /* The bottleneck picture: CPU rates, volume ceilings and where they meet. */
-    datafile_t fit;
-    if (rc == CP_OK && (rc = datafile_open(&d, datadir, "cpu.dat", "plot", err)) == CP_OK) {
-        if ((rc = datafile_open(&fit, datadir, "cpu_fit.dat", "plot", err)) != CP_OK) {
-            datafile_abort(&d);
-        } else {
-            write_cpu(c, d.f, fit.f);
-            rc = datafile_commit(&fit, err);
-            if (rc == CP_OK)
-                rc = datafile_commit(&d, err);
-            else
-                datafile_abort(&d);
-        }
+    /* The points, which several plots draw, then each plot's own files in report order. */
+    if ((rc = datafile_open(&d, datadir, "points.dat", "plot", err)) == CP_OK) {
+        write_points(c, d.f);
+        rc = datafile_commit(&d, err);
     }
-    gnuplot_array(v, "cpu_title", a->nceilings);
-    for (size_t i = 0; i < a->nceilings; i++) {
-        char title[300];
-        plot_cpu_title(&a->ceilings[i], c->multi_codec, title, sizeof title);
-        gnuplot_array_string(v, "cpu_title", i, title);
-    }
-    DATA("ceilings.dat", c->nceilings = write_ceilings(c, d.f, v));
-    DATA("crossovers.dat", write_crossovers(c, d.f, v));
-
-    /* Probe speeds by file size, and the sustained run when there is one. */
-    if (c->probe_sized)
-        DATA("probe.dat", rc = write_probe(c, d.f, v));
-    if (c->probe_sustained)
-        DATA("probe_sustained.dat", write_sustained(c, d.f, v));
-
-    DATA("rate_vs_write.dat", c->nrate_vs_write = write_rate_vs_write(c, d.f, v));
-    DATA("time_split.dat", c->ntime_split = write_time_split(c, d.f, v));
-#undef DATA
+    for (size_t i = 0; i < plot_kinds_count && rc == CP_OK; i++)
+        rc = plot_kinds[i]->write(c, datadir, v, &c->drawn[i], err);
     if (rc == CP_OK)
         rc = datafile_commit(&vars, err);
     else

@@ -11,6 +11,7 @@
 #include "common/err.h"
 #include "model/analysis.h"
 #include "model/probe_speeds.h"
+#include "report/plot.h"
 
 typedef struct plot_data {
     const analysis_t *a;
@@ -21,12 +22,11 @@ typedef struct plot_data {
     int tmin, tmax;             /* thread counts measured, over all series */
     double bottleneck_xmax;     /* x range of the bottleneck plot (crossovers included) */
     double bottleneck_ymax;     /* its y range in MB/s: the data and the ceilings near it */
-    /* Filled by plot_data_write: what the plots beyond the two thread plots have to draw. */
-    size_t nceilings;           /* volume ceilings drawn in the bottleneck plot */
     bool probe_sized;           /* probe write or read rows with a size */
     bool probe_sustained;       /* probe sustained rows */
-    size_t nrate_vs_write;      /* series with a known write speed */
-    size_t ntime_split;         /* points with a critical path (analysis_path_split) */
+    /* Filled by plot_data_write: what each plot of plot_kinds (same index) has to draw,
+     * 0 when it is left out. */
+    size_t drawn[PLOT_MAX];
 } plot_data_t;
 
 /* Prepares d for analysis a (at least one series) and probe (NULL = none): axis ranges
@@ -34,8 +34,10 @@ typedef struct plot_data {
 int plot_data_init(plot_data_t *d, const analysis_t *a, const probe_table_t *probe,
                    cp_err_t *err);
 
-/* Writes every data file into datadir (which exists) and fills d's counts. CP_EIO or
- * CP_ENOMEM naming the file on failure; files already written stay. */
+/* Writes every data file into datadir (which exists): vars.gp and points.dat, then each
+ * plot's own files through its row's writer (plot_kinds.h), in report order, filling
+ * d->drawn. CP_EIO or CP_ENOMEM naming the file on failure (vars.gp is then not written;
+ * other files already written stay). */
 int plot_data_write(plot_data_t *d, const char *datadir, cp_err_t *err);
 
 /* Releases what plot_data_init allocated. */

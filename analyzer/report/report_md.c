@@ -2,28 +2,17 @@
  * captions, and how the study was measured (report_md.h). */
 #include "report/report_md.h"
 
-#include <string.h>
-
 #include "report/analysis_text.h"
 #include "report/md_figures.h"
 #include "report/meta_md.h"
+#include "report/plot_kinds.h"
 #include "report/report_format.h"
 
+/* A plot's heading from its row in the registry; its name when it has none. */
 static const char *plot_heading(const char *name)
 {
-    static const struct { const char *name, *heading; } headings[] = {
-        {"time_vs_threads", "Time against threads"},
-        {"rate_vs_threads", "Rate against threads"},
-        {"bottleneck", "Where the disk takes over"},
-        {"probe", "Volume speeds by file size"},
-        {"probe_sustained", "One long write"},
-        {"rate_vs_write", "Compression rate against write speed"},
-        {"time_split", "Where the time went"},
-    };
-    for (size_t i = 0; i < sizeof headings / sizeof headings[0]; i++)
-        if (strcmp(headings[i].name, name) == 0)
-            return headings[i].heading;
-    return name;
+    const plot_kind_t *k = plot_kind_find(name);
+    return k != NULL && k->heading != NULL ? k->heading : name;
 }
 
 int report_markdown_write(FILE *out, const analysis_t *a, const plot_set_t *plots)

@@ -1,5 +1,7 @@
 /* test_plot.c - the gnuplot driver without gnuplot: format parsing, string quoting, the
- * data files and captions for a small synthetic analysis, and report.md. */
+ * registry of plots, the data files and captions for a small synthetic analysis, and
+ * report.md. Counts of plots come from the registry (plot_kinds.h), so a new plot needs
+ * no change here unless these fixtures leave it out. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -15,6 +17,7 @@
 #include "report/analysis_text.h"
 #include "report/figure_text.h"
 #include "report/plot.h"
+#include "report/plot_kinds.h"
 #include "tables/runs_csv.h"
 #include "report/report_md.h"
 
@@ -100,6 +103,56 @@ static const plot_file_t *find_plot(const plot_set_t *set, const char *name)
         if (strcmp(set->plots[i].name, name) == 0)
             return &set->plots[i];
     return NULL;
+}
+
+/* The entry of set->skipped for the plot named name ("NAME: reason"), or NULL. */
+static const char *find_skipped(const plot_set_t *set, const char *name)
+{
+    size_t len = strlen(name);
+    for (size_t i = 0; i < set->nskipped; i++)
+        if (strncmp(set->skipped[i], name, len) == 0 && set->skipped[i][len] == ':')
+            return set->skipped[i];
+    return NULL;
+}
+
+/* Every plot made has a row in the registry, and so a heading in report.md. */
+static void assert_plots_registered(const plot_set_t *set)
+{
+    for (size_t i = 0; i < set->n; i++) {
+        const plot_kind_t *k = plot_kind_find(set->plots[i].name);
+        assert_non_null(k);
+        assert_non_null(k->heading);
+        assert_true(k->heading[0] != '\0');
+        assert_true(set->plots[i].caption[0] != '\0');
+    }
+}
+
+/* Every row of the registry is whole: a name of its own whose template is among the
+ * templates, a heading, a writer and a caption; and the rows fit in a plot_set_t. */
+static void test_registry_rows(void **state)
+{
+    (void)state;
+    assert_true(plot_kinds_count > 0);
+    assert_true(plot_kinds_count <= PLOT_MAX);
+    char dir[4096];
+    cp_err_t err = {0};
+    assert_int_equal(plot_templates_dir(dir, sizeof dir, &err), 0);
+    for (size_t i = 0; i < plot_kinds_count; i++) {
+        const plot_kind_t *k = plot_kinds[i];
+        assert_non_null(k->name);
+        assert_true(k->name[0] != '\0');
+        assert_true(strlen(k->name) < sizeof ((plot_file_t *)0)->name);
+        assert_non_null(k->heading);
+        assert_true(k->heading[0] != '\0');
+        assert_non_null(k->write);
+        assert_non_null(k->caption);
+        assert_ptr_equal(plot_kind_find(k->name), k); /* no two rows share a name */
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s.gp", dir, k->name);
+        if (access(path, R_OK) != 0)
+            fail_msg("plot %s: no template %s", k->name, path);
+    }
+    assert_null(plot_kind_find("no_such_plot"));
 }
 
 static void test_format_parse(void **state)
@@ -205,7 +258,13 @@ static void test_captions(void **state)
 {
     (void)state;
     fixture_t *fx = make(runs_csv, true);
-    assert_int_equal(fx->set.n, 5);
+    /* Every plot is drawn or told left out, but probe_sustained: this probe has no
+     * sustained rows, and that plot is left out without a word. */
+    assert_plots_registered(&fx->set);
+    assert_null(find_plot(&fx->set, "probe_sustained"));
+    assert_null(find_skipped(&fx->set, "probe_sustained"));
+    assert_int_equal(fx->set.n + fx->set.nskipped, plot_kinds_count - 1);
+    assert_non_null(find_skipped(&fx->set, "time_split"));
     const plot_file_t *p = find_plot(&fx->set, "time_vs_threads");
     assert_non_null(p);
     assert_string_equal(p->caption, "mem scales best, as time = 8 / T^1 s (doubling threads "
@@ -236,14 +295,17 @@ static void test_without_probe(void **state)
     /* slow's runs record the emulated 100 MB/s cap that paced them: without a probe that
      * cap is still its write speed, so the bottleneck and rate-against-write plots are
      * drawn for it; only the probe's own plot has nothing to show. */
-    assert_int_equal(fx->set.n, 4);
+    assert_plots_registered(&fx->set);
+    assert_int_equal(fx->set.n + fx->set.nskipped, plot_kinds_count - 1);
     assert_non_null(find_plot(&fx->set, "time_vs_threads"));
     assert_non_null(find_plot(&fx->set, "rate_vs_threads"));
     assert_non_null(find_plot(&fx->set, "bottleneck"));
     assert_non_null(find_plot(&fx->set, "rate_vs_write"));
-    assert_int_equal(fx->set.nskipped, 2);
-    assert_non_null(strstr(fx->set.skipped[0], "probe: no probe.csv"));
-    assert_non_null(strstr(fx->set.skipped[1], "time_split: no run recorded its critical path"));
+    assert_null(find_plot(&fx->set, "probe"));
+    assert_null(find_plot(&fx->set, "time_split"));
+    assert_string_equal(find_skipped(&fx->set, "probe"), "probe: no probe.csv");
+    assert_non_null(strstr(find_skipped(&fx->set, "time_split"),
+                           "time_split: no run recorded its critical path"));
     destroy(fx);
     /* A table without the cap column has no volume speed at all. */
     static const char uncapped[] =
@@ -251,9 +313,12 @@ static void test_without_probe(void **state)
         "mem,zstd:3,1,8,800000000,400000000\nmem,zstd:3,2,4,800000000,400000000\n"
         "disk,zstd:3,1,8,800000000,400000000\ndisk,zstd:3,2,5,800000000,400000000\n";
     fx = make(uncapped, false);
-    assert_int_equal(fx->set.nskipped, 4);
-    assert_non_null(strstr(fx->set.skipped[0], "bottleneck: no probe.csv"));
-    assert_non_null(strstr(fx->set.skipped[2], "rate_vs_write: no probe.csv"));
+    assert_int_equal(fx->set.n + fx->set.nskipped, plot_kinds_count - 1);
+    assert_null(find_plot(&fx->set, "bottleneck"));
+    assert_null(find_plot(&fx->set, "rate_vs_write"));
+    assert_non_null(strstr(find_skipped(&fx->set, "bottleneck"), "bottleneck: no probe.csv"));
+    assert_non_null(strstr(find_skipped(&fx->set, "rate_vs_write"),
+                           "rate_vs_write: no probe.csv"));
     destroy(fx);
 }
 
@@ -376,6 +441,13 @@ static void test_report_markdown(void **state)
     assert_non_null(strstr(text, "gnuplot could not be run"));
     assert_non_null(strstr(text, "- Time against threads: mem scales best"));
     assert_non_null(strstr(text, "- probe: no probe.csv"));
+    /* Every plot made is listed under its registry heading. */
+    for (size_t i = 0; i < fx->set.n; i++) {
+        char item[256];
+        snprintf(item, sizeof item, "- %s: %s\n", plot_kind_find(fx->set.plots[i].name)->heading,
+                 fx->set.plots[i].caption);
+        assert_non_null(strstr(text, item));
+    }
     free(text);
 
     /* With images: a relative link and the caption under it. */
@@ -394,6 +466,7 @@ static void test_report_markdown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_registry_rows),
         cmocka_unit_test(test_format_parse),
         cmocka_unit_test(test_gnuplot_quote),
         cmocka_unit_test(test_data_files),

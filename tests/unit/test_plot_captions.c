@@ -11,6 +11,7 @@
 
 #include "report/figure_text.h"
 #include "report/plot_captions.h"
+#include "report/plot_kinds.h"
 #include "tables/probe_csv.h"
 
 #define MB 1e6
@@ -274,6 +275,12 @@ static void test_time_caption(void **state)
     plot_caption_time(&a, false, buf, sizeof buf);
     assert_string_equal(buf, "No target was measured at two thread counts, so no power law "
                              "is drawn; points are medians with min-max bars.");
+    /* The same sentence through the plot's row in the registry, as plot_render asks for
+     * it: a caption that is private to its plot's file is tested this way. */
+    const plot_data_t d = {.a = &a};
+    char row[512];
+    plot_kind_find("time_vs_threads")->caption(&d, row, sizeof row);
+    assert_string_equal(row, buf);
 }
 
 static void test_probe_captions(void **state)
