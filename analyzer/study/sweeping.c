@@ -5,23 +5,24 @@
 
 #include "common/log.h"
 
-/* The plan line, before the first run. Each command's wording is its own (the study's
- * names the end of a run as the default --sync does). */
+/* The plan line, before the first run, with how each run's end is timed (--sync). Each
+ * command's wording is its own. */
 static void log_plan(const sweeping_request_t *rq)
 {
     const sweep_params_t *p = rq->params;
     const char *from = p->decompress ? "archive" : "input";
     bool to_memory = p->decompress && p->layout != SWEEP_SAME;
-    if (rq->plan == SWEEPING_PLAN_STUDY) {
-        cp_log_info("sweeping %zu target(s) x %zu thread count(s) x %d rep(s) after a warm-up "
-                    "each; runs timed from opening the %s to the %s",
-                    p->n_targets, p->n_threads, p->reps, from,
-                    to_memory ? "last byte restored to memory" : "output's fsync and close");
-        return;
-    }
     const char *end = p->sync == SYNC_NONE     ? "close (no fsync)"
                       : p->sync == SYNC_DIRECT ? "O_DIRECT writes, fsync and close"
                                                : "fsync and close";
+    if (rq->plan == SWEEPING_PLAN_STUDY) {
+        cp_log_info("sweeping %zu target(s) x %zu thread count(s) x %d rep(s) after a warm-up "
+                    "each; runs timed from opening the %s to the %s%s",
+                    p->n_targets, p->n_threads, p->reps, from,
+                    to_memory ? "last byte restored to memory" : "output's ",
+                    to_memory ? "" : end);
+        return;
+    }
     cp_log_info("sweep: %zu target(s) x %zu codec(s) x %zu thread count(s) x %d rep(s), "
                 "seed %llu; each run timed from opening the %s to the %s%s",
                 p->n_targets, p->n_series, p->n_threads, p->reps, (unsigned long long)p->seed,

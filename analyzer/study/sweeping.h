@@ -36,7 +36,8 @@ typedef enum sweeping_plan {
      * as --sync says, or the archive and memory with --decompress). */
     SWEEPING_PLAN_SWEEP,
     /* `run`: "sweeping T target(s) x N thread count(s) x R rep(s) after a warm-up each;
-     * runs timed from opening the input to the output's fsync and close". */
+     * runs timed from opening the input to the output's fsync and close" (the end as
+     * --sync says, as for sweep). */
     SWEEPING_PLAN_STUDY,
 } sweeping_plan_t;
 
