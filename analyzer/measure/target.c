@@ -1,9 +1,11 @@
-/* target.c - what every target kind shares: the registry of kinds' operations, the checks
+/* target.c - what every target kind shares: the registry of kinds' operations (and the
+ * lists of the kinds' forms that messages and --help are made from), the checks
  * of a list of targets (names), building a spec, and the locks that keep two chokepoint
  * processes from measuring one directory at once. */
 #include "measure/target.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +43,46 @@ int target_parse_kind(const char *text, target_spec_t *out, cp_err_t *err)
             return rc;
     }
     return TARGET_NOT_MINE;
+}
+
+/* Appends printf-style text to buf (cap bytes) at *used, truncating at cap. */
+__attribute__((format(printf, 4, 5)))
+static void appendf(char *buf, size_t cap, size_t *used, const char *fmt, ...)
+{
+    if (*used >= cap)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(buf + *used, cap - *used, fmt, ap);
+    va_end(ap);
+    *used += w > 0 ? (size_t)w : 0;
+}
+
+const char *target_forms_text(char *buf, size_t cap, const char *sep, const char *dir_more)
+{
+    size_t used = 0;
+    if (cap > 0)
+        buf[0] = '\0';
+    for (size_t k = 0; k < TARGET_KIND_COUNT; k++) {
+        const target_ops_t *ops = ops_by_kind[k];
+        if (ops != NULL)
+            appendf(buf, cap, &used, "%s%s%s", used > 0 ? sep : "", ops->form,
+                    ops->parse == NULL ? dir_more : "");
+    }
+    return buf;
+}
+
+const char *target_kinds_help(char *buf, size_t cap, bool volume_only)
+{
+    size_t used = 0;
+    if (cap > 0)
+        buf[0] = '\0';
+    for (size_t k = 0; k < TARGET_KIND_COUNT; k++) {
+        const target_ops_t *ops = ops_by_kind[k];
+        if (ops != NULL && ops->parse != NULL && (ops->has_volume || !volume_only))
+            appendf(buf, cap, &used, "%s'%s' %s.", used > 0 ? " " : "", ops->form, ops->what);
+    }
+    return buf;
 }
 
 int target_check(const target_spec_t *t, cp_err_t *err)
@@ -84,8 +126,9 @@ int target_check_names(const target_spec_t *targets, size_t n, cp_err_t *err)
                                   targets[j].name, targets[i].name, targets[j].dir);
             if (strcmp(targets[j].name, targets[i].name) != 0)
                 continue;
-            if (targets[i].kind == TARGET_MEM && targets[j].kind == TARGET_MEM)
-                return cp_err_set(err, CP_EUSAGE, "target 'mem' is given twice");
+            /* A kind given by a text of its own names its target itself. */
+            if (targets[i].kind == targets[j].kind && target_ops_for(&targets[i])->parse != NULL)
+                return cp_err_set(err, CP_EUSAGE, "target '%s' is given twice", targets[i].name);
             return cp_err_set(err, CP_EUSAGE, "two targets are named '%s'; give each a NAME=",
                               targets[i].name);
         }
