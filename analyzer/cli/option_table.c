@@ -181,18 +181,23 @@ void options_help_paragraph(FILE *out, const char *const *parts, size_t n)
 {
     static const char space[] = " \n";
     size_t column = 0;
-    for (size_t i = 0; i < n; i++)
-        for (const char *w = parts[i] + strspn(parts[i], space); *w != '\0';
-             w += strspn(w, space)) {
-            size_t len = strcspn(w, space);
+    for (size_t i = 0; i < n; i++) {
+        const char *word = parts[i];
+        while (*(word += strspn(word, space)) != '\0') {
+            size_t len = strcspn(word, space);
             if (column > 0 && column + 1 + len > OPTIONS_PARAGRAPH_WIDTH) {
                 fputc('\n', out);
                 column = 0;
             }
-            fprintf(out, "%s%.*s", column > 0 ? " " : "", (int)len, w);
-            column += (column > 0 ? 1 : 0) + len;
-            w += len;
+            if (column > 0) {
+                fputc(' ', out);
+                column++;
+            }
+            fprintf(out, "%.*s", (int)len, word);
+            column += len;
+            word += len;
         }
+    }
     if (column > 0)
         fputc('\n', out);
 }

@@ -7,10 +7,10 @@
 #define CP_CLI_PARSE_H
 
 #include <limits.h>
-#include <stdio.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "common/bounds.h"
 #include "common/err.h"

@@ -5,7 +5,6 @@
 #include "measure/target.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,42 +44,38 @@ int target_parse_kind(const char *text, target_spec_t *out, cp_err_t *err)
     return TARGET_NOT_MINE;
 }
 
-/* Appends printf-style text to buf (cap bytes) at *used, truncating at cap. */
-__attribute__((format(printf, 4, 5)))
-static void appendf(char *buf, size_t cap, size_t *used, const char *fmt, ...)
+/* Appends the strings of pieces, up to a NULL, to the string in buf (cap bytes, cap > 0),
+ * truncating at cap. */
+static void append(char *buf, size_t cap, const char *const *pieces)
 {
-    if (*used >= cap)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int w = vsnprintf(buf + *used, cap - *used, fmt, ap);
-    va_end(ap);
-    *used += w > 0 ? (size_t)w : 0;
+    for (size_t len = strlen(buf); *pieces != NULL; len += strlen(buf + len))
+        snprintf(buf + len, cap - len, "%s", *pieces++);
 }
 
 const char *target_forms_text(char *buf, size_t cap, const char *sep, const char *dir_more)
 {
-    size_t used = 0;
-    if (cap > 0)
-        buf[0] = '\0';
+    if (cap == 0)
+        return buf;
+    buf[0] = '\0';
     for (size_t k = 0; k < TARGET_KIND_COUNT; k++) {
         const target_ops_t *ops = ops_by_kind[k];
         if (ops != NULL)
-            appendf(buf, cap, &used, "%s%s%s", used > 0 ? sep : "", ops->form,
-                    ops->parse == NULL ? dir_more : "");
+            append(buf, cap, (const char *const[]){buf[0] != '\0' ? sep : "", ops->form,
+                                                   ops->parse == NULL ? dir_more : "", NULL});
     }
     return buf;
 }
 
 const char *target_kinds_help(char *buf, size_t cap, bool volume_only)
 {
-    size_t used = 0;
-    if (cap > 0)
-        buf[0] = '\0';
+    if (cap == 0)
+        return buf;
+    buf[0] = '\0';
     for (size_t k = 0; k < TARGET_KIND_COUNT; k++) {
         const target_ops_t *ops = ops_by_kind[k];
         if (ops != NULL && ops->parse != NULL && (ops->has_volume || !volume_only))
-            appendf(buf, cap, &used, "%s'%s' %s.", used > 0 ? " " : "", ops->form, ops->what);
+            append(buf, cap, (const char *const[]){buf[0] != '\0' ? " '" : "'", ops->form,
+                                                   "' ", ops->what, ".", NULL});
     }
     return buf;
 }

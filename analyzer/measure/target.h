@@ -4,10 +4,12 @@
  *
  * How a target does its I/O (opens files on it, reads them back, finds its free space and
  * device, locks it) is its kind's table of operations (target_ops_t, chosen by
- * target_ops_for): one file per kind (target_dir.c, target_mem.c) and one line in the
- * registry in target.c. Code that writes, reads or inspects a target asks its ops; code
- * that reports ("this series is the CPU ceiling", "it has no volume") asks their
- * capabilities. Only measure/target*.c test a target's kind. */
+ * target_ops_for): one file per kind (target_dir.c, target_mem.c), its enum value and
+ * extern here, and one line in the registry in target.c. Code that writes, reads or
+ * inspects a target asks its ops; code that reports ("this series is the CPU ceiling", "it
+ * has no volume") asks their capabilities; the messages and --help that list the kinds
+ * are made from their forms (target_forms_text, target_kinds_help). Only measure/target*.c
+ * test a target's kind. */
 #ifndef CP_MEASURE_TARGET_H
 #define CP_MEASURE_TARGET_H
 
