@@ -27,19 +27,24 @@
 
 static const char probe_head[] =
     "usage: chokepoint probe [OPTIONS] TARGET...\n"
-    "\n"
+    "\n";
+
+/* The paragraph that teaches TARGET: its words on the directory form; the sentences of
+ * the other kinds with a volume follow from the registry (parse_target_help), then
+ * probe_targets_end. */
+static const char probe_targets[] =
     "Measures each target volume's write and read speed across file sizes, with\n"
     "incompressible data, writes timed through fsync and reads after dropping the cache.\n"
     "TARGET is [NAME=]DIR[@CAP]: a directory on the volume, an optional report name, and\n"
     "optional emulated rate caps: @400MB/s or @write=400MB/s caps the writes, @read=60MB/s\n"
     "the reads, @write=400MB/s,read=60MB/s both (rows so capped are reported as emulated).\n"
     "As root a write cap is an emulated disk (ext4 on a loop device in DIR, its writes\n"
-    "throttled by the kernel); with --sync direct or without root each write is paced.\n"
+    "throttled by the kernel); with --sync direct or without root each write is paced.";
+
+static const char probe_targets_end[] =
     "Each target directory is locked while the probe runs (DIR/.chokepoint-target.lock,\n"
     "removed at the end): a second chokepoint command that would measure the same\n"
-    "directory is refused (exit 2) before it writes anything.\n"
-    "\n"
-    "options:\n";
+    "directory is refused (exit 2) before it writes anything.";
 
 static const char probe_tail[] =
     "\n"
@@ -83,6 +88,14 @@ static const opt_use_t probe_uses[] = {
     {.id = OPT_NONE},
 };
 static const opt_command_t probe_command = {probe_uses, 20, false};
+
+/* probe --help: its usage line, the paragraph on TARGET, its options and its tail. */
+static void probe_help(FILE *out)
+{
+    fputs(probe_head, out);
+    parse_target_help(out, probe_targets, true, probe_targets_end);
+    options_help(out, &probe_command, "\noptions:\n", probe_tail);
+}
 
 typedef struct probe_output {
     FILE *csv;           /* stdout, or the rows file's stream for -o */
@@ -203,7 +216,7 @@ int cmd_probe(int argc, char **argv)
         case OPT_OUTPUT: out_path = optarg; break;
         case OPT_FORCE: force = true; break;
         case OPT_QUIET: cp_log_set_quiet(true); break;
-        case OPT_HELP: options_help(stdout, &probe_command, probe_head, probe_tail); return 0;
+        case OPT_HELP: probe_help(stdout); return 0;
         default: return options_error("probe", c, argv);
         }
     }
@@ -240,8 +253,8 @@ int cmd_probe(int argc, char **argv)
     for (size_t i = 0; rc == CP_OK && i < n_targets; i++) {
         rc = parse_target(argv[optind + (int)i], &targets[i], &err);
         if (rc == CP_OK && !target_ops_for(&targets[i])->has_volume)
-            rc = cp_err_set(&err, CP_EUSAGE, "target 'mem' has no volume to probe; give a "
-                            "directory");
+            rc = cp_err_set(&err, CP_EUSAGE, "target '%s' has no volume to probe; give a "
+                            "directory", targets[i].name);
     }
     if (rc == CP_OK)
         rc = target_check_names(targets, n_targets, &err);

@@ -32,17 +32,20 @@ static const char sweep_head[] =
     "after every run. Each target directory is locked while the sweep runs\n"
     "(DIR/.chokepoint-target.lock, removed at the end): a second chokepoint command that\n"
     "would measure the same directory is refused (exit 2) before it writes anything.\n"
-    "\n"
+    "\n";
+
+/* The TARGET paragraph's words on the directory form; the other kinds' sentences follow
+ * from the registry (parse_target_help), then sweep_targets_end. */
+static const char sweep_targets[] =
     "TARGET is [NAME=]DIR[@CAP]: a directory on the volume to test, an optional name, and\n"
     "optional emulated rate caps: @400MB/s or @write=400MB/s caps the writes (e.g.\n"
     "usb=/media/usb@400MB/s), @read=60MB/s the reads from its volume, and\n"
     "@write=400MB/s,read=60MB/s both. As root a write cap is an emulated disk (ext4 on a\n"
     "loop device in DIR, its writes throttled by the kernel: page cache and write-back as\n"
-    "on a real disk); with --sync direct or without root chokepoint paces each write.\n"
-    "'mem' counts the output and discards it: the pure CPU ceiling. A target given twice\n"
-    "(mem mem; a=/x b=/x or /x /x/ with the same caps) is refused.\n"
-    "\n"
-    "options:\n";
+    "on a real disk); with --sync direct or without root chokepoint paces each write.";
+
+static const char sweep_targets_end[] =
+    "A target given twice (mem mem; a=/x b=/x or /x /x/ with the same caps) is refused.";
 
 static const char sweep_tail[] =
     "\n"
@@ -111,6 +114,14 @@ static const opt_use_t sweep_uses[] = {
 };
 static const opt_command_t sweep_command = {sweep_uses, 25, true};
 
+/* sweep --help: its head, the TARGET paragraph, its options and its tail. */
+static void sweep_help(FILE *out)
+{
+    fputs(sweep_head, out);
+    parse_target_help(out, sweep_targets, false, sweep_targets_end);
+    options_help(out, &sweep_command, "\noptions:\n", sweep_tail);
+}
+
 int cmd_sweep(int argc, char **argv)
 {
     sweep_params_t p = sweep_defaults();
@@ -160,7 +171,7 @@ int cmd_sweep(int argc, char **argv)
         case OPT_DECOMPRESS: p.decompress = true; break;
         case OPT_QUIET: cp_log_set_quiet(true); break;
         case OPT_HELP:
-            options_help(stdout, &sweep_command, sweep_head, sweep_tail);
+            sweep_help(stdout);
             free(series);
             free(threads);
             return 0;
@@ -177,10 +188,12 @@ int cmd_sweep(int argc, char **argv)
     uint64_t input_size = 0;
     if (rc == CP_OK && p.input_path != NULL)
         rc = compress_check_input(p.input_path, &input_size, &err);
-    if (rc == CP_OK && n_targets == 0)
-        rc = cp_err_set(&err, CP_EUSAGE,
-                        "sweep needs at least one TARGET ([NAME=]DIR[@RATE] or mem); see "
-                        "'chokepoint sweep --help'");
+    if (rc == CP_OK && n_targets == 0) {
+        char forms[256];
+        rc = cp_err_set(&err, CP_EUSAGE, "sweep needs at least one TARGET (%s); see "
+                        "'chokepoint sweep --help'",
+                        target_forms_text(forms, sizeof forms, " or ", ""));
+    }
     if (rc == CP_OK) {
         targets = calloc(n_targets, sizeof *targets);
         for (size_t i = 0; targets != NULL && i < n_targets && rc == CP_OK; i++)

@@ -176,3 +176,28 @@ void options_help(FILE *out, const opt_command_t *cmd, const char *head, const c
     options_print(out, cmd, 0);
     fputs(tail, out);
 }
+
+void options_help_paragraph(FILE *out, const char *const *parts, size_t n)
+{
+    static const char space[] = " \n";
+    size_t column = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *word = parts[i];
+        while (*(word += strspn(word, space)) != '\0') {
+            size_t len = strcspn(word, space);
+            if (column > 0 && column + 1 + len > OPTIONS_PARAGRAPH_WIDTH) {
+                fputc('\n', out);
+                column = 0;
+            }
+            if (column > 0) {
+                fputc(' ', out);
+                column++;
+            }
+            fprintf(out, "%.*s", (int)len, word);
+            column += len;
+            word += len;
+        }
+    }
+    if (column > 0)
+        fputc('\n', out);
+}

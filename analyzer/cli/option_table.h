@@ -6,7 +6,9 @@
  * option its own help text where the option means something else there.
  *
  * Help texts are stored pre-wrapped, one '\n' between lines, without the indentation:
- * options_print indents every line to the command's help column. */
+ * options_print indents every line to the command's help column. A paragraph of a
+ * command's --help that is made in parts (typed words around a registry's) is wrapped
+ * here (options_help_paragraph). */
 #ifndef CP_CLI_OPTION_TABLE_H
 #define CP_CLI_OPTION_TABLE_H
 
@@ -71,5 +73,15 @@ void options_print(FILE *out, const opt_command_t *cmd, unsigned section);
 /* A command's whole --help: head (up to its "options:" line), the options block
  * (options_print's section 0), then tail. */
 void options_help(FILE *out, const opt_command_t *cmd, const char *head, const char *tail);
+
+/* The width a --help paragraph made in parts is wrapped to (options_help_paragraph). */
+#define OPTIONS_PARAGRAPH_WIDTH 85
+
+/* Writes to out one paragraph of a --help made of the n texts parts (typed ones and ones
+ * made from a registry, e.g. target_kinds_help): their words in order, one space apart
+ * (the parts' own spaces and line breaks, and an empty part, count only as a space),
+ * wrapped greedily to lines of at most OPTIONS_PARAGRAPH_WIDTH columns (a longer word
+ * alone on its line), each ended by '\n'. Writes nothing when the parts have no word. */
+void options_help_paragraph(FILE *out, const char *const *parts, size_t n);
 
 #endif

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/option_table.h"
 #include "common/sys.h"
 
 typedef struct unit {
@@ -291,8 +292,10 @@ static int parse_cap_list(const char *text, char *caps, target_spec_t *t, cp_err
 
 int parse_target(const char *text, target_spec_t *out, cp_err_t *err)
 {
-    static const char form[] = "expected [NAME=]DIR[@RATE] or [NAME=]DIR@write=RATE,read=RATE, "
-                               "e.g. ssd=/mnt/ssd@400MB/s, or mem";
+    char forms[320], form[sizeof forms + 16];
+    snprintf(form, sizeof form, "expected %s",
+             target_forms_text(forms, sizeof forms, ", or ",
+                               " or [NAME=]DIR@write=RATE,read=RATE, e.g. ssd=/mnt/ssd@400MB/s"));
     if (text == NULL || *text == '\0')
         return cp_err_set(err, CP_EUSAGE, "empty target: %s", form);
     target_spec_t t;
@@ -368,6 +371,14 @@ int parse_target(const char *text, target_spec_t *out, cp_err_t *err)
     }
     *out = t;
     return CP_OK;
+}
+
+void parse_target_help(FILE *out, const char *lead, bool volume_only, const char *trail)
+{
+    char kinds[1024];
+    const char *const parts[] = {lead, target_kinds_help(kinds, sizeof kinds, volume_only),
+                                 trail};
+    options_help_paragraph(out, parts, sizeof parts / sizeof parts[0]);
 }
 
 /* ---- the series list (-c) ---------------------------------------------------------------- */

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "common/bounds.h"
 #include "common/err.h"
@@ -54,11 +55,19 @@ int parse_positive_int(const char *text, const char *what, long max, long *out, 
 
 /* Parses a TARGET "[NAME=]DIR[@CAP]". CAP is a RATE (an emulated write cap, as ever) or
  * keyed: "write=RATE", "read=RATE" or both, comma-separated in either order, into
- * rate_cap_bps and read_cap_bps (each key at most once; RATE as parse_rate). The bare word
- * "mem" is the memory target (output counted and discarded); "mem" is reserved and may not
- * name a directory target. The name defaults to DIR. Only the syntax is checked here;
- * target_check() looks at the filesystem. CP_EUSAGE quoting the whole TARGET otherwise. */
+ * rate_cap_bps and read_cap_bps (each key at most once; RATE as parse_rate). A text that a
+ * kind claims as its own (target_parse_kind: the bare word "mem" is the memory target,
+ * output counted and discarded) is that kind's; "mem" is reserved and may not name a
+ * directory target. The name defaults to DIR. Only the syntax is checked here;
+ * target_check() looks at the filesystem. CP_EUSAGE quoting the whole TARGET otherwise
+ * (with the kinds' forms, target_forms_text, where the text fits none). */
 int parse_target(const char *text, target_spec_t *out, cp_err_t *err);
+
+/* Writes to out the paragraph of a command's --help that teaches TARGET: lead (the
+ * command's words on the [NAME=]DIR form and its caps), a sentence for each kind given by
+ * a text of its own (target_kinds_help; with volume_only only those with a volume, for a
+ * command that measures volumes), then trail, wrapped as options_help_paragraph wraps. */
+void parse_target_help(FILE *out, const char *lead, bool volume_only, const char *trail);
 
 /* Parses -c LIST, comma-separated codecs and presets ("zstd:3,zstd-cli:3"), appending
  * them to the malloc'd list *out of *count series (NULL and 0 for a new one; the caller

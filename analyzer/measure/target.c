@@ -1,4 +1,5 @@
-/* target.c - what every target kind shares: the registry of kinds' operations, the checks
+/* target.c - what every target kind shares: the registry of kinds' operations (and the
+ * lists of the kinds' forms that messages and --help are made from), the checks
  * of a list of targets (names), building a spec, and the locks that keep two chokepoint
  * processes from measuring one directory at once. */
 #include "measure/target.h"
@@ -43,6 +44,42 @@ int target_parse_kind(const char *text, target_spec_t *out, cp_err_t *err)
     return TARGET_NOT_MINE;
 }
 
+/* Appends the strings of pieces, up to a NULL, to the string in buf (cap bytes, cap > 0),
+ * truncating at cap. */
+static void append(char *buf, size_t cap, const char *const *pieces)
+{
+    for (size_t len = strlen(buf); *pieces != NULL; len += strlen(buf + len))
+        snprintf(buf + len, cap - len, "%s", *pieces++);
+}
+
+const char *target_forms_text(char *buf, size_t cap, const char *sep, const char *dir_more)
+{
+    if (cap == 0)
+        return buf;
+    buf[0] = '\0';
+    for (size_t k = 0; k < TARGET_KIND_COUNT; k++) {
+        const target_ops_t *ops = ops_by_kind[k];
+        if (ops != NULL)
+            append(buf, cap, (const char *const[]){buf[0] != '\0' ? sep : "", ops->form,
+                                                   ops->parse == NULL ? dir_more : "", NULL});
+    }
+    return buf;
+}
+
+const char *target_kinds_help(char *buf, size_t cap, bool volume_only)
+{
+    if (cap == 0)
+        return buf;
+    buf[0] = '\0';
+    for (size_t k = 0; k < TARGET_KIND_COUNT; k++) {
+        const target_ops_t *ops = ops_by_kind[k];
+        if (ops != NULL && ops->parse != NULL && (ops->has_volume || !volume_only))
+            append(buf, cap, (const char *const[]){buf[0] != '\0' ? " '" : "'", ops->form,
+                                                   "' ", ops->what, ".", NULL});
+    }
+    return buf;
+}
+
 int target_check(const target_spec_t *t, cp_err_t *err)
 {
     return target_ops_for(t)->check(t, err);
@@ -84,8 +121,9 @@ int target_check_names(const target_spec_t *targets, size_t n, cp_err_t *err)
                                   targets[j].name, targets[i].name, targets[j].dir);
             if (strcmp(targets[j].name, targets[i].name) != 0)
                 continue;
-            if (targets[i].kind == TARGET_MEM && targets[j].kind == TARGET_MEM)
-                return cp_err_set(err, CP_EUSAGE, "target 'mem' is given twice");
+            /* A kind given by a text of its own names its target itself. */
+            if (targets[i].kind == targets[j].kind && target_ops_for(&targets[i])->parse != NULL)
+                return cp_err_set(err, CP_EUSAGE, "target '%s' is given twice", targets[i].name);
             return cp_err_set(err, CP_EUSAGE, "two targets are named '%s'; give each a NAME=",
                               targets[i].name);
         }

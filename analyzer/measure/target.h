@@ -4,10 +4,12 @@
  *
  * How a target does its I/O (opens files on it, reads them back, finds its free space and
  * device, locks it) is its kind's table of operations (target_ops_t, chosen by
- * target_ops_for): one file per kind (target_dir.c, target_mem.c) and one line in the
- * registry in target.c. Code that writes, reads or inspects a target asks its ops; code
- * that reports ("this series is the CPU ceiling", "it has no volume") asks their
- * capabilities. Only measure/target*.c test a target's kind. */
+ * target_ops_for): one file per kind (target_dir.c, target_mem.c), its enum value and
+ * extern here, and one line in the registry in target.c. Code that writes, reads or
+ * inspects a target asks its ops; code that reports ("this series is the CPU ceiling", "it
+ * has no volume") asks their capabilities; the messages and --help that list the kinds
+ * are made from their forms (target_forms_text, target_kinds_help). Only measure/target*.c
+ * test a target's kind. */
 #ifndef CP_MEASURE_TARGET_H
 #define CP_MEASURE_TARGET_H
 
@@ -107,6 +109,16 @@ typedef struct target_ops {
     /* How messages name where it keeps its files ("memory") when its name does not say
      * it; NULL for kinds named by their name (target_place). */
     const char *place;
+    /* ---- how the command line names it: the lists of kinds in messages and in the
+     * --help of sweep and probe are made from these (target_forms_text,
+     * target_kinds_help) ---- */
+    /* Its TARGET text as a list of the forms shows it: "[NAME=]DIR[@RATE]", "mem". */
+    const char *form;
+    /* What a target given as form is, a phrase that follows the form in quotes and ends
+     * a sentence: "counts the output and discards it: the pure CPU ceiling" ("'mem'
+     * counts ... ceiling."). NULL for the kind given as [NAME=]DIR (parse NULL), whose
+     * text each command's --help teaches with its caps. */
+    const char *what;
     /* ---- operations ---- */
     /* Reads a TARGET text naming a target of this kind that the command line's
      * [NAME=]DIR[@RATE] form does not cover ("mem"): CP_OK with *out filled, CP_EUSAGE
@@ -170,6 +182,19 @@ const char *target_place(const target_spec_t *t);
  * from the kind that claims it; TARGET_NOT_MINE when none does, and the command line
  * reads it as [NAME=]DIR[@RATE]. */
 int target_parse_kind(const char *text, target_spec_t *out, cp_err_t *err);
+
+/* Writes into buf (cap bytes; truncated to fit) the form of every kind, in the registry's
+ * order, joined by sep; the form of the kind given as [NAME=]DIR (its parse NULL) is
+ * followed by dir_more. With ", or " and " with DIR a writable directory": "[NAME=]DIR[@RATE]
+ * with DIR a writable directory, or mem"; with " or " and "": "[NAME=]DIR[@RATE] or mem".
+ * Returns buf. */
+const char *target_forms_text(char *buf, size_t cap, const char *sep, const char *dir_more);
+
+/* Writes into buf (cap bytes; truncated to fit) a sentence for each kind given by a text
+ * of its own (its parse set), in the registry's order, one space apart: its form in quotes
+ * and what it is ("'mem' counts the output and discards it: the pure CPU ceiling.");
+ * with volume_only, only the kinds with a volume. "" when no kind qualifies. Returns buf. */
+const char *target_kinds_help(char *buf, size_t cap, bool volume_only);
 
 /* The kinds' tables (target_dir.c, target_mem.c), listed in target.c's registry. */
 extern const target_ops_t target_dir_ops;

@@ -18,11 +18,13 @@ static int dir_check(const target_spec_t *t, cp_err_t *err)
     if (stat(t->dir, &st) != 0)
         return cp_err_errno(err, CP_EUSAGE, errno, "target '%s': cannot use directory '%s'",
                             t->name, t->dir);
-    if (!S_ISDIR(st.st_mode))
-        return cp_err_set(err, CP_EUSAGE,
-                          "target '%s': '%s' is not a directory; expected [NAME=]DIR[@RATE] "
-                          "with DIR a writable directory, or mem",
-                          t->name, t->dir);
+    if (!S_ISDIR(st.st_mode)) {
+        char forms[256];
+        return cp_err_set(err, CP_EUSAGE, "target '%s': '%s' is not a directory; expected %s",
+                          t->name, t->dir,
+                          target_forms_text(forms, sizeof forms, ", or ",
+                                            " with DIR a writable directory"));
+    }
     if (access(t->dir, W_OK | X_OK) != 0)
         return cp_err_errno(err, CP_EUSAGE, errno, "target '%s': directory '%s' is not writable",
                             t->name, t->dir);
@@ -111,6 +113,8 @@ const target_ops_t target_dir_ops = {
     .cpu_ceiling = false,
     .in_ram = false, /* unless its volume is (volume_info_t.is_ram) */
     .place = NULL,   /* its name */
+    .form = "[NAME=]DIR[@RATE]",
+    .what = NULL, /* taught with its caps by each command's --help */
     .parse = NULL, /* the command line's [NAME=]DIR[@RATE] */
     .check = dir_check,
     .output_dir = dir_output_dir,

@@ -1,7 +1,7 @@
 /* test_option_table.c - the one option table (cli/option_table.h): a command's list gives
  * getopt_long's ids back (short letters as their option's id), and its --help block is
  * laid out from the same list; and the lists --help takes from the registries (codecs,
- * presets, report formats). */
+ * presets, report formats, target kinds) and the paragraphs made in parts. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +13,7 @@
 
 #include "cli/option_table.h"
 #include "cli/options.h"
+#include "cli/parse.h"
 #include "codecs/codec.h"
 #include "codecs/presets.h"
 #include "report/report_format.h"
@@ -102,12 +103,53 @@ static void test_registry_lists(void **state)
     free(text);
 }
 
+/* A --help paragraph made in parts: the words of every part in order, one space apart,
+ * wrapped at OPTIONS_PARAGRAPH_WIDTH columns (a longer word alone on its line); and the
+ * TARGET paragraph, the kinds' sentences between the command's words. */
+static void test_help_paragraph(void **state)
+{
+    (void)state;
+    char long_word[OPTIONS_PARAGRAPH_WIDTH + 10];
+    memset(long_word, 'x', sizeof long_word - 1);
+    long_word[sizeof long_word - 1] = '\0';
+    char lead[OPTIONS_PARAGRAPH_WIDTH + 1];
+    memset(lead, 'a', sizeof lead - 3); /* a word that fills the line but 2 columns */
+    lead[sizeof lead - 3] = '\0';
+    const char *const parts[] = {lead, "", "b\nc  d", long_word, "e"};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    assert_non_null(out);
+    options_help_paragraph(out, parts, 5);
+    options_help_paragraph(out, parts + 1, 1); /* no word: nothing */
+    fclose(out);
+    char expected[4 * OPTIONS_PARAGRAPH_WIDTH];
+    snprintf(expected, sizeof expected, "%s b\nc d\n%s\ne\n", lead, long_word);
+    assert_string_equal(text, expected);
+    free(text);
+
+    out = open_memstream(&text, &len);
+    assert_non_null(out);
+    parse_target_help(out, "TARGET is [NAME=]DIR.", false, "A target given twice is refused.");
+    parse_target_help(out, "TARGET is [NAME=]DIR.", true, "Locked.");
+    fclose(out);
+    assert_ptr_equal(strstr(text, "TARGET is [NAME=]DIR. 'mem' counts the output and discards "
+                                  "it: the pure CPU ceiling.\n"),
+                     text);
+    const char *second = strstr(text, "\nTARGET is [NAME=]DIR. ");
+    assert_non_null(second);
+    assert_null(strstr(second, "'mem'")); /* mem has no volume */
+    assert_non_null(strstr(second, " Locked.\n"));
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ids),
         cmocka_unit_test(test_help_block),
         cmocka_unit_test(test_registry_lists),
+        cmocka_unit_test(test_help_paragraph),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,7 +4,7 @@
  * keeps nothing, release leaves the directory as found, and a results directory's lock and
  * a target lock on one directory do not refuse each other. flock locks an open file
  * description, so a second lock taken by this same process is refused like another
- * process's would be. */
+ * process's would be. And the kinds' operations and the lists of their forms. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -272,6 +272,31 @@ static void test_kinds_operations(void **state)
     assert_int_equal(d->still_there(&dir, &v, &err), CP_EIO);
 }
 
+/* The lists of the kinds that messages and --help are made from: every kind's form in
+ * the registry's order (the directory's first, with the words it is given), and a
+ * sentence for each kind given by a text of its own (not the directory), of those with a
+ * volume only when asked. Written for any kinds after these two. */
+static void test_kinds_text(void **state)
+{
+    (void)state;
+    char buf[512];
+    target_forms_text(buf, sizeof buf, " or ", "");
+    assert_ptr_equal(strstr(buf, "[NAME=]DIR[@RATE] or mem"), buf);
+    assert_ptr_equal(target_forms_text(buf, sizeof buf, ", or ", " with DIR writable"), buf);
+    assert_ptr_equal(strstr(buf, "[NAME=]DIR[@RATE] with DIR writable, or mem"), buf);
+    target_forms_text(buf, 8, " or ", ""); /* truncated, still a string */
+    assert_string_equal(buf, "[NAME=]");
+
+    target_kinds_help(buf, sizeof buf, false);
+    assert_ptr_equal(strstr(buf, "'mem' counts the output and discards it: the pure CPU "
+                                 "ceiling."), buf);
+    assert_null(strstr(buf, "DIR"));
+    target_kinds_help(buf, sizeof buf, true); /* mem has no volume */
+    assert_null(strstr(buf, "'mem'"));
+    target_kinds_help(buf, 6, false);
+    assert_string_equal(buf, "'mem'");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -282,6 +307,7 @@ int main(void)
         cmocka_unit_test(test_failed_call_keeps_nothing),
         cmocka_unit_test(test_results_lock_and_target_lock_on_one_directory),
         cmocka_unit_test(test_kinds_operations),
+        cmocka_unit_test(test_kinds_text),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
