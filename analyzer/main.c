@@ -117,7 +117,8 @@ int main(int argc, char **argv)
             /* A library that calls exit() (libgomp when it cannot start threads) must
              * not leave temporary files behind either. */
             atexit(cp_cleanup_unlink_all);
-            atexit(cp_cleanup_settings_restore); /* kernel settings a study turned on */
+            /* Kernel settings a study raises are put back at exit by their holder
+             * (cp_cleanup_remember_setting registers that), before the files go. */
             return c->measures ? run_measuring(c, argc - 1, argv + 1)
                                : c->run(argc - 1, argv + 1);
         }

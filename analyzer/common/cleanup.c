@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -134,6 +135,11 @@ int cp_cleanup_on_abort(void (*undo)(void))
 
 int cp_cleanup_remember_setting(held_setting_t *h)
 {
+    /* Released at exit by whatever process raised it: chokepoint's main, a unit test that
+     * runs a job, a program that links the layers. Registered once, with the first. */
+    static atomic_flag registered = ATOMIC_FLAG_INIT;
+    if (!atomic_flag_test_and_set(&registered))
+        atexit(cp_cleanup_settings_restore);
     for (int i = 0; i < SETTING_SLOTS; i++) {
         held_setting_t *expected = NULL;
         if (atomic_compare_exchange_strong(&held_settings[i], &expected, h))

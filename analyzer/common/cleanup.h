@@ -48,8 +48,8 @@ void cp_cleanup_unlink_all(void);
 int cp_cleanup_on_abort(void (*undo)(void));
 
 /* Remembers a kernel setting this process holds raised (common/held_setting.h) so that it
- * is released when the process exits (main registers cp_cleanup_settings_restore with
- * atexit) or is ended by a second signal. h must live until then (static storage). Returns
+ * is released when the process exits (the first call registers cp_cleanup_settings_restore
+ * with atexit, in whatever program raised it) or is ended by a second signal. h must live until then (static storage). Returns
  * 0, or -1 when no slot is free (then release it yourself). */
 int cp_cleanup_remember_setting(held_setting_t *h);
 
