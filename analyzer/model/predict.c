@@ -335,27 +335,26 @@ static analysis_series_t volume_series(const analysis_t *a, const predict_t *f,
     return s;
 }
 
-/* The memory target's rate at T: measured, or its best model's. */
-static double cpu_rate_at(const analysis_series_t *mem, int threads, bool *extrapolated)
+/* Fills fp's compute term for input_bytes from the memory target at fp's T: its measured
+ * point (cpu_s from its rate; cpu_min_s and cpu_max_s from its fastest and slowest
+ * repetition, scaled alike, and cpu_noisy as the point's) or, where it did not run T, its
+ * best model's rate (extrapolated; no spread). Returns that rate, bytes per second. */
+static double cpu_at(const analysis_series_t *mem, double input_bytes, predict_point_t *fp)
 {
-    const analysis_point_t *p = analysis_point_at(mem, threads);
-    *extrapolated = p == NULL;
-    return p != NULL ? p->bytes_per_s : fit_rate_at(&mem->models[mem->best_rate_model], threads);
-}
-
-/* Sets fp's cpu_min_s, cpu_max_s and cpu_noisy from the memory target's repetitions at
- * fp's T (NAN and false where it did not run T, or ran it once). */
-static void cpu_spread_at(const analysis_series_t *mem, int threads, predict_point_t *fp)
-{
-    const analysis_point_t *p = analysis_point_at(mem, threads);
+    const analysis_point_t *p = analysis_point_at(mem, fp->threads);
+    double bps = p != NULL ? p->bytes_per_s
+                           : fit_rate_at(&mem->models[mem->best_rate_model], fp->threads);
+    fp->extrapolated = p == NULL;
+    fp->cpu_s = input_bytes / bps;
     fp->cpu_min_s = fp->cpu_max_s = NAN;
     fp->cpu_noisy = false;
-    if (p == NULL || p->n < 2 || !(p->seconds > 0.0))
-        return;
-    double scale = fp->cpu_s / p->seconds;
-    fp->cpu_min_s = p->seconds_min * scale;
-    fp->cpu_max_s = p->seconds_max * scale;
-    fp->cpu_noisy = p->noisy;
+    if (p != NULL && p->n >= 2 && p->seconds > 0.0) {
+        double scale = fp->cpu_s / p->seconds;
+        fp->cpu_min_s = p->seconds_min * scale;
+        fp->cpu_max_s = p->seconds_max * scale;
+        fp->cpu_noisy = p->noisy;
+    }
+    return bps;
 }
 
 /* Forecasts codec c on every volume at threads[0..n). */
@@ -382,9 +381,7 @@ static int predict_codec(const analysis_t *a, predict_t *f, size_t c, const int 
             fp->volume = v;
             fp->codec = c;
             fp->threads = threads[i];
-            double cpu_bps = cpu_rate_at(ceil->mem, threads[i], &fp->extrapolated);
-            fp->cpu_s = points[i].input_bytes / cpu_bps;
-            cpu_spread_at(ceil->mem, threads[i], fp);
+            double cpu_bps = cpu_at(ceil->mem, points[i].input_bytes, fp);
             fp->prediction = explain_point_prediction(&s, &points[i], cpu_bps);
             fp->seconds_high = explain_late_seconds(&s, &points[i], cpu_bps);
             verdict_decision_t d = verdict_decide(&fp->prediction, f->tolerance);
