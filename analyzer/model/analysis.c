@@ -364,6 +364,33 @@ const analysis_point_t *analysis_point_at(const analysis_series_t *s, int thread
     return (lo < s->npoints && s->points[lo].threads == threads) ? &s->points[lo] : NULL;
 }
 
+double analysis_model_rate_at(const analysis_series_t *s, int threads)
+{
+    if (s == NULL || s->npoints == 0 || s->best_rate_model < 0)
+        return NAN;
+    double lo = INFINITY, hi = 0.0;
+    for (size_t k = 0; k < s->npoints; k++) {
+        lo = fmin(lo, s->points[k].bytes_per_s);
+        hi = fmax(hi, s->points[k].bytes_per_s);
+    }
+    const analysis_point_t *first = &s->points[0], *last = &s->points[s->npoints - 1];
+    const analysis_point_t *nearest = first;
+    if (threads > last->threads) {
+        hi = fmax(hi, last->bytes_per_s * threads / last->threads);
+        nearest = last;
+    } else if (threads < first->threads) {
+        lo = fmin(lo, first->bytes_per_s * threads / first->threads);
+    } else {
+        for (size_t k = 1; k < s->npoints; k++)
+            if (abs(s->points[k].threads - threads) < abs(nearest->threads - threads))
+                nearest = &s->points[k];
+    }
+    double r = fit_rate_at(&s->models[s->best_rate_model], threads);
+    if (!(r > 0.0) || !isfinite(r))
+        return nearest->bytes_per_s;
+    return fmin(fmax(r, lo), hi);
+}
+
 /* One ceiling per codec: the mem series' points, or the fastest series at each thread
  * count (estimated), with the four models fitted to them. Linear in the number of points.
  * CP_OK or CP_ENOMEM. */
@@ -482,9 +509,7 @@ static void judge_series(const analysis_t *a, analysis_series_t *s, double toler
         v->fastest = fastest->name;
         v->relative_speed = p->bytes_per_s / fastest_rate;
         const analysis_point_t *mp = mem ? analysis_point_at(mem, p->threads) : NULL;
-        double model_rate = mem ? fit_rate_at(mem->best_rate_model >= 0
-                                              ? &mem->models[mem->best_rate_model] : NULL,
-                                              p->threads) : NAN;
+        double model_rate = analysis_model_rate_at(mem, p->threads);
         if (mp != NULL) {
             v->cpu_ceiling_bps = mp->bytes_per_s;
             v->cpu_ceiling_source = CEILING_MEM;

@@ -315,6 +315,15 @@ bool analysis_model_describes(const fit_result_t *model);
  * NULL when s has none there. */
 const analysis_point_t *analysis_point_at(const analysis_series_t *s, int threads);
 
+/* The rate series s's best rate model gives at that thread count, held to what its
+ * points allow: within the lowest and highest measured rates, and beyond the measured
+ * range up to perfect scaling from the nearest end (down to it below the range). A model
+ * fitted to two or three noisy points can fall to zero or below a few threads away (a
+ * linear rate whose slope came out negative); there, and wherever the model gives no
+ * finite positive rate, the nearest measured point's rate stands. NAN when s is NULL,
+ * empty, or no model describes its curve. */
+double analysis_model_rate_at(const analysis_series_t *s, int threads);
+
 /* The thread counts a ceiling was measured at: [*lo, *hi] (0, 0 when empty). */
 void analysis_ceiling_range(const analysis_ceiling_t *ceiling, int *lo, int *hi);
 

@@ -342,8 +342,7 @@ static analysis_series_t volume_series(const analysis_t *a, const predict_t *f,
 static double cpu_at(const analysis_series_t *mem, double input_bytes, predict_point_t *fp)
 {
     const analysis_point_t *p = analysis_point_at(mem, fp->threads);
-    double bps = p != NULL ? p->bytes_per_s
-                           : fit_rate_at(&mem->models[mem->best_rate_model], fp->threads);
+    double bps = p != NULL ? p->bytes_per_s : analysis_model_rate_at(mem, fp->threads);
     fp->extrapolated = p == NULL;
     fp->cpu_s = input_bytes / bps;
     fp->cpu_min_s = fp->cpu_max_s = NAN;

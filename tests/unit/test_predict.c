@@ -247,6 +247,36 @@ static void test_unrun_thread_counts_come_from_the_cpu_model(void **state)
     study_free(&s);
 }
 
+/* Two memory runs where the second thread made the job slower (a slow spell on one core):
+ * the models fitted to them fall towards zero a few threads on, and a prediction beyond
+ * them stays at the last measured rate instead of running to no finite time. */
+static void test_an_extrapolation_is_held_to_the_measured_rates(void **state)
+{
+    (void)state;
+    static const char slower[] =
+        "target,codec,threads,seconds,input_bytes,output_bytes\n"
+        "mem,zstd:3,1,10,1000000000,400000000\n"
+        "mem,zstd:3,2,20,1000000000,400000000\n";
+    study_t s;
+    study_load(&s, slower, NULL);
+    predict_volume_t v = predict_volume_typed("fast", 10e9, NAN);
+    int threads[] = {4, 8};
+    predict_request_t r = predict_defaults();
+    r.threads = threads;
+    r.nthreads = 2;
+    predict_t *f = predict_of(&s, &v, 1, &r);
+    for (int i = 0; i < 2; i++) {
+        const predict_point_t *p = predict_find(f, 0, 0, threads[i]);
+        assert_true(p->extrapolated);
+        assert_close(p->cpu_s, 20.0, 1e-9);
+        assert_true(isfinite(p->prediction.seconds) && p->prediction.seconds >= 20.0);
+    }
+    predict_free(f);
+    const analysis_series_t *mem = s.analysis->ceilings[0].mem;
+    assert_close(analysis_model_rate_at(mem, 2), 1e9 / 20.0, 1e-9);
+    study_free(&s);
+}
+
 static void test_no_memory_runs_is_a_data_error(void **state)
 {
     (void)state;
@@ -588,6 +618,7 @@ int main(void)
         cmocka_unit_test(test_class_speed_is_the_drain_rate),
         cmocka_unit_test(test_read_speed_counts_with_the_same_layout),
         cmocka_unit_test(test_unrun_thread_counts_come_from_the_cpu_model),
+        cmocka_unit_test(test_an_extrapolation_is_held_to_the_measured_rates),
         cmocka_unit_test(test_no_memory_runs_is_a_data_error),
         cmocka_unit_test(test_a_decompression_study_is_named),
         cmocka_unit_test(test_a_probed_volume_gets_the_analysis_figures),
