@@ -204,8 +204,6 @@ int cmd_sweep(int argc, char **argv)
     if (rc == CP_OK)
         rc = options_finish_sweep(&p, &series, &threads, targets, n_targets, cmd_template,
                                   cmd_name, sync_given, &err);
-    if (rc == CP_OK)
-        host_warn_oversubscribed(threads, p.n_threads);
     if (rc == CP_OK && force && out_path == NULL)
         rc = cp_err_set(&err, CP_EUSAGE, "--force replaces an -o FILE; none was given");
     /* The memory estimate, and refused before anything is written when another command
@@ -217,6 +215,8 @@ int cmd_sweep(int argc, char **argv)
     if (rc == CP_OK)
         rc = runs_csv_open(&out, out_path, ROWS_BESIDE, force, &err);
     if (rc == CP_OK) {
+        /* Warned only once every refusal has had its say: an error stays one line. */
+        host_warn_oversubscribed(threads, p.n_threads);
         if (!seed_given)
             p.seed = prng_fresh_seed();
         p.targets = targets;
