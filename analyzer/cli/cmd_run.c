@@ -33,8 +33,9 @@ static const char run_head[] =
     "per target.\n"
     "\n"
     "With no TARGET: the results directory itself ('local', its volume), /dev/shm when it is\n"
-    "a writable tmpfs ('shm', RAM: measured in a directory of the study's own there,\n"
-    "/dev/shm/chokepoint-study.<pid>-<n>.chokepoint-tmp, removed at the end), and 'mem'\n"
+    "a writable tmpfs with room for the input ('shm', RAM: measured in a directory of the\n"
+    "study's own there, /dev/shm/chokepoint-study.<pid>-<n>.chokepoint-tmp, removed at the\n"
+    "end; left out with a note where it is too small), and 'mem'\n"
     "(output discarded: the CPU ceiling). TARGET is [NAME=]DIR[@CAP] as in 'chokepoint\n"
     "sweep --help' (CAP: RATE, write=RATE, read=RATE or write=RATE,read=RATE).\n"
     "Every target directory is locked for the whole study\n"
@@ -55,7 +56,7 @@ static const opt_use_t run_uses[] = {
     {.id = OPT_FIXTURE_SIZE,
      .help = "size of the generated 'mixed' fixture (default 1G; 64M with\n"
              "--quick)"},
-    {.id = OPT_THREADS, .help = "thread counts, 1,2,4 or 1..8 (default 1..online CPUs)"},
+    {.id = OPT_THREADS, .help = "thread counts, 1,2,4 or 1..8 (default 1..usable CPUs)"},
     {.id = OPT_CODEC,
      .help = "codecs (default zstd:3; given twice, both lists) and\n"
              "presets that run a program:",

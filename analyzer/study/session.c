@@ -133,9 +133,11 @@ static int make_results_dir(study_t *s, cp_err_t *err)
 }
 
 /* With no TARGET: the results directory ('local'), a directory of the study's own in
- * /dev/shm when that is a writable tmpfs ('shm'), and mem. Both directories are the
- * study's, so studies run with the defaults at the same time never refuse each other's
- * target locks, while a directory a user names is locked as given. */
+ * /dev/shm when that is a writable tmpfs with room for the input and the free-space
+ * margin ('shm'; a container's 64 MiB /dev/shm has none, and is left out with a note),
+ * and mem. Both directories are the study's, so studies run with the defaults at the
+ * same time never refuse each other's target locks, while a directory a user names is
+ * locked as given. */
 static void default_targets(study_t *s)
 {
     target_init_mem(&s->targets[s->n_targets++]);
@@ -148,6 +150,18 @@ static void default_targets(study_t *s)
     if (ram_dir == NULL || target_init_dir(&shm, "shm", ram_dir, NULL) != CP_OK ||
         target_check(&shm, NULL) != CP_OK || volume_inspect(ram_dir, &v, NULL) != CP_OK || !v.is_ram)
         return;
+    uint64_t input_bytes = s->input_arg != NULL ? s->input_size : s->fixture_size;
+    uint64_t free_bytes = 0, total_bytes = 0;
+    sys_space_t space;
+    if (volume_space(ram_dir, &free_bytes, &total_bytes, NULL) == CP_OK) {
+        sys_space_make(free_bytes, total_bytes, &space);
+        if (!sys_space_fits(&space, input_bytes)) {
+            cp_log_info("no 'shm' target: %s has %.1f MB free, less than the %.1f MB input "
+                        "and a %.1f MB margin", ram_dir, (double)free_bytes / 1e6,
+                        (double)input_bytes / 1e6, (double)space.margin_bytes / 1e6);
+            return;
+        }
+    }
     if (tempfile_mkdir(ram_dir, "chokepoint-study", s->shm_dir, &err) != CP_OK)
         cp_log_warn("no 'shm' target: %s", err.msg);
     else if (target_init_dir(&s->targets[s->n_targets], "shm", s->shm_dir, NULL) == CP_OK)
