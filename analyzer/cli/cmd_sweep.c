@@ -73,7 +73,7 @@ static const opt_use_t sweep_uses[] = {
              "exit plus the output's fsync; mem: {output} is a FIFO that\n"
              "chokepoint reads and counts"},
     {.id = OPT_CMD_NAME},
-    {.id = OPT_THREADS, .help = "thread counts: 1,2,4 or 1..8 (default 1..online CPUs)"},
+    {.id = OPT_THREADS, .help = "thread counts: 1,2,4 or 1..8 (default 1..usable CPUs)"},
     {.id = OPT_ENGINE, .help = "blocks (default) or native; see 'chokepoint compress --help'"},
     {.id = OPT_BLOCK_SIZE,
      .help = "block size for the blocks engine (default: the codec's);\n"

@@ -235,7 +235,9 @@ int parse_thread_list(const char *text, int **out, size_t *count, cp_err_t *err)
 int thread_list_all_cpus(int **out, size_t *count, cp_err_t *err)
 {
     char all[32];
-    long cpus = sys_online_cpus();
+    long cpus = sys_usable_cpus(); /* affinity: a pinned job cannot use the others */
+    if (cpus <= 0)
+        cpus = sys_online_cpus();
     if (cpus > CP_MAX_THREADS)
         cpus = CP_MAX_THREADS;
     snprintf(all, sizeof all, "1..%ld", cpus > 0 ? cpus : 1);

@@ -37,7 +37,9 @@ int parse_thread_list(const char *text, int **out, size_t *count, cp_err_t *err)
  * message ("block size", "--block"). */
 int parse_block_size(const char *text, const char *what, size_t *out, cp_err_t *err);
 
-/* The default thread list, 1..the number of online CPUs. *out is malloc'd (caller frees). */
+/* The default thread list, 1..the number of CPUs this process may run on (its affinity; the
+ * online CPUs where that is unknown), as the oversubscription warning counts them. *out is
+ * malloc'd (caller frees). */
 int thread_list_all_cpus(int **out, size_t *count, cp_err_t *err);
 
 /* The verdict tolerance: a fraction from 0 to below 1 ("0.10"). *out is set only on
