@@ -69,41 +69,38 @@ static void test_os_release_pretty_name(void **state)
     assert_int_equal(sys_parse_os_release("NAME=x\n", name, sizeof name), CP_EDATA);
 }
 
-/* CPUs listed in /sys/devices/system/cpu/online ("0-3,6,8-9"), counted here by hand: a
- * source independent of the sysconf call hostinfo makes. -1 when it cannot be read. */
-static int cpus_in_online_list(void)
+/* The CPUs in a kernel CPU list ("0-3,6,8-9"), counted here by hand. */
+static int count_cpu_list(const char *p)
 {
-    FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+    int count = 0;
+    while (*p != '\0' && *p != '\n') {
+        char *end;
+        long lo = strtol(p, &end, 10), hi = lo;
+        if (end == p)
+            return -1;
+        if (*end == '-')
+            hi = strtol(end + 1, &end, 10);
+        count += (int)(hi - lo + 1);
+        p = *end == ',' ? end + 1 : end;
+    }
+    return count;
+}
+
+/* The CPU list on the line of path that starts with prefix ("" for the first line),
+ * counted: a source independent of the calls hostinfo makes. -1 when it cannot be read. */
+static int cpus_listed(const char *path, const char *prefix)
+{
+    FILE *f = fopen(path, "r");
     if (f == NULL)
         return -1;
     char line[4096];
     int count = -1;
-    if (fgets(line, sizeof line, f) != NULL) {
-        count = 0;
-        for (char *p = line; *p != '\0' && *p != '\n';) {
-            char *end;
-            long lo = strtol(p, &end, 10), hi = lo;
-            if (*end == '-')
-                hi = strtol(end + 1, &end, 10);
-            count += (int)(hi - lo + 1);
-            p = *end == ',' ? end + 1 : end;
-        }
-    }
+    size_t n = strlen(prefix);
+    while (count < 0 && fgets(line, sizeof line, f) != NULL)
+        if (strncmp(line, prefix, n) == 0)
+            count = count_cpu_list(line + n + strspn(line + n, " \t"));
     fclose(f);
     return count;
-}
-
-/* What `nproc` (coreutils: the CPUs this process may run on) prints; -1 without it. */
-static int nproc_says(void)
-{
-    FILE *p = popen("nproc 2>/dev/null", "r");
-    if (p == NULL)
-        return -1;
-    int n = -1;
-    if (fscanf(p, "%d", &n) != 1)
-        n = -1;
-    pclose(p);
-    return n;
 }
 
 static void test_live_machine(void **state)
@@ -111,10 +108,13 @@ static void test_live_machine(void **state)
     (void)state;
     host_info_t h;
     assert_int_equal(host_info_get(&h), 0);
-    int listed = cpus_in_online_list();
+    /* Online: the kernel's list. Usable: the CPUs this process may run on, as the
+     * kernel lists them in /proc/self/status (not nproc, which also follows
+     * OMP_NUM_THREADS and, in recent coreutils, a cgroup's CPU quota). */
+    int listed = cpus_listed("/sys/devices/system/cpu/online", "");
     if (listed > 0)
         assert_int_equal(h.online_cpus, listed);
-    int usable = nproc_says();
+    int usable = cpus_listed("/proc/self/status", "Cpus_allowed_list:");
     if (usable > 0)
         assert_int_equal(h.usable_cpus, usable);
     assert_true(h.usable_cpus >= 1 && h.usable_cpus <= h.online_cpus);
