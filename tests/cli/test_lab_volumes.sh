@@ -58,13 +58,13 @@ check_rate() {
         fail "$what ran at $rate bytes/s, not within $low .. 1.15 of $cap"
 }
 
-rate=$(bash "$LAB" exec -- dd if=/dev/zero of="$mnt/direct" bs=1M count=40 oflag=direct 2>&1 |
+rate=$(LC_ALL=C bash "$LAB" exec -- dd if=/dev/zero of="$mnt/direct" bs=1M count=40 oflag=direct 2>&1 |
     dd_rate)
 check_rate "40 MB O_DIRECT write in the cgroup" "$rate"
 
 # Buffered writes and fsync as chokepoint's default sink does them. Journal and metadata
 # writes share the byte budget, so this may come in well under the cap, never over it.
-rate=$(bash "$LAB" exec -- dd if=/dev/zero of="$mnt/fsync" bs=1M count=40 conv=fsync 2>&1 |
+rate=$(LC_ALL=C bash "$LAB" exec -- dd if=/dev/zero of="$mnt/fsync" bs=1M count=40 conv=fsync 2>&1 |
     dd_rate)
 check_rate "40 MB buffered write + fsync in the cgroup" "$rate" 0.6
 
