@@ -26,8 +26,8 @@
 # pairs' differences, the noise half the middle differences' range.
 #
 # Judging needs figures of one machine. Where they are not (a volume over 15% faster than
-# memory in its blocks: the CPU's speed moved between paired runs; memory's one-thread
-# runs with under a quarter of the CPU idle: another load took the spare core; a point's
+# memory in its blocks: the CPU's speed moved between paired runs; other processes taking
+# over a quarter of a core during memory's one-thread runs: another load; a point's
 # noise over 15% of its time, the claim's own size), the sweeps are measured again,
 # three attempts at most, and the test fails with every attempt's figures if none can be
 # judged. Where the page cache's background threshold is below the output (little memory),
@@ -88,11 +88,17 @@ for t in (1, 2):
     f = paired(rows, "slow", t)
     print(describe(f"{sys.argv[2]} slow", t, f), file=sys.stderr)
     why.append(unjudgeable(f"{sys.argv[2]} slow", t, f, noisiest=0.15))
-free = [float(r["cpu_idle_share"]) + float(r["cpu_iowait_share"] or 0) for r in rows
-        if r["target"] == "mem" and int(r["threads"]) == 1 and r["cpu_idle_share"] != ""]
-if free and statistics.mean(free) < 0.25:
-    why.append(f"{sys.argv[2]}: another load took the spare core (CPU idle or iowait "
-               f"{statistics.mean(free):.2f} during memory's one-thread runs)")
+# Other processes' load during memory's one-thread runs, in cores: the machine's busy
+# share (of all its CPUs) less the run's own CPU time. Judged on what others took, not on
+# what was left idle, so a one-CPU machine can judge too.
+others = [(1 - float(r["cpu_idle_share"]) - float(r["cpu_iowait_share"] or 0))
+          * int(r["online_cpus"])
+          - (float(r["cpu_user_s"]) + float(r["cpu_sys_s"])) / float(r["seconds"])
+          for r in rows if r["target"] == "mem" and int(r["threads"]) == 1
+          and r["cpu_idle_share"] != "" and r["online_cpus"] != ""]
+if others and statistics.mean(others) > 0.25:
+    why.append(f"{sys.argv[2]}: another load took {statistics.mean(others):.2f} of a core "
+               f"during memory's one-thread runs")
 print("; ".join(w for w in why if w))
 PY
 }
