@@ -434,8 +434,16 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
         }
     } else {
         v->cause = cause_classify(e, tolerance);
-        if (v->cause == CAUSE_UNKNOWN)
+        if (v->cause == CAUSE_UNKNOWN && !s->cpu_ceiling && !volume_speed_known(s) &&
+            p->bytes_per_s > 0.0) {
+            /* No model and no speed of the volume (a table from elsewhere): the measured
+             * excess over the ceiling, and no cause borrowed. */
+            v->speed_unprobed = true;
+            v->excess = v->cpu_ceiling_bps / p->bytes_per_s - 1.0;
+            v->miss = MISS_UNPROBED;
+        } else if (v->cause == CAUSE_UNKNOWN) {
             v->miss = MISS_NO_FIGURE;
+        }
     }
     v->verdict = verdict_of_causes(v->cause, v->second_cause);
     /* A balanced point is contradicted only when the device contradicts both its terms;

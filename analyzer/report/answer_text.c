@@ -240,6 +240,9 @@ static void unexplained_change_words(const analysis_point_t *p, const analysis_v
         strbuf_appendf(buf, cap, "the model predicts %.3g s", v->evidence.predicted_s);
     else if (v->miss == MISS_BEYOND_VOLUME)
         strbuf_appendf(buf, cap, "it wrote faster than the volume can, so a figure is wrong");
+    else if (v->miss == MISS_UNPROBED)
+        strbuf_appendf(buf, cap, "the volume's speed was not measured (chokepoint probe "
+                       "would say what it costs)");
     else
         strbuf_appendf(buf, cap, "no measured figure accounts for the gap");
     if (p->n == 1)

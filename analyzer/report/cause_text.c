@@ -144,6 +144,20 @@ static void interval_words(const analysis_series_t *s, const analysis_point_t *p
                        p->predicted_high_s, p->seconds, inside, late ? "late" : "early");
 }
 
+/* What an explanation without a model checked, and that none of it accounts for the
+ * gap: "checked: the flush (...), ..., and none accounts for the gap". */
+static void checked_words(const cause_evidence_t *e, char *buf, size_t cap)
+{
+    strbuf_appendf(buf, cap, "checked: the flush (%s), the volume's ceilings (%s), the CPU "
+                   "idle share (%s) and the workers' busy time (%s), and none accounts for "
+                   "the gap",
+                   isnan(e->flush_s) ? "not recorded" : "under half the gap",
+                   isnan(e->write_ceiling_bps) && isnan(e->read_ceiling_bps)
+                       ? "unknown" : "not below the CPU rate",
+                   isnan(e->cpu_idle_share) ? "not recorded" : "not saturated",
+                   isnan(e->busy_growth) ? "not recorded" : "not above memory's");
+}
+
 void cause_miss_words(const analysis_series_t *s, const analysis_point_t *p,
                        const analysis_verdict_t *v, double tolerance, char *buf, size_t cap)
 {
@@ -174,25 +188,29 @@ void cause_miss_words(const analysis_series_t *s, const analysis_point_t *p,
     case MISS_UNPROBED:
         strbuf_appendf(buf, cap, "measured %.3g s", p->seconds);
         paired_words(e, buf, cap);
-        strbuf_appendf(buf, cap, ": the volume adds %.0f%% to the CPU's time, and its speed "
-                       "was not probed, so the model cannot say what it costs; the run's "
-                       "accounting shows its threads blocked %s, under half of that, so no "
-                       "cause is claimed: probe the volume (chokepoint probe) to know",
-                       100.0 * v->excess,
-                       isnan(e->io_wait_s) ? "for an unknown time (delay accounting off)"
-                                           : "only briefly");
+        if (!v->from_model) { /* no model to predict from: a table from elsewhere */
+            strbuf_appendf(buf, cap, ": the volume adds %.0f%% to the %s time, and its speed "
+                           "was not measured, so nothing says what it costs; ",
+                           100.0 * v->excess,
+                           v->cpu_ceiling_source == CEILING_ESTIMATED ? "fastest target's"
+                                                                      : "CPU's");
+            checked_words(e, buf, cap);
+            strbuf_appendf(buf, cap, ", so no cause is claimed: probe the volume (chokepoint "
+                           "probe) to know");
+        } else
+            strbuf_appendf(buf, cap, ": the volume adds %.0f%% to the CPU's time, and its "
+                           "speed was not probed, so the model cannot say what it costs; the "
+                           "run's accounting shows its threads blocked %s, under half of "
+                           "that, so no cause is claimed: probe the volume (chokepoint probe) "
+                           "to know",
+                           100.0 * v->excess,
+                           isnan(e->io_wait_s) ? "for an unknown time (delay accounting off)"
+                                               : "only briefly");
         break;
     default:
         strbuf_appendf(buf, cap, "at %.0f%% of the CPU rate; with no volume speed to predict "
-                       "from, checked: the flush (%s), the volume's ceilings (%s), the CPU "
-                       "idle share (%s) and the workers' busy time (%s), and none accounts "
-                       "for the gap",
-                       100.0 * v->bytes_per_s / v->cpu_ceiling_bps,
-                       isnan(e->flush_s) ? "not recorded" : "under half the gap",
-                       isnan(e->write_ceiling_bps) && isnan(e->read_ceiling_bps)
-                           ? "unknown" : "not below the CPU rate",
-                       isnan(e->cpu_idle_share) ? "not recorded" : "not saturated",
-                       isnan(e->busy_growth) ? "not recorded" : "not above memory's");
+                       "from, ", 100.0 * v->bytes_per_s / v->cpu_ceiling_bps);
+        checked_words(e, buf, cap);
         break;
     }
     if (p->flags & POINT_CPU_SPEED_MOVED)

@@ -95,13 +95,27 @@ check "a plot-only directory says how it was measured is not recorded" grep -q \
 
 run "$CP" plot -q "$WORK/foreign"
 expect_status 0 "plot on a foreign table"
+# A table from elsewhere gives no volume speed: the volume's measured cost, "speed not
+# probed", and no cause borrowed.
 check "unexplained sentence with its hint" grep -Eq \
-    '^- usb-stick: unexplained from 2 threads on \(measured 1\.\.8\): 28\.3 s at 8 threads, 249% slower than the fastest target \(8\.1 s\); no measured figure accounts for the gap; rerun with --reps 3\.$' \
+    '^- usb-stick: unexplained from 2 threads on \(measured 1\.\.8\): 28\.3 s at 8 threads, 249% slower than the fastest target \(8\.1 s\); the volume.s speed was not measured \(chokepoint probe would say what it costs\); rerun with --reps 3\.$' \
     "$WORK/foreign/report.md"
 check "what was checked stays in the details" grep -Eq \
-    '^why: .*at 29% of the CPU rate; with no volume speed to predict from, checked: the flush \(not recorded\), .* and none accounts for the gap; it rests on one run, so rerun with --reps 3 or more' \
+    '^why: unexplained \(speed not probed\): measured 28\.3 s: the volume adds 249% to the fastest target.s time, and its speed was not measured, .*checked: the flush \(not recorded\), .* and none accounts for the gap, so no cause is claimed.*; it rests on one run, so rerun with --reps 3 or more' \
     "$WORK/foreign/report.md"
 check "an unexplained answer is short too" short_answer "$WORK/foreign/report.md"
+if need_python3; then
+    run "$CP" analyze "$WORK/foreign/runs.csv" --format json -o "$WORK/foreign.json"
+    check "in JSON: speed not probed, the measured excess (28.3 s against 8.1 s), no cause" python3 -c '
+import json, sys
+a = json.load(open(sys.argv[1]))
+t = [t for t in a["targets"] if t["name"] == "usb-stick"][0]
+v = [v for v in t["verdicts"] if v["threads"] == 8][0]
+assert v["verdict"] == "unexplained" and v["speed_unprobed"] is True, v
+assert v["unexplained"] == "speed-not-probed" and v["cause"] == "unknown", v
+assert abs(v["excess"] - (28.3 / 8.1 - 1)) < 1e-3, v["excess"]' "$WORK/foreign.json"
+fi
+
 check "single-run note" grep -q \
     'usb-stick at 2, 4 and 8 threads: unexplained, and resting on a single run' "$WORK/foreign/report.md"
 
