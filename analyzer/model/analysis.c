@@ -386,9 +386,9 @@ double analysis_model_rate_at(const analysis_series_t *s, int threads)
                 nearest = &s->points[k];
     }
     double r = fit_rate_at(&s->models[s->best_rate_model], threads);
-    if (!(r > 0.0) || !isfinite(r))
+    if (isnan(r))
         return nearest->bytes_per_s;
-    return fmin(fmax(r, lo), hi);
+    return fmin(fmax(fmax(r, 0.0), lo), hi); /* monotonic in r: no jump at zero or infinity */
 }
 
 /* One ceiling per codec: the mem series' points, or the fastest series at each thread

@@ -61,7 +61,8 @@ analysis_options_t analysis_defaults(void);
 /* Where a CPU ceiling value came from. */
 typedef enum ceiling_source {
     CEILING_MEM,       /* the mem series measured at this T */
-    CEILING_MEM_MODEL, /* the mem series' best rate model at this T (mem lacks this T) */
+    CEILING_MEM_MODEL, /* the mem series' best rate model at this T, held to its measured
+                          rates (mem lacks this T; analysis_model_rate_at) */
     CEILING_ESTIMATED, /* no mem series: the fastest series measured at this T */
 } ceiling_source_t;
 
@@ -316,12 +317,13 @@ bool analysis_model_describes(const fit_result_t *model);
 const analysis_point_t *analysis_point_at(const analysis_series_t *s, int threads);
 
 /* The rate series s's best rate model gives at that thread count, held to what its
- * points allow: within the lowest and highest measured rates, and beyond the measured
- * range up to perfect scaling from the nearest end (down to it below the range). A model
- * fitted to two or three noisy points can fall to zero or below a few threads away (a
- * linear rate whose slope came out negative); there, and wherever the model gives no
- * finite positive rate, the nearest measured point's rate stands. NAN when s is NULL,
- * empty, or no model describes its curve. */
+ * points allow: no lower than the slowest measured rate (below the measured range, no
+ * lower than perfect scaling down from its first point) and no higher than the fastest
+ * measured rate or, beyond the range, perfect scaling from its last point, whichever is
+ * greater. A model fitted to two or three noisy points can fall to zero or below a few
+ * threads away (a linear rate whose slope came out negative): held so, it stays at the
+ * slowest measured rate. Where the model gives no value at all, the nearest measured
+ * point's rate. NAN when s is NULL, empty, or no model describes its curve. */
 double analysis_model_rate_at(const analysis_series_t *s, int threads);
 
 /* The thread counts a ceiling was measured at: [*lo, *hi] (0, 0 when empty). */

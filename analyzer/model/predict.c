@@ -338,7 +338,8 @@ static analysis_series_t volume_series(const analysis_t *a, const predict_t *f,
 /* Fills fp's compute term for input_bytes from the memory target at fp's T: its measured
  * point (cpu_s from its rate; cpu_min_s and cpu_max_s from its fastest and slowest
  * repetition, scaled alike, and cpu_noisy as the point's) or, where it did not run T, its
- * best model's rate (extrapolated; no spread). Returns that rate, bytes per second. */
+ * best model's rate held to the measured rates (analysis_model_rate_at; extrapolated,
+ * no spread). Returns that rate, bytes per second. */
 static double cpu_at(const analysis_series_t *mem, double input_bytes, predict_point_t *fp)
 {
     const analysis_point_t *p = analysis_point_at(mem, fp->threads);

@@ -108,7 +108,7 @@ typedef struct predict_point {
     size_t volume, codec;    /* indexes into predict_t's volumes and codecs */
     int threads;
     bool extrapolated;       /* the memory target did not run T: its time is the fitted
-                                CPU model's */
+                                CPU model's, held to the measured rates */
     double cpu_s;            /* the compute term: the memory target's time at T */
     /* The memory target's repetitions at T, scaled to cpu_s's bytes: the fastest and the
      * slowest (NAN when extrapolated or from one run), and whether they spread more than

@@ -414,7 +414,8 @@ static void write_people(const predict_report_t *r, const doc_t *d)
                         "and verdict shown) and as late (b)\n", doc_aside(d, "  "));
             if (any_extrapolated)
                 fprintf(out, "%s* extrapolated: the memory target did not run this thread "
-                        "count; its time is the %s model's of the CPU curve\n", doc_aside(d, "  "),
+                        "count; its time is the %s model's of the CPU curve, held to the measured "
+                        "rates\n", doc_aside(d, "  "),
                         fit_kind_name((fit_kind_t)f->codecs[c].cpu_model));
         }
     fprintf(out, "\nThe terms add up to the seconds: compute is the memory target's time, each "
