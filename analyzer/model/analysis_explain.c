@@ -434,13 +434,18 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
         }
     } else {
         v->cause = cause_classify(e, tolerance);
-        if (v->cause == CAUSE_UNKNOWN && !s->cpu_ceiling && !volume_speed_known(s) &&
+        if (v->cause != CAUSE_COMPUTE && !s->cpu_ceiling && !volume_speed_known(s) &&
             p->bytes_per_s > 0.0) {
-            /* No model and no speed of the volume (a table from elsewhere): the measured
-             * excess over the ceiling, and no cause borrowed. */
+            /* No prediction, and no speed of the volume (--no-probe, a table from
+             * elsewhere): the measured excess over the ceiling, and no cause borrowed:
+             * what the run measured (its flush, its workers' busy time), else what its
+             * accounting witnesses, as beside the model. */
             v->speed_unprobed = true;
             v->excess = v->cpu_ceiling_bps / p->bytes_per_s - 1.0;
-            v->miss = MISS_UNPROBED;
+            if (v->cause == CAUSE_UNKNOWN)
+                v->cause = cause_witnessed(e, s->decompress, v->gap_s);
+            if (v->cause == CAUSE_UNKNOWN)
+                v->miss = MISS_UNPROBED;
         } else if (v->cause == CAUSE_UNKNOWN) {
             v->miss = MISS_NO_FIGURE;
         }

@@ -28,8 +28,9 @@ typedef enum cause_miss {
     MISS_MODEL,         /* measured more than the tolerance away from the model's time */
     MISS_BEYOND_VOLUME, /* wrote (fsync'd or O_DIRECT) faster than the volume can write */
     MISS_NO_FIGURE,     /* no model inputs, and no recorded figure accounts for the gap */
-    MISS_UNPROBED,      /* beyond the model on a volume whose speed was not measured, and
-                           the run's accounting witnesses no blocked reads or writes */
+    MISS_UNPROBED,      /* beyond the model, or with no model beyond the ceiling, on a
+                           volume whose speed was not measured, and the run's accounting
+                           witnesses no blocked reads or writes */
 } cause_miss_t;
 
 /* The cause a model term names: compute, cores-saturated (io-cpu), read-throughput,

@@ -208,8 +208,8 @@ void cause_miss_words(const analysis_series_t *s, const analysis_point_t *p,
                                                : "only briefly");
         break;
     default:
-        strbuf_appendf(buf, cap, "at %.0f%% of the CPU rate; with no volume speed to predict "
-                       "from, ", 100.0 * v->bytes_per_s / v->cpu_ceiling_bps);
+        strbuf_appendf(buf, cap, "at %.0f%% of the CPU rate; with no prediction to compare "
+                       "with, ", 100.0 * v->bytes_per_s / v->cpu_ceiling_bps);
         checked_words(e, buf, cap);
         break;
     }

@@ -231,6 +231,11 @@ static void test_analysis_without_mem_or_probe(void **state)
     assert_string_equal(b->codec, "");
     assert_int_equal(b->verdicts[0].verdict, VERDICT_CPU);
     assert_int_equal(b->verdicts[2].verdict, VERDICT_UNEXPLAINED);
+    /* No speed of b's volume and no prediction: its measured cost over the fastest target
+     * (8 s against 2.5 s), "speed not probed", and no cause borrowed. */
+    assert_int_equal(b->verdicts[2].miss, MISS_UNPROBED);
+    assert_true(b->verdicts[2].speed_unprobed);
+    assert_close(b->verdicts[2].excess, 8.0 / 2.5 - 1.0, 1e-12);
     assert_int_equal(b->verdicts[2].cpu_ceiling_source, CEILING_ESTIMATED);
     assert_close(b->verdicts[2].relative_speed, 0.3125, 1e-12);
     assert_string_equal(b->verdicts[2].fastest, "a");
