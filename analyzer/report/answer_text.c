@@ -438,16 +438,20 @@ size_t answer_write(const analysis_t *a, const doc_t *d)
         size_t w = strlen(figure_series_label(&a->series[i], true, buf, sizeof buf));
         width = w > width ? w : width;
     }
-    /* Against memory's runs, or the fastest target's at each T where there are none. */
-    bool has_memory = false;
-    for (size_t i = 0; i < a->nseries; i++)
-        has_memory = has_memory || a->series[i].cpu_ceiling;
+    /* Against memory's runs, or the fastest target's at each T for a codec with none; a
+     * table that has both says "vs ceiling" and explains both. */
+    size_t with_memory = 0;
+    for (size_t i = 0; i < a->nceilings; i++)
+        with_memory += a->ceilings[i].mem != NULL;
+    const char *vs_title = with_memory == a->nceilings ? "vs memory"
+                           : with_memory == 0          ? "vs fastest"
+                                                       : "vs ceiling";
     const doc_column_t columns[] = {
         {.title = "target", .left = true, .width = (int)width},
         {.title = "threads", .width = 7},
         {.title = "seconds", .width = 9},
         {.title = "verdict (cause)", .left = true, .width = 46, .gap = "  "},
-        {.title = has_memory ? "vs memory" : "vs fastest", .width = 10},
+        {.title = vs_title, .width = 10},
         {.title = "notes", .left = true, .gap = "  "},
     };
     const doc_table_t table = {.columns = columns, .ncolumns = 6, .indent = "  "};
@@ -472,11 +476,16 @@ size_t answer_write(const analysis_t *a, const doc_t *d)
         }
     }
     fputc('\n', out);
-    doc_legend(d, has_memory ? "\"vs memory\": the run's time against the same input at the "
-                               "CPU ceiling, the memory target."
-                             : "\"vs fastest\": the run's time against the fastest target's "
-                               "at each thread count, the ceiling where there are no memory "
-                               "runs.");
+    if (with_memory == a->nceilings)
+        doc_legend(d, "\"vs memory\": the run's time against the same input at the CPU "
+                      "ceiling, the memory target.");
+    else if (with_memory == 0)
+        doc_legend(d, "\"vs fastest\": the run's time against the fastest target's at each "
+                      "thread count, the ceiling where there are no memory runs.");
+    else
+        doc_legend(d, "\"vs ceiling\": the run's time against the same input at the CPU "
+                      "ceiling: the memory target's, or for a codec without memory runs the "
+                      "fastest target's at each thread count.");
     bool any = a->nnotes > 0;
     for (size_t i = 0; i < a->nseries; i++)
         for (size_t k = 0; k < a->series[i].npoints; k++)
