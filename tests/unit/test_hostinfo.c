@@ -69,8 +69,11 @@ static void test_os_release_pretty_name(void **state)
     assert_int_equal(sys_parse_os_release("NAME=x\n", name, sizeof name), CP_EDATA);
 }
 
-/* The CPUs in a kernel CPU list ("0-3,6,8-9"), counted here by hand. */
-static int count_cpu_list(const char *p)
+#define LIST_MAX_CPUS 8192
+
+/* Marks the CPUs of a kernel CPU list ("0-3,6,8-9") in set, by hand; their count, or -1
+ * when the list does not parse. */
+static int mark_cpu_list(const char *p, unsigned char set[LIST_MAX_CPUS])
 {
     int count = 0;
     while (*p != '\0' && *p != '\n') {
@@ -80,25 +83,28 @@ static int count_cpu_list(const char *p)
             return -1;
         if (*end == '-')
             hi = strtol(end + 1, &end, 10);
-        count += (int)(hi - lo + 1);
+        for (long c = lo; c <= hi && c >= 0 && c < LIST_MAX_CPUS; c++, count++)
+            set[c] = 1;
         p = *end == ',' ? end + 1 : end;
     }
     return count;
 }
 
 /* The CPU list on the line of path that starts with prefix ("" for the first line),
- * counted: a source independent of the calls hostinfo makes. -1 when it cannot be read. */
-static int cpus_listed(const char *path, const char *prefix)
+ * marked in set (zeroed first): a source independent of the calls hostinfo makes. Its
+ * count, or -1 when it cannot be read. */
+static int cpus_listed(const char *path, const char *prefix, unsigned char set[LIST_MAX_CPUS])
 {
+    memset(set, 0, LIST_MAX_CPUS);
     FILE *f = fopen(path, "r");
     if (f == NULL)
         return -1;
-    char line[4096];
+    char line[LIST_MAX_CPUS];
     int count = -1;
     size_t n = strlen(prefix);
     while (count < 0 && fgets(line, sizeof line, f) != NULL)
         if (strncmp(line, prefix, n) == 0)
-            count = count_cpu_list(line + n + strspn(line + n, " \t"));
+            count = mark_cpu_list(line + n + strspn(line + n, " \t"), set);
     fclose(f);
     return count;
 }
@@ -111,12 +117,17 @@ static void test_live_machine(void **state)
     /* Online: the kernel's list. Usable: the CPUs this process may run on, as the
      * kernel lists them in /proc/self/status (not nproc, which also follows
      * OMP_NUM_THREADS and, in recent coreutils, a cgroup's CPU quota). */
-    int listed = cpus_listed("/sys/devices/system/cpu/online", "");
+    static unsigned char online[LIST_MAX_CPUS], allowed[LIST_MAX_CPUS];
+    int listed = cpus_listed("/sys/devices/system/cpu/online", "", online);
     if (listed > 0)
         assert_int_equal(h.online_cpus, listed);
-    int usable = cpus_listed("/proc/self/status", "Cpus_allowed_list:");
-    if (usable > 0)
+    /* The affinity the kernel reports leaves out offline CPUs; the status line does not. */
+    if (listed > 0 && cpus_listed("/proc/self/status", "Cpus_allowed_list:", allowed) > 0) {
+        int usable = 0;
+        for (int c = 0; c < LIST_MAX_CPUS; c++)
+            usable += online[c] && allowed[c];
         assert_int_equal(h.usable_cpus, usable);
+    }
     assert_true(h.usable_cpus >= 1 && h.usable_cpus <= h.online_cpus);
     assert_true(h.mem_total_bytes > 64ull * 1024 * 1024);
     assert_true(strlen(h.kernel_release) > 0);
