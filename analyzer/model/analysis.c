@@ -364,31 +364,34 @@ const analysis_point_t *analysis_point_at(const analysis_series_t *s, int thread
     return (lo < s->npoints && s->points[lo].threads == threads) ? &s->points[lo] : NULL;
 }
 
-double analysis_model_rate_at(const analysis_series_t *s, int threads)
+double analysis_ceiling_rate_held(const analysis_ceiling_t *c, double threads, double rate)
 {
-    if (s == NULL || s->npoints == 0 || s->best_rate_model < 0)
-        return NAN;
+    if (c == NULL || c->npoints == 0)
+        return rate;
     double lo = INFINITY, hi = 0.0;
-    for (size_t k = 0; k < s->npoints; k++) {
-        lo = fmin(lo, s->points[k].bytes_per_s);
-        hi = fmax(hi, s->points[k].bytes_per_s);
+    size_t nearest = 0;
+    for (size_t k = 0; k < c->npoints; k++) {
+        lo = fmin(lo, c->bytes_per_s[k]);
+        hi = fmax(hi, c->bytes_per_s[k]);
+        if (fabs(c->threads[k] - threads) < fabs(c->threads[nearest] - threads))
+            nearest = k;
     }
-    const analysis_point_t *first = &s->points[0], *last = &s->points[s->npoints - 1];
-    const analysis_point_t *nearest = first;
-    if (threads > last->threads) {
-        hi = fmax(hi, last->bytes_per_s * threads / last->threads);
-        nearest = last;
-    } else if (threads < first->threads) {
-        lo = fmin(lo, first->bytes_per_s * threads / first->threads);
-    } else {
-        for (size_t k = 1; k < s->npoints; k++)
-            if (abs(s->points[k].threads - threads) < abs(nearest->threads - threads))
-                nearest = &s->points[k];
-    }
-    double r = fit_rate_at(&s->models[s->best_rate_model], threads);
-    if (isnan(r))
-        return nearest->bytes_per_s;
-    return fmin(fmax(fmax(r, 0.0), lo), hi); /* monotonic in r: no jump at zero or infinity */
+    size_t last = c->npoints - 1;
+    if (threads > c->threads[last])
+        hi = fmax(hi, c->bytes_per_s[last] * threads / c->threads[last]);
+    else if (threads < c->threads[0])
+        lo = fmin(lo, c->bytes_per_s[0] * threads / c->threads[0]);
+    if (isnan(rate))
+        return c->bytes_per_s[nearest];
+    return fmin(fmax(fmax(rate, 0.0), lo), hi); /* monotonic in rate: no jump at 0 or inf */
+}
+
+double analysis_ceiling_rate_at(const analysis_ceiling_t *c, double threads)
+{
+    if (c == NULL || c->npoints == 0 || c->best_rate_model < 0)
+        return NAN;
+    return analysis_ceiling_rate_held(c, threads,
+                                      fit_rate_at(&c->models[c->best_rate_model], threads));
 }
 
 /* One ceiling per codec: the mem series' points, or the fastest series at each thread
@@ -509,7 +512,7 @@ static void judge_series(const analysis_t *a, analysis_series_t *s, double toler
         v->fastest = fastest->name;
         v->relative_speed = p->bytes_per_s / fastest_rate;
         const analysis_point_t *mp = mem ? analysis_point_at(mem, p->threads) : NULL;
-        double model_rate = analysis_model_rate_at(mem, p->threads);
+        double model_rate = mem ? analysis_ceiling_rate_at(ceil, p->threads) : NAN;
         if (mp != NULL) {
             v->cpu_ceiling_bps = mp->bytes_per_s;
             v->cpu_ceiling_source = CEILING_MEM;
@@ -537,7 +540,7 @@ static void judge_series(const analysis_t *a, analysis_series_t *s, double toler
     const analysis_verdict_t *last = &s->verdicts[s->npoints - 1];
     s->verdict = last->verdict;
 
-    explain_crossover(s, &ceil->models[0], ceil->best_rate_model, tolerance);
+    explain_crossover(s, ceil, tolerance);
     explain_whatif(s, last, tolerance);
 }
 

@@ -62,7 +62,7 @@ analysis_options_t analysis_defaults(void);
 typedef enum ceiling_source {
     CEILING_MEM,       /* the mem series measured at this T */
     CEILING_MEM_MODEL, /* the mem series' best rate model at this T, held to its measured
-                          rates (mem lacks this T; analysis_model_rate_at) */
+                          rates (mem lacks this T; analysis_ceiling_rate_at) */
     CEILING_ESTIMATED, /* no mem series: the fastest series measured at this T */
 } ceiling_source_t;
 
@@ -316,15 +316,20 @@ bool analysis_model_describes(const fit_result_t *model);
  * NULL when s has none there. */
 const analysis_point_t *analysis_point_at(const analysis_series_t *s, int threads);
 
-/* The rate series s's best rate model gives at that thread count, held to what its
- * points allow: no lower than the slowest measured rate (below the measured range, no
- * lower than perfect scaling down from its first point) and no higher than the fastest
- * measured rate or, beyond the range, perfect scaling from its last point, whichever is
- * greater. A model fitted to two or three noisy points can fall to zero or below a few
- * threads away (a linear rate whose slope came out negative): held so, it stays at the
- * slowest measured rate. Where the model gives no value at all, the nearest measured
- * point's rate. NAN when s is NULL, empty, or no model describes its curve. */
-double analysis_model_rate_at(const analysis_series_t *s, int threads);
+/* rate, a CPU ceiling's fitted model's value at a thread count (a real number: the
+ * crossover asks between whole ones), held to what the ceiling's measured points allow:
+ * no lower than the slowest measured rate (below the measured range, no lower than
+ * perfect scaling down from its first point) and no higher than the fastest measured
+ * rate or, beyond the range, perfect scaling from its last point, whichever is greater.
+ * A model fitted to two or three noisy points can fall to zero or below a few threads
+ * away (a linear rate whose slope came out negative), or rise faster than the cores
+ * could: held so, it stays within what was measured. Monotonic in rate; where rate is
+ * NAN, the nearest measured point's rate. rate unchanged when c has no points. */
+double analysis_ceiling_rate_held(const analysis_ceiling_t *c, double threads, double rate);
+
+/* The ceiling's best rate model at that thread count, held as above; NAN when c is NULL,
+ * empty, or no model describes its points. */
+double analysis_ceiling_rate_at(const analysis_ceiling_t *c, double threads);
 
 /* The thread counts a ceiling was measured at: [*lo, *hi] (0, 0 when empty). */
 void analysis_ceiling_range(const analysis_ceiling_t *ceiling, int *lo, int *hi);

@@ -568,6 +568,7 @@ void explain_whatif(analysis_series_t *s, const analysis_verdict_t *last, double
 /* What explain_crossover asks the model at a thread count it may not have measured. */
 typedef struct crossover_ctx {
     const analysis_series_t *s;
+    const analysis_ceiling_t *ceiling; /* its measured rates hold the curve's */
     analysis_point_t at;   /* the largest measured point, its time scaled to T */
     double tolerance;
     wbm_term_t limit;  /* the volume's term at the last call that found one */
@@ -579,6 +580,7 @@ typedef struct crossover_ctx {
 static bool volume_limits_at(double threads, double cpu_rate_bps, void *arg)
 {
     crossover_ctx_t *c = arg;
+    cpu_rate_bps = analysis_ceiling_rate_held(c->ceiling, threads, cpu_rate_bps);
     if (!(cpu_rate_bps > 0.0))
         return false;
     c->at.threads = (int)ceil(threads);
@@ -595,9 +597,9 @@ static bool volume_limits_at(double threads, double cpu_rate_bps, void *arg)
     return true;
 }
 
-void explain_crossover(analysis_series_t *s, const fit_result_t *ceiling_models, int model,
-                       double tolerance)
+void explain_crossover(analysis_series_t *s, const analysis_ceiling_t *ceiling, double tolerance)
 {
+    int model = ceiling->best_rate_model;
     s->crossover_model = model;
     s->crossover_threads = s->crossover_lo = s->crossover_hi = NAN;
     s->crossover_rate_bps = NAN;
@@ -609,7 +611,7 @@ void explain_crossover(analysis_series_t *s, const fit_result_t *ceiling_models,
     /* The model at any T: the largest measured point's bytes, thresholds and the mem
      * run's CPU work there (the compressors' work hardly changes with T), at the CPU
      * curve's rate. */
-    crossover_ctx_t c = {s, s->points[s->npoints - 1], tolerance, TERM_COUNT, NAN};
+    crossover_ctx_t c = {s, ceiling, s->points[s->npoints - 1], tolerance, TERM_COUNT, NAN};
     if (c.at.predicted_high_s > 0.0) {
         /* An interval is settled once, by the end the measured point was nearer, and asked
          * at every T: not chosen anew by a time measured at another T. */
@@ -622,7 +624,7 @@ void explain_crossover(analysis_series_t *s, const fit_result_t *ceiling_models,
         else
             c.at.seconds = 0.0; /* no measured time: the early end (decided_inputs) */
     }
-    const fit_result_t *curve = &ceiling_models[model];
+    const fit_result_t *curve = &ceiling->models[model];
     s->crossover_threads = crossover_find(curve, volume_limits_at, &c,
                                           ANALYSIS_CROSSOVER_MAX_THREADS);
     if (!isfinite(s->crossover_threads))

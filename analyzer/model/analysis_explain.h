@@ -67,9 +67,10 @@ void explain_series_errors(analysis_series_t *s, double *scratch);
 void explain_whatif(analysis_series_t *s, const analysis_verdict_t *last, double tolerance);
 
 /* The crossover: the smallest T at which the model, along the CPU ceiling's fitted curve
- * ceiling_models[model] (model -1: none), names a volume term (alone or balanced), with
- * its band under the curve moved by one standard error; NAN when never. */
-void explain_crossover(analysis_series_t *s, const fit_result_t *ceiling_models, int model,
+ * (its best rate model; none: no crossover) held to its measured rates
+ * (analysis_ceiling_rate_held), names a volume term (alone or balanced), with its band
+ * under the curve moved by one standard error; NAN when never. */
+void explain_crossover(analysis_series_t *s, const analysis_ceiling_t *ceiling,
                        double tolerance);
 
 #endif

@@ -338,12 +338,12 @@ static analysis_series_t volume_series(const analysis_t *a, const predict_t *f,
 /* Fills fp's compute term for input_bytes from the memory target at fp's T: its measured
  * point (cpu_s from its rate; cpu_min_s and cpu_max_s from its fastest and slowest
  * repetition, scaled alike, and cpu_noisy as the point's) or, where it did not run T, its
- * best model's rate held to the measured rates (analysis_model_rate_at; extrapolated,
+ * best model's rate held to the measured rates (analysis_ceiling_rate_at; extrapolated,
  * no spread). Returns that rate, bytes per second. */
-static double cpu_at(const analysis_series_t *mem, double input_bytes, predict_point_t *fp)
+static double cpu_at(const analysis_ceiling_t *ceil, double input_bytes, predict_point_t *fp)
 {
-    const analysis_point_t *p = analysis_point_at(mem, fp->threads);
-    double bps = p != NULL ? p->bytes_per_s : analysis_model_rate_at(mem, fp->threads);
+    const analysis_point_t *p = analysis_point_at(ceil->mem, fp->threads);
+    double bps = p != NULL ? p->bytes_per_s : analysis_ceiling_rate_at(ceil, fp->threads);
     fp->extrapolated = p == NULL;
     fp->cpu_s = input_bytes / bps;
     fp->cpu_min_s = fp->cpu_max_s = NAN;
@@ -381,7 +381,7 @@ static int predict_codec(const analysis_t *a, predict_t *f, size_t c, const int 
             fp->volume = v;
             fp->codec = c;
             fp->threads = threads[i];
-            double cpu_bps = cpu_at(ceil->mem, points[i].input_bytes, fp);
+            double cpu_bps = cpu_at(ceil, points[i].input_bytes, fp);
             fp->prediction = explain_point_prediction(&s, &points[i], cpu_bps);
             fp->seconds_high = explain_late_seconds(&s, &points[i], cpu_bps);
             verdict_decision_t d = verdict_decide(&fp->prediction, f->tolerance);
@@ -389,7 +389,7 @@ static int predict_codec(const analysis_t *a, predict_t *f, size_t c, const int 
             fp->cause = d.cause;
             fp->second_cause = d.second_cause;
         }
-        explain_crossover(&s, ceil->models, ceil->best_rate_model, f->tolerance);
+        explain_crossover(&s, ceil, f->tolerance);
         f->crossovers[c * f->nvolumes + v] = (predict_crossover_t){
             s.crossover_threads, s.crossover_lo, s.crossover_hi, s.crossover_term};
     }

@@ -272,8 +272,12 @@ static void test_an_extrapolation_is_held_to_the_measured_rates(void **state)
         assert_true(isfinite(p->prediction.seconds) && p->prediction.seconds >= 20.0);
     }
     predict_free(f);
-    const analysis_series_t *mem = s.analysis->ceilings[0].mem;
-    assert_close(analysis_model_rate_at(mem, 2), 1e9 / 20.0, 1e-9);
+    /* Beyond the range the held rate stays at the slowest measured (two threads'); far
+     * below it perfect scaling down from one thread's is the floor. */
+    const analysis_ceiling_t *ceil = &s.analysis->ceilings[0];
+    assert_close(analysis_ceiling_rate_at(ceil, 16), 1e9 / 20.0, 1e-9);
+    assert_close(analysis_ceiling_rate_held(ceil, 0.5, 0.0), 1e9 / 10.0 * 0.5, 1e-9);
+    assert_close(analysis_ceiling_rate_held(ceil, 4, INFINITY), 1e9 / 10.0, 1e-9);
     study_free(&s);
 }
 
