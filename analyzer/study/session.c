@@ -153,13 +153,12 @@ static void default_targets(study_t *s)
     /* The output, or with --layout same the input's copy (or the restored data) beside it. */
     uint64_t input_bytes = s->input_arg != NULL ? s->input_size : s->fixture_size;
     uint64_t needed = s->sweep.layout == SWEEP_SAME ? 2 * input_bytes : input_bytes;
-    uint64_t free_bytes = 0, total_bytes = 0;
-    sys_space_t space;
-    if (volume_space(ram_dir, &free_bytes, &total_bytes, NULL) == CP_OK) {
-        sys_space_make(free_bytes, total_bytes, &space);
+    sys_space_t space; /* the space volume_inspect read */
+    if (v.total_bytes > 0) {
+        sys_space_make(v.free_bytes, v.total_bytes, &space);
         if (!sys_space_fits(&space, needed)) {
             cp_log_info("no 'shm' target: %s has %.1f MB free, less than the %.1f MB %s "
-                        "and a %.1f MB margin", ram_dir, (double)free_bytes / 1e6,
+                        "and a %.1f MB margin", ram_dir, (double)v.free_bytes / 1e6,
                         (double)needed / 1e6,
                         needed > input_bytes ? "of the input twice (--layout same)" : "input",
                         (double)space.margin_bytes / 1e6);
