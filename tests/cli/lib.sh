@@ -31,6 +31,22 @@ run() {
     set -e
 }
 
+# is_figure NAME VALUE...: true when every VALUE is a finite decimal number; otherwise one
+# failure naming NAME and what came instead (a missing figure, a crashed helper's empty
+# output, an empty list or "nan" is a failure with its reason, never a pass). Call it on
+# every figure before comparing it: `is_figure "worst error" "$w" && check ...`.
+is_figure() {
+    local name=$1 v
+    shift
+    if [ $# -eq 0 ]; then not_ok "$name: no figure at all"; return 1; fi
+    for v in "$@"; do
+        if ! printf '%s' "$v" | grep -Eq '^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$'; then
+            not_ok "$name: '$v' is not a number"
+            return 1
+        fi
+    done
+}
+
 # expect_status N DESCRIPTION
 expect_status() {
     if [ "$status" -eq "$1" ]; then ok "$2 (exit $1)"; else
