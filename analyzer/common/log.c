@@ -3,7 +3,11 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
+
+#include "common/text_check.h"
 
 static bool log_quiet;
 static bool progress_drawn;
@@ -14,12 +18,30 @@ bool cp_log_quiet(void) { return log_quiet; }
 static void log_line(const char *prefix, const char *fmt, va_list ap)
     __attribute__((format(printf, 2, 0)));
 
+/* A message may quote what a file holds (a name that was refused, a path): its control
+ * characters are shown as "\xNN", so no diagnostic can move the cursor, set a terminal's
+ * title or begin a line of its own. */
 static void log_line(const char *prefix, const char *fmt, va_list ap)
 {
     cp_log_progress_done();
+    char small[1024];
+    va_list again;
+    va_copy(again, ap);
+    int len = vsnprintf(small, sizeof small, fmt, ap);
+    char *text = small;
+    if (len >= (int)sizeof small && (text = malloc((size_t)len + 1)) != NULL)
+        vsnprintf(text, (size_t)len + 1, fmt, again);
+    va_end(again);
+    if (text == NULL) { /* out of memory: what fitted */
+        text = small;
+        len = (int)strlen(small);
+    }
     fputs(prefix, stderr);
-    vfprintf(stderr, fmt, ap);
+    if (len > 0)
+        text_visible(stderr, text, (size_t)len, false);
     fputc('\n', stderr);
+    if (text != small)
+        free(text);
 }
 
 void cp_log_error(const char *fmt, ...)

@@ -1,5 +1,7 @@
 /* log.h - diagnostics on stderr. Results never go through here: they go to stdout or to a
- * named file, so machine-readable output is never interleaved with diagnostics. */
+ * named file, so machine-readable output is never interleaved with diagnostics. A message's
+ * control characters (a newline or an escape quoted from a file) are written as "\xNN":
+ * each message is one line, and none sends a terminal an escape sequence. */
 #ifndef CP_LOG_H
 #define CP_LOG_H
 

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/text_check.h"
+
 /* The start of the first line of data that opens an object, or NULL. */
 static const char *object_start(const char *data, size_t len)
 {
@@ -77,12 +79,8 @@ const char *import_json_text(const json_t *obj, const char *key)
 bool import_json_name(const char *text, char out[CP_NAME_MAX])
 {
     out[0] = '\0';
-    size_t len = text != NULL ? strlen(text) : 0;
-    if (len == 0 || len >= CP_NAME_MAX)
+    if (text_check(text, CP_NAME_MAX) != TEXT_OK)
         return false;
-    for (size_t i = 0; i < len; i++)
-        if ((unsigned char)text[i] < 0x20 || text[i] == 0x7f)
-            return false;
-    memcpy(out, text, len + 1);
+    memcpy(out, text, strlen(text) + 1);
     return true;
 }

@@ -70,7 +70,8 @@ static int probe_from_table(const csv_table_t *t, probe_table_t **out, cp_err_t 
             rc = table_nonnegative(t, i, col_thread_sys, &r->thread_sys_s, err);
         if (rc == 0) {
             /* Label and plot columns: an odd value reads as unknown, not as an error. */
-            if (csv_table_number(t, i, col_seconds, &r->seconds, NULL) != 0 || !(r->seconds >= 0.0))
+            if (csv_table_number(t, i, col_seconds, &r->seconds, NULL) != 0 ||
+                !(r->seconds >= CP_SECONDS_MIN && r->seconds < CP_QUANTITY_MAX))
                 r->seconds = NAN;
             r->ram = table_flag(t, i, col_ram);
             r->emulated = table_flag(t, i, col_emulated);

@@ -63,7 +63,7 @@ static int load_row(const csv_table_t *t, size_t row, const int *col, run_row_t 
     if (rc == 0)
         r->threads = (int)threads;
     if (rc == 0)
-        rc = table_positive(t, row, col[C_SECONDS], true, &r->seconds, err);
+        rc = table_seconds(t, row, col[C_SECONDS], true, &r->seconds, err);
     if (rc == 0)
         rc = table_positive(t, row, col[C_INPUT], true, &r->input_bytes, err);
     if (rc == 0)

@@ -2,10 +2,11 @@
  * "FILE:LINE: column" messages, for the runs and probe loaders (table_util.h). */
 #include "tables/table_util.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <string.h>
 #include <strings.h>
+
+#include "common/text_check.h"
 
 int table_require(const csv_table_t *t, const char *const *names, size_t count, cp_err_t *err)
 {
@@ -29,15 +30,26 @@ int table_name(const csv_table_t *t, size_t row, int col, bool required, char ou
         return cp_err_set(err, CP_EDATA, "%s:%ld: column '%s' is empty", csv_table_name(t),
                           csv_table_line(t, row), column);
     }
-    if (len >= CP_NAME_MAX)
+    text_fault_t fault = text_check_bytes(text, len, CP_NAME_MAX, NULL);
+    if (fault == TEXT_LONG)
         return cp_err_set(err, CP_EDATA, "%s:%ld: column '%s': name longer than %d bytes",
                           csv_table_name(t), csv_table_line(t, row), column, CP_NAME_MAX - 1);
-    for (size_t i = 0; i < len; i++)
-        if (iscntrl((unsigned char)text[i]))
-            return cp_err_set(err, CP_EDATA, "%s:%ld: column '%s': a control character in "
-                              "the name", csv_table_name(t), csv_table_line(t, row), column);
+    if (fault == TEXT_CONTROL)
+        return cp_err_set(err, CP_EDATA, "%s:%ld: column '%s': a control character in "
+                          "the name", csv_table_name(t), csv_table_line(t, row), column);
     memcpy(out, text, len + 1);
     return 0;
+}
+
+/* A read number (NaN: empty) below CP_QUANTITY_MAX, else CP_EDATA naming the cell. */
+static int table_bounded(const csv_table_t *t, size_t row, int col, double value,
+                         cp_err_t *err)
+{
+    if (!isnan(value) && !(value < CP_QUANTITY_MAX))
+        return cp_err_set(err, CP_EDATA, "%s:%ld: column '%s': %g is past 2^63 (no size, "
+                          "rate, count or time is)", csv_table_name(t), csv_table_line(t, row),
+                          csv_table_header(t, (size_t)col), value);
+    return CP_OK;
 }
 
 int table_positive(const csv_table_t *t, size_t row, int col, bool required, double *out,
@@ -56,7 +68,18 @@ int table_positive(const csv_table_t *t, size_t row, int col, bool required, dou
     if (!(*out > 0.0))
         return cp_err_set(err, CP_EDATA, "%s:%ld: column '%s': %g is not positive",
                           csv_table_name(t), csv_table_line(t, row), column, *out);
-    return 0;
+    return table_bounded(t, row, col, *out, err);
+}
+
+int table_seconds(const csv_table_t *t, size_t row, int col, bool required, double *out,
+                  cp_err_t *err)
+{
+    int rc = table_positive(t, row, col, required, out, err);
+    if (rc == CP_OK && *out < CP_SECONDS_MIN)
+        return cp_err_set(err, CP_EDATA, "%s:%ld: column '%s': %g s is below a microsecond "
+                          "(no run takes less)", csv_table_name(t), csv_table_line(t, row),
+                          csv_table_header(t, (size_t)col), *out);
+    return rc;
 }
 
 int table_nonnegative(const csv_table_t *t, size_t row, int col, double *out, cp_err_t *err)
@@ -68,7 +91,7 @@ int table_nonnegative(const csv_table_t *t, size_t row, int col, double *out, cp
         return cp_err_set(err, CP_EDATA, "%s:%ld: column '%s': %g is negative",
                           csv_table_name(t), csv_table_line(t, row),
                           csv_table_header(t, (size_t)col), *out);
-    return 0;
+    return table_bounded(t, row, col, *out, err);
 }
 
 int table_flag(const csv_table_t *t, size_t row, int col)
@@ -86,10 +109,7 @@ void table_label(const csv_table_t *t, size_t row, int col, char *out, size_t ca
     const char *text = csv_table_cell(t, row, col);
     size_t len = strlen(text);
     out[0] = '\0';
-    if (len >= cap)
+    if (text_check_bytes(text, len, cap, NULL) != TEXT_OK)
         return;
-    for (size_t i = 0; i < len; i++)
-        if (iscntrl((unsigned char)text[i]))
-            return;
     memcpy(out, text, len + 1);
 }

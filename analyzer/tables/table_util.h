@@ -18,11 +18,17 @@ int table_require(const csv_table_t *t, const char *const *names, size_t count, 
 int table_name(const csv_table_t *t, size_t row, int col, bool required, char out[CP_NAME_MAX],
                cp_err_t *err);
 
-/* A number > 0; empty gives NAN unless required (then an error). */
+/* A number > 0 and below CP_QUANTITY_MAX (2^63); empty gives NAN unless required (then
+ * an error). */
 int table_positive(const csv_table_t *t, size_t row, int col, bool required, double *out,
                    cp_err_t *err);
 
-/* An optional number >= 0; empty gives NAN. */
+/* A time a run took, in seconds: table_positive and at least CP_SECONDS_MIN (a
+ * microsecond). */
+int table_seconds(const csv_table_t *t, size_t row, int col, bool required, double *out,
+                  cp_err_t *err);
+
+/* An optional number >= 0 and below CP_QUANTITY_MAX; empty gives NAN. */
 int table_nonnegative(const csv_table_t *t, size_t row, int col, double *out, cp_err_t *err);
 
 /* A yes/no cell: 1 for 1/true/yes, 0 for 0/false/no, -1 when empty, absent or anything
