@@ -333,10 +333,10 @@ int session_open_runs(study_t *s, runs_csv_file_t *out, cp_err_t *err)
 static json_t *report_meta(const char *dir)
 {
     json_t *meta = NULL;
-    json_error_t jerr;
-    if (meta_read(dir, &meta, &jerr) == META_READ_BAD)
-        cp_log_warn("%s/meta.json:%d: %s; report.md goes without its 'How this was measured' "
-                    "section", dir, jerr.line, jerr.text);
+    cp_err_t err = {0};
+    meta_read_result_t read = meta_read(dir, &meta, &err);
+    if (read == META_READ_BAD || read == META_READ_REFUSED)
+        cp_log_warn("%s; report.md goes without its 'How this was measured' section", err.msg);
     return meta;
 }
 

@@ -72,7 +72,7 @@ int compare_input_load(const char *path, const analysis_options_t *options,
         const char *dir = slash != NULL ? runs_path : ".";
         if ((size_t)snprintf(meta_path, sizeof meta_path, "%.*s/meta.json", dir_len, dir) <
             sizeof meta_path)
-            meta_read_env(meta_path, &in->env);
+            rc = meta_read_env(meta_path, &in->env, err);
     }
     if (rc == CP_OK)
         rc = runs_table_load(runs_path, &in->runs, err);

@@ -38,9 +38,13 @@ void csv_named_num(csv_named_row_t *row, const char *name, int decimals, double 
     row->fields[row->n].name = name;
     row->fields[row->n].text = NULL;
     row->fields[row->n].num[0] = '\0';
-    if (!isnan(value))
-        snprintf(row->fields[row->n].num, sizeof row->fields[row->n].num, "%.*f", decimals,
-                 value);
+    /* Plain decimals while they fit; else the shortest exponent form that keeps the value
+     * (17 digits give any double back): a number is never cut. */
+    char *num = row->fields[row->n].num;
+    if (!isnan(value) &&
+        (size_t)snprintf(num, sizeof row->fields[row->n].num, "%.*f", decimals, value) >=
+            sizeof row->fields[row->n].num)
+        snprintf(num, sizeof row->fields[row->n].num, "%.17g", value);
     row->n++;
 }
 

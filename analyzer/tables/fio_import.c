@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/target_name.h"
+#include "common/text_check.h"
 #include "model/data_source.h"
 #include "tables/csv_out.h"
 #include "tables/import_json.h"
@@ -153,6 +154,25 @@ static int next_rep(const fio_import_t *imp, const fio_row_t *r)
     return rep;
 }
 
+/* The job's options that reach a message or the table (rw, readwrite, bs, blocksize,
+ * size, filesize, directory) keep the rule of names read from files (common/text_check.h),
+ * CP_TEXT_MAX bytes at most. CP_EDATA naming the job and the option otherwise. */
+static int job_texts(const char *name, const json_t *root, const json_t *job,
+                     const char *job_name, cp_err_t *err)
+{
+    static const char *const keys[] = {"rw", "readwrite", "bs", "blocksize", "size",
+                                       "filesize", "directory"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        const char *v = job_option(root, job, keys[i]);
+        text_fault_t fault = v != NULL ? text_check(v, CP_TEXT_MAX) : TEXT_OK;
+        char says[64];
+        if (fault != TEXT_OK && fault != TEXT_EMPTY)
+            return cp_err_set(err, CP_EDATA, "%s: job '%s': option '%s' %s", name, job_name,
+                              keys[i], text_fault_says(fault, CP_TEXT_MAX, says, sizeof says));
+    }
+    return CP_OK;
+}
+
 /* One job's row: checked, filled and appended to imp (whose rows have room). */
 static int job_row(const char *name, const json_t *root, const json_t *jobs, const json_t *job,
                    fio_import_t *imp, cp_err_t *err)
@@ -163,13 +183,17 @@ static int job_row(const char *name, const json_t *root, const json_t *jobs, con
         return cp_err_set(err, CP_EDATA, "%s: a job without a usable jobname (1 to %d "
                           "printable bytes, not '%s')", name, CP_NAME_MAX - 1,
                           CP_MEM_TARGET_NAME);
+    int rc;
     long error = (long)json_integer_value(json_object_get(job, "error"));
     if (error != 0)
         return cp_err_set(err, CP_EDATA, "%s: job '%s' failed (fio error %ld)", name,
                           r.target, error);
     char pattern[32];
+    rc = job_texts(name, root, job, r.target, err);
+    if (rc != CP_OK)
+        return rc;
     job_pattern(root, job, pattern);
-    int rc = job_op(name, r.target, pattern, &r.op, err);
+    rc = job_op(name, r.target, pattern, &r.op, err);
     if (rc != CP_OK)
         return rc;
     if (clones(jobs, job) > 1 && option_count(root, job, "numjobs") > 1)
@@ -182,6 +206,9 @@ static int job_row(const char *name, const json_t *root, const json_t *jobs, con
     if (!(bw > 0))
         return cp_err_set(err, CP_EDATA, "%s: job '%s' has no %s bandwidth (%s.bw_bytes "
                           "missing or 0)", name, r.target, side_name, side_name);
+    if (!(bw < CP_QUANTITY_MAX))
+        return cp_err_set(err, CP_EDATA, "%s: job '%s': %s.bw_bytes %g is past 2^63 bytes/s",
+                          name, r.target, side_name, bw);
     r.bytes_per_s = bw;
     r.seconds = json_number_value(json_object_get(side, "runtime")) / 1000.0;
     r.size_bytes = job_size(root, job, side);
@@ -203,6 +230,9 @@ int fio_import_parse(const char *name, const json_t *root, fio_import_t *out, cp
     if (!json_is_array(jobs) || version == NULL)
         return cp_err_set(err, CP_EDATA, "%s: not fio's JSON output (no \"fio version\" and "
                           "\"jobs\"; run fio with --output-format=json)", name);
+    if (text_check(version, sizeof out->version) != TEXT_OK)
+        return cp_err_set(err, CP_EDATA, "%s: \"fio version\" is no version (1 to %zu "
+                          "bytes, no control characters)", name, sizeof out->version - 1);
     if (json_array_size(jobs) == 0)
         return cp_err_set(err, CP_EDATA, "%s: fio's output holds no job", name);
     snprintf(out->version, sizeof out->version, "%s", version);

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/text_check.h"
 #include "tables/meta_json.h"
 
 void history_set_free(history_set_t *set)
@@ -178,9 +179,9 @@ static int load_one(history_set_t *set, const char *path, const analysis_options
     if ((size_t)snprintf(meta_path, sizeof meta_path, "%s/meta.json", path) >= sizeof meta_path ||
         (size_t)snprintf(runs_path, sizeof runs_path, "%s/runs.csv", path) >= sizeof runs_path)
         return skip_add(set, path, "path too long");
-    json_error_t jerr;
+    cp_err_t merr = {0};
     json_t *meta = NULL;
-    meta_read_result_t read = meta_read(path, &meta, &jerr);
+    meta_read_result_t read = meta_read(path, &meta, &merr);
     if (read == META_READ_MISSING)
         return skip_add(set, path, "no meta.json (its host and start time are unknown)");
     if (access(runs_path, F_OK) != 0) {
@@ -192,8 +193,12 @@ static int load_one(history_set_t *set, const char *path, const analysis_options
         json_decref(meta);
         return rc;
     }
-    if (read == META_READ_BAD)
-        return skip_add(set, path, "meta.json: %s (line %d)", jerr.text, jerr.line);
+    if (read == META_READ_BAD || read == META_READ_REFUSED) {
+        /* The skip names the directory: its reason starts at "meta.json: ...". */
+        size_t len = strlen(path);
+        bool ours = strncmp(merr.msg, path, len) == 0 && merr.msg[len] == '/';
+        return skip_add(set, path, "%s", ours ? merr.msg + len + 1 : merr.msg);
+    }
     char hostbuf[256];
     const char *host = meta_host(meta, path, hostbuf, sizeof hostbuf);
     const char *started = json_str(meta, "started");
@@ -234,6 +239,25 @@ static int load_one(history_set_t *set, const char *path, const analysis_options
     return CP_OK;
 }
 
+/* Records a directory whose name holds a control character (it would reach the reports,
+ * the plots' labels and the terminal): skipped, its path shown with "\xNN" in their place. */
+static int skip_named(history_set_t *set, const char *path)
+{
+    char *shown = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&shown, &len);
+    if (f == NULL)
+        return CP_ENOMEM;
+    text_visible(f, path, strlen(path), false);
+    if (fclose(f) != 0) {
+        free(shown);
+        return CP_ENOMEM;
+    }
+    int rc = skip_add(set, shown, "the directory's name holds a control character");
+    free(shown);
+    return rc;
+}
+
 static bool has_file(const char *dir, const char *name)
 {
     char path[PATH_MAX];
@@ -261,7 +285,9 @@ static int walk(history_set_t *set, const char *dir, int depth,
             free(names[i]);
             continue;
         }
-        if (set->n >= HISTORY_MAX_STUDIES)
+        if (text_check(name, PATH_MAX) == TEXT_CONTROL)
+            rc = skip_named(set, path);
+        else if (set->n >= HISTORY_MAX_STUDIES)
             rc = skip_add(set, path, "more than %d studies: left out", HISTORY_MAX_STUDIES);
         else if (has_file(path, "meta.json") || has_file(path, "runs.csv"))
             rc = load_one(set, path, options);

@@ -137,6 +137,10 @@ static int result_rows(const char *name, const json_t *results, size_t i,
         return rc;
     row.cpu_user_s = json_number_value(json_object_get(result, "user"));
     row.cpu_sys_s = json_number_value(json_object_get(result, "system"));
+    if (!(row.cpu_user_s >= 0 && row.cpu_user_s < CP_QUANTITY_MAX && row.cpu_sys_s >= 0 &&
+          row.cpu_sys_s < CP_QUANTITY_MAX))
+        return cp_err_set(err, CP_EDATA, "%s: result %zu ('%.60s'): user or system time is "
+                          "not a time (0 to 2^63 s)", name, i + 1, cmd);
     const json_t *exit_codes = json_object_get(result, "exit_codes");
     size_t k;
     const json_t *t;
@@ -145,6 +149,11 @@ static int result_rows(const char *name, const json_t *results, size_t i,
         if (!json_is_number(t) || !(row.seconds > 0))
             return cp_err_set(err, CP_EDATA, "%s: result %zu ('%.60s'): time %zu is not a "
                               "positive number", name, i + 1, cmd, k + 1);
+        if (!(row.seconds >= CP_SECONDS_MIN && row.seconds < CP_QUANTITY_MAX))
+            return cp_err_set(err, CP_EDATA, "%s: result %zu ('%.60s'): time %zu, %g s, is "
+                              "%s", name, i + 1, cmd, k + 1, row.seconds,
+                              row.seconds < CP_SECONDS_MIN ? "below a microsecond"
+                                                           : "past 2^63");
         row.rep = (int)k + 1;
         row.exit_code = (int)json_integer_value(json_array_get(exit_codes, k));
         imp->rows[imp->n++] = row;

@@ -12,7 +12,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/bounds.h"
+#include "common/text_check.h"
 #include "tables/outfile.h"
+
+/* The bounds of meta_check: a command-line word (the kernel's MAX_ARG_STRLEN) and the
+ * nesting; numbers are below CP_QUANTITY_MAX. */
+#define META_ARG_MAX 131072
+#define META_DEPTH_MAX 16
 
 const char *meta_time_text(time_t t, char *buf, size_t cap)
 {
@@ -183,34 +190,139 @@ static void target_env(const json_t *t, study_env_target_t *out)
     out->read_cap_bps = number_of(t, "emulated_read_cap_bytes_per_s");
 }
 
-/* The reader behind meta_read and meta_read_env: path is the meta.json file itself. */
-static meta_read_result_t read_meta_file(const char *path, json_t **meta, json_error_t *jerr)
+/* ---- the rule every field keeps --------------------------------------------------------- */
+
+/* The bound of a string at the field path (names: CP_NAME_MAX; a word of the command line,
+ * which a --cmd template may fill, the kernel's own bound of an argument; the rest
+ * CP_TEXT_MAX), and whether it may hold line ends and tabs (only a command-line word). */
+static size_t field_cap(const char *field, bool *lines_ok)
 {
-    json_error_t ignored;
+    *lines_ok = false;
+    if (strncmp(field, "command_line[", 13) == 0) {
+        *lines_ok = true;
+        return META_ARG_MAX;
+    }
+    if (strcmp(field, "host") == 0 || strcmp(field, "host.hostname") == 0 ||
+        strcmp(field, "host.name") == 0)
+        return CP_NAME_MAX;
+    const char *dot = strrchr(field, '.');
+    if (strncmp(field, "targets[", 8) == 0 && dot != NULL && strcmp(dot, ".name") == 0)
+        return CP_NAME_MAX;
+    return CP_TEXT_MAX;
+}
+
+/* Whether text[0..len) keeps the rule, tabs and line ends allowed when lines_ok. */
+static text_fault_t field_text_fault(const char *text, size_t len, size_t cap, bool lines_ok)
+{
+    if (len == 0)
+        return TEXT_OK; /* an empty string reads as absent */
+    if (!lines_ok)
+        return text_check_bytes(text, len, cap, NULL);
+    for (size_t i = 0; i < len; i++) {
+        size_t n = text_control_at(text + i, len - i);
+        if (n > 0 && text[i] != '\n' && text[i] != '\t')
+            return TEXT_CONTROL;
+    }
+    return len >= cap ? TEXT_LONG : TEXT_OK;
+}
+
+/* Checks value, found at field (a path such as "targets[1].name"), and what it holds;
+ * CP_EDATA "PATH: field 'F' ..." at the first that breaks the rule. */
+static int check_field(const json_t *value, const char *path, char *field, size_t len,
+                       size_t cap, int depth, cp_err_t *err)
+{
+    if (depth > META_DEPTH_MAX)
+        return cp_err_set(err, CP_EDATA, "%s: field '%s' is nested more than %d deep", path,
+                          field, META_DEPTH_MAX);
+    if (json_is_string(value)) {
+        bool lines_ok;
+        size_t bound = field_cap(field, &lines_ok);
+        text_fault_t fault = field_text_fault(json_string_value(value), json_string_length(value),
+                                              bound, lines_ok);
+        char says[64];
+        if (fault != TEXT_OK)
+            return cp_err_set(err, CP_EDATA, "%s: field '%s' %s", path, field,
+                              text_fault_says(fault, bound, says, sizeof says));
+    } else if (json_is_number(value)) {
+        /* Every number meta.json records is a count, a size, a rate or a setting. */
+        double x = json_number_value(value);
+        if (!(x >= 0.0 && x < CP_QUANTITY_MAX))
+            return cp_err_set(err, CP_EDATA, "%s: field '%s': %g is not a count, size or rate "
+                              "(0 to 2^63)", path, field, x);
+    } else if (json_is_object(value)) {
+        const char *key;
+        json_t *member;
+        json_object_foreach((json_t *)value, key, member) {
+            if ((size_t)snprintf(field + len, cap - len, "%s%s", len > 0 ? "." : "", key) >=
+                cap - len)
+                return cp_err_set(err, CP_EDATA, "%s: a field's name is too long", path);
+            int rc = check_field(member, path, field, strlen(field), cap, depth + 1, err);
+            field[len] = '\0';
+            if (rc != CP_OK)
+                return rc;
+        }
+    } else if (json_is_array(value)) {
+        size_t i;
+        json_t *item;
+        json_array_foreach(value, i, item) {
+            if ((size_t)snprintf(field + len, cap - len, "[%zu]", i) >= cap - len)
+                return cp_err_set(err, CP_EDATA, "%s: a field's name is too long", path);
+            int rc = check_field(item, path, field, strlen(field), cap, depth + 1, err);
+            field[len] = '\0';
+            if (rc != CP_OK)
+                return rc;
+        }
+    }
+    return CP_OK;
+}
+
+int meta_check(const json_t *meta, const char *path, cp_err_t *err)
+{
+    if (!json_is_object(meta))
+        return cp_err_set(err, CP_EDATA, "%s: not a JSON object", path);
+    char field[512] = "";
+    return check_field(meta, path, field, 0, sizeof field, 0, err);
+}
+
+/* The reader behind meta_read and meta_read_env: path is the meta.json file itself. */
+static meta_read_result_t read_meta_file(const char *path, json_t **meta, cp_err_t *err)
+{
     *meta = NULL;
     if (access(path, F_OK) != 0)
         return META_READ_MISSING;
-    *meta = json_load_file(path, 0, jerr != NULL ? jerr : &ignored);
-    return *meta != NULL ? META_READ_OK : META_READ_BAD;
+    json_error_t jerr;
+    *meta = json_load_file(path, 0, &jerr);
+    if (*meta == NULL) {
+        cp_err_set(err, CP_EDATA, "%s: not JSON (line %d: %s)", path, jerr.line, jerr.text);
+        return META_READ_BAD;
+    }
+    if (meta_check(*meta, path, err) != CP_OK) {
+        json_decref(*meta);
+        *meta = NULL;
+        return META_READ_REFUSED;
+    }
+    return META_READ_OK;
 }
 
-meta_read_result_t meta_read(const char *dir, json_t **meta, json_error_t *jerr)
+meta_read_result_t meta_read(const char *dir, json_t **meta, cp_err_t *err)
 {
     char path[PATH_MAX];
     *meta = NULL;
     if ((size_t)snprintf(path, sizeof path, "%s/meta.json", dir) >= sizeof path)
         return META_READ_MISSING;
-    return read_meta_file(path, meta, jerr);
+    return read_meta_file(path, meta, err);
 }
 
-bool meta_read_env(const char *path, study_env_t *env)
+int meta_read_env(const char *path, study_env_t *env, cp_err_t *err)
 {
     json_t *meta = NULL;
-    read_meta_file(path, &meta, NULL);
+    cp_err_t why = {0}; /* a file that is not JSON is unknown, not an error */
+    if (read_meta_file(path, &meta, &why) == META_READ_REFUSED)
+        return cp_err_set(err, CP_EDATA, "%s", why.msg);
     env->known = json_is_object(meta);
     if (!env->known) {
         json_decref(meta);
-        return false;
+        return CP_OK;
     }
     /* An import's meta.json names a host and a time, nothing of a machine: its environment
      * is not known, lest an empty one read as "the same" as another. */
@@ -241,5 +353,5 @@ bool meta_read_env(const char *path, study_env_t *env)
             target_env(t, &env->targets[env->ntargets++]);
     }
     json_decref(meta);
-    return true;
+    return CP_OK;
 }

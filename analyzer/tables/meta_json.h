@@ -42,20 +42,32 @@ void meta_set_status(json_t *meta, const char *status, const char *stage);
 typedef enum meta_read_result {
     META_READ_OK,      /* *meta is the caller's reference (json_decref) */
     META_READ_MISSING, /* no DIR/meta.json (or its path is too long) */
-    META_READ_BAD,     /* there, but not JSON: jerr (may be NULL) says where */
+    META_READ_BAD,     /* there, but not JSON: err says where */
+    META_READ_REFUSED, /* JSON, but a field breaks meta_check's rule: err names it */
 } meta_read_result_t;
 
-/* Reads DIR/meta.json, the one reader of that file; *meta is NULL unless META_READ_OK.
- * What the fields mean is the reader's business (study/meta.h has the status
- * rules). */
-meta_read_result_t meta_read(const char *dir, json_t **meta, json_error_t *jerr);
+/* Checks every field of meta, read from path, before any of it is used: each string
+ * keeps the rule of common/text_check.h (no control characters; host names and target
+ * names under CP_NAME_MAX bytes, a word of command_line under 128 KiB and the only
+ * strings that may hold tabs and line ends, any other under CP_TEXT_MAX), each number is
+ * from 0 to 2^63, and the document is no deeper than 16 levels. CP_OK, or CP_EDATA
+ * "PATH: field 'host.hostname' holds a control character" (the value itself is not
+ * repeated). */
+int meta_check(const json_t *meta, const char *path, cp_err_t *err);
+
+/* Reads DIR/meta.json, the one reader of that file, and checks it (meta_check); *meta is
+ * NULL unless META_READ_OK. err (may be NULL) gets one line naming the file for
+ * META_READ_BAD and META_READ_REFUSED. What the fields mean is the reader's business
+ * (study/meta.h has the status rules). */
+meta_read_result_t meta_read(const char *dir, json_t **meta, cp_err_t *err);
 
 /* Reads the environment recorded in the meta.json at path into *env (study_env_init first:
- * what the file lacks stays unknown). False, with env->known false, when the file is
- * missing or not JSON; never an error: an environment only explains. An import's
+ * what the file lacks stays unknown). CP_OK, with env->known false, when the file is
+ * missing or not JSON: an environment only explains. CP_EDATA (err as meta_read's) when
+ * a field breaks meta_check's rule: the file is refused, not half used. An import's
  * meta.json (meta_create_import) is read with env->imported true and env->known false:
  * it names a host, not a machine. */
-bool meta_read_env(const char *path, study_env_t *env);
+int meta_read_env(const char *path, study_env_t *env, cp_err_t *err);
 
 /* Writes meta to DIR/meta.json (replacing the previous version atomically). */
 int meta_write(const json_t *meta, const char *dir, cp_err_t *err);

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "tables/csv_out.h"
 #include "tables/fio_import.h"
 #include "tables/hyperfine_import.h"
 #include "tables/history_load.h"
@@ -374,7 +375,7 @@ static void test_meta_action(void **state)
     snprintf(path, sizeof path, "%s/meta.json", dir);
     study_env_t env;
     study_env_init(&env);
-    assert_true(meta_read_env(path, &env));
+    assert_int_equal(meta_read_env(path, &env, NULL), CP_OK);
     assert_true(env.imported);
     assert_false(env.known);
     assert_string_equal(env.hostname, "box");
@@ -386,6 +387,93 @@ static void test_meta_action(void **state)
     assert_int_equal(import_meta_action(dir, "runs.csv", true), IMPORT_META_KEEP);
     unlink(path);
     rmdir(dir);
+}
+
+/* A number wider than a field's 40 bytes as %.0f is written so that it reads back the
+ * same (it was cut: 1e300 became about 1e38). */
+static void test_named_number_kept(void **state)
+{
+    (void)state;
+    const double values[] = {1e300, 9.2e18, 123456789.0, -1e200};
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        csv_named_row_t row = {0};
+        csv_named_num(&row, "bytes_per_s", 0, values[i]);
+        assert_true(strtod(row.fields[0].num, NULL) == values[i]);
+    }
+}
+
+/* fio's figures past 2^63, and hyperfine's times below a microsecond, refused naming the
+ * job or result. */
+static void test_absurd_numbers(void **state)
+{
+    (void)state;
+    char job[512], text[1024];
+    snprintf(text, sizeof text, "{\"fio version\":\"fio-3.33\",\"jobs\":[{\"jobname\":\"ssd\","
+             "\"groupid\":0,\"error\":0,\"job options\":{\"rw\":\"write\"},\"write\":"
+             "{\"io_bytes\":1,\"bw_bytes\":1e300,\"runtime\":2000}}]}");
+    fio_import_t imp;
+    cp_err_t err = {0};
+    assert_int_equal(fio_parse(text, &imp, &err), CP_EDATA);
+    assert_non_null(strstr(err.msg, "job 'ssd': write.bw_bytes 1e+300 is past 2^63"));
+    /* An option that reaches a message keeps the rule of names. */
+    fio_job(job, sizeof job, "ssd", 0, "\"rw\":\"write\\u001b[2J\"", 1000, 0);
+    snprintf(text, sizeof text, "{\"fio version\":\"fio-3.33\",\"jobs\":[%s]}", job);
+    cp_err_t err2 = {0};
+    assert_int_equal(fio_parse(text, &imp, &err2), CP_EDATA);
+    assert_non_null(strstr(err2.msg, "option 'rw' holds a control character"));
+    json_t *root = json_of("{\"results\":[{\"command\":\"zstd -T1\",\"parameters\":"
+                           "{\"threads\":\"1\"},\"times\":[1.5,1e-320]}]}");
+    hyperfine_sizes_t sizes = {.input_bytes = 1000, .target = "ssd"};
+    hyperfine_import_t hf;
+    cp_err_t err3 = {0};
+    assert_int_equal(hyperfine_import_parse("h.json", root, &sizes, &hf, &err3), CP_EDATA);
+    if (strstr(err3.msg, "time 2, ") == NULL || strstr(err3.msg, " s, is below a microsecond") == NULL)
+        fail_msg("%s", err3.msg);
+    json_decref(root);
+}
+
+/* meta.json is checked where it is read: a string with a control character, a name past
+ * its bound, a negative size are refused naming the field; a command-line word may hold
+ * a line end (a --cmd template). */
+static void test_meta_check(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *json, *says;
+    } cases[] = {
+        {"{\"host\": {\"hostname\": \"evil\\nsystem(1)\"}}",
+         "m.json: field 'host.hostname' holds a control character"},
+        {"{\"host\": \"\\u001b]0;T\\u0007\"}", "m.json: field 'host' holds a control"},
+        {"{\"targets\": [{\"name\": \"a\"}, {\"dir\": \"x\\u009b2J\"}]}",
+         "m.json: field 'targets[1].dir' holds a control character"},
+        {"{\"host\": {\"mem_total_bytes\": -1}}",
+         "m.json: field 'host.mem_total_bytes': -1 is not a count, size or rate"},
+        {"{\"input\": {\"bytes\": 1e300}}", "field 'input.bytes': 1e+300 is not a count"},
+        {"{\"command_line\": [\"run\", \"--cmd\", \"a\\u001b\"]}",
+         "field 'command_line[2]' holds a control character"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *meta = json_of(cases[i].json);
+        cp_err_t err = {0};
+        assert_int_equal(meta_check(meta, "m.json", &err), CP_EDATA);
+        if (strstr(err.msg, cases[i].says) == NULL)
+            fail_msg("case %zu: '%s' lacks '%s'", i, err.msg, cases[i].says);
+        json_decref(meta);
+    }
+    char long_name[400];
+    memset(long_name, 'x', sizeof long_name);
+    long_name[sizeof long_name - 1] = '\0';
+    json_t *meta = json_pack("{s:{s:s}}", "host", "hostname", long_name);
+    cp_err_t err = {0};
+    assert_int_equal(meta_check(meta, "m.json", &err), CP_EDATA);
+    assert_non_null(strstr(err.msg, "field 'host.hostname' is longer than 127 bytes"));
+    json_decref(meta);
+    meta = json_of("{\"command_line\": [\"run\", \"--cmd\", \"zstd -T{threads}\\n\\techo\"],"
+                   " \"host\": {\"hostname\": \"caf\\u00e9\", \"online_cpus\": 8},"
+                   " \"targets\": [{\"name\": \"ssd\", \"rotational\": null}]}");
+    cp_err_t ok = {0};
+    assert_int_equal(meta_check(meta, "m.json", &ok), CP_OK);
+    json_decref(meta);
 }
 
 int main(void)
@@ -401,6 +489,9 @@ int main(void)
         cmocka_unit_test(test_meta_options),
         cmocka_unit_test(test_meta_started),
         cmocka_unit_test(test_meta_action),
+        cmocka_unit_test(test_named_number_kept),
+        cmocka_unit_test(test_absurd_numbers),
+        cmocka_unit_test(test_meta_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
