@@ -52,7 +52,11 @@ void gnuplot_block_start(FILE *f, size_t index, const char *title)
 {
     if (index > 0)
         fputs("\n\n", f);
-    fprintf(f, "# index %zu: %s\n", index, title);
+    /* A comment: a line end in the title would start a line of data. */
+    fprintf(f, "# index %zu: ", index);
+    for (const char *p = title; *p; p++)
+        fputc((unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p, f);
+    fputc('\n', f);
 }
 
 void gnuplot_value(FILE *f, int digits, double value)

@@ -28,7 +28,8 @@ void gnuplot_array_string(FILE *f, const char *name, size_t i, const char *value
 void gnuplot_array_number(FILE *f, const char *name, size_t i, double value);
 
 /* Starts data block `index` (gnuplot's `index`, 0-based): two blank lines after the block
- * before it, then "# index N: title". */
+ * before it, then "# index N: title" (a control byte of title as '?': the comment stays one
+ * line). */
 void gnuplot_block_start(FILE *f, size_t index, const char *title);
 
 /* One column of a data line: a space and the value with `digits` significant digits, or

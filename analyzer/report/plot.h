@@ -59,8 +59,11 @@ int plot_render(const char *results_dir, const analysis_t *a, const probe_table_
  * saying where it looked when none is found. */
 int plot_templates_dir(char *buf, size_t cap, cp_err_t *err);
 
-/* Writes s into out as a single-quoted gnuplot string literal ('' doubles a quote).
- * Returns the length needed (like snprintf); out is always NUL-terminated when cap > 0. */
+/* Writes s into out as a single-quoted gnuplot string literal ('' doubles a quote), each
+ * byte below 0x20 and DEL as '?' so that no line end or control byte reaches a script.
+ * Returns the length needed (like snprintf). When s does not fit, out holds as much of it
+ * as fits and still its closing quote (a literal is never left open); out is
+ * NUL-terminated when cap > 0 and a whole literal when cap >= 3. */
 size_t plot_gnuplot_quote(const char *s, char *out, size_t cap);
 
 #endif

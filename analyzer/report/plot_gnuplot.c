@@ -20,19 +20,32 @@
 
 size_t plot_gnuplot_quote(const char *s, char *out, size_t cap)
 {
+    /* The literal's bytes, then whether they fit with the closing quote and the NUL. */
+    size_t need = 2;
+    for (const char *p = s; *p; p++)
+        need += *p == '\'' ? 2 : 1;
     size_t n = 0;
-#define PUT(c) do { if (n + 1 < cap) out[n] = (c); n++; } while (0)
-    PUT('\'');
-    for (; *s; s++) {
-        if (*s == '\'')
-            PUT('\'');
-        PUT(*s);
+    if (cap < 3) {
+        if (cap > 0)
+            out[0] = '\0';
+        return need;
     }
-    PUT('\'');
-#undef PUT
-    if (cap > 0)
-        out[n < cap ? n : cap - 1] = '\0';
-    return n;
+    out[n++] = '\'';
+    for (const char *p = s; *p; p++) {
+        /* A line end would close the literal and begin a command: no byte below 0x20 (nor
+         * DEL) reaches a script, whatever a reader let through. */
+        unsigned char c = (unsigned char)*p;
+        char shown = c < 0x20 || c == 0x7f ? '?' : *p;
+        size_t width = shown == '\'' ? 2 : 1;
+        if (n + width + 2 > cap) /* room for the closing quote and the NUL */
+            break;
+        out[n++] = shown;
+        if (shown == '\'')
+            out[n++] = '\'';
+    }
+    out[n++] = '\'';
+    out[n] = '\0';
+    return need;
 }
 
 const char *plot_gnuplot_program(void)

@@ -176,9 +176,18 @@ static void test_gnuplot_quote(void **state)
     char out[64];
     assert_int_equal(plot_gnuplot_quote("/tmp/it's here", out, sizeof out), 17);
     assert_string_equal(out, "'/tmp/it''s here'");
+    /* Cut to fit, the literal is still closed: an open one would take in the next line. */
     char small[6];
-    plot_gnuplot_quote("abcdefgh", small, sizeof small);
-    assert_string_equal(small, "'abcd");
+    assert_int_equal(plot_gnuplot_quote("abcdefgh", small, sizeof small), 10);
+    assert_string_equal(small, "'abc'");
+    plot_gnuplot_quote("ab'cd", small, sizeof small);
+    assert_string_equal(small, "'ab'");
+    /* A line end would close the literal and run the next line as a command; no byte
+     * below 0x20 (nor DEL) reaches the script. */
+    plot_gnuplot_quote("evil\nsystem(\"touch pwned\")\n#\x1b]0;T\x07\x7f", out, sizeof out);
+    assert_string_equal(out, "'evil?system(\"touch pwned\")?#?]0;T?" "?'");
+    for (const char *p = out; *p; p++)
+        assert_true((unsigned char)*p >= 0x20 && *p != 0x7f);
 }
 
 static void test_data_files(void **state)
