@@ -242,7 +242,9 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, const 
     char label[300], buf[1024], r1[32], r2[32], r3[32], r4[32], r5[32];
     const analysis_ceiling_t *ceil = &a->ceilings[s->ceiling];
     series_method(s, buf, sizeof buf);
-    doc_heading(d, 3, "%s", series_label(s, label, sizeof label));
+    char heading[700];
+    doc_heading(d, 3, "%s", doc_escape(d, series_label(s, label, sizeof label), heading,
+                                       sizeof heading));
     doc_sentence(d, "  ", "%s", buf);
     if (series_sources(s, buf, sizeof buf))
         doc_sentence(d, "  ", "%s", buf);
@@ -451,9 +453,10 @@ static int render(const void *view, const doc_t *d, cp_err_t *err)
 int analysis_write_summary(const analysis_t *a, FILE *out, cp_err_t *err)
 {
     char label[300], rate[32], cpu[32], vol[32], wr[32], rd[32], words[1024];
+    const doc_t text = {.out = out, .style = &doc_style_text};
     /* The analysis' own order (by codec, memory first, targets as given), as every
      * report has it. */
-    if (decision_write(a, out, "") > 0)
+    if (decision_write(a, &text, "") > 0)
         fputc('\n', out);
     int width = 14;
     for (size_t i = 0; i < a->nseries; i++) {
@@ -481,7 +484,7 @@ int analysis_write_summary(const analysis_t *a, FILE *out, cp_err_t *err)
             "own speed in output bytes; 'eff.' is the rate over the lowest known ceiling, "
             "CPU, write or read)\n\n",
             any_decompress ? "uncompressed (restored, for a decompression)" : "input");
-    answer_write_failed(a, out, "");
+    answer_write_failed(a, &text, "");
     for (size_t j = 0; j < a->nseries; j++)
         fprintf(out, "%s\n", answer_sentence(a, &a->series[j], words, sizeof words));
     if (fflush(out) != 0 || ferror(out))

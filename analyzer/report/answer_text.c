@@ -350,12 +350,15 @@ static size_t write_notes(const analysis_t *a, const doc_t *d)
     FILE *out = d->out;
     size_t notes = 0;
     const char *bullet = doc_item(d, "  ! ");
-    for (size_t i = 0; i < a->nnotes; i++, notes++)
-        fprintf(out, "%s%s\n", bullet, a->notes[i].text);
+    for (size_t i = 0; i < a->nnotes; i++, notes++) {
+        fputs(bullet, out);
+        doc_text(d, a->notes[i].text);
+        fputc('\n', out);
+    }
     for (size_t i = 0; i < a->nseries; i++) {
         const analysis_series_t *s = &a->series[i];
-        char name[300], at[256], r1[32], r2[32];
-        figure_series_label(s, true, name, sizeof name);
+        char label[300], name[700], at[256], r1[32], r2[32];
+        doc_escape(d, figure_series_label(s, true, label, sizeof label), name, sizeof name);
         double eff = 0.0, out_bps = 0.0, cpus = 0.0, shift = 0.0;
         for (size_t k = 0; k < s->npoints; k++) {
             const analysis_point_t *p = &s->points[k];
@@ -411,14 +414,17 @@ static size_t write_notes(const analysis_t *a, const doc_t *d)
     return notes;
 }
 
-void answer_write_failed(const analysis_t *a, FILE *out, const char *prefix)
+void answer_write_failed(const analysis_t *a, const doc_t *d, const char *prefix)
 {
     for (size_t i = 0; i < a->nfailed; i++) {
         const run_failure_t *f = &a->failed[i];
-        char why[sizeof f->error];
-        fprintf(out, "%s%s%s%s%s: no result from its %zu run%s: %s\n", prefix, f->target,
-                f->codec[0] ? " (" : "", f->codec, f->codec[0] ? ")" : "", f->count,
-                f->count == 1 ? "" : "s", run_failure_reason(f, why, sizeof why));
+        char why[sizeof f->error], line[sizeof f->error + 512];
+        snprintf(line, sizeof line, "%s%s%s%s: no result from its %zu run%s: %s", f->target,
+                 f->codec[0] ? " (" : "", f->codec, f->codec[0] ? ")" : "", f->count,
+                 f->count == 1 ? "" : "s", run_failure_reason(f, why, sizeof why));
+        fputs(prefix, d->out);
+        doc_text(d, line);
+        fputc('\n', d->out);
     }
 }
 
@@ -427,12 +433,14 @@ size_t answer_write(const analysis_t *a, const doc_t *d)
     FILE *out = d->out;
     char buf[1024], marks[128];
     doc_section(d, 2, "the answer:\n", "The answer");
-    if (decision_write(a, out, doc_item(d, "  ")) > 0)
+    if (decision_write(a, d, doc_item(d, "  ")) > 0)
         fputc('\n', out);
-    for (size_t i = 0; i < a->nseries; i++)
-        fprintf(out, "%s%s\n", doc_item(d, "  "),
-                answer_sentence(a, &a->series[i], buf, sizeof buf));
-    answer_write_failed(a, out, doc_item(d, "  "));
+    for (size_t i = 0; i < a->nseries; i++) {
+        fputs(doc_item(d, "  "), out);
+        doc_text(d, answer_sentence(a, &a->series[i], buf, sizeof buf));
+        fputc('\n', out);
+    }
+    answer_write_failed(a, d, doc_item(d, "  "));
     size_t width = 6;
     for (size_t i = 0; i < a->nseries; i++) {
         size_t w = strlen(figure_series_label(&a->series[i], true, buf, sizeof buf));

@@ -30,8 +30,8 @@ const char *answer_point_marks(const analysis_series_t *s, size_t k, char *buf, 
 
 /* One line per (target, codec) none of whose runs succeeded, "NAME (CODEC): no result
  * from its N runs: WHY" (run_failure_reason: an exit status and first stderr line), each
- * after prefix. */
-void answer_write_failed(const analysis_t *a, FILE *out, const char *prefix);
+ * after prefix (as it is), the line escaped for d (doc_text). */
+void answer_write_failed(const analysis_t *a, const doc_t *d, const char *prefix);
 
 /* Writes the answer section into d (text or Markdown): the sentences, the decision table
  * and the notes. Returns the number of notes written. */

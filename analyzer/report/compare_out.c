@@ -240,9 +240,14 @@ static void environments_text(const doc_t *d, const compare_study_t *studies, si
                     "size, version and targets' file systems, mount options and devices\n",
                     bullet, who);
         for (long i = 0; i < nd; i++) {
+            /* The values are meta.json's: the line is escaped for the document. */
             const study_env_diff_t *e = &diffs[i];
-            fprintf(out, "%s%c: %s %s -> %s%s%s\n", bullet, who, e->what, e->a, e->b,
-                    e->explains[0] ? ": " : "", e->explains);
+            char line[sizeof e->what + sizeof e->a + sizeof e->b + sizeof e->explains + 16];
+            snprintf(line, sizeof line, "%s %s -> %s%s%s", e->what, e->a, e->b,
+                     e->explains[0] ? ": " : "", e->explains);
+            fprintf(out, "%s%c: ", bullet, who);
+            doc_text(d, line);
+            fputc('\n', out);
         }
     }
 }
@@ -265,10 +270,10 @@ static void verdict_env_line(const doc_t *d, const compare_pair_t *p,
         if (!diffs[i].explains[0])
             continue;
         if (named++ == 0)
-            fprintf(out, "%sdifferences that can explain the changed verdicts: %s", indent,
-                    diffs[i].what);
+            fprintf(out, "%sdifferences that can explain the changed verdicts: ", indent);
         else
-            fprintf(out, ", %s", diffs[i].what);
+            fputs(", ", out);
+        doc_text(d, diffs[i].what);
     }
     if (named > 0)
         fputc('\n', out);
@@ -395,9 +400,11 @@ static void header_text(const doc_t *d, const compare_result_t *r,
 {
     FILE *out = d->out;
     const char *bullet = doc_item(d, "");
-    fprintf(out, "%sA: %s\n", bullet, studies[0].label);
-    for (size_t i = 1; i < n; i++)
-        fprintf(out, "%s%c: %s\n", bullet, i < 26 ? (char)('A' + i) : '?', studies[i].label);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(out, "%s%c: ", bullet, i < 26 ? (char)('A' + i) : '?');
+        doc_text(d, studies[i].label);
+        fputc('\n', out);
+    }
     fprintf(out, "\nB/A is the ratio of the rates (each the median input over the median "
             "seconds, as analyze gives them). With %d or more repetitions on both "
             "sides the call rests on a %.0f%% bootstrap interval (%u resamples, seed %llu); "
@@ -431,10 +438,10 @@ int compare_write_pairs(const compare_result_t *r, const compare_study_t *studie
     doc_alarm(d, "regression", regression + 1, sizeof regression - 1);
     for (size_t k = 0; k < r->npairs; k++) {
         const compare_pair_t *p = &r->pairs[k];
-        char title[1024], sum[256];
+        char title[1024], shown[2100], sum[256];
         pair_title(p, studies, title, sizeof title);
         fputc('\n', out);
-        doc_heading(d, level, "%s", title);
+        doc_heading(d, level, "%s", doc_escape(d, title, shown, sizeof shown));
         doc_table_head(d, &table);
         for (size_t i = 0; i < p->npoints; i++) {
             const compare_point_t *c = &p->points[i];
@@ -454,7 +461,9 @@ int compare_write_pairs(const compare_result_t *r, const compare_study_t *studie
         verdict_env_line(d, p, studies);
         split_changes(d, p);
         compare_pair_summary(r, p, sum, sizeof sum);
-        fprintf(out, "%s%s\n", doc_item(d, "  "), sum);
+        fputs(doc_item(d, "  "), out);
+        doc_text(d, sum);
+        fputc('\n', out);
     }
     if (ferror(out))
         return cp_err_errno(err, CP_EIO, errno ? errno : EIO, "cannot write the comparison");
@@ -483,7 +492,8 @@ static void write_unpaired(const compare_result_t *r, const compare_study_t *stu
             if (told++ == 0)
                 fprintf(out, "%snot paired, so not compared: %c:", prefix,
                         k < 26 ? (char)('A' + k) : '?');
-            fprintf(out, "%s %s", told > 1 ? "," : "", label);
+            fputs(told > 1 ? ", " : " ", out);
+            doc_text(d, label);
         }
         if (told > 0)
             fputc('\n', out);

@@ -53,14 +53,16 @@ const char *decision_line(const analysis_t *a, size_t c, int threads, char *buf,
     return buf;
 }
 
-size_t decision_write(const analysis_t *a, FILE *out, const char *prefix)
+size_t decision_write(const analysis_t *a, const doc_t *d, const char *prefix)
 {
     size_t lines = 0;
     char line[2048];
     for (size_t c = 0; c < a->nceilings; c++)
         for (int T = 1; T <= RUNS_THREADS_MAX; T++)
             if (decision_line(a, c, T, line, sizeof line)[0] != '\0') {
-                fprintf(out, "%s%s\n", prefix, line);
+                fputs(prefix, d->out);
+                doc_text(d, line);
+                fputc('\n', d->out);
                 lines++;
             }
     return lines;

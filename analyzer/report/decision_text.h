@@ -10,14 +10,16 @@
 #include <stdio.h>
 
 #include "model/analysis.h"
+#include "report/doc_writer.h"
 
 /* The line for ceiling c's codec at threads into buf (no newline); "" when no target
  * other than memory ran it. Returns buf. */
 const char *decision_line(const analysis_t *a, size_t c, int threads, char *buf, size_t cap);
 
-/* Writes one line per codec and thread count that a target other than memory ran, each
- * after prefix, codecs in the analysis's order, thread counts ascending. Returns the
- * number of lines written. */
-size_t decision_write(const analysis_t *a, FILE *out, const char *prefix);
+/* Writes into d one line per codec and thread count that a target other than memory ran,
+ * each after prefix (the document's own, as it is), its names escaped for d (doc_text),
+ * codecs in the analysis's order, thread counts ascending. Returns the number of lines
+ * written. */
+size_t decision_write(const analysis_t *a, const doc_t *d, const char *prefix);
 
 #endif

@@ -8,6 +8,35 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/text_check.h"
+
+/* ---- escaping ------------------------------------------------------------------------- */
+
+/* The characters Markdown gives a meaning inside a line of text or a table cell that a
+ * name must not take on: '\\' (an escape), '|' (a cell's end), '<' and '>' (raw HTML, a
+ * quote at a line's start) and '&' (an entity). */
+static bool markdown_special(char c)
+{
+    return c == '\\' || c == '|' || c == '<' || c == '>' || c == '&';
+}
+
+/* text[0..len) as Markdown text: each special character after a backslash (CommonMark's
+ * escape: it renders as itself), each control character as "\\xNN". */
+static void markdown_escaped(FILE *out, const char *text, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        size_t n = text_control_at(text + i, len - i);
+        if (n > 0) {
+            text_visible(out, text + i, n, false);
+            i += n - 1;
+            continue;
+        }
+        if (markdown_special(text[i]))
+            fputc('\\', out);
+        fputc(text[i], out);
+    }
+}
+
 /* ---- plain text ----------------------------------------------------------------------- */
 
 static const char *text_item(const char *text_lead)
@@ -36,7 +65,7 @@ static void text_section(FILE *out, int level, const char *text_title, const cha
 {
     (void)level;
     (void)title;
-    fputs(text_title, out);
+    text_visible(out, text_title, strlen(text_title), true);
 }
 
 static const char *text_alarm(const char *word, char *buf, size_t cap)
@@ -60,12 +89,21 @@ static const char *gap_of(const doc_column_t *c)
     return c->gap != NULL ? c->gap : " ";
 }
 
-/* One cell after its column's gap, padded to the column's width. */
+/* One cell after its column's gap, padded to the column's width; a control character
+ * (none should come this far: readers refuse them) is shown as "\\xNN". */
 static void text_cell(FILE *out, const doc_column_t *c, bool first, const char *cell)
 {
     if (!first)
         fputs(gap_of(c), out);
-    fprintf(out, c->left ? "%-*s" : "%*s", c->width, cell);
+    size_t len = strlen(cell), shown = len;
+    for (size_t i = 0; i < len; i++)
+        shown += text_control_at(cell + i, len - i) > 0 ? 3 : 0;
+    int pad = c->width > (int)shown ? c->width - (int)shown : 0;
+    if (!c->left)
+        fprintf(out, "%*s", pad, "");
+    text_visible(out, cell, len, false);
+    if (c->left)
+        fprintf(out, "%*s", pad, "");
 }
 
 static void text_table_head(FILE *out, const doc_table_t *t)
@@ -155,7 +193,7 @@ static void markdown_section(FILE *out, int level, const char *text_title, const
 {
     (void)text_title;
     markdown_heading_open(out, level);
-    fputs(title, out);
+    markdown_escaped(out, title, strlen(title));
     markdown_heading_close(out, level);
 }
 
@@ -182,7 +220,8 @@ static void markdown_table_head(FILE *out, const doc_table_t *t)
     fputc('\n', out);
 }
 
-/* A cell's text without the spaces around it, its '|' escaped (it would end the cell). */
+/* A cell's text without the spaces around it, escaped as doc_escape does: '|' would end
+ * the cell, '\\' would take the escape from the '|' after it. */
 static void markdown_cell(FILE *out, const char *cell)
 {
     while (*cell == ' ')
@@ -190,11 +229,7 @@ static void markdown_cell(FILE *out, const char *cell)
     size_t n = strlen(cell);
     while (n > 0 && cell[n - 1] == ' ')
         n--;
-    for (size_t i = 0; i < n; i++) {
-        if (cell[i] == '|')
-            fputc('\\', out);
-        fputc(cell[i], out);
-    }
+    markdown_escaped(out, cell, n);
 }
 
 static void markdown_table_row(FILE *out, const doc_table_t *t, const char *const cells[],
@@ -234,6 +269,35 @@ const doc_style_t doc_style_markdown = {
 };
 
 /* ---- the calls ------------------------------------------------------------------------ */
+
+void doc_text(const doc_t *d, const char *text)
+{
+    if (d->style->markdown)
+        markdown_escaped(d->out, text, strlen(text));
+    else
+        text_visible(d->out, text, strlen(text), false);
+}
+
+const char *doc_escape(const doc_t *d, const char *text, char *buf, size_t cap)
+{
+    FILE *f = cap > 0 ? fmemopen(buf, cap, "w") : NULL;
+    if (f == NULL) {
+        if (cap > 0)
+            buf[0] = '\0';
+        return buf;
+    }
+    doc_text(&(doc_t){.out = f, .style = d->style}, text);
+    fclose(f);
+    buf[cap - 1] = '\0';
+    /* Cut to fit, the text may end in half an escape: a backslash of its own would take
+     * the meaning from whatever the caller writes next. */
+    size_t len = strlen(buf), run = 0;
+    while (run < len && buf[len - 1 - run] == '\\')
+        run++;
+    if (run % 2 == 1 && d->style->markdown)
+        buf[len - 1] = '\0';
+    return buf;
+}
 
 bool doc_is_markdown(const doc_t *d)
 {
@@ -302,7 +366,9 @@ void doc_label(const doc_t *d, const char *text_indent, const char *label)
 
 void doc_bold(const doc_t *d, const char *text)
 {
-    fprintf(d->out, "%s%s%s", d->style->bold_mark, text, d->style->bold_mark);
+    fputs(d->style->bold_mark, d->out);
+    doc_text(d, text);
+    fputs(d->style->bold_mark, d->out);
 }
 
 const char *doc_alarm(const doc_t *d, const char *word, char *buf, size_t cap)

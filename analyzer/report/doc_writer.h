@@ -76,6 +76,18 @@ typedef struct doc {
     const doc_style_t *style; /* a back end (doc_style_text, ...); not owned */
 } doc_t;
 
+/* Writes text that came from outside the program (a name, a host, a path, a time read
+ * from a file) so that it reads as itself in the document: in Markdown '\\', '|', '<', '>'
+ * and '&' escaped with a backslash (no raw HTML, entity, cell break or quote), in text as
+ * it is; in both, a control character as "\\xNN". Table cells and section titles are
+ * escaped by the table and section calls themselves: give them the text as it is. */
+void doc_text(const doc_t *d, const char *text);
+
+/* doc_text into buf (cap bytes, cut to fit without leaving half an escape). Returns buf.
+ * For a text that goes into a printf-style doc call or a document's own fprintf; never for
+ * a table cell or a section title (they would be escaped twice). */
+const char *doc_escape(const doc_t *d, const char *text, char *buf, size_t cap);
+
 /* Whether the document is written as Markdown. Only for the few places where the two
  * styles give a piece another shape (a list in one, a table in the other); each says why. */
 bool doc_is_markdown(const doc_t *d);
@@ -126,7 +138,8 @@ void doc_label(const doc_t *d, const char *text_indent, const char *label);
 void doc_sentence(const doc_t *d, const char *text_indent, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* A bold span: "**text**" in Markdown, the text alone in plain text. */
+/* A bold span: "**text**" in Markdown, the text alone in plain text; text escaped as
+ * doc_text escapes it. */
 void doc_bold(const doc_t *d, const char *text);
 
 /* A word that warns ("regression"), into buf (cap bytes, truncated to fit): "**word**" in
@@ -152,7 +165,8 @@ void doc_table_head(const doc_t *d, const doc_table_t *t);
  * Text: the indent, each cell after its column's gap padded to its width (a text_hidden
  * column left out), then the note.
  * Markdown: "| cell | ... |", each cell trimmed of the spaces a text layout put around it
- * and its '|' escaped, the note ending cell t->note_column. Nothing is kept. */
+ * and escaped as doc_text escapes, the note (the writer's own Markdown, not escaped)
+ * ending cell t->note_column. Nothing is kept. */
 void doc_table_row(const doc_t *d, const doc_table_t *t, const char *const cells[],
                    const char *note);
 

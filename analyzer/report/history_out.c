@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,15 +127,17 @@ static void intro(const doc_t *d, const history_result_t *r, const history_set_t
 {
     FILE *out = d->out;
     const char *bullet = doc_item(d, "  ");
+    char root[2 * PATH_MAX], path[2 * PATH_MAX], reason[1024];
     fprintf(out, "%zu stud%s under %s on %zu host%s", set->n, set->n == 1 ? "y" : "ies",
-            set->root, r->nhosts, r->nhosts == 1 ? "" : "s");
+            doc_escape(d, set->root, root, sizeof root), r->nhosts, r->nhosts == 1 ? "" : "s");
     if (set->nskipped > 0)
         fprintf(out, "; %zu director%s skipped:\n", set->nskipped,
                 set->nskipped == 1 ? "y" : "ies");
     else
         fputs(".\n", out);
     for (size_t i = 0; i < set->nskipped; i++)
-        fprintf(out, "%s%s: %s\n", bullet, set->skipped[i].path, set->skipped[i].reason);
+        fprintf(out, "%s%s: %s\n", bullet, doc_escape(d, set->skipped[i].path, path, sizeof path),
+                doc_escape(d, set->skipped[i].reason, reason, sizeof reason));
     fprintf(out, "\nRates are input bytes per second over the median time (MB = 10^6 bytes). "
             "The latest study of each host is compared with the one before it as 'compare' "
             "compares them: B/A per thread count, on a bootstrap %.0f%% interval when both "
@@ -160,12 +163,16 @@ static void write_studies(const doc_t *d, const history_host_t *h, const history
         const history_study_t *s = &studies[h->studies[i]];
         const char *status = study_status(set, h->studies[i]);
         const char *source = imported_source(s);
+        char label[2 * PATH_MAX], started[256], shown_status[256];
+        doc_escape(d, s->label, label, sizeof label);
+        doc_escape(d, s->started_text, started, sizeof started);
+        status = doc_escape(d, status, shown_status, sizeof shown_status);
         if (doc_is_markdown(d))
-            fprintf(out, "| %zu | %s | %s%s%s%s | %s |\n", i + 1, s->started_text, s->label,
+            fprintf(out, "| %zu | %s | %s%s%s%s | %s |\n", i + 1, started, label,
                     source ? " (imported from " : "", source ? source : "", source ? ")" : "",
                     status);
         else
-            fprintf(out, "  #%-3zu %s  %s%s%s%s%s%s\n", i + 1, s->started_text, s->label,
+            fprintf(out, "  #%-3zu %s  %s%s%s%s%s%s\n", i + 1, started, label,
                     status[0] ? " (" : "", status, status[0] ? ")" : "",
                     source ? ", imported from " : "", source ? source : "");
     }

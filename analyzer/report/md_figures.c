@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "report/doc_writer.h"
+
 static const char *base_name(const char *path)
 {
     const char *slash = strrchr(path, '/');
@@ -21,7 +23,9 @@ static void write_figure(FILE *out, const plot_file_t *pf, bool missing,
     const char *title = style->title ? style->title(pf->name) : pf->name;
     const char *image = md_figure_image(pf);
     if (style->list_undrawn && (missing || image[0] == '\0')) {
-        fprintf(out, "- %s: %s\n", title, pf->caption);
+        fprintf(out, "- %s: ", title);
+        doc_text(&(doc_t){.out = out, .style = &doc_style_markdown}, pf->caption);
+        fputc('\n', out);
         return;
     }
     if (style->blank_before)
@@ -32,7 +36,9 @@ static void write_figure(FILE *out, const plot_file_t *pf, bool missing,
         fprintf(out, "![%s](%s/%s)\n\n", title, style->dir, image);
     else if (image[0] != '\0')
         fprintf(out, "![%s](%s)\n\n", title, image);
-    fprintf(out, "%s\n", pf->caption);
+    /* The caption's words hold the series' names: escaped, as all text of a document. */
+    doc_text(&(doc_t){.out = out, .style = &doc_style_markdown}, pf->caption);
+    fputc('\n', out);
     if (style->svg_note && pf->files[0][0] && pf->files[1][0])
         fprintf(out, "\n(Also as [SVG](%s).)\n", base_name(pf->files[1]));
     if (style->blank_after)

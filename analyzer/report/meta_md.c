@@ -1,17 +1,39 @@
 /* meta_md.c - the "How this was measured" section of report.md, read from meta.json (as
  * tables/meta_json.c writes it): host, page cache, input, runs, probe and the targets'
- * table (meta_md.h); for an import's meta.json, where its figures came from. */
+ * table (meta_md.h); for an import's meta.json, where its figures came from. Every string
+ * of meta.json goes through report/doc_writer.h's escaping. */
 #include "report/meta_md.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#include "common/text_check.h"
+#include "report/doc_writer.h"
 #include "tables/meta_json.h"
 
-static const char *str_or(const json_t *o, const char *key, const char *fallback)
+static const doc_t *markdown(FILE *out)
+{
+    static doc_t d;
+    d = (doc_t){.out = out, .style = &doc_style_markdown};
+    return &d;
+}
+
+/* The string member key of o as it is (for comparing), fallback when absent or empty. */
+static const char *raw_or(const json_t *o, const char *key, const char *fallback)
 {
     const char *v = json_string_value(json_object_get(o, key));
     return v != NULL && v[0] != '\0' ? v : fallback;
+}
+
+/* The same, escaped for Markdown (doc_escape): meta.json's strings are the machine's and
+ * the command line's, never the document's own Markdown. A sentence takes up to eight at
+ * once, each valid until eight more are taken. */
+static const char *str_or(const json_t *o, const char *key, const char *fallback)
+{
+    static char ring[8][2 * CP_TEXT_MAX];
+    static unsigned next;
+    char *buf = ring[next++ % 8];
+    return doc_escape(markdown(stdout), raw_or(o, key, fallback), buf, sizeof ring[0]);
 }
 
 /* The section for a meta.json `chokepoint import` wrote (tables/meta_json.h's
@@ -71,11 +93,11 @@ void meta_write_markdown(const json_t *meta, FILE *out)
     else
         snprintf(reps, sizeof reps, "%lld measured repetition(s) per point",
                  (long long)json_integer_value(json_object_get(meta, "reps")));
-    const char *sync = str_or(meta, "sync", "fsync");
+    const char *sync = raw_or(meta, "sync", "fsync");
     const char *end = strcmp(sync, "none") == 0     ? "output's close (no fsync)"
                       : strcmp(sync, "direct") == 0 ? "output's fsync and close, written with O_DIRECT"
                                                     : "output's fsync and close";
-    if (strcmp(str_or(meta, "operation", "compress"), "decompress") == 0)
+    if (strcmp(raw_or(meta, "operation", "compress"), "decompress") == 0)
         fprintf(out, "- Runs: decompression, engine %s (%s): the input compressed once per "
                      "target (not timed, restored once and checked byte for byte), then %s "
                      "after one discarded warm-up per target, in an order shuffled with seed "
@@ -83,11 +105,11 @@ void meta_write_markdown(const json_t *meta, FILE *out)
                      "(the mem target's is in RAM), to the %s. Points are medians; min and max "
                      "are kept.\n",
                 str_or(meta, "engine", "blocks"),
-                strcmp(str_or(meta, "engine", "blocks"), "native") == 0
+                strcmp(raw_or(meta, "engine", "blocks"), "native") == 0
                     ? "one stream, the library's own decoder threads"
                     : "independent frames restored in parallel",
                 reps, (long long)json_integer_value(json_object_get(meta, "seed")),
-                strcmp(str_or(meta, "layout", "split"), "same") == 0
+                strcmp(raw_or(meta, "layout", "split"), "same") == 0
                     ? end : "last byte restored to memory");
     else
         fprintf(out, "- Runs: engine %s, %s after one discarded "
@@ -100,7 +122,13 @@ void meta_write_markdown(const json_t *meta, FILE *out)
                  "after its page cache was dropped; a volume's speed is the median at its "
                  "largest file size.\n\n",
             strcmp(sync, "direct") == 0 ? "with O_DIRECT, then fsync'd" : "through fsync");
-    fprintf(out, "| target | directory | filesystem | device | kind |\n|---|---|---|---|---|\n");
+    static const doc_column_t columns[] = {
+        {.title = "target", .left = true},     {.title = "directory", .left = true},
+        {.title = "filesystem", .left = true}, {.title = "device", .left = true},
+        {.title = "kind", .left = true},
+    };
+    const doc_table_t table = {.columns = columns, .ncolumns = 5};
+    doc_table_head(markdown(out), &table);
     size_t i;
     json_t *t;
     json_array_foreach(json_object_get(meta, "targets"), i, t)
@@ -112,7 +140,7 @@ void meta_write_markdown(const json_t *meta, FILE *out)
         char kind[320];
         if (json_is_true(json_object_get(t, "memory")))
             snprintf(kind, sizeof kind, "memory: output counted and discarded (CPU ceiling)");
-        else if (cap > 0 && strcmp(str_or(t, "emulation", ""), "disk") == 0)
+        else if (cap > 0 && strcmp(raw_or(t, "emulation", ""), "disk") == 0)
             snprintf(kind, sizeof kind, "emulated %.0f MB/s disk: ext4 on a loop device in "
                      "the directory, its writes capped by the kernel's block throttle, the "
                      "host's page cache and write-back%s%s", cap / 1e6,
@@ -131,8 +159,12 @@ void meta_write_markdown(const json_t *meta, FILE *out)
             snprintf(kind, sizeof kind, "disk (reported rotational)");
         else
             snprintf(kind, sizeof kind, "disk");
-        fprintf(out, "| %s | %s | %s | %s %s | %s |\n", str_or(t, "name", "?"),
-                str_or(t, "dir", "-"), str_or(t, "fs_type", "-"), str_or(t, "mount_source", ""),
-                str_or(t, "device", "-"), kind);
+        /* Cells as they are: the table's row escapes them. */
+        char device[2 * CP_TEXT_MAX + 2];
+        snprintf(device, sizeof device, "%s %s", raw_or(t, "mount_source", ""),
+                 raw_or(t, "device", "-"));
+        const char *cells[] = {raw_or(t, "name", "?"), raw_or(t, "dir", "-"),
+                               raw_or(t, "fs_type", "-"), device, kind};
+        doc_table_row(markdown(out), &table, cells, NULL);
     }
 }

@@ -4,6 +4,7 @@
 #include "report/predict_out.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <jansson.h>
 #include <math.h>
 #include <string.h>
@@ -240,7 +241,8 @@ static void write_check(const predict_report_t *r, const doc_t *d)
     if (c == NULL)
         return;
     fputc('\n', out);
-    doc_heading(d, 2, "Checked against %s", r->check_study);
+    char study[2 * PATH_MAX];
+    doc_heading(d, 2, "Checked against %s", doc_escape(d, r->check_study, study, sizeof study));
     bool now = c->rows_now > 0;
     static const doc_column_t columns[] = {
         {.title = "volume", .left = true, .width = 14},
@@ -332,20 +334,26 @@ static void write_people(const predict_report_t *r, const doc_t *d)
 {
     FILE *out = d->out;
     const predict_t *f = r->forecast;
-    char line[2048], words[1536], size_in[32], size_out[32];
-    doc_heading(d, 1, "%s", predict_first_line(r, line, sizeof line));
+    char line[2048], shown[4200], words[1536], size_in[32], size_out[32];
+    doc_heading(d, 1, "%s", doc_escape(d, predict_first_line(r, line, sizeof line), shown,
+                                       sizeof shown));
     doc_section(d, 2, "", "What the predictions assume");
     for (size_t c = 0; c < f->ncodecs; c++) {
         const predict_codec_t *fc = &f->codecs[c];
+        char codec[2 * RUNS_NAME_MAX], study[2 * PATH_MAX];
         fprintf(out, "%sCPU: the memory target's runs of %s in %s, %d..%d threads, %s of input "
-                "(%s of output)%s.\n", doc_item(d, ""), fc->codec, r->study, fc->measured_lo,
+                "(%s of output)%s.\n", doc_item(d, ""),
+                doc_escape(d, fc->codec, codec, sizeof codec),
+                doc_escape(d, r->study, study, sizeof study), fc->measured_lo,
                 fc->measured_hi, format_bytes(fc->input_bytes, size_in, sizeof size_in),
                 format_bytes(fc->output_bytes, size_out, sizeof size_out),
                 fc->cpu_model >= 0 ? "" : "; no model describes its CPU curve");
         cpu_spread_words(f, c, d);
     }
     page_cache_words(r, words, sizeof words);
-    fprintf(out, "%sPage cache: %s.\n", doc_item(d, ""), words);
+    fprintf(out, "%sPage cache: ", doc_item(d, ""));
+    doc_text(d, words);
+    fputs(".\n", out);
     fprintf(out, "%sInput: %s.\n", doc_item(d, ""),
             f->same_layout ? "read from each volume (--layout same): its read speed counts"
                            : "read from where the study read it (its time is in the memory "
@@ -356,13 +364,18 @@ static void write_people(const predict_report_t *r, const doc_t *d)
         volume_words(&f->volumes[v], words, sizeof words);
         fputs(doc_item(d, "  "), out);
         doc_bold(d, f->volumes[v].name);
-        fprintf(out, ": %s.\n", words);
+        fputs(": ", out);
+        doc_text(d, words);
+        fputs(".\n", out);
     }
     for (size_t c = 0; c < f->ncodecs; c++)
         for (size_t v = 0; v < f->nvolumes; v++) {
             const predict_volume_t *vol = &f->volumes[v];
             fputc('\n', out);
-            doc_heading(d, 2, "%s on %s (%s)", f->codecs[c].codec, vol->name,
+            char codec[2 * RUNS_NAME_MAX], name[2 * RUNS_NAME_MAX];
+            doc_heading(d, 2, "%s on %s (%s)",
+                        doc_escape(d, f->codecs[c].codec, codec, sizeof codec),
+                        doc_escape(d, vol->name, name, sizeof name),
                         predict_source_name(vol->source));
             crossover_words(f, c, v, words, sizeof words);
             doc_label(d, "  ", "crossover");

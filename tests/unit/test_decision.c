@@ -55,7 +55,8 @@ static void test_the_fastest_and_each_cost_in_the_order_given(void **state)
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
-    assert_int_equal(decision_write(a, out, "- "), 3);
+    assert_int_equal(decision_write(a, &(doc_t){.out = out, .style = &doc_style_markdown}, "- "),
+                     3);
     fclose(out);
     assert_string_equal(text, "- zstd:3 at 1 thread: local 3.38 s (+13%), usb 8.21 s (+174%), "
                               "shm 3.00 s (fastest)\n"

@@ -1,7 +1,8 @@
 /* test_doc_writer.c - the renderer's two back ends on one document: a table (header, rows
  * padded or trimmed, alignment, a row's note, a column in parentheses, a column text
  * leaves out, '|' escaped), a section, a label, an alarm word, a legend and a folded
- * block, each written once and compared byte for byte in text and in Markdown. */
+ * block, each written once and compared byte for byte in text and in Markdown; names from
+ * files escaped for Markdown (\ | < > &) and their control bytes shown, never written. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -103,12 +104,74 @@ static void test_alarm_fits_its_buffer(void **state)
     assert_string_equal(doc_alarm(&text, "regression", buf, sizeof buf), "REGR");
 }
 
+/* Names from other people's files in a table, a section and a sentence. */
+static void write_names(const doc_t *d)
+{
+    static const doc_column_t columns[] = {
+        {.title = "target", .left = true, .width = 18},
+        {.title = "s", .width = 4},
+    };
+    const doc_table_t t = {.columns = columns, .ncolumns = 2};
+    doc_section(d, 2, "host <b>&\n", "host <b>&");
+    doc_table_head(d, &t);
+    const char *row1[] = {"c|d\\|e", "1"};
+    const char *row2[] = {"<script>x</script>", "2"};
+    const char *row3[] = {"a\x1b]0;T\x07" "b", "3"};
+    doc_table_row(d, &t, row1, NULL);
+    doc_table_row(d, &t, row2, NULL);
+    doc_table_row(d, &t, row3, NULL);
+    doc_table_end(d);
+    doc_text(d, "> &amp; \\ x");
+    fputc('\n', d->out);
+}
+
+static void test_names_escaped(void **state)
+{
+    (void)state;
+    /* Markdown: '\' as well as '|' escaped in a cell (an unescaped '\' took the escape
+     * from the '|' after it, and `c|d\|e` split its cell); '<', '>' and '&' escaped (no
+     * raw HTML, entity or quote); a control byte shown, never written. */
+    char *md = render(&doc_style_markdown, write_names);
+    assert_string_equal(md, "## host \\<b\\>\\&\n\n"
+                            "| target | s |\n|---|---:|\n"
+                            "| c\\|d\\\\\\|e | 1 |\n"
+                            "| \\<script\\>x\\</script\\> | 2 |\n"
+                            "| a\\x1b]0;T\\x07b | 3 |\n"
+                            "\n"
+                            "\\> \\&amp; \\\\ x\n");
+    free(md);
+    /* Text: as it is, but no control byte reaches a terminal, padding counted as shown. */
+    char *text = render(&doc_style_text, write_names);
+    assert_string_equal(text, "host <b>&\n"
+                              "target                s\n"
+                              "c|d\\|e                1\n"
+                              "<script>x</script>    2\n"
+                              "a\\x1b]0;T\\x07b        3\n"
+                              "> &amp; \\ x\n");
+    free(text);
+}
+
+static void test_escape_fits_its_buffer(void **state)
+{
+    (void)state;
+    const doc_t d = {.out = stdout, .style = &doc_style_markdown};
+    char buf[6];
+    /* "a\<b" is 4 bytes, the next escape would not fit; no half escape is left behind. */
+    assert_string_equal(doc_escape(&d, "a<b<c", buf, sizeof buf), "a\\<b");
+    assert_string_equal(doc_escape(&d, "ab<<", buf, sizeof buf), "ab\\<");
+    assert_string_equal(doc_escape(&d, "abcd<", buf, sizeof buf), "abcd");
+    const doc_t t = {.out = stdout, .style = &doc_style_text};
+    assert_string_equal(doc_escape(&t, "a<b", buf, sizeof buf), "a<b");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table),
         cmocka_unit_test(test_pieces),
         cmocka_unit_test(test_alarm_fits_its_buffer),
+        cmocka_unit_test(test_names_escaped),
+        cmocka_unit_test(test_escape_fits_its_buffer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
