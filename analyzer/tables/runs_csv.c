@@ -148,11 +148,17 @@ static int load_rep(const csv_table_t *t, size_t row, int col_rep)
 }
 
 /* Counts failed row i under its (target, codec), keeping the first error's text (shown
- * printable). CP_OK or CP_ENOMEM. */
-static int note_failure(const csv_table_t *t, size_t i, int col_error, runs_table_t *runs)
+ * printable). Its names are checked as a measured row's are (they reach the reports).
+ * CP_OK, CP_EDATA naming file:line, or CP_ENOMEM. */
+static int note_failure(const csv_table_t *t, size_t i, int col_error, runs_table_t *runs,
+                        cp_err_t *err)
 {
-    const char *target = csv_table_cell(t, i, csv_table_find(t, "target"));
-    const char *codec = csv_table_cell(t, i, csv_table_find(t, "codec"));
+    char target[CP_NAME_MAX], codec[CP_NAME_MAX];
+    int rc = table_name(t, i, csv_table_find(t, "target"), true, target, err);
+    if (rc == CP_OK)
+        rc = table_name(t, i, csv_table_find(t, "codec"), false, codec, err);
+    if (rc != CP_OK)
+        return rc;
     for (size_t k = 0; k < runs->nfailures; k++) {
         run_failure_t *f = &runs->failures[k];
         if (strcmp(f->target, target) == 0 && strcmp(f->codec, codec) == 0) {
@@ -162,7 +168,7 @@ static int note_failure(const csv_table_t *t, size_t i, int col_error, runs_tabl
     }
     run_failure_t *grown = realloc(runs->failures, (runs->nfailures + 1) * sizeof *grown);
     if (grown == NULL)
-        return CP_ENOMEM;
+        return cp_err_set(err, CP_ENOMEM, "%s: out of memory", csv_table_name(t));
     runs->failures = grown;
     run_failure_t *f = &runs->failures[runs->nfailures++];
     memset(f, 0, sizeof *f);
@@ -215,9 +221,10 @@ static int runs_from_table(const csv_table_t *t, runs_table_t **out, cp_err_t *e
     for (size_t i = 0; i < n; i++) {
         if (row_failed(t, i, col_error, col_valid)) {
             runs->skipped_failed++;
-            if (note_failure(t, i, col_error, runs) != CP_OK) {
+            rc = note_failure(t, i, col_error, runs, err);
+            if (rc != CP_OK) {
                 runs_table_free(runs);
-                return cp_err_set(err, CP_ENOMEM, "%s: out of memory", csv_table_name(t));
+                return rc;
             }
             continue;
         }

@@ -147,6 +147,16 @@ check "the names are there, escaped" \
 check "meta.json's host is escaped in 'How this was measured'" \
     grep -Fq '\<img src=x\>' "$WORK/md/report.md"
 
+# A failed run's names reach the report's "no result" line: checked as a measured row's.
+{ echo "target,codec,threads,seconds,input_bytes,error"
+  echo "mem,zstd:3,1,2.0,1000000000,"
+  printf 'x\033]0;T\007,zstd:3,1,2.0,1000000000,exit 1\n'; } > "$WORK/failed.csv"
+run "$CP" analyze "$WORK/failed.csv"
+expect_status 2 "analyze: a failed row's target with an escape sequence refused"
+expect_one_line_error "failed.csv:3: column 'target': a control character in the name" \
+    "analyze: one line with file:line and the column"
+check "no ESC byte on stdout or stderr (analyze)" no_esc "$WORK/out" "$WORK/err"
+
 # --- numbers: kept or refused ---------------------------------------------------------------
 # fio's bw_bytes 1e300 went through a 40-byte field and came out about 1e38.
 cat > "$WORK/fio.json" <<'JSON'
