@@ -80,7 +80,7 @@ static int probe_from_table(const csv_table_t *t, probe_table_t **out, cp_err_t 
             r->direct = strcasecmp(csv_table_cell(t, i, col_sync), "direct") == 0;
             r->page_cache = strcasecmp(csv_table_cell(t, i, col_sync), "none") == 0;
             if (csv_table_number(t, i, col_cap, &r->rate_cap_bps, NULL) != 0 ||
-                !(r->rate_cap_bps > 0.0))
+                !(r->rate_cap_bps > 0.0 && r->rate_cap_bps < CP_QUANTITY_MAX))
                 r->rate_cap_bps = NAN;
             table_label(t, i, col_dir, r->dir, sizeof r->dir);
             r->source = data_source_parse(csv_table_cell(t, i, col_source));

@@ -88,7 +88,7 @@ static int load_row(const csv_table_t *t, size_t row, const int *col, run_row_t 
         return rc;
     /* Label-only columns: an odd value reads as unknown rather than failing the file. */
     if (csv_table_number(t, row, col[C_RATE_CAP], &r->rate_cap_bps, NULL) != 0 ||
-        !(r->rate_cap_bps > 0.0))
+        !(r->rate_cap_bps > 0.0 && r->rate_cap_bps < CP_QUANTITY_MAX))
         r->rate_cap_bps = NAN;
     r->ram = table_flag(t, row, col[C_RAM]);
     r->emulated = table_flag(t, row, col[C_EMULATED]);
@@ -131,7 +131,7 @@ static int load_direction(const csv_table_t *t, size_t row, int col_op, int col_
                           csv_table_name(t), r->line, shown);
     }
     if (csv_table_number(t, row, col_read_cap, &r->read_cap_bps, NULL) != 0 ||
-        !(r->read_cap_bps > 0.0))
+        !(r->read_cap_bps > 0.0 && r->read_cap_bps < CP_QUANTITY_MAX))
         r->read_cap_bps = NAN;
     return 0;
 }
