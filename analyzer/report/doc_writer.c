@@ -96,8 +96,8 @@ static void text_cell(FILE *out, const doc_column_t *c, bool first, const char *
     if (!first)
         fputs(gap_of(c), out);
     size_t len = strlen(cell), shown = len;
-    for (size_t i = 0; i < len; i++)
-        shown += text_control_at(cell + i, len - i) > 0 ? 3 : 0;
+    for (size_t i = 0, n; i < len; i += n > 0 ? n : 1)
+        shown += 3 * (n = text_control_at(cell + i, len - i)); /* each byte as "\xNN" */
     int pad = c->width > (int)shown ? c->width - (int)shown : 0;
     if (!c->left)
         fprintf(out, "%*s", pad, "");
