@@ -72,6 +72,15 @@ PY
 }
 check "every vars.gp line is a comment, an array or one whole assignment" check_vars "$WORK/plots"
 
+# A directory whose name holds a control character is skipped, its name shown with \xNN.
+study "$WORK/evil/s2"$'\033]0;T\007' '{"started": "2026-02-01T10:00:00+0000",
+                                     "host": {"hostname": "lab1"}}'
+run env -C "$WORK/cwd" "$CP" history "$WORK/evil" --plots "$WORK/plots2"
+expect_status 0 "history: a directory named with an escape sequence skipped"
+check "the skip shows the name with \\xNN and says why" \
+    grep -q 's2\\x1b\]0;T\\x07: the directory.s name holds a control character' "$WORK/err"
+check "no ESC byte on stderr nor in history.md" no_esc "$WORK/err" "$WORK/plots2/history.md"
+
 # --- a host that sends the terminal an escape sequence -------------------------------------
 TITLE='{"started": "2026-01-01T10:00:00+0000", "status": "complete",
         "host": {"hostname": "\u001b]0;TITLE\u0007", "cpu_model": "\u001b[2J\u009b2J"}}'
