@@ -209,6 +209,10 @@ static int job_row(const char *name, const json_t *root, const json_t *jobs, con
     if (!(bw < CP_QUANTITY_MAX))
         return cp_err_set(err, CP_EDATA, "%s: job '%s': %s.bw_bytes %g is past 2^63 bytes/s",
                           name, r.target, side_name, bw);
+    const json_t *io = json_object_get(side, "io_bytes");
+    if (io != NULL && !(json_is_integer(io) && json_integer_value(io) >= 0))
+        return cp_err_set(err, CP_EDATA, "%s: job '%s': %s.io_bytes is not a size (a whole "
+                          "number from 0 to 2^63)", name, r.target, side_name);
     r.bytes_per_s = bw;
     r.seconds = json_number_value(json_object_get(side, "runtime")) / 1000.0;
     r.size_bytes = job_size(root, job, side);

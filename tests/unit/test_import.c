@@ -415,6 +415,12 @@ static void test_absurd_numbers(void **state)
     cp_err_t err = {0};
     assert_int_equal(fio_parse(text, &imp, &err), CP_EDATA);
     assert_non_null(strstr(err.msg, "job 'ssd': write.bw_bytes 1e+300 is past 2^63"));
+    snprintf(text, sizeof text, "{\"fio version\":\"fio-3.33\",\"jobs\":[{\"jobname\":\"ssd\","
+             "\"groupid\":0,\"error\":0,\"job options\":{\"rw\":\"write\"},\"write\":"
+             "{\"io_bytes\":-5,\"bw_bytes\":1000,\"runtime\":2000}}]}");
+    cp_err_t neg = {0};
+    assert_int_equal(fio_parse(text, &imp, &neg), CP_EDATA);
+    assert_non_null(strstr(neg.msg, "job 'ssd': write.io_bytes is not a size"));
     /* An option that reaches a message keeps the rule of names. */
     fio_job(job, sizeof job, "ssd", 0, "\"rw\":\"write\\u001b[2J\"", 1000, 0);
     snprintf(text, sizeof text, "{\"fio version\":\"fio-3.33\",\"jobs\":[%s]}", job);
