@@ -397,9 +397,16 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
         memcpy(e->own_s, pred.own_s, sizeof e->own_s);
         v->from_model = true;
         verdict_decision_t d = verdict_decide(&pred, tolerance);
+        /* A target that is its own ceiling (no memory runs, the fastest at this T) has its
+         * own time as the compute term, its volume's cost inside it: it is the ceiling the
+         * others are held to, neither missed by the model nor balanced against itself. */
+        bool own_ceiling = v->cpu_ceiling_source == CEILING_ESTIMATED && v->fastest != NULL &&
+                           strcmp(v->fastest, s->name) == 0;
         if (explain_wrote_beyond_volume(s, p, tolerance)) {
             v->cause = CAUSE_UNKNOWN;
             v->miss = MISS_BEYOND_VOLUME;
+        } else if (own_ceiling) {
+            v->cause = CAUSE_COMPUTE;
         } else if (model_missed(p, judged, pred.seconds, tolerance, e->noise_s) &&
                    !volume_speed_known(s)) {
             /* Nothing is borrowed where the volume's speed is not known: the measured
@@ -423,12 +430,16 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
         } else {
             v->cause = d.cause;
             v->second_cause = d.second_cause;
-            if (d.second == TERM_COUNT && on_boundary(&pred, judged, e->noise_s, tolerance) &&
+            /* The boundary is between the cores and the volume: a point the I/O path's CPU
+             * work holds back is on the cores' side either way (cores-saturated). */
+            wbm_term_t other = d.limit == TERM_COMPUTE ? largest_volume_term(&pred)
+                               : d.limit == TERM_IO_CPU ? TERM_COUNT
+                                                        : TERM_COMPUTE;
+            if (d.second == TERM_COUNT && other != TERM_COUNT &&
+                on_boundary(&pred, judged, e->noise_s, tolerance) &&
                 !volume_cannot_matter(&in, e, tolerance)) {
                 /* Either side is within the noise: say so once, the same every time. */
                 v->within_noise = true;
-                wbm_term_t other = d.limit == TERM_COMPUTE ? largest_volume_term(&pred)
-                                                           : TERM_COMPUTE;
                 v->second_cause = cause_of_term(other);
             }
         }

@@ -952,9 +952,47 @@ static void test_io_work_from_the_runs(void **state)
     analysed_free(&x);
 }
 
+/* The same cores at the boundary: "edgy" spends 2.24 s of CPU (0.24 s beyond memory's),
+ * so the cores need 1.12 s, just past the boundary 1.0 / 0.9 = 1.11 s, while its runs in
+ * pairs say 1.10 s, just under it. Both sides are the CPU: the I/O path's CPU work holds
+ * it back or it runs at CPU speed, so it is cpu-bound (cores-saturated), never balanced
+ * between the CPU and itself ("the CPU and the CPU together"). */
+static const char io_work_edge_runs_text[] =
+    "target,codec,threads,rep,seconds,input_bytes,output_bytes,cpu_user_s,cpu_sys_s,"
+    "online_cpus,layout,input_target,sync,dirty_background_bytes,dirty_bytes,dirty_expire_s,"
+    "dirty_writeback_s,error\n"
+    "mem,zstd:3,2,1,1.00,1000000000,10000000,1.9,0.1,2,split,src,fsync,2400000000,"
+    "4800000000,30,5,\n"
+    "mem,zstd:3,2,2,1.02,1000000000,10000000,1.9,0.1,2,split,src,fsync,2400000000,"
+    "4800000000,30,5,\n"
+    "mem,zstd:3,2,3,0.99,1000000000,10000000,1.9,0.1,2,split,src,fsync,2400000000,"
+    "4800000000,30,5,\n"
+    "edgy,zstd:3,2,1,1.10,1000000000,10000000,2.1,0.14,2,split,src,fsync,2400000000,"
+    "4800000000,30,5,\n"
+    "edgy,zstd:3,2,2,1.12,1000000000,10000000,2.1,0.14,2,split,src,fsync,2400000000,"
+    "4800000000,30,5,\n"
+    "edgy,zstd:3,2,3,1.09,1000000000,10000000,2.1,0.14,2,split,src,fsync,2400000000,"
+    "4800000000,30,5,\n";
+
+static void test_io_work_on_the_boundary_is_the_cores(void **state)
+{
+    (void)state;
+    analysed_t x = analysed_of(io_work_edge_runs_text, "target,op,size_bytes,bytes_per_s\n"
+                                                       "edgy,write,200000000,2000000000\n");
+    const analysis_verdict_t *v = &series_named(x.a, "edgy")->verdicts[0];
+    assert_true(v->evidence.predicted_s > 1.0 / 0.9);
+    assert_true(v->evidence.paired_s < 1.0 / 0.9);
+    assert_int_equal(v->verdict, VERDICT_CPU);
+    assert_int_equal(v->cause, CAUSE_CORES_SATURATED);
+    assert_int_equal(v->second_cause, CAUSE_UNKNOWN);
+    assert_false(v->within_noise);
+    analysed_free(&x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_io_work_on_the_boundary_is_the_cores),
         cmocka_unit_test(test_each_verdict_branch),
         cmocka_unit_test(test_unprobed_volume_borrows_no_cause),
         cmocka_unit_test(test_io_work_from_the_runs),
