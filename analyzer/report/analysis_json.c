@@ -304,13 +304,32 @@ json_t *analysis_to_json(const analysis_t *a)
     json_object_set_new(root, "runs_used", json_integer((json_int_t)a->runs_used));
     json_object_set_new(root, "runs_skipped", json_integer((json_int_t)a->runs_skipped));
     json_t *notes = json_array();
-    for (size_t i = 0; i < a->nnotes; i++) {
+    for (size_t i = 0; i < a->nnotes + a->nprobe_notes; i++) {
+        const analysis_note_t *note =
+            i < a->nnotes ? &a->notes[i] : &a->probe_notes[i - a->nnotes];
         json_t *n = json_object();
-        json_object_set_new(n, "warning", json_boolean(a->notes[i].warning));
-        json_object_set_new(n, "text", json_string(a->notes[i].text));
+        json_object_set_new(n, "warning", json_boolean(note->warning));
+        json_object_set_new(n, "text", json_string(note->text));
+        if (note->detail != NULL)
+            json_object_set_new(n, "detail", json_string(note->detail));
         json_array_append_new(notes, n);
     }
     json_object_set_new(root, "probe_matching", notes);
+    const analysis_precision_t *q = &a->precision;
+    json_t *precision = json_object();
+    json_object_set_new(precision, "points", json_integer((json_int_t)q->points));
+    json_object_set_new(precision, "reps", json_integer((json_int_t)q->reps));
+    json_object_set_new(precision, "spread", json_number_or_null(q->spread));
+    json_object_set_new(precision, "run_noise", json_number_or_null(q->run_noise));
+    json_object_set_new(precision, "run_s", json_number_or_null(q->run_s));
+    json_object_set_new(precision, "too_short", json_boolean(q->too_short));
+    json_object_set_new(precision, "short_runs", json_boolean(q->short_runs));
+    json_object_set_new(precision, "reps_needed", q->too_short
+                                                      ? json_integer((json_int_t)q->reps_needed)
+                                                      : json_null());
+    json_object_set_new(precision, "input_needed_bytes",
+                        json_number_or_null(q->input_needed_bytes));
+    json_object_set_new(root, "precision", precision);
     json_t *targets = json_array();
     for (size_t i = 0; i < a->nseries; i++)
         json_array_append_new(targets, series_json(a, &a->series[i]));

@@ -398,6 +398,7 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, const 
                 : s->decompress                       ? "decoders"
                                                       : "compressors",
                 doc_break(d));
+    answer_write_point_details(s, d);
     for (size_t k = 0; k < s->npoints; k++)
         if (time_split_words(&s->points[k], buf, sizeof buf)[0])
             fprintf(out, "%sat %d thread%s, %s%s", indent, s->points[k].threads,
@@ -443,6 +444,16 @@ static int render(const void *view, const doc_t *d, cp_err_t *err)
                 "Details: points, verdicts and models per target");
     for (size_t i = 0; i < a->nseries; i++)
         write_series(a, &a->series[i], d);
+    bool full = false;
+    for (size_t i = 0; i < a->nprobe_notes; i++)
+        full = full || a->probe_notes[i].detail != NULL;
+    if (full) {
+        doc_section(d, 0, "  the probe's figures in full:\n", "The probe's figures in full:");
+        for (size_t i = 0; i < a->nprobe_notes; i++)
+            if (a->probe_notes[i].detail != NULL)
+                fprintf(out, "%s%s\n", doc_item(d, "  "), a->probe_notes[i].detail);
+        fputc('\n', out);
+    }
     if (fflush(out) != 0 || ferror(out))
         return cp_err_errno(err, CP_EIO, errno, "cannot write the report");
     return 0;
@@ -484,6 +495,8 @@ int analysis_write_summary(const analysis_t *a, FILE *out, cp_err_t *err)
     answer_write_failed(a, out, "");
     for (size_t j = 0; j < a->nseries; j++)
         fprintf(out, "%s\n", answer_sentence(a, &a->series[j], words, sizeof words));
+    /* The notes under the answer; the probe matching's are on stderr already. */
+    answer_write_notes(a, out, "! ", false);
     if (fflush(out) != 0 || ferror(out))
         return cp_err_errno(err, CP_EIO, errno, "cannot write the summary");
     return 0;

@@ -97,7 +97,7 @@ check "and its details say what that means" grep -q "^slow (cmd:zstd, unpaced: t
 # Without a probe, the cap recorded in runs.csv is the capped series' write speed: 500 MB
 # paced at 80 MB/s take 6.25 s beside 1 s of compression: write-bound by the cap.
 check "the capped series is judged against its cap" \
-    grep -q "^  slow (zstd:3): the disk's cap sets the time .*; a cap of [0-9.]* [MG]B/s would take" "$WORK/out"
+    grep -q "^  slow (zstd:3): the disk's cap sets the time .*; a disk writing [0-9.]* [MG]B/s would take" "$WORK/out"
 
 # --- compare warns when the inputs differ, and names what it could not pair ---------------
 cat > "$WORK/a.csv" <<'EOF'
