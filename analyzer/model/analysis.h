@@ -264,6 +264,9 @@ typedef struct analysis_series {
     int crossover_model;            /* the CPU ceiling's model used, -1 when none */
     double crossover_rate_bps;      /* the model's rate there (input bytes per second) */
     wbm_term_t crossover_term;  /* the volume's term there: read, write or flush */
+    /* The term that sets the time there (the volume's, or the I/O path's CPU work it is
+     * balanced with, or compute when the volume's is balanced with it); TERM_COUNT: none */
+    wbm_term_t crossover_lead;
     /* What-if at the largest T, asked of the same model only where it explains that point
      * with a volume term and its time is beyond the tolerance: a write speed of at least
      * whatif_write_bps (a drain rate, or a cap for an emulated volume) would bring the job

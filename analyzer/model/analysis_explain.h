@@ -73,4 +73,12 @@ void explain_whatif(analysis_series_t *s, const analysis_verdict_t *last, double
 void explain_crossover(analysis_series_t *s, const analysis_ceiling_t *ceiling,
                        double tolerance);
 
+/* The model's rate (input bytes per second) for series s at a real thread count, along
+ * the CPU ceiling's best rate model held to its measured rates, from the crossover's
+ * inputs (the largest measured point's bytes and thresholds), and in *lead the term that
+ * sets the time there (TERM_COUNT when none): the curve the crossover lies on, so at
+ * s->crossover_threads it is s->crossover_rate_bps. NAN without a model or a prediction. */
+double explain_model_rate_at(const analysis_series_t *s, const analysis_ceiling_t *ceiling,
+                             double tolerance, double threads, wbm_term_t *lead);
+
 #endif
