@@ -537,10 +537,13 @@ static void judge_series(const analysis_t *a, analysis_series_t *s, double toler
         p->mem_cpu_work_s = mp ? mp->cpu_user_s + mp->cpu_sys_s : NAN;
         explain_predict_point(s, p, v->cpu_ceiling_bps);
         explain_verdict(s, p, mp, v, tolerance);
-        if (a->precision.too_short && v->miss == MISS_MODEL) {
-            /* The model missed it, by less than a study this imprecise can tell. */
+        if (a->precision.too_short && (v->miss == MISS_MODEL || v->within_noise)) {
+            /* The model missed it, or it lies on the boundary within its noise: a study
+             * this imprecise cannot tell either from noise. */
             v->verdict = VERDICT_NOT_JUDGED;
+            v->cause = v->second_cause = CAUSE_UNKNOWN;
             v->miss = MISS_NONE;
+            v->within_noise = false;
         }
         v->efficiency = verdict_efficiency(p->bytes_per_s, v->cpu_ceiling_bps,
                                            v->write_ceiling_bps, v->read_ceiling_bps);

@@ -69,8 +69,8 @@ static void blocked_words(const analysis_t *a, const analysis_series_t *s, char 
                           size_t cap)
 {
     char what[160];
-    strbuf_appendf(buf, cap, "no faster %s brings it within %.0f%% of memory",
-                   s->rate_cap_bps > 0.0 ? "cap" : "volume", 100.0 * a->tolerance);
+    strbuf_appendf(buf, cap, "no faster disk brings it within %.0f%% of memory",
+                   100.0 * a->tolerance);
     if (s->whatif_blocked_by < TERM_COUNT)
         strbuf_appendf(buf, cap, ": %s remains", cause_plain_words(
                            s, cause_of_term(s->whatif_blocked_by), what, sizeof what));
@@ -92,8 +92,7 @@ static void whatif_words(const analysis_t *a, const analysis_series_t *s, char *
         return;
     if (isfinite(s->whatif_seconds)) {
         if (s->whatif_write_bps > 0.0)
-            strbuf_appendf(buf, cap, "a %s %s would bring it down to %.3g s",
-                           s->rate_cap_bps > 0.0 ? "cap of" : "disk that writes",
+            strbuf_appendf(buf, cap, "a disk that writes %s would bring it down to %.3g s",
                            analysis_format_rate(s->whatif_write_bps, r1, sizeof r1),
                            s->whatif_seconds);
         if (s->whatif_read_bps > 0.0)
@@ -443,6 +442,15 @@ size_t answer_write_notes(const analysis_t *a, FILE *out, const char *bullet,
         fprintf(out, "%s%s\n", bullet, a->notes[i].text);
     for (size_t i = 0; i < a->nprobe_notes; i++, notes++)
         fprintf(out, "%s%s\n", bullet, a->probe_notes[i].text);
+    bool machine_io = false;
+    for (size_t i = 0; i < a->nseries; i++)
+        for (size_t k = 0; k < a->series[i].npoints; k++)
+            machine_io = machine_io || (!a->series[i].cpu_ceiling &&
+                                        a->series[i].points[k].io_wait_system);
+    if (machine_io && ++notes)
+        fprintf(out, "%sBlocked-on-I/O times are the machine's pressure figures (every "
+                "process's), not the runs' own: delay accounting was off, and turning it on "
+                "takes root.\n", bullet);
     bool direct = false;
     for (size_t i = 0; i < a->nseries; i++) {
         const analysis_series_t *s = &a->series[i];
@@ -600,7 +608,8 @@ size_t answer_write(const analysis_t *a, const doc_t *d)
     for (size_t i = 0; i < a->nseries; i++) {
         any = any || answer_direct_differs(&a->series[i]);
         for (size_t k = 0; k < a->series[i].npoints; k++)
-            any = any || a->series[i].points[k].flags != 0;
+            any = any || a->series[i].points[k].flags != 0 ||
+                  (!a->series[i].cpu_ceiling && a->series[i].points[k].io_wait_system);
     }
     if (!any)
         return 0;

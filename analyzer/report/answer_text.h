@@ -44,7 +44,8 @@ const char *answer_precision_note(const analysis_t *a, char *buf, size_t cap);
 
 /* The notes under the answer, each at most 30 words, one line each after bullet: the
  * study's precision note, with with_matching the probe matching's notes (a->notes; the
- * loader also logs them), the probe notes, the series' flagged points, and once why
+ * loader also logs them), the probe notes, once that blocked-on-I/O times are the
+ * machine's (delay accounting off, not root), the series' flagged points, and once why
  * buffered and --sync direct speeds differ. Their detail is in the series' details.
  * Returns how many were written. */
 size_t answer_write_notes(const analysis_t *a, FILE *out, const char *bullet,

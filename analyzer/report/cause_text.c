@@ -245,9 +245,9 @@ const char *cause_words(const analysis_series_t *s, const analysis_point_t *p,
         decomposition_words(e, parts, sizeof parts);
         strbuf_appendf(buf, cap, "measured %.3g s", p->seconds);
         paired_words(e, buf, cap);
-        strbuf_appendf(buf, cap, ", and the model predicts %s (%+.0f%%, more than the %.0f%% "
-                       "tolerance), but the study's repetitions spread too much to tell a "
-                       "difference of the tolerance (the answer says what would)", parts,
+        strbuf_appendf(buf, cap, "; the model predicts %s (%+.0f%%), but the study's "
+                       "repetitions spread too much to tell a difference of the %.0f%% "
+                       "tolerance from noise (the answer says what would)", parts,
                        100.0 * (e->predicted_s - judged) / judged, 100.0 * tolerance);
     } else if (v->cause == CAUSE_UNKNOWN) {
         cause_miss_words(s, p, v, tolerance, buf, cap);
