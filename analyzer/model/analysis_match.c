@@ -218,7 +218,7 @@ int probe_noise_notes(analysis_t *a, const probe_table_t *probe, double toleranc
             probe_modes_t modes;
             if (probe_table_two_modes(probe, name, ops[k].op, &modes)) {
                 modes_found = true;
-                ok = append(&text, "%sits %s fall into two groups (%.0f and %.0f MB/s)",
+                ok = append(&text, "%s%s in two groups (%.0f, %.0f MB/s)",
                             text[0] ? ", " : "", ops[k].what, modes.low / 1e6,
                             modes.high / 1e6) &&
                      append(&detail, "%sits %s at the largest size fall into two groups, %zu "
@@ -234,7 +234,7 @@ int probe_noise_notes(analysis_t *a, const probe_table_t *probe, double toleranc
                 !((hi - lo) > tolerance * mid))
                 continue;
             spread = true;
-            ok = append(&text, "%sits %s spread %.0f%%", text[0] ? ", " : "", ops[k].what,
+            ok = append(&text, "%s%s spread %.0f%%", text[0] ? ", " : "", ops[k].what,
                         100.0 * (hi - lo) / mid) &&
                  append(&detail, "%sits %s at the largest size spread %.0f%% (%.0f to %.0f "
                         "MB/s over %zu runs), more than the %.0f%% tolerance: the %.0f MB/s "
@@ -244,8 +244,8 @@ int probe_noise_notes(analysis_t *a, const probe_table_t *probe, double toleranc
         }
         size_t nread, bound = ok ? probe_table_kernel_bound(probe, name, &nread) : 0;
         if (bound > 0)
-            ok = append(&text, "%s%zu of its %zu reads %s bound by the kernel, not the disk",
-                        text[0] ? ", " : "", bound, nread, bound == 1 ? "was" : "were") &&
+            ok = append(&text, "%s%zu of %zu reads bound by the kernel", text[0] ? ", " : "",
+                        bound, nread) &&
                  append(&detail, "%s%zu of its %zu reads at the largest size were bound by "
                         "the kernel's own work, not the device: %.1f s or more of system time "
                         "per GB and blocked on I/O under a quarter of the read (on a virtual "
@@ -261,9 +261,9 @@ int probe_noise_notes(analysis_t *a, const probe_table_t *probe, double toleranc
         char *line = NULL, *full = NULL;
         ok = ok &&
              append(&line, "probe target '%s': %s; %s.", name, text,
-                    spread        ? "its speeds are rough: probe again with more --reps"
-                    : modes_found ? "probe with --sync direct for one speed"
-                                  : "its read speed is the machine's") &&
+                    modes_found ? "probe with --sync direct for one speed"
+                    : spread    ? "rough speeds: probe again with more --reps"
+                                : "its reads are the machine's, not the disk's") &&
              append(&full, "probe target '%s': %s", name, detail);
         free(text);
         free(detail);

@@ -275,6 +275,10 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
     json_object_set_new(o, "crossover_model", best_name(s->crossover_model));
     json_object_set_new(o, "crossover_term", isfinite(s->crossover_threads)
                         ? json_string(wbm_term_name(s->crossover_term)) : json_null());
+    json_object_set_new(o, "crossover_lead",
+                        isfinite(s->crossover_threads) && s->crossover_lead < TERM_COUNT
+                            ? json_string(wbm_term_name(s->crossover_lead))
+                            : json_null());
     json_object_set_new(o, "crossover_rate_bytes_per_s", json_number_or_null(s->crossover_rate_bps));
     if (s->whatif_threads > 0) {
         json_t *w = json_object();

@@ -187,6 +187,8 @@ static void cpu_change_words(const analysis_t *a, const analysis_series_t *s, ch
     analysis_ceiling_range(&a->ceilings[s->ceiling], &lo, &hi);
     double x = s->crossover_threads, reach = ANALYSIS_EXTRAPOLATION_REACH * hi;
     const char *side = s->crossover_limit == VERDICT_READ ? "reading the input" : "the disk";
+    /* What takes over at the crossing: writing's own CPU work where it leads there. */
+    const char *taker = s->crossover_lead == TERM_IO_CPU ? "writing's CPU work" : side;
     if (isnan(s->write_ceiling_bps) && isnan(s->read_ceiling_bps))
         strbuf_appendf(buf, cap, "faster or more cores would help while the disk keeps up "
                        "(its speed is unknown)");
@@ -194,7 +196,7 @@ static void cpu_change_words(const analysis_t *a, const analysis_series_t *s, ch
         strbuf_appendf(buf, cap, "faster or more cores would help; the disk keeps up");
     else if (isfinite(x) && x > hi && x <= reach)
         strbuf_appendf(buf, cap, "more threads would help until about %d, where %s would "
-                       "take over", figure_threads_from(x), side);
+                       "take over", figure_threads_from(x), taker);
     else if (!isfinite(x) || x > reach)
         strbuf_appendf(buf, cap, "more threads or faster cores would help; %s would keep up "
                        "to %.0f threads", side, reach);

@@ -180,7 +180,7 @@ check "every line under the answer is at most 45 words: $(awk 'NF > 45' "$WORK/s
 check "every note at most 30: $(awk '$1 == "!" && NF - 1 > 30' "$WORK/short_answer.txt")" \
     test -z "$(awk '$1 == "!" && NF - 1 > 30' "$WORK/short_answer.txt")"
 check "probe noise is one line per volume, with what to do" \
-    test "$(grep -c "^  ! probe target 'usb': its writes spread 30%, its reads spread 27%; its speeds are rough: probe again with more --reps\.$" "$WORK/out")" -eq 1
+    test "$(grep -c "^  ! probe target 'usb': writes spread 30%, reads spread 27%; rough speeds: probe again with more --reps\.$" "$WORK/out")" -eq 1
 check "and its figures in full in the details" \
     grep -q "^  probe target 'usb': its writes at the largest size spread 30% (31 to 42 MB/s over 2 runs)" "$WORK/out"
 run "$CP" analyze "$WORK/short.csv" --probe "$WORK/short_probe.csv" --format summary

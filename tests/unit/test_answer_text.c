@@ -116,7 +116,7 @@ static void build(world_t *w, bool decompress, bool capped, bool estimated, bool
         s->crossover_rate_bps = NAN;
         s->crossover_model = 0;
         s->crossover_limit = VERDICT_WRITE;
-        s->crossover_term = TERM_COUNT;
+        s->crossover_term = s->crossover_lead = TERM_COUNT;
         for (int k = 0; k < 2; k++) {
             analysis_point_t *p = &w->p[i][k];
             analysis_verdict_t *v = &w->v[i][k];
@@ -162,7 +162,7 @@ static void set_whatif(analysis_series_t *s, int way)
 }
 
 /* The ways a CPU verdict's outlook goes: the disk's speed unknown, no model, a crossing
- * within reach, one beyond it, none. */
+ * within reach (the disk's, reading's, writing's CPU work's), one beyond it, none. */
 static void set_outlook(analysis_series_t *s, int way)
 {
     s->write_ceiling_bps = 5e8;
@@ -174,6 +174,7 @@ static void set_outlook(analysis_series_t *s, int way)
     case 3: s->crossover_threads = 5.3; s->crossover_limit = VERDICT_READ; break;
     case 4: s->crossover_threads = 40.0; break;
     case 5: s->crossover_threads = 1.5; break;
+    case 6: s->crossover_threads = 5.3; s->crossover_lead = TERM_IO_CPU; break;
     default: break;
     }
 }
