@@ -560,6 +560,9 @@ void explain_whatif(analysis_series_t *s, const analysis_verdict_t *last, double
         if (reads)
             both.read_bps = INFINITY;
         wbm_speed_t kind = write_speed_kind(s);
+        if (kind == WBM_SPEED_PACE && !(both.drain_bps > (1.0 + tolerance) * s->rate_cap_bps))
+            both.drain_bps = INFINITY; /* a drain probed through the cap is the cap: a
+                                          faster disk has neither */
         s->whatif_write_bps = wbm_speed_for_seconds(&both, kind, goal);
         if (isnan(s->whatif_write_bps))
             s->whatif_blocked_by = remaining_term(&both, kind, tolerance);

@@ -989,9 +989,33 @@ static void test_io_work_on_the_boundary_is_the_cores(void **state)
     analysed_free(&x);
 }
 
+/* An emulated 40 MB/s cap paced per write with --sync direct, probed through the cap (so
+ * its drain is the cap's 39.7 MB/s): memory compresses 67 MB in 0.70 s, the 42 MB of
+ * output at 39.7 MB/s take 1.06 s, overlapped: write-bound. A faster disk has neither the
+ * cap nor that drain: one writing 42 MB within 0.70 / 0.9 s, about 54 MB/s, would do; the
+ * drain probed through the cap must not remain ("no faster disk gets within 10%: the
+ * disk's cap remains", as it said before). */
+static void test_whatif_past_a_cap_probed_through_it(void **state)
+{
+    (void)state;
+    analysed_t x = analysed_of(
+        "target,codec,threads,rep,seconds,input_bytes,output_bytes,sync,emulated,"
+        "rate_cap_bps,emulation,error\n"
+        "mem,zstd:3,1,1,0.70,67108864,42273659,direct,0,,,\n"
+        "capped,zstd:3,1,1,1.10,67108864,42273659,direct,1,40000000,pacing,\n",
+        "target,op,size_bytes,bytes_per_s,sync,emulated,rate_cap_bps,emulation,drain_bps\n"
+        "capped,write,10000000,39700000,direct,1,40000000,pacing,39700000\n");
+    const analysis_series_t *c = series_named(x.a, "capped");
+    assert_int_equal(c->verdicts[0].verdict, VERDICT_WRITE);
+    assert_int_equal(c->whatif_blocked_by, TERM_COUNT);
+    assert_true(c->whatif_write_bps > 40e6 && c->whatif_write_bps < 80e6);
+    analysed_free(&x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_whatif_past_a_cap_probed_through_it),
         cmocka_unit_test(test_io_work_on_the_boundary_is_the_cores),
         cmocka_unit_test(test_each_verdict_branch),
         cmocka_unit_test(test_unprobed_volume_borrows_no_cause),
