@@ -241,7 +241,7 @@ static void volume_change_words(const analysis_t *a, const analysis_series_t *s,
 }
 
 /* What would settle an unexplained answer: the model's figure, and a rerun when the
- * runs are few or spread; what was checked is in the details. */
+ * runs spread (a single run's is its note's); what was checked is in the details. */
 static void unexplained_change_words(const analysis_point_t *p, const analysis_verdict_t *v,
                                      char *buf, size_t cap)
 {
@@ -254,9 +254,8 @@ static void unexplained_change_words(const analysis_point_t *p, const analysis_v
                        "would say what it costs)");
     else
         strbuf_appendf(buf, cap, "no measured figure accounts for the gap");
-    if (p->n == 1)
-        strbuf_appendf(buf, cap, "; rerun with --reps 3");
-    else if (p->noisy)
+    /* A single run's rerun is its note's (POINT_SINGLE_RUN_UNEXPLAINED), said once. */
+    if (p->n > 1 && p->noisy)
         strbuf_appendf(buf, cap, "; rerun with more --reps");
 }
 

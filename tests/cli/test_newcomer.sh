@@ -203,4 +203,18 @@ check "the fastest target is the ceiling, not 'together' with itself" \
     grep -q '^  local (zstd:3): the fastest target, the ceiling the others are held to: ' "$WORK/out"
 check "no sentence says 'together' for it" sh -c "! grep -q '^  local (zstd:3): .*together' '$WORK/out'"
 
+
+# --- without root on a machine whose delay accounting is off, the blocked-on-I/O times are
+# --- the machine's: said once, under the answer ------------------------------------------------
+cat > "$WORK/psi.csv" <<'EOF'
+target,codec,threads,rep,seconds,input_bytes,output_bytes,io_wait_s,io_wait_source
+mem,zstd:3,1,1,1.00,100000000,40000000,0.01,psi-system
+mem,zstd:3,1,2,1.01,100000000,40000000,0.01,psi-system
+disk,zstd:3,1,1,1.50,100000000,40000000,0.45,psi-system
+disk,zstd:3,1,2,1.52,100000000,40000000,0.47,psi-system
+EOF
+run "$CP" analyze "$WORK/psi.csv"
+check "it says once that the I/O figures are the machine's, and why" \
+    test "$(grep -c "^  ! Blocked-on-I/O times are the machine's pressure figures (every process's), not the runs' own: delay accounting was off, and turning it on takes root\.$" "$WORK/out")" -eq 1
+
 finish

@@ -98,7 +98,7 @@ expect_status 0 "plot on a foreign table"
 # A table from elsewhere gives no volume speed: the volume's measured cost, "speed not
 # probed", and no cause borrowed.
 check "unexplained sentence with its hint" grep -Eq \
-    '^- usb-stick: unexplained from 2 threads on \(measured 1\.\.8\): 28\.3 s at 8 threads, 249% slower than the fastest target \(8\.1 s\); the volume.s speed was not measured \(chokepoint probe would say what it costs\); rerun with --reps 3\.$' \
+    '^- usb-stick: unexplained from 2 threads on \(measured 1\.\.8\): 28\.3 s at 8 threads, 249% slower than the fastest target \(8\.1 s\); the volume.s speed was not measured \(chokepoint probe would say what it costs\)\.$' \
     "$WORK/foreign/report.md"
 check "what was checked stays in the details" grep -Eq \
     '^why: unexplained \(speed not probed\): measured 28\.3 s: the volume adds 249% to the fastest target.s time, and its speed was not measured, .*checked: the flush \(not recorded\), .* and none accounts for the gap, so no cause is claimed.*; it rests on one run, so rerun with --reps 3 or more' \
