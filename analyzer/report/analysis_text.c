@@ -211,7 +211,7 @@ static void crossover_words(const analysis_t *a, const analysis_series_t *s, cha
                      "rate)", whose, when, model);
         else
             snprintf(buf, cap, "%s starts to limit the job at T = %.1f%s, where %s, so from %d "
-                     "%s on it sets the time; the CPU rate there: %s (%s model, %s %d..%d "
+                     "%s on it sets the time; the model's rate there: %s (%s model, %s %d..%d "
                      "threads)", whose, x, range, when, from, from == 1 ? "thread" : "threads",
                      analysis_format_rate(s->crossover_rate_bps, rate, sizeof rate), model,
                      x > hi ? "extrapolated beyond the measured" : "measured", lo, hi);

@@ -217,7 +217,7 @@ expect_status 0 "analyze two thread counts"
 # near: compressing takes 10 / T s, writing 1 GB at 300 MB/s 3.33 s, within 10% of it
 # from T = 2.7 on (3.33 >= 0.9 x 10 / T), where the model's rate is 1 GB / 3.70 s.
 check "a crossover past the measured range is labelled extrapolated" grep -Eq \
-    'this volume starts to limit the job at T = 2\.7, where .*, so from 3 threads on it sets the time; the CPU rate there: 270 MB/s \([a-z_]+ model, extrapolated beyond the measured 1\.\.2 threads\)' "$WORK/out"
+    'this volume starts to limit the job at T = 2\.7, where .*, so from 3 threads on it sets the time; the model.s rate there: 270 MB/s \([a-z_]+ model, extrapolated beyond the measured 1\.\.2 threads\)' "$WORK/out"
 check "the answer says it in threads, without the model" grep -Eq \
     '^  near: the CPU sets the time at every count measured \(1\.\.2\): .*; more threads would help until about 3, where the disk would take over\.$' "$WORK/out"
 check "the answer of a two-count study is short" short_answer "$WORK/out"
