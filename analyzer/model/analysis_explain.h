@@ -1,7 +1,9 @@
 /* analysis_explain.h - the part of the analysis that explains a point: the write-back
  * model's prediction and the cause of the verdict. Called by analysis.c for each point,
  * after the ceilings are known, and by predict.c, which asks the same questions of a
- * volume the study did not run on; not a public interface outside model/. */
+ * volume the study did not run on; outside model/, the reports read its answers
+ * (explain_writeback_unknown for the interval's words, explain_model_rate_at for the
+ * bottleneck plot's model curve) and change nothing. */
 #ifndef CP_MODEL_ANALYSIS_EXPLAIN_H
 #define CP_MODEL_ANALYSIS_EXPLAIN_H
 

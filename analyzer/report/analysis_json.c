@@ -286,7 +286,10 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
         json_object_set_new(w, "write_bytes_per_s", json_number_or_null(s->whatif_write_bps));
         json_object_set_new(w, "read_bytes_per_s", json_number_or_null(s->whatif_read_bps));
         json_object_set_new(w, "seconds", json_number_or_null(s->whatif_seconds));
-        json_object_set_new(w, "speed", json_string(s->rate_cap_bps > 0.0 ? "cap" : "drain"));
+        /* An emulated disk drains like a disk; only a cap paced per write is a pace. */
+        json_object_set_new(w, "speed", json_string(s->rate_cap_bps > 0.0 && !s->disk_emulated
+                                                        ? "cap"
+                                                        : "drain"));
         json_object_set_new(w, "blocked_by", s->whatif_blocked_by < TERM_COUNT
                             ? json_string(wbm_term_name(s->whatif_blocked_by)) : json_null());
         json_object_set_new(w, "direct_write_bytes_per_s", json_number_or_null(s->whatif_direct_bps));
