@@ -537,9 +537,11 @@ static void judge_series(const analysis_t *a, analysis_series_t *s, double toler
         p->mem_cpu_work_s = mp ? mp->cpu_user_s + mp->cpu_sys_s : NAN;
         explain_predict_point(s, p, v->cpu_ceiling_bps);
         explain_verdict(s, p, mp, v, tolerance);
-        if (a->precision.too_short && (v->miss == MISS_MODEL || v->within_noise)) {
-            /* The model missed it, or it lies on the boundary within its noise: a study
-             * this imprecise cannot tell either from noise. */
+        if (a->precision.too_short &&
+            (v->miss == MISS_MODEL || v->miss == MISS_BEYOND_VOLUME || v->within_noise)) {
+            /* The model missed it, it wrote faster than the volume by a margin its runs'
+             * spread covers, or it lies on the boundary within its noise: a study this
+             * imprecise cannot tell any of them from noise. */
             v->verdict = VERDICT_NOT_JUDGED;
             v->cause = v->second_cause = CAUSE_UNKNOWN;
             v->miss = MISS_NONE;
