@@ -1012,9 +1012,53 @@ static void test_whatif_past_a_cap_probed_through_it(void **state)
     analysed_free(&x);
 }
 
+/* The study's own repetitions judge whether it can tell the tolerance. Every point ran
+ * twice, 0.9 and 1.1 times its median: a spread of 20%, one run's noise 0.20 / 1.128 =
+ * 0.177 (the expected range of two runs is 1.128 standard deviations). A median of n runs
+ * has a standard error of 1.2533 x 0.177 / sqrt(n); twice that within 10% needs
+ * n >= (2 x 1.2533 x 0.177 / 0.1)^2 = 19.75: 20 repetitions, or at two an input ten times
+ * as large. Runs of about 1 s are short. The same points at 0.99 and 1.01 (2%) judge. */
+static void test_too_short_to_judge_from_its_own_spread(void **state)
+{
+    (void)state;
+    static const char loud[] =
+        "target,codec,threads,rep,seconds,input_bytes,output_bytes\n"
+        "mem,zstd:3,1,1,0.9,16000000,8000000\nmem,zstd:3,1,2,1.1,16000000,8000000\n"
+        "mem,zstd:3,2,1,0.45,16000000,8000000\nmem,zstd:3,2,2,0.55,16000000,8000000\n"
+        "disk,zstd:3,1,1,1.8,16000000,8000000\ndisk,zstd:3,1,2,2.2,16000000,8000000\n"
+        "disk,zstd:3,2,1,0.9,16000000,8000000\ndisk,zstd:3,2,2,1.1,16000000,8000000\n";
+    analysed_t x = analysed_of(loud, "target,op,size_bytes,bytes_per_s\n");
+    const analysis_precision_t *q = &x.a->precision;
+    assert_int_equal(q->points, 4);
+    assert_int_equal(q->reps, 2);
+    assert_close(q->spread, 0.20, 1e-9);
+    assert_close(q->run_noise, 0.20 / 1.128, 1e-9);
+    assert_true(q->too_short);
+    assert_true(q->short_runs);
+    assert_int_equal(q->reps_needed, 20);
+    assert_close(q->input_needed_bytes, 16e6 * 10, 1e-3);
+    analysed_free(&x);
+    static const char quiet[] =
+        "target,codec,threads,rep,seconds,input_bytes,output_bytes\n"
+        "mem,zstd:3,1,1,0.99,16000000,8000000\nmem,zstd:3,1,2,1.01,16000000,8000000\n"
+        "mem,zstd:3,2,1,0.495,16000000,8000000\nmem,zstd:3,2,2,0.505,16000000,8000000\n";
+    x = analysed_of(quiet, "target,op,size_bytes,bytes_per_s\n");
+    assert_false(x.a->precision.too_short);
+    assert_close(x.a->precision.spread, 0.02, 1e-9);
+    analysed_free(&x);
+    /* Single runs say nothing of their spread: not judged by this rule. */
+    x = analysed_of("target,codec,threads,seconds,input_bytes\nmem,zstd:3,1,1.0,16000000\n"
+                    "mem,zstd:3,2,0.5,16000000\n",
+                    "target,op,size_bytes,bytes_per_s\n");
+    assert_int_equal(x.a->precision.points, 0);
+    assert_false(x.a->precision.too_short);
+    analysed_free(&x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_too_short_to_judge_from_its_own_spread),
         cmocka_unit_test(test_whatif_past_a_cap_probed_through_it),
         cmocka_unit_test(test_io_work_on_the_boundary_is_the_cores),
         cmocka_unit_test(test_each_verdict_branch),
