@@ -227,6 +227,9 @@ static void volume_change_words(const analysis_t *a, const analysis_series_t *s,
         strbuf_appendf(buf, cap, "a volume reading %s would take %.3g s",
                        analysis_format_rate(s->whatif_read_bps, r1, sizeof r1),
                        s->whatif_seconds);
+    else if (s->whatif_blocked_by == TERM_WRITE) /* past a cap: the device under it */
+        strbuf_appendf(buf, cap, "no faster disk gets within %.0f%% of memory: the disk's own "
+                       "writing remains", 100.0 * a->tolerance);
     else if (s->whatif_blocked_by < TERM_COUNT)
         strbuf_appendf(buf, cap, "no faster disk gets within %.0f%% of memory: %s remains",
                        100.0 * a->tolerance,
