@@ -10,6 +10,7 @@
 
 #include "model/analysis_explain.h"
 #include "model/analysis_match.h"
+#include "model/analysis_precision.h"
 #include "model/stats.h"
 
 analysis_options_t analysis_defaults(void)
@@ -39,9 +40,16 @@ void analysis_free(analysis_t *a)
         free(a->ceilings[i].bytes_per_s);
         free(a->ceilings[i].fastest_by_threads);
     }
-    for (size_t i = 0; i < a->nnotes; i++)
+    for (size_t i = 0; i < a->nnotes; i++) {
         free(a->notes[i].text);
+        free(a->notes[i].detail);
+    }
     free(a->notes);
+    for (size_t i = 0; i < a->nprobe_notes; i++) {
+        free(a->probe_notes[i].text);
+        free(a->probe_notes[i].detail);
+    }
+    free(a->probe_notes);
     free(a->failed);
     free(a->series);
     free(a->ceilings);
@@ -475,19 +483,22 @@ static verdict_kind_t stage_verdict(const analysis_point_t *p, bool *known)
 }
 
 /* The remarks on a judged point (enum analysis_point_flag). */
-static void mark_point(const analysis_series_t *s, analysis_point_t *p,
+static void mark_point(const analysis_t *a, const analysis_series_t *s, analysis_point_t *p,
                        const analysis_verdict_t *v, double tolerance)
 {
+    /* In a study too short to judge, its one note stands for these two: an efficiency
+     * over 100% and a CPU speed that moved are what its noise does. */
+    bool judged = !a->precision.too_short;
     p->flags = 0;
     if (p->online_cpus > 0.0 && p->threads > p->online_cpus)
         p->flags |= POINT_OVERSUBSCRIBED;
-    if (v->efficiency > ANALYSIS_EFFICIENCY_SUSPECT && !s->cpu_ceiling)
+    if (v->efficiency > ANALYSIS_EFFICIENCY_SUSPECT && !s->cpu_ceiling && judged)
         p->flags |= POINT_EFFICIENCY_HIGH;
     if (explain_wrote_beyond_volume(s, p, tolerance))
         p->flags |= POINT_BEYOND_PROBE;
     if (v->verdict == VERDICT_UNEXPLAINED && p->n == 1)
         p->flags |= POINT_SINGLE_RUN_UNEXPLAINED;
-    if (fabs(v->evidence.cpu_time_shift) > tolerance)
+    if (fabs(v->evidence.cpu_time_shift) > tolerance && judged)
         p->flags |= POINT_CPU_SPEED_MOVED;
     if (v->volume_cannot_matter)
         p->flags |= POINT_EXCESS_NOT_VOLUME;
@@ -526,12 +537,23 @@ static void judge_series(const analysis_t *a, analysis_series_t *s, double toler
         p->mem_cpu_work_s = mp ? mp->cpu_user_s + mp->cpu_sys_s : NAN;
         explain_predict_point(s, p, v->cpu_ceiling_bps);
         explain_verdict(s, p, mp, v, tolerance);
+        if (a->precision.too_short &&
+            (v->miss == MISS_MODEL || v->miss == MISS_BEYOND_VOLUME || v->within_noise)) {
+            /* The model missed it, it wrote faster than the volume by a margin its runs'
+             * spread covers, or it lies on the boundary within its noise: a study this
+             * imprecise cannot tell any of them from noise. */
+            v->verdict = VERDICT_NOT_JUDGED;
+            v->cause = v->second_cause = CAUSE_UNKNOWN;
+            v->miss = MISS_NONE;
+            v->within_noise = false;
+        }
         v->efficiency = verdict_efficiency(p->bytes_per_s, v->cpu_ceiling_bps,
                                            v->write_ceiling_bps, v->read_ceiling_bps);
-        mark_point(s, p, v, tolerance);
+        mark_point(a, s, p, v, tolerance);
         v->stage_verdict = stage_verdict(p, &v->has_stage_verdict);
         /* The busiest stage names one kind; a balanced point has two. */
         v->stage_disagrees = v->has_stage_verdict && v->verdict != VERDICT_UNEXPLAINED &&
+                             v->verdict != VERDICT_NOT_JUDGED &&
                              (v->verdict == VERDICT_BALANCED
                                   ? v->stage_verdict != cause_verdict(v->cause) &&
                                         v->stage_verdict != cause_verdict(v->second_cause)
@@ -686,6 +708,7 @@ int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
                           &s->rejected_rate_model);
     }
     mark_unpaced(a);
+    precision_judge(a, scratch);
     if (build_ceilings(a) != CP_OK || match_notes(a, probe) != CP_OK ||
         keep_failed(a, runs) != CP_OK)
         goto nomem;

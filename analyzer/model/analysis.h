@@ -31,6 +31,11 @@
 #define ANALYSIS_EXTRAPOLATION_REACH 4.0
 /* The repetitions of a point kept one by one for pairing (more are still in its median). */
 #define ANALYSIS_REPS_MAX 64
+/* A study's runs shorter than this (median seconds) that are too imprecise to judge are
+ * too short, and a larger input is named first; longer ones are too noisy. */
+#define ANALYSIS_SHORT_RUN_S 2.0
+/* The most repetitions the answer suggests (--reps auto's own limit). */
+#define ANALYSIS_REPS_SUGGEST_MAX 10
 /* An efficiency above this is flagged as suspicious (page cache, emulation, noise). */
 #define ANALYSIS_EFFICIENCY_SUSPECT 1.05
 
@@ -259,6 +264,9 @@ typedef struct analysis_series {
     int crossover_model;            /* the CPU ceiling's model used, -1 when none */
     double crossover_rate_bps;      /* the model's rate there (input bytes per second) */
     wbm_term_t crossover_term;  /* the volume's term there: read, write or flush */
+    /* The term that sets the time there (the volume's, or the I/O path's CPU work it is
+     * balanced with, or compute when the volume's is balanced with it); TERM_COUNT: none */
+    wbm_term_t crossover_lead;
     /* What-if at the largest T, asked of the same model only where it explains that point
      * with a volume term and its time is beyond the tolerance: a write speed of at least
      * whatif_write_bps (a drain rate, or a cap for an emulated volume) would bring the job
@@ -288,13 +296,36 @@ typedef struct analysis_series {
 typedef struct analysis_note {
     bool warning; /* a target left without speeds (else: matched by directory, for the record) */
     char *text;   /* one sentence naming both sides */
+    char *detail; /* the figures behind it in full, for the details; NULL when text has
+                     them all */
 } analysis_note_t;
+
+/* Whether the study's repetitions are precise enough to judge a difference of the
+ * tolerance (analysis_precision.h, docs/method.md "Too short to judge"). */
+typedef struct analysis_precision {
+    size_t points;       /* points with two or more repetitions (0: not judged) */
+    size_t reps;         /* the median repetitions of those points */
+    double spread;       /* median of their (max - min) / median time */
+    double run_noise;    /* one run's relative standard deviation, from the spreads */
+    double run_s;        /* their median time */
+    double input_bytes;  /* the study's largest input */
+    bool too_short;      /* the medians are too imprecise for the tolerance */
+    bool short_runs;     /* ... and the runs are short (under ANALYSIS_SHORT_RUN_S) */
+    size_t reps_needed;  /* repetitions that would judge it at this input */
+    double input_needed_bytes; /* the input that would judge it at these repetitions */
+} analysis_precision_t;
 
 typedef struct analysis {
     char *runs_path;
     char *probe_path;      /* NULL without a probe table */
     analysis_note_t *notes;
     size_t nnotes;
+    /* One note per probe target whose figures the analysis uses and whose figures are
+     * rough (spread, two regimes, reads bound by the kernel), and per series that read its
+     * input faster than its read ceiling: the answer's, at most 30 words with what to do,
+     * detail in full (probe_noise_notes). */
+    analysis_note_t *probe_notes;
+    size_t nprobe_notes;
     double tolerance;
     size_t runs_used, runs_skipped;
     analysis_series_t *series;
@@ -305,6 +336,7 @@ typedef struct analysis {
      * answer with their first error. */
     run_failure_t *failed;
     size_t nfailed;
+    analysis_precision_t precision;
 } analysis_t;
 
 /* True when a fitted model describes its points well enough to extrapolate from: an exact

@@ -397,9 +397,16 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
         memcpy(e->own_s, pred.own_s, sizeof e->own_s);
         v->from_model = true;
         verdict_decision_t d = verdict_decide(&pred, tolerance);
+        /* A target that is its own ceiling (no memory runs, the fastest at this T) has its
+         * own time as the compute term, its volume's cost inside it: it is the ceiling the
+         * others are held to, neither missed by the model nor balanced against itself. */
+        bool own_ceiling = v->cpu_ceiling_source == CEILING_ESTIMATED && v->fastest != NULL &&
+                           strcmp(v->fastest, s->name) == 0;
         if (explain_wrote_beyond_volume(s, p, tolerance)) {
             v->cause = CAUSE_UNKNOWN;
             v->miss = MISS_BEYOND_VOLUME;
+        } else if (own_ceiling) {
+            v->cause = CAUSE_COMPUTE;
         } else if (model_missed(p, judged, pred.seconds, tolerance, e->noise_s) &&
                    !volume_speed_known(s)) {
             /* Nothing is borrowed where the volume's speed is not known: the measured
@@ -423,12 +430,16 @@ void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,
         } else {
             v->cause = d.cause;
             v->second_cause = d.second_cause;
-            if (d.second == TERM_COUNT && on_boundary(&pred, judged, e->noise_s, tolerance) &&
+            /* The boundary is between the cores and the volume: a point the I/O path's CPU
+             * work holds back is on the cores' side either way (cores-saturated). */
+            wbm_term_t other = d.limit == TERM_COMPUTE ? largest_volume_term(&pred)
+                               : d.limit == TERM_IO_CPU ? TERM_COUNT
+                                                        : TERM_COMPUTE;
+            if (d.second == TERM_COUNT && other != TERM_COUNT &&
+                on_boundary(&pred, judged, e->noise_s, tolerance) &&
                 !volume_cannot_matter(&in, e, tolerance)) {
                 /* Either side is within the noise: say so once, the same every time. */
                 v->within_noise = true;
-                wbm_term_t other = d.limit == TERM_COMPUTE ? largest_volume_term(&pred)
-                                                           : TERM_COMPUTE;
                 v->second_cause = cause_of_term(other);
             }
         }
@@ -549,6 +560,9 @@ void explain_whatif(analysis_series_t *s, const analysis_verdict_t *last, double
         if (reads)
             both.read_bps = INFINITY;
         wbm_speed_t kind = write_speed_kind(s);
+        if (kind == WBM_SPEED_PACE && !(both.drain_bps > (1.0 + tolerance) * s->rate_cap_bps))
+            both.drain_bps = INFINITY; /* a drain probed through the cap is the cap: a
+                                          faster disk has neither */
         s->whatif_write_bps = wbm_speed_for_seconds(&both, kind, goal);
         if (isnan(s->whatif_write_bps))
             s->whatif_blocked_by = remaining_term(&both, kind, tolerance);
@@ -572,46 +586,17 @@ typedef struct crossover_ctx {
     analysis_point_t at;   /* the largest measured point, its time scaled to T */
     double tolerance;
     wbm_term_t limit;  /* the volume's term at the last call that found one */
+    wbm_term_t lead;   /* the term that sets the time there (wbm_decide's limit) */
     double rate_bps;       /* the model's rate there */
 } crossover_ctx_t;
 
-/* crossover_limits_fn: the model's decision at T (the cores alone at cpu_rate_bps) names a
- * volume term, as the limit or as the second of a balanced pair. */
-static bool volume_limits_at(double threads, double cpu_rate_bps, void *arg)
+/* The model at any T: the largest measured point's bytes, thresholds and the mem run's
+ * CPU work there (the compressors' work hardly changes with T), at the CPU curve's rate. */
+static crossover_ctx_t crossover_ctx(const analysis_series_t *s,
+                                     const analysis_ceiling_t *ceiling, double tolerance)
 {
-    crossover_ctx_t *c = arg;
-    cpu_rate_bps = analysis_ceiling_rate_held(c->ceiling, threads, cpu_rate_bps);
-    if (!(cpu_rate_bps > 0.0))
-        return false;
-    c->at.threads = (int)ceil(threads);
-    prediction_t p = explain_point_prediction(c->s, &c->at, cpu_rate_bps);
-    if (p.regime == WBM_UNKNOWN)
-        return false;
-    wbm_term_t second;
-    wbm_term_t limit = wbm_decide(&p, c->tolerance, &second);
-    wbm_term_t found = volume_term(limit) ? limit : volume_term(second) ? second : TERM_COUNT;
-    if (found == TERM_COUNT)
-        return false;
-    c->limit = found;
-    c->rate_bps = c->at.input_bytes / p.seconds;
-    return true;
-}
-
-void explain_crossover(analysis_series_t *s, const analysis_ceiling_t *ceiling, double tolerance)
-{
-    int model = ceiling->best_rate_model;
-    s->crossover_model = model;
-    s->crossover_threads = s->crossover_lo = s->crossover_hi = NAN;
-    s->crossover_rate_bps = NAN;
-    s->crossover_term = TERM_COUNT;
-    /* The volume ceiling the crossover is about until the model names one. */
-    s->crossover_limit = crossover_ceiling(s->write_ceiling_bps, s->read_ceiling_bps);
-    if (model < 0 || s->cpu_ceiling)
-        return;
-    /* The model at any T: the largest measured point's bytes, thresholds and the mem
-     * run's CPU work there (the compressors' work hardly changes with T), at the CPU
-     * curve's rate. */
-    crossover_ctx_t c = {s, ceiling, s->points[s->npoints - 1], tolerance, TERM_COUNT, NAN};
+    crossover_ctx_t c = {s, ceiling, s->points[s->npoints - 1], tolerance, TERM_COUNT,
+                         TERM_COUNT, NAN};
     if (c.at.predicted_high_s > 0.0) {
         /* An interval is settled once, by the end the measured point was nearer, and asked
          * at every T: not chosen anew by a time measured at another T. */
@@ -624,6 +609,71 @@ void explain_crossover(analysis_series_t *s, const analysis_ceiling_t *ceiling, 
         else
             c.at.seconds = 0.0; /* no measured time: the early end (decided_inputs) */
     }
+    return c;
+}
+
+/* The model's prediction at threads along the held CPU curve into c (rate_bps, lead);
+ * false when it has none. */
+static bool model_at(crossover_ctx_t *c, double threads, double cpu_rate_bps,
+                     prediction_t *out, wbm_term_t *second)
+{
+    cpu_rate_bps = analysis_ceiling_rate_held(c->ceiling, threads, cpu_rate_bps);
+    if (!(cpu_rate_bps > 0.0))
+        return false;
+    c->at.threads = (int)ceil(threads);
+    *out = explain_point_prediction(c->s, &c->at, cpu_rate_bps);
+    if (out->regime == WBM_UNKNOWN || !(out->seconds > 0.0))
+        return false;
+    c->lead = wbm_decide(out, c->tolerance, second);
+    c->rate_bps = c->at.input_bytes / out->seconds;
+    return true;
+}
+
+/* crossover_limits_fn: the model's decision at T (the cores alone at cpu_rate_bps) names a
+ * volume term, as the limit or as the second of a balanced pair. */
+static bool volume_limits_at(double threads, double cpu_rate_bps, void *arg)
+{
+    crossover_ctx_t *c = arg;
+    prediction_t p;
+    wbm_term_t second;
+    if (!model_at(c, threads, cpu_rate_bps, &p, &second))
+        return false;
+    wbm_term_t limit = c->lead;
+    wbm_term_t found = volume_term(limit) ? limit : volume_term(second) ? second : TERM_COUNT;
+    if (found == TERM_COUNT)
+        return false;
+    c->limit = found;
+    return true;
+}
+
+double explain_model_rate_at(const analysis_series_t *s, const analysis_ceiling_t *ceiling,
+                             double tolerance, double threads, wbm_term_t *lead)
+{
+    *lead = TERM_COUNT;
+    int model = ceiling->best_rate_model;
+    if (model < 0 || s->cpu_ceiling || s->npoints == 0)
+        return NAN;
+    crossover_ctx_t c = crossover_ctx(s, ceiling, tolerance);
+    prediction_t p;
+    wbm_term_t second;
+    if (!model_at(&c, threads, fit_rate_at(&ceiling->models[model], threads), &p, &second))
+        return NAN;
+    *lead = c.lead;
+    return c.rate_bps;
+}
+
+void explain_crossover(analysis_series_t *s, const analysis_ceiling_t *ceiling, double tolerance)
+{
+    int model = ceiling->best_rate_model;
+    s->crossover_model = model;
+    s->crossover_threads = s->crossover_lo = s->crossover_hi = NAN;
+    s->crossover_rate_bps = NAN;
+    s->crossover_term = s->crossover_lead = TERM_COUNT;
+    /* The volume ceiling the crossover is about until the model names one. */
+    s->crossover_limit = crossover_ceiling(s->write_ceiling_bps, s->read_ceiling_bps);
+    if (model < 0 || s->cpu_ceiling)
+        return;
+    crossover_ctx_t c = crossover_ctx(s, ceiling, tolerance);
     const fit_result_t *curve = &ceiling->models[model];
     s->crossover_threads = crossover_find(curve, volume_limits_at, &c,
                                           ANALYSIS_CROSSOVER_MAX_THREADS);
@@ -633,6 +683,7 @@ void explain_crossover(analysis_series_t *s, const analysis_ceiling_t *ceiling, 
     s->crossover_limit = c.limit == TERM_READ ? VERDICT_READ : VERDICT_WRITE;
     s->crossover_rate_bps = c.rate_bps;
     s->crossover_term = c.limit;
+    s->crossover_lead = c.lead;
     crossover_ctx_t range = c;
     crossover_range(curve, volume_limits_at, &range, ANALYSIS_CROSSOVER_MAX_THREADS,
                     &s->crossover_lo, &s->crossover_hi);

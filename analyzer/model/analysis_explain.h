@@ -1,7 +1,9 @@
 /* analysis_explain.h - the part of the analysis that explains a point: the write-back
  * model's prediction and the cause of the verdict. Called by analysis.c for each point,
  * after the ceilings are known, and by predict.c, which asks the same questions of a
- * volume the study did not run on; not a public interface outside model/. */
+ * volume the study did not run on; outside model/, the reports read its answers
+ * (explain_writeback_unknown for the interval's words, explain_model_rate_at for the
+ * bottleneck plot's model curve) and change nothing. */
 #ifndef CP_MODEL_ANALYSIS_EXPLAIN_H
 #define CP_MODEL_ANALYSIS_EXPLAIN_H
 
@@ -72,5 +74,13 @@ void explain_whatif(analysis_series_t *s, const analysis_verdict_t *last, double
  * under the curve moved by one standard error; NAN when never. */
 void explain_crossover(analysis_series_t *s, const analysis_ceiling_t *ceiling,
                        double tolerance);
+
+/* The model's rate (input bytes per second) for series s at a real thread count, along
+ * the CPU ceiling's best rate model held to its measured rates, from the crossover's
+ * inputs (the largest measured point's bytes and thresholds), and in *lead the term that
+ * sets the time there (TERM_COUNT when none): the curve the crossover lies on, so at
+ * s->crossover_threads it is s->crossover_rate_bps. NAN without a model or a prediction. */
+double explain_model_rate_at(const analysis_series_t *s, const analysis_ceiling_t *ceiling,
+                             double tolerance, double threads, wbm_term_t *lead);
 
 #endif

@@ -88,7 +88,24 @@ static int add_note(analysis_t *a, bool warning, char *text)
         return CP_ENOMEM;
     }
     a->notes = grown;
-    a->notes[a->nnotes++] = (analysis_note_t){warning, text};
+    a->notes[a->nnotes++] = (analysis_note_t){warning, text, NULL};
+    return CP_OK;
+}
+
+/* Adds a probe note (its short text and its detail, both owned from here on). */
+static int add_probe_note(analysis_t *a, char *text, char *detail)
+{
+    analysis_note_t *grown = text != NULL && detail != NULL
+                                 ? realloc(a->probe_notes,
+                                           (a->nprobe_notes + 1) * sizeof *grown)
+                                 : NULL;
+    if (grown == NULL) {
+        free(text);
+        free(detail);
+        return CP_ENOMEM;
+    }
+    a->probe_notes = grown;
+    a->probe_notes[a->nprobe_notes++] = (analysis_note_t){true, text, detail};
     return CP_OK;
 }
 
@@ -172,9 +189,11 @@ int match_notes(analysis_t *a, const probe_table_t *probe)
     return rc;
 }
 
-/* A note per probe target whose figures the analysis uses but whose repetitions spread
- * more than the tolerance at the largest size (its ceiling is noisy), and per series
- * whose own runs read their input faster than the read ceiling they are held to. */
+/* One note per probe target whose figures the analysis uses and are rough: its
+ * repetitions at the largest size spread more than the tolerance, or fall into two
+ * groups, or its reads were bound by the kernel's own work; and per series whose own runs
+ * read their input faster than the read ceiling they are held to. Each in a few words
+ * with what to do, the figures in the detail. */
 int probe_noise_notes(analysis_t *a, const probe_table_t *probe, double tolerance)
 {
     if (probe == NULL)
@@ -190,50 +209,65 @@ int probe_noise_notes(analysis_t *a, const probe_table_t *probe, double toleranc
             first = strcmp(probe->rows[j].target, name) != 0;
         if (!first || !probe_target_used(a, name))
             continue;
-        for (size_t k = 0; k < sizeof ops / sizeof ops[0] && rc == CP_OK; k++) {
+        char *text = NULL, *detail = NULL;
+        bool spread = false, modes_found = false, ok = append(&text, "%s", "") &&
+                                                       append(&detail, "%s", "");
+        for (size_t k = 0; k < sizeof ops / sizeof ops[0] && ok; k++) {
             double lo, hi, mid = probe_table_speed(probe, name, ops[k].op);
             size_t n;
             probe_modes_t modes;
             if (probe_table_two_modes(probe, name, ops[k].op, &modes)) {
-                char *text = NULL;
-                rc = add_note(a, true, append(&text, "probe target '%s': its %s at the largest "
-                                              "size fall into two groups, %zu at about %.0f "
-                                              "MB/s and %zu at about %.0f MB/s: two regimes, "
-                                              "not noise around one speed, so their %.0f MB/s "
-                                              "median stands for neither; more --reps will "
-                                              "not settle it (docs/method.md, \"Probe\"); "
-                                              "probe with --sync direct for one speed",
-                                              name, ops[k].what, modes.n_low, modes.low / 1e6,
-                                              modes.n_high, modes.high / 1e6, mid / 1e6)
-                                           ? text : NULL);
+                modes_found = true;
+                ok = append(&text, "%s%s in two groups (%.0f, %.0f MB/s)",
+                            text[0] ? ", " : "", ops[k].what, modes.low / 1e6,
+                            modes.high / 1e6) &&
+                     append(&detail, "%sits %s at the largest size fall into two groups, %zu "
+                            "at about %.0f MB/s and %zu at about %.0f MB/s: two regimes, not "
+                            "noise around one speed, so their %.0f MB/s median stands for "
+                            "neither; more --reps will not settle it (docs/method.md, "
+                            "\"Probe\"); probe with --sync direct for one speed",
+                            detail[0] ? "; " : "", ops[k].what, modes.n_low, modes.low / 1e6,
+                            modes.n_high, modes.high / 1e6, mid / 1e6);
                 continue;
             }
             if (!probe_table_spread(probe, name, ops[k].op, &lo, &hi, &n) || n < 2 ||
                 !((hi - lo) > tolerance * mid))
                 continue;
-            char *text = NULL;
-            rc = add_note(a, true, append(&text, "probe target '%s': its %s at the largest "
-                                          "size spread %.0f%% (%.0f to %.0f MB/s over %zu "
-                                          "runs), more than the %.0f%% tolerance: the %.0f "
-                                          "MB/s median is noisy; probe again with more --reps",
-                                          name, ops[k].what, 100.0 * (hi - lo) / mid, lo / 1e6,
-                                          hi / 1e6, n, 100.0 * tolerance, mid / 1e6)
-                                       ? text : NULL);
+            spread = true;
+            ok = append(&text, "%s%s spread %.0f%%", text[0] ? ", " : "", ops[k].what,
+                        100.0 * (hi - lo) / mid) &&
+                 append(&detail, "%sits %s at the largest size spread %.0f%% (%.0f to %.0f "
+                        "MB/s over %zu runs), more than the %.0f%% tolerance: the %.0f MB/s "
+                        "median is noisy", detail[0] ? "; " : "", ops[k].what,
+                        100.0 * (hi - lo) / mid, lo / 1e6, hi / 1e6, n, 100.0 * tolerance,
+                        mid / 1e6);
         }
-        size_t nread, bound = probe_table_kernel_bound(probe, name, &nread);
-        if (rc == CP_OK && bound > 0) {
-            char *text = NULL;
-            rc = add_note(a, true, append(&text, "probe target '%s': %zu of its %zu reads at "
-                                          "the largest size were bound by the kernel's own "
-                                          "work, not the device: %.1f s or more of system "
-                                          "time per GB and blocked on I/O under a quarter of "
-                                          "the read (on a virtual machine, pages the host "
-                                          "takes back fault in as the cache fills; "
-                                          "docs/method.md, \"Probe\"); its read speed is "
-                                          "the machine's, not the disk's",
-                                          name, bound, nread, PROBE_KERNEL_SYS_S_PER_GB)
-                                       ? text : NULL);
+        size_t nread, bound = ok ? probe_table_kernel_bound(probe, name, &nread) : 0;
+        if (bound > 0)
+            ok = append(&text, "%s%zu of %zu reads bound by the kernel", text[0] ? ", " : "",
+                        bound, nread) &&
+                 append(&detail, "%s%zu of its %zu reads at the largest size were bound by "
+                        "the kernel's own work, not the device: %.1f s or more of system time "
+                        "per GB and blocked on I/O under a quarter of the read (on a virtual "
+                        "machine, pages the host takes back fault in as the cache fills; "
+                        "docs/method.md, \"Probe\"); its read speed is the machine's, not "
+                        "the disk's", detail[0] ? "; " : "", bound, nread,
+                        PROBE_KERNEL_SYS_S_PER_GB);
+        if (ok && text[0] == '\0') {
+            free(text);
+            free(detail);
+            continue;
         }
+        char *line = NULL, *full = NULL;
+        ok = ok &&
+             append(&line, "probe target '%s': %s; %s.", name, text,
+                    modes_found ? "probe with --sync direct for one speed"
+                    : spread    ? "rough speeds: probe again with more --reps"
+                                : "its reads are the machine's, not the disk's") &&
+             append(&full, "probe target '%s': %s", name, detail);
+        free(text);
+        free(detail);
+        rc = ok ? add_probe_note(a, line, full) : (free(line), free(full), CP_ENOMEM);
     }
     for (size_t i = 0; i < a->nseries && rc == CP_OK; i++) {
         const analysis_series_t *s = &a->series[i];
@@ -244,14 +278,17 @@ int probe_noise_notes(analysis_t *a, const probe_table_t *probe, double toleranc
             best = fmax(best, s->points[k].bytes_per_s);
         if (!(best > (1.0 + tolerance) * s->read_ceiling_bps))
             continue;
-        char *text = NULL;
-        rc = add_note(a, true, append(&text, "%s (%s) read its input at up to %.0f MB/s, faster "
-                                      "than the %.0f MB/s read ceiling of '%s' it is held to: "
-                                      "that ceiling is too low (a noisy probe, or input pages "
-                                      "still cached), so read it with care",
-                                      s->name, s->run_codec, best / 1e6,
-                                      s->read_ceiling_bps / 1e6, s->read_from)
-                                   ? text : NULL);
+        char *text = NULL, *detail = NULL;
+        bool ok = append(&text, "%s (%s) read its input at up to %.0f MB/s, above the %.0f "
+                         "MB/s read ceiling of '%s': that ceiling is too low; read it with "
+                         "care.", s->name, s->run_codec, best / 1e6,
+                         s->read_ceiling_bps / 1e6, s->read_from) &&
+                  append(&detail, "%s (%s) read its input at up to %.0f MB/s, faster than "
+                         "the %.0f MB/s read ceiling of '%s' it is held to: that ceiling is "
+                         "too low (a noisy probe, or input pages still cached), so read it "
+                         "with care", s->name, s->run_codec, best / 1e6,
+                         s->read_ceiling_bps / 1e6, s->read_from);
+        rc = ok ? add_probe_note(a, text, detail) : (free(text), free(detail), CP_ENOMEM);
     }
     return rc;
 }

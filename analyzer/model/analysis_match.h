@@ -17,9 +17,10 @@ void match_series_probe(analysis_series_t *s, const run_row_t *first, const runs
  * CP_ENOMEM. */
 int match_notes(analysis_t *a, const probe_table_t *probe);
 
-/* Warnings on the probe's figures the analysis uses: a target whose repetitions at the
- * largest size spread more than the tolerance, and a series that read its input faster
- * than its read ceiling. CP_OK or CP_ENOMEM. */
+/* a's probe notes (analysis_t.probe_notes) on the probe's figures the analysis uses: one
+ * per probe target whose repetitions at the largest size spread more than the tolerance
+ * or fall into two groups, or whose reads were bound by the kernel's own work, and one
+ * per series that read its input faster than its read ceiling. CP_OK or CP_ENOMEM. */
 int probe_noise_notes(analysis_t *a, const probe_table_t *probe, double tolerance);
 
 #endif

@@ -14,6 +14,7 @@ const char *verdict_name(verdict_kind_t kind)
     case VERDICT_WRITE: return "write-bound";
     case VERDICT_READ: return "read-bound";
     case VERDICT_BALANCED: return "balanced";
+    case VERDICT_NOT_JUDGED: return "not-judged";
     default: return "unexplained";
     }
 }
@@ -56,7 +57,11 @@ double verdict_write_ceiling(double sustained_write_bps, double output_ratio)
 
 verdict_kind_t verdict_of_causes(verdict_cause_t cause, verdict_cause_t second)
 {
-    return second != CAUSE_UNKNOWN ? VERDICT_BALANCED : cause_verdict(cause);
+    /* Balanced is between two kinds (the CPU, reading, writing); two causes of one kind
+     * are that kind's verdict. */
+    return second != CAUSE_UNKNOWN && cause_verdict(second) != cause_verdict(cause)
+               ? VERDICT_BALANCED
+               : cause_verdict(cause);
 }
 
 verdict_decision_t verdict_decide(const prediction_t *p, double tol)

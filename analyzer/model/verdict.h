@@ -15,6 +15,8 @@ typedef enum verdict_kind {
     VERDICT_READ,        /* short of the CPU ceiling; the read ceiling is below it */
     VERDICT_UNEXPLAINED, /* short of the CPU ceiling; no known ceiling accounts for it */
     VERDICT_BALANCED,    /* two terms of different kinds set the time within tolerance */
+    VERDICT_NOT_JUDGED,  /* the model missed it in a study whose repetitions are too
+                            imprecise to judge the tolerance (too short or too noisy) */
 } verdict_kind_t;
 
 /* The mechanism behind a verdict (cause.h describes each, cause_name names it). */
@@ -28,7 +30,7 @@ typedef enum verdict_cause {
     CAUSE_UNKNOWN,
 } verdict_cause_t;
 
-/* "cpu-bound", "write-bound", "read-bound", "unexplained", "balanced". */
+/* "cpu-bound", "write-bound", "read-bound", "unexplained", "balanced", "not-judged". */
 const char *verdict_name(verdict_kind_t kind);
 
 /* The verdict for a measured rate against the CPU ceiling cpu_bps (required) and the
@@ -47,7 +49,8 @@ double verdict_efficiency(double measured_bps, double cpu_bps, double write_bps,
 double verdict_write_ceiling(double sustained_write_bps, double output_ratio);
 
 /* The verdict of a point's cause and, when balanced, its second cause (CAUSE_UNKNOWN:
- * none): balanced when the second is known, else the cause's own (cause_verdict). */
+ * none): balanced when the second is known and of another kind than the cause (the CPU,
+ * reading, writing), else the cause's own (cause_verdict). */
 verdict_kind_t verdict_of_causes(verdict_cause_t cause, verdict_cause_t second);
 
 /* What a prediction's terms say, with tolerance tol: the limiting term and a balanced

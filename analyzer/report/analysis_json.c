@@ -275,6 +275,10 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
     json_object_set_new(o, "crossover_model", best_name(s->crossover_model));
     json_object_set_new(o, "crossover_term", isfinite(s->crossover_threads)
                         ? json_string(wbm_term_name(s->crossover_term)) : json_null());
+    json_object_set_new(o, "crossover_lead",
+                        isfinite(s->crossover_threads) && s->crossover_lead < TERM_COUNT
+                            ? json_string(wbm_term_name(s->crossover_lead))
+                            : json_null());
     json_object_set_new(o, "crossover_rate_bytes_per_s", json_number_or_null(s->crossover_rate_bps));
     if (s->whatif_threads > 0) {
         json_t *w = json_object();
@@ -282,7 +286,10 @@ static json_t *series_json(const analysis_t *a, const analysis_series_t *s)
         json_object_set_new(w, "write_bytes_per_s", json_number_or_null(s->whatif_write_bps));
         json_object_set_new(w, "read_bytes_per_s", json_number_or_null(s->whatif_read_bps));
         json_object_set_new(w, "seconds", json_number_or_null(s->whatif_seconds));
-        json_object_set_new(w, "speed", json_string(s->rate_cap_bps > 0.0 ? "cap" : "drain"));
+        /* An emulated disk drains like a disk; only a cap paced per write is a pace. */
+        json_object_set_new(w, "speed", json_string(s->rate_cap_bps > 0.0 && !s->disk_emulated
+                                                        ? "cap"
+                                                        : "drain"));
         json_object_set_new(w, "blocked_by", s->whatif_blocked_by < TERM_COUNT
                             ? json_string(wbm_term_name(s->whatif_blocked_by)) : json_null());
         json_object_set_new(w, "direct_write_bytes_per_s", json_number_or_null(s->whatif_direct_bps));
@@ -304,13 +311,32 @@ json_t *analysis_to_json(const analysis_t *a)
     json_object_set_new(root, "runs_used", json_integer((json_int_t)a->runs_used));
     json_object_set_new(root, "runs_skipped", json_integer((json_int_t)a->runs_skipped));
     json_t *notes = json_array();
-    for (size_t i = 0; i < a->nnotes; i++) {
+    for (size_t i = 0; i < a->nnotes + a->nprobe_notes; i++) {
+        const analysis_note_t *note =
+            i < a->nnotes ? &a->notes[i] : &a->probe_notes[i - a->nnotes];
         json_t *n = json_object();
-        json_object_set_new(n, "warning", json_boolean(a->notes[i].warning));
-        json_object_set_new(n, "text", json_string(a->notes[i].text));
+        json_object_set_new(n, "warning", json_boolean(note->warning));
+        json_object_set_new(n, "text", json_string(note->text));
+        if (note->detail != NULL)
+            json_object_set_new(n, "detail", json_string(note->detail));
         json_array_append_new(notes, n);
     }
     json_object_set_new(root, "probe_matching", notes);
+    const analysis_precision_t *q = &a->precision;
+    json_t *precision = json_object();
+    json_object_set_new(precision, "points", json_integer((json_int_t)q->points));
+    json_object_set_new(precision, "reps", json_integer((json_int_t)q->reps));
+    json_object_set_new(precision, "spread", json_number_or_null(q->spread));
+    json_object_set_new(precision, "run_noise", json_number_or_null(q->run_noise));
+    json_object_set_new(precision, "run_s", json_number_or_null(q->run_s));
+    json_object_set_new(precision, "too_short", json_boolean(q->too_short));
+    json_object_set_new(precision, "short_runs", json_boolean(q->short_runs));
+    json_object_set_new(precision, "reps_needed", q->too_short
+                                                      ? json_integer((json_int_t)q->reps_needed)
+                                                      : json_null());
+    json_object_set_new(precision, "input_needed_bytes",
+                        json_number_or_null(q->input_needed_bytes));
+    json_object_set_new(root, "precision", precision);
     json_t *targets = json_array();
     for (size_t i = 0; i < a->nseries; i++)
         json_array_append_new(targets, series_json(a, &a->series[i]));

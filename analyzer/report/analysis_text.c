@@ -211,7 +211,7 @@ static void crossover_words(const analysis_t *a, const analysis_series_t *s, cha
                      "rate)", whose, when, model);
         else
             snprintf(buf, cap, "%s starts to limit the job at T = %.1f%s, where %s, so from %d "
-                     "%s on it sets the time; the CPU rate there: %s (%s model, %s %d..%d "
+                     "%s on it sets the time; the model's rate there: %s (%s model, %s %d..%d "
                      "threads)", whose, x, range, when, from, from == 1 ? "thread" : "threads",
                      analysis_format_rate(s->crossover_rate_bps, rate, sizeof rate), model,
                      x > hi ? "extrapolated beyond the measured" : "measured", lo, hi);
@@ -400,6 +400,7 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, const 
                 : s->decompress                       ? "decoders"
                                                       : "compressors",
                 doc_break(d));
+    answer_write_point_details(s, d);
     for (size_t k = 0; k < s->npoints; k++)
         if (time_split_words(&s->points[k], buf, sizeof buf)[0])
             fprintf(out, "%sat %d thread%s, %s%s", indent, s->points[k].threads,
@@ -445,6 +446,16 @@ static int render(const void *view, const doc_t *d, cp_err_t *err)
                 "Details: points, verdicts and models per target");
     for (size_t i = 0; i < a->nseries; i++)
         write_series(a, &a->series[i], d);
+    bool full = false;
+    for (size_t i = 0; i < a->nprobe_notes; i++)
+        full = full || a->probe_notes[i].detail != NULL;
+    if (full) {
+        doc_section(d, 0, "  the probe's figures in full:\n", "The probe's figures in full:");
+        for (size_t i = 0; i < a->nprobe_notes; i++)
+            if (a->probe_notes[i].detail != NULL)
+                fprintf(out, "%s%s\n", doc_item(d, "  "), a->probe_notes[i].detail);
+        fputc('\n', out);
+    }
     if (fflush(out) != 0 || ferror(out))
         return cp_err_errno(err, CP_EIO, errno, "cannot write the report");
     return 0;
@@ -487,6 +498,8 @@ int analysis_write_summary(const analysis_t *a, FILE *out, cp_err_t *err)
     answer_write_failed(a, &text, "");
     for (size_t j = 0; j < a->nseries; j++)
         fprintf(out, "%s\n", answer_sentence(a, &a->series[j], words, sizeof words));
+    /* The notes under the answer; the probe matching's are on stderr already. */
+    answer_write_notes(a, &text, "! ", false);
     if (fflush(out) != 0 || ferror(out))
         return cp_err_errno(err, CP_EIO, errno, "cannot write the summary");
     return 0;

@@ -57,7 +57,7 @@ static void reach_words(const analysis_series_t *s, char *buf, size_t cap)
     else if (k == 0)
         snprintf(buf, cap, "at every count measured (%d..%d)", s->points[0].threads, top);
     else if (k == n - 1)
-        snprintf(buf, cap, "at the largest count measured");
+        snprintf(buf, cap, "at the largest count");
     else
         snprintf(buf, cap, "from %d %s on (measured %d..%d)", s->points[k].threads,
                  threads_word(s->points[k].threads), s->points[0].threads, top);
@@ -69,8 +69,8 @@ static void blocked_words(const analysis_t *a, const analysis_series_t *s, char 
                           size_t cap)
 {
     char what[160];
-    strbuf_appendf(buf, cap, "no faster %s brings it within %.0f%% of memory",
-                   s->rate_cap_bps > 0.0 ? "cap" : "volume", 100.0 * a->tolerance);
+    strbuf_appendf(buf, cap, "no faster disk brings it within %.0f%% of memory",
+                   100.0 * a->tolerance);
     if (s->whatif_blocked_by < TERM_COUNT)
         strbuf_appendf(buf, cap, ": %s remains", cause_plain_words(
                            s, cause_of_term(s->whatif_blocked_by), what, sizeof what));
@@ -92,8 +92,7 @@ static void whatif_words(const analysis_t *a, const analysis_series_t *s, char *
         return;
     if (isfinite(s->whatif_seconds)) {
         if (s->whatif_write_bps > 0.0)
-            strbuf_appendf(buf, cap, "a %s %s would bring it down to %.3g s",
-                           s->rate_cap_bps > 0.0 ? "cap of" : "disk that writes",
+            strbuf_appendf(buf, cap, "a disk that writes %s would bring it down to %.3g s",
                            analysis_format_rate(s->whatif_write_bps, r1, sizeof r1),
                            s->whatif_seconds);
         if (s->whatif_read_bps > 0.0)
@@ -155,7 +154,9 @@ static const char *who_words(const analysis_series_t *s, verdict_cause_t cause, 
         snprintf(buf, cap, "the CPU");
         break;
     case CAUSE_CORES_SATURATED:
-        snprintf(buf, cap, "%s", side_only ? "the CPU" : "the CPU work of writing");
+        snprintf(buf, cap, "%s", side_only     ? "the CPU"
+                                 : s->decompress ? "the CPU work of the I/O"
+                                                 : "the CPU work of writing");
         break;
     case CAUSE_READ_THROUGHPUT:
         if (s->read_from[0] && strcmp(s->read_from, s->name) != 0 && !side_only)
@@ -186,19 +187,27 @@ static void cpu_change_words(const analysis_t *a, const analysis_series_t *s, ch
     analysis_ceiling_range(&a->ceilings[s->ceiling], &lo, &hi);
     double x = s->crossover_threads, reach = ANALYSIS_EXTRAPOLATION_REACH * hi;
     const char *side = s->crossover_limit == VERDICT_READ ? "reading the input" : "the disk";
+    /* What takes over at the crossing: writing's own CPU work where it leads there. */
+    const char *taker = s->crossover_lead == TERM_IO_CPU ? "writing's CPU work" : side;
     if (isnan(s->write_ceiling_bps) && isnan(s->read_ceiling_bps))
-        strbuf_appendf(buf, cap, "faster or more cores would help, as far as the disk keeps "
-                       "up (its speed is unknown)");
+        strbuf_appendf(buf, cap, "faster or more cores would help while the disk keeps up "
+                       "(its speed is unknown)");
     else if (s->crossover_model < 0)
         strbuf_appendf(buf, cap, "faster or more cores would help; the disk keeps up");
     else if (isfinite(x) && x > hi && x <= reach)
         strbuf_appendf(buf, cap, "more threads would help until about %d, where %s would "
-                       "take over", figure_threads_from(x), side);
+                       "take over", figure_threads_from(x), taker);
     else if (!isfinite(x) || x > reach)
         strbuf_appendf(buf, cap, "more threads or faster cores would help; %s would keep up "
                        "to %.0f threads", side, reach);
     else
         strbuf_appendf(buf, cap, "faster or more cores would help; the disk keeps up");
+}
+
+bool answer_direct_differs(const analysis_series_t *s)
+{
+    return s->whatif_threads > 0 && s->whatif_direct_bps > 0.0 &&
+           !(s->whatif_direct_bps >= s->whatif_write_bps);
 }
 
 /* What would change a volume-bound answer: the speed that would do, or what remains when
@@ -207,32 +216,35 @@ static void volume_change_words(const analysis_t *a, const analysis_series_t *s,
                                 size_t cap)
 {
     char r1[32], r2[32], who[96];
-    const char *kind = s->rate_cap_bps > 0.0 ? "a cap of" : "a disk writing";
     if (s->whatif_threads <= 0)
         return;
+    /* An emulated cap stands for a disk of that speed: the answer names the disk. */
     if (isfinite(s->whatif_seconds) && s->whatif_write_bps > 0.0)
-        strbuf_appendf(buf, cap, "%s %s would take %.3g s", kind,
+        strbuf_appendf(buf, cap, "a disk writing %s would take %.3g s",
                        analysis_format_rate(s->whatif_write_bps, r1, sizeof r1),
                        s->whatif_seconds);
     else if (isfinite(s->whatif_seconds) && s->whatif_read_bps > 0.0)
         strbuf_appendf(buf, cap, "a volume reading %s would take %.3g s",
                        analysis_format_rate(s->whatif_read_bps, r1, sizeof r1),
                        s->whatif_seconds);
+    else if (s->whatif_blocked_by == TERM_WRITE) /* past a cap: the device under it */
+        strbuf_appendf(buf, cap, "no faster disk gets within %.0f%% of memory: the disk's own "
+                       "writing remains", 100.0 * a->tolerance);
     else if (s->whatif_blocked_by < TERM_COUNT)
-        strbuf_appendf(buf, cap, "no faster %s gets within %.0f%% of memory: %s remains",
-                       s->rate_cap_bps > 0.0 ? "cap" : "disk", 100.0 * a->tolerance,
+        strbuf_appendf(buf, cap, "no faster disk gets within %.0f%% of memory: %s remains",
+                       100.0 * a->tolerance,
                        who_words(s, cause_of_term(s->whatif_blocked_by), false, who,
                                  sizeof who));
     else
-        strbuf_appendf(buf, cap, "no faster %s gets within %.0f%% of memory",
-                       s->rate_cap_bps > 0.0 ? "cap" : "disk", 100.0 * a->tolerance);
-    if (s->whatif_direct_bps > 0.0 && !(s->whatif_direct_bps >= s->whatif_write_bps))
-        strbuf_appendf(buf, cap, "; with --sync direct, %s would do",
+        strbuf_appendf(buf, cap, "no faster disk gets within %.0f%% of memory",
+                       100.0 * a->tolerance);
+    if (answer_direct_differs(s))
+        strbuf_appendf(buf, cap, " (%s with --sync direct)",
                        analysis_format_rate(s->whatif_direct_bps, r2, sizeof r2));
 }
 
 /* What would settle an unexplained answer: the model's figure, and a rerun when the
- * runs are few or spread; what was checked is in the details. */
+ * runs spread (a single run's is its note's); what was checked is in the details. */
 static void unexplained_change_words(const analysis_point_t *p, const analysis_verdict_t *v,
                                      char *buf, size_t cap)
 {
@@ -245,9 +257,8 @@ static void unexplained_change_words(const analysis_point_t *p, const analysis_v
                        "would say what it costs)");
     else
         strbuf_appendf(buf, cap, "no measured figure accounts for the gap");
-    if (p->n == 1)
-        strbuf_appendf(buf, cap, "; rerun with --reps 3");
-    else if (p->noisy)
+    /* A single run's rerun is its note's (POINT_SINGLE_RUN_UNEXPLAINED), said once. */
+    if (p->n > 1 && p->noisy)
         strbuf_appendf(buf, cap, "; rerun with more --reps");
 }
 
@@ -275,8 +286,19 @@ const char *answer_sentence(const analysis_t *a, const analysis_series_t *s, cha
         ceiling_sentence(s, name, buf, cap);
         return buf;
     }
+    if (v->cpu_ceiling_source == CEILING_ESTIMATED && v->fastest != NULL &&
+        strcmp(v->fastest, s->name) == 0) {
+        /* Its own time is the ceiling: nothing to compare it with. */
+        strbuf_appendf(buf, cap, "%s: the fastest target, the ceiling the others are held to: "
+                       "%.3g s at %d %s; without memory runs, what limits it is not measured "
+                       "(add the mem target to know).", name, p->seconds, p->threads,
+                       threads_word(p->threads));
+        return buf;
+    }
     reach_words(s, reach, sizeof reach);
-    if (v->cause == CAUSE_UNKNOWN)
+    if (v->verdict == VERDICT_NOT_JUDGED)
+        strbuf_appendf(buf, cap, "%s: not judged %s: ", name, reach);
+    else if (v->cause == CAUSE_UNKNOWN)
         strbuf_appendf(buf, cap, "%s: unexplained %s: ", name, reach);
     else if (v->verdict == VERDICT_BALANCED)
         strbuf_appendf(buf, cap, "%s: %s and %s together set the time %s: ", name,
@@ -290,7 +312,10 @@ const char *answer_sentence(const analysis_t *a, const analysis_series_t *s, cha
     strbuf_appendf(buf, cap, "%.3g s at %d %s, %s %s (%.3g s); ", p->seconds, p->threads,
                    threads_word(p->threads), slower,
                    a->ceilings[s->ceiling].estimated ? "the fastest target" : "memory", cpu_s);
-    if (v->cause == CAUSE_UNKNOWN)
+    if (v->verdict == VERDICT_NOT_JUDGED)
+        strbuf_appendf(buf, cap, "the runs are too %s to tell (the note below says what "
+                       "would)", a->precision.short_runs ? "short" : "noisy");
+    else if (v->cause == CAUSE_UNKNOWN)
         unexplained_change_words(p, v, buf, cap);
     else if (s->whatif_threads > 0)
         volume_change_words(a, s, buf, cap);
@@ -345,73 +370,176 @@ static size_t flagged_threads(const analysis_series_t *s, unsigned flag, char *b
     return n;
 }
 
-static size_t write_notes(const analysis_t *a, const doc_t *d)
+/* The figures behind a series' notes: the largest efficiency and write rate, the CPUs
+ * online and the largest CPU time shift over its flagged points. */
+typedef struct note_figures {
+    double efficiency, out_bps, cpus, shift;
+} note_figures_t;
+
+static note_figures_t note_figures(const analysis_series_t *s)
+{
+    note_figures_t f = {0.0, 0.0, 0.0, 0.0};
+    for (size_t k = 0; k < s->npoints; k++) {
+        const analysis_point_t *p = &s->points[k];
+        if (p->flags & POINT_EFFICIENCY_HIGH)
+            f.efficiency = fmax(f.efficiency, s->verdicts[k].efficiency);
+        if (p->flags & POINT_BEYOND_PROBE)
+            f.out_bps = fmax(f.out_bps, analysis_written_bytes(s, p) / p->seconds);
+        if (p->flags & POINT_OVERSUBSCRIBED)
+            f.cpus = p->online_cpus;
+        double sh = s->verdicts[k].evidence.cpu_time_shift;
+        if ((p->flags & POINT_CPU_SPEED_MOVED) && fabs(sh) > fabs(f.shift))
+            f.shift = sh;
+    }
+    return f;
+}
+
+/* "256 MiB" and "256M": the power of two MiB at or above bytes. */
+static void size_words(double bytes, char *words, size_t wcap, char *opt, size_t ocap)
+{
+    double mib = 1.0;
+    while (mib * 1048576.0 < bytes && mib < 1048576.0)
+        mib *= 2.0;
+    if (mib >= 1024.0) {
+        snprintf(words, wcap, "%.0f GiB", mib / 1024.0);
+        snprintf(opt, ocap, "%.0fG", mib / 1024.0);
+    } else {
+        snprintf(words, wcap, "%.0f MiB", mib);
+        snprintf(opt, ocap, "%.0fM", mib);
+    }
+}
+
+const char *answer_precision_note(const analysis_t *a, char *buf, size_t cap)
+{
+    const analysis_precision_t *q = &a->precision;
+    buf[0] = '\0';
+    if (!q->too_short)
+        return buf;
+    char size[32], opt[16];
+    size_words(q->input_needed_bytes, size, sizeof size, opt, sizeof opt);
+    bool reps_do = q->reps_needed <= ANALYSIS_REPS_SUGGEST_MAX;
+    strbuf_appendf(buf, cap, "The runs, %.2g s each, are too %s to judge: their %zu "
+                   "repetitions spread %.0f%%, over the %.0f%% tolerance; ", q->run_s,
+                   q->short_runs ? "short" : "noisy", q->reps, 100.0 * q->spread,
+                   100.0 * a->tolerance);
+    if (q->short_runs && reps_do)
+        strbuf_appendf(buf, cap, "a %s input (--fixture-size %s) or --reps %zu would do.",
+                       size, opt, q->reps_needed);
+    else if (q->short_runs)
+        strbuf_appendf(buf, cap, "a %s input (--fixture-size %s) would do.", size, opt);
+    else if (reps_do)
+        strbuf_appendf(buf, cap, "--reps %zu would do.", q->reps_needed);
+    else
+        strbuf_appendf(buf, cap, "--reps %zu would do, or a quieter machine.",
+                       q->reps_needed);
+    return buf;
+}
+
+/* One note: the bullet, the text escaped for the document, a line end. */
+static void write_note(const doc_t *d, const char *bullet, const char *text)
+{
+    fputs(bullet, d->out);
+    doc_text(d, text);
+    fputc('\n', d->out);
+}
+
+size_t answer_write_notes(const analysis_t *a, const doc_t *d, const char *bullet,
+                          bool with_matching)
 {
     FILE *out = d->out;
     size_t notes = 0;
-    const char *bullet = doc_item(d, "  ! ");
-    for (size_t i = 0; i < a->nnotes; i++, notes++) {
-        fputs(bullet, out);
-        doc_text(d, a->notes[i].text);
-        fputc('\n', out);
-    }
+    char line[512];
+    if (answer_precision_note(a, line, sizeof line)[0] && ++notes)
+        write_note(d, bullet, line);
+    for (size_t i = 0; with_matching && i < a->nnotes; i++, notes++)
+        write_note(d, bullet, a->notes[i].text);
+    for (size_t i = 0; i < a->nprobe_notes; i++, notes++)
+        write_note(d, bullet, a->probe_notes[i].text);
+    bool machine_io = false;
+    for (size_t i = 0; i < a->nseries; i++)
+        for (size_t k = 0; k < a->series[i].npoints; k++)
+            machine_io = machine_io || (!a->series[i].cpu_ceiling &&
+                                        a->series[i].points[k].io_wait_system);
+    if (machine_io && ++notes)
+        fprintf(out, "%sBlocked-on-I/O times are the machine's pressure figures (every "
+                "process's), not the runs' own: delay accounting was off, and turning it on "
+                "takes root.\n", bullet);
+    bool direct = false;
     for (size_t i = 0; i < a->nseries; i++) {
         const analysis_series_t *s = &a->series[i];
         char label[300], name[700], at[256], r1[32], r2[32];
         doc_escape(d, figure_series_label(s, true, label, sizeof label), name, sizeof name);
-        double eff = 0.0, out_bps = 0.0, cpus = 0.0, shift = 0.0;
-        for (size_t k = 0; k < s->npoints; k++) {
-            const analysis_point_t *p = &s->points[k];
-            if (p->flags & POINT_EFFICIENCY_HIGH)
-                eff = fmax(eff, s->verdicts[k].efficiency);
-            if (p->flags & POINT_BEYOND_PROBE)
-                out_bps = fmax(out_bps, analysis_written_bytes(s, p) / p->seconds);
-            if (p->flags & POINT_OVERSUBSCRIBED)
-                cpus = p->online_cpus;
-            double sh = s->verdicts[k].evidence.cpu_time_shift;
-            if ((p->flags & POINT_CPU_SPEED_MOVED) && fabs(sh) > fabs(shift))
-                shift = sh;
-        }
-        size_t n;
-        if ((n = flagged_threads(s, POINT_OVERSUBSCRIBED, at, sizeof at)) > 0 && ++notes)
-            fprintf(out, "%s%s at %s: more threads than the %.0f CPUs online "
-                    "(oversubscribed): the threads take turns on the cores, so these points "
-                    "measure time-slicing, not scaling, and bend the models; measure up to "
-                    "%.0f threads\n", bullet, name, at, cpus, cpus);
-        if ((n = flagged_threads(s, POINT_EFFICIENCY_HIGH, at, sizeof at)) > 0 && ++notes)
-            fprintf(out, "%s%s at %s: efficiency up to %.0f%%, above 100%%: the run "
-                    "beat its own ceiling, so a ceiling is too low. Likely the page cache "
-                    "(output still in memory when the clock stopped%s), an emulated cap that "
-                    "paces less than it claims, or noise in the memory target's time; rerun "
-                    "with --reps auto, or with --sync direct to take the cache out\n",
-                    bullet, name, at, 100.0 * eff,
-                    strcmp(s->sync, "none") == 0 ? ": this series did not fsync" : "");
-        if ((n = flagged_threads(s, POINT_BEYOND_PROBE, at, sizeof at)) > 0 && ++notes)
-            fprintf(out, "%s%s at %s: wrote up to %s of output, faster than the "
-                    "volume's %s speed of %s. Likely the page cache absorbed the writes (a "
-                    "probe file or timing that kept the output in memory), or the probe ran "
-                    "while something else used the disk; probe again with a file as large as "
-                    "the output, or sweep with --sync direct\n", bullet, name, at,
-                    analysis_format_rate(out_bps, r1, sizeof r1),
+        note_figures_t f = note_figures(s);
+        direct = direct || answer_direct_differs(s);
+        if (flagged_threads(s, POINT_OVERSUBSCRIBED, at, sizeof at) > 0 && ++notes)
+            fprintf(out, "%s%s at %s: more threads than the %.0f CPUs online, so they measure "
+                    "time-slicing, not scaling; measure up to %.0f threads.\n", bullet, name,
+                    at, f.cpus, f.cpus);
+        if (flagged_threads(s, POINT_EFFICIENCY_HIGH, at, sizeof at) > 0 && ++notes)
+            fprintf(out, "%s%s at %s: %.0f%% of its ceiling, faster than it can be: a ceiling "
+                    "is too low (details below); rerun with --reps auto or --sync direct.\n",
+                    bullet, name, at, 100.0 * f.efficiency);
+        if (flagged_threads(s, POINT_BEYOND_PROBE, at, sizeof at) > 0 && ++notes)
+            fprintf(out, "%s%s at %s: wrote up to %s, faster than the volume's %s %s; probe "
+                    "again with a file as large as the output.\n", bullet,
+                    name, at, analysis_format_rate(f.out_bps, r1, sizeof r1),
                     write_speed_kind(s),
                     analysis_format_rate(s->write_speed_bps > 0.0 ? s->write_speed_bps
                                                                   : s->rate_cap_bps,
                                          r2, sizeof r2));
-        if ((n = flagged_threads(s, POINT_SINGLE_RUN_UNEXPLAINED, at, sizeof at)) > 0 &&
-            ++notes)
-            fprintf(out, "%s%s at %s: unexplained, and resting on a single run: "
-                    "anything else on the machine can slow one run (noise); rerun with "
-                    "--reps 3 or --reps auto before reading anything into it\n", bullet, name,
-                    at);
-        if ((n = flagged_threads(s, POINT_CPU_SPEED_MOVED, at, sizeof at)) > 0 && ++notes)
-            fprintf(out, "%s%s at %s: the runs spent up to %.0f%% %s user CPU time than "
-                    "memory's on the same work, so the CPU itself ran at another speed "
-                    "(another load on its core or host, thermal limits, a slower core), and "
-                    "the comparison with memory carries that much doubt; rerun on a quiet "
-                    "machine, with --reps auto\n", bullet, name, at, 100.0 * fabs(shift),
-                    shift > 0.0 ? "more" : "less");
+        if (flagged_threads(s, POINT_SINGLE_RUN_UNEXPLAINED, at, sizeof at) > 0 && ++notes)
+            fprintf(out, "%s%s at %s: unexplained on a single run, which noise alone can "
+                    "make; rerun with --reps 3 or --reps auto.\n", bullet, name, at);
+        if (flagged_threads(s, POINT_CPU_SPEED_MOVED, at, sizeof at) > 0 && ++notes)
+            fprintf(out, "%s%s at %s: the CPU ran %.0f%% %s than in memory's runs of the same "
+                    "work (details below); rerun on a quiet machine.\n", bullet, name, at,
+                    100.0 * fabs(f.shift), f.shift > 0.0 ? "slower" : "faster");
     }
+    if (direct && ++notes)
+        fprintf(out, "%sBuffered output waits for its flush after the compression, so it needs "
+                "a faster disk than --sync direct, whose writes overlap the compression.\n",
+                bullet);
     return notes;
+}
+
+void answer_write_point_details(const analysis_series_t *s, const doc_t *d)
+{
+    FILE *out = d->out;
+    const char *indent = doc_indent(d, "  ");
+    char at[256], r1[32], r2[32];
+    note_figures_t f = note_figures(s);
+    if (flagged_threads(s, POINT_OVERSUBSCRIBED, at, sizeof at) > 0)
+        fprintf(out, "%sat %s: more threads than the %.0f CPUs online (oversubscribed): the "
+                "threads take turns on the cores, so these points measure time-slicing, not "
+                "scaling, and bend the models%s", indent, at, f.cpus, doc_break(d));
+    if (flagged_threads(s, POINT_EFFICIENCY_HIGH, at, sizeof at) > 0)
+        fprintf(out, "%sat %s: efficiency up to %.0f%%, above 100%%: the run beat its own "
+                "ceiling, so a ceiling is too low. Likely the page cache (output still in "
+                "memory when the clock stopped%s), an emulated cap that paces less than it "
+                "claims, or noise in the memory target's time%s", indent, at,
+                100.0 * f.efficiency,
+                strcmp(s->sync, "none") == 0 ? ": this series did not fsync" : "",
+                doc_break(d));
+    if (flagged_threads(s, POINT_BEYOND_PROBE, at, sizeof at) > 0)
+        fprintf(out, "%sat %s: wrote up to %s of output, faster than the volume's %s speed of "
+                "%s. Likely the page cache absorbed the writes (a probe file or timing that "
+                "kept the output in memory), or the probe ran while something else used the "
+                "disk; probe again with a file as large as the output, or sweep with --sync "
+                "direct%s", indent, at, analysis_format_rate(f.out_bps, r1, sizeof r1),
+                write_speed_kind(s),
+                analysis_format_rate(s->write_speed_bps > 0.0 ? s->write_speed_bps
+                                                              : s->rate_cap_bps,
+                                     r2, sizeof r2),
+                doc_break(d));
+    if (flagged_threads(s, POINT_SINGLE_RUN_UNEXPLAINED, at, sizeof at) > 0)
+        fprintf(out, "%sat %s: unexplained, and resting on a single run: anything else on the "
+                "machine can slow one run (noise)%s", indent, at, doc_break(d));
+    if (flagged_threads(s, POINT_CPU_SPEED_MOVED, at, sizeof at) > 0)
+        fprintf(out, "%sat %s: the runs spent up to %.0f%% %s user CPU time than memory's on "
+                "the same work, so the CPU itself ran at another speed (another load on its "
+                "core or host, thermal limits, a slower core), and the comparison with memory "
+                "carries that much doubt%s", indent, at, 100.0 * fabs(f.shift),
+                f.shift > 0.0 ? "more" : "less", doc_break(d));
 }
 
 void answer_write_failed(const analysis_t *a, const doc_t *d, const char *prefix)
@@ -494,14 +622,17 @@ size_t answer_write(const analysis_t *a, const doc_t *d)
         doc_legend(d, "\"vs ceiling\": the run's time against the same input at the CPU "
                       "ceiling: the memory target's, or for a codec without memory runs the "
                       "fastest target's at each thread count.");
-    bool any = a->nnotes > 0;
-    for (size_t i = 0; i < a->nseries; i++)
+    bool any = a->nnotes > 0 || a->nprobe_notes > 0 || a->precision.too_short;
+    for (size_t i = 0; i < a->nseries; i++) {
+        any = any || answer_direct_differs(&a->series[i]);
         for (size_t k = 0; k < a->series[i].npoints; k++)
-            any = any || a->series[i].points[k].flags != 0;
+            any = any || a->series[i].points[k].flags != 0 ||
+                  (!a->series[i].cpu_ceiling && a->series[i].points[k].io_wait_system);
+    }
     if (!any)
         return 0;
     doc_section(d, 0, "  check these figures:\n", "Check these figures:");
-    size_t notes = write_notes(a, d);
+    size_t notes = answer_write_notes(a, d, doc_item(d, "  ! "), true);
     fputc('\n', out);
     return notes;
 }

@@ -33,6 +33,28 @@ const char *answer_point_marks(const analysis_series_t *s, size_t k, char *buf, 
  * after prefix (as it is), the line escaped for d (doc_text). */
 void answer_write_failed(const analysis_t *a, const doc_t *d, const char *prefix);
 
+/* True when the what-if of s names, beside its buffered speed, a lower one with --sync
+ * direct (the answer then says why the two differ, once). */
+bool answer_direct_differs(const analysis_series_t *s);
+
+/* The study's one note when its runs are too short or too noisy to judge
+ * (analysis_precision_t): what they spread, and the input size or --reps that would
+ * judge them; "" when they can judge. Returns buf. */
+const char *answer_precision_note(const analysis_t *a, char *buf, size_t cap);
+
+/* The notes under the answer, each at most 30 words, one line each after bullet: the
+ * study's precision note, with with_matching the probe matching's notes (a->notes; the
+ * loader also logs them), the probe notes, once that blocked-on-I/O times are the
+ * machine's (delay accounting off, not root), the series' flagged points, and once why
+ * buffered and --sync direct speeds differ. Their detail is in the series' details.
+ * Returns how many were written. */
+size_t answer_write_notes(const analysis_t *a, const doc_t *d, const char *bullet,
+                          bool with_matching);
+
+/* The long form of the notes on s's flagged points (the answer gives each in at most 30
+ * words), one line each, for the series' details in d. */
+void answer_write_point_details(const analysis_series_t *s, const doc_t *d);
+
 /* Writes the answer section into d (text or Markdown): the sentences, the decision table
  * and the notes. Returns the number of notes written. */
 size_t answer_write(const analysis_t *a, const doc_t *d);

@@ -29,6 +29,8 @@ const char *verdict_label(const analysis_verdict_t *v, char *buf, size_t cap)
     };
     if (v->verdict == VERDICT_UNEXPLAINED)
         snprintf(buf, cap, "unexplained (%s)", misses[v->miss]);
+    else if (v->verdict == VERDICT_NOT_JUDGED)
+        snprintf(buf, cap, "not judged (runs too imprecise)");
     else if (v->verdict == VERDICT_BALANCED)
         snprintf(buf, cap, "balanced (%s + %s%s)", cause_name(v->cause),
                  cause_name(v->second_cause), v->within_noise ? ", within the noise" : "");
@@ -238,7 +240,16 @@ const char *cause_words(const analysis_series_t *s, const analysis_point_t *p,
         strbuf_appendf(buf, cap, "this is the CPU ceiling (output counted in memory)");
         return buf;
     }
-    if (v->cause == CAUSE_UNKNOWN) {
+    if (v->verdict == VERDICT_NOT_JUDGED) {
+        double judged = e->paired_s > 0.0 ? e->paired_s : p->seconds;
+        decomposition_words(e, parts, sizeof parts);
+        strbuf_appendf(buf, cap, "measured %.3g s", p->seconds);
+        paired_words(e, buf, cap);
+        strbuf_appendf(buf, cap, "; the model predicts %s (%+.0f%%), but the study's "
+                       "repetitions spread too much to tell a difference of the %.0f%% "
+                       "tolerance from noise (the answer says what would)", parts,
+                       100.0 * (e->predicted_s - judged) / judged, 100.0 * tolerance);
+    } else if (v->cause == CAUSE_UNKNOWN) {
         cause_miss_words(s, p, v, tolerance, buf, cap);
     } else if (v->from_model) {
         cause_plain_words(s, v->cause, what, sizeof what);

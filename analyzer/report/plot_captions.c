@@ -160,17 +160,34 @@ void plot_ceiling_title(const analysis_series_t *s, bool multi_codec, bool read,
         strbuf_appendf(buf, cap, ", above the plot");
 }
 
+const char *plot_crossover_term_words(const analysis_series_t *s)
+{
+    /* What takes over: the term that sets the time there, or the volume's when it is
+     * balanced with the compute term. */
+    wbm_term_t t = s->crossover_lead < TERM_COUNT && s->crossover_lead != TERM_COMPUTE
+                       ? s->crossover_lead
+                       : s->crossover_term;
+    switch (t) {
+    case TERM_IO_CPU: return s->decompress ? "the I/O's CPU work" : "writing's CPU work";
+    case TERM_READ: return s->decompress ? "reading the archive" : "reading the input";
+    case TERM_WRITE: return "the disk writing";
+    case TERM_FLUSH: return "the disk's flush";
+    default: return "the volume";
+    }
+}
+
 void plot_crossover_label(const analysis_series_t *s, bool multi_codec, char *buf,
                           size_t cap)
 {
     char name[256];
-    snprintf(buf, cap, "%s: T = %.3g", plot_series_name(s, multi_codec, name, sizeof name),
+    snprintf(buf, cap, "%s: %s from T = %.2g",
+             plot_series_name(s, multi_codec, name, sizeof name), plot_crossover_term_words(s),
              s->crossover_threads);
 }
 
 void plot_crossover_text(const char *name, const char *kind, double limit_bps,
-                         double crossover_threads, bool has_model, int lo, int hi, char *buf,
-                         size_t cap)
+                         double crossover_threads, bool has_model, int lo, int hi,
+                         const char *who, char *buf, size_t cap)
 {
     char rate[32];
     analysis_format_rate(limit_bps, rate, sizeof rate);
@@ -182,8 +199,9 @@ void plot_crossover_text(const char *name, const char *kind, double limit_bps,
          * said the way the text report says it. */
         int whole = figure_threads_from(crossover_threads);
         snprintf(buf, cap, "%s (%s ceiling %s) starts to limit the job at T = %.1f, so from "
-                 "%d thread%s on the volume sets the time", name, kind, rate,
-                 crossover_threads, whole, whole == 1 ? "" : "s");
+                 "%d thread%s on %s sets the time", name, kind, rate,
+                 crossover_threads, whole, whole == 1 ? "" : "s",
+                 who != NULL ? who : "the volume");
         if (crossover_threads > hi)
             strbuf_appendf(buf, cap, " (extrapolated beyond the measured %d..%d threads)", lo,
                            hi);
@@ -308,8 +326,12 @@ void plot_caption_bottleneck(const analysis_t *a, bool multi_codec, char *buf, s
         int lo = s->npoints > 0 ? s->points[0].threads : 1;
         int hi = s->npoints > 0 ? s->points[s->npoints - 1].threads
                                 : (int)ANALYSIS_CROSSOVER_MAX_THREADS;
+        /* Writing's own CPU work is named; the disk's terms are the volume's. */
         plot_crossover_text(name, kind, limit, s->crossover_threads, s->crossover_model >= 0,
-                            lo, hi, clause, sizeof clause);
+                            lo, hi,
+                            s->crossover_lead == TERM_IO_CPU ? plot_crossover_term_words(s)
+                                                             : NULL,
+                            clause, sizeof clause);
         strbuf_appendf(buf, cap, "%s%s", told ? "; " : "", clause);
         told++;
     }

@@ -56,21 +56,27 @@ void plot_cpu_title(const analysis_ceiling_t *ce, bool multi_codec, char *buf, s
 void plot_ceiling_title(const analysis_series_t *s, bool multi_codec, bool read, double bps,
                         bool above, const probe_table_t *probe, char *buf, size_t cap);
 
-/* A crossover point's label: "usb: T = 2.5". */
+/* What takes over at s's crossover, in words: the term that sets the time there
+ * ("writing's CPU work", "the disk's flush", "the disk writing", "reading the input"),
+ * or the volume's own term where it is balanced with the compute term. */
+const char *plot_crossover_term_words(const analysis_series_t *s);
+
+/* A crossover point's label: "usb: the disk's flush from T = 2.5". */
 void plot_crossover_label(const analysis_series_t *s, bool multi_codec, char *buf,
                           size_t cap);
 
 /* One clause of the bottleneck caption, without a final period: name (its kind, "write"
  * or "read", ceiling of limit_bps) starts to limit the job at crossover_threads, where
  * the model first names the volume ("..., so from 3 threads on the volume sets the time",
- * the first whole thread count past the crossing); when crossover_threads is not finite,
+ * the first whole thread count past the crossing; who, when not NULL, in the volume's
+ * place: "writing's CPU work"); when crossover_threads is not finite,
  * the ceiling "never limits the job up to 1024 threads" if has_model, else the CPU rate
  * "has no model to meet it". The thread counts measured were lo..hi: a crossing past hi is said to be
  * extrapolated, one past ANALYSIS_EXTRAPOLATION_REACH x hi "not within reach of the
  * measured range", without a thread count. */
 void plot_crossover_text(const char *name, const char *kind, double limit_bps,
-                         double crossover_threads, bool has_model, int lo, int hi, char *buf,
-                         size_t cap);
+                         double crossover_threads, bool has_model, int lo, int hi,
+                         const char *who, char *buf, size_t cap);
 
 /* ---- captions: one sentence of reading per plot ----
  * plot_render asks for them through each plot's row in the registry (plot_kinds.h),

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/analysis_explain.h"
 #include "model/stats.h"
 #include "report/datafile.h"
 #include "report/figure_text.h"
@@ -270,6 +271,70 @@ static int write_crossovers(const plot_data_t *c, FILE *f, FILE *vars, size_t *d
         fputs("NaN NaN 0\n", f);
     *drawn = n;
     return CP_OK;
+}
+
+/* Each series' model along the CPU curve (explain_model_rate_at), the curve its crossover
+ * lies on: samples over the plot's thread range, the crossover itself among them. */
+static int write_model_rates(const plot_data_t *c, FILE *f, FILE *vars, size_t *drawn)
+{
+    (void)vars;
+    const analysis_t *a = c->a;
+    fputs("# columns: threads model_rate_MBps (the write-back model along the CPU ceiling's "
+          "held best rate model; NaN when none)\n", f);
+    char title[256];
+    size_t curves = 0;
+    for (size_t i = 0; i < a->nseries; i++) {
+        const analysis_series_t *s = &a->series[i];
+        const analysis_ceiling_t *ce = series_ceiling(a, s);
+        gnuplot_block_start(f, i, plot_series_title(s, c->multi_codec, title, sizeof title));
+        bool any = false;
+        double cross = crossover_drawn(c, s) ? s->crossover_threads : NAN;
+        for (int k = 0; ce != NULL && plot_has_volume_ceiling(s) && k < PLOT_CURVE_SAMPLES;
+             k++) {
+            double T = sample_threads(1.0, c->bottleneck_xmax, k, PLOT_CURVE_SAMPLES, false);
+            if (cross < T) { /* the crossover, in its place */
+                T = cross;
+                cross = NAN;
+                k--;
+            }
+            wbm_term_t lead;
+            double bps = explain_model_rate_at(s, ce, a->tolerance, T, &lead);
+            if (!(bps > 0.0))
+                continue;
+            fprintf(f, "%.6g", T);
+            gnuplot_value(f, 6, bps / PLOT_MB);
+            fputc('\n', f);
+            any = true;
+        }
+        if (!any)
+            fputs("1 NaN\n", f);
+        curves += any;
+    }
+    *drawn = curves;
+    return CP_OK;
+}
+
+/* The bottleneck plot's title: where the disk takes over only when a drawn crossover is
+ * the disk's (its writing, flush or reading), else what the plot shows. */
+static void write_bottleneck_title(const plot_data_t *c, FILE *vars)
+{
+    bool disk = false, io_cpu = false;
+    for (size_t i = 0; i < c->a->nseries; i++) {
+        const analysis_series_t *s = &c->a->series[i];
+        if (!crossover_drawn(c, s))
+            continue;
+        wbm_term_t lead = s->crossover_lead;
+        io_cpu = io_cpu || lead == TERM_IO_CPU;
+        disk = disk || lead == TERM_READ || lead == TERM_WRITE || lead == TERM_FLUSH ||
+               lead == TERM_COMPUTE || lead == TERM_COUNT;
+    }
+    gnuplot_var_string(vars, "bottleneck_title",
+                       disk     ? "Where the disk takes over: CPU rate against each volume's "
+                                  "ceiling"
+                       : io_cpu ? "Where writing's CPU work takes over: CPU rate, each "
+                                  "volume's ceiling and the model"
+                                : "CPU rate against each volume's ceiling, and the model per "
+                                  "target");
 }
 
 /* ---- probe speeds --------------------------------------------------------------------- */
@@ -721,10 +786,14 @@ static int write_bottleneck(const plot_data_t *c, const char *datadir, FILE *var
         plot_cpu_title(&a->ceilings[i], c->multi_codec, title, sizeof title);
         gnuplot_array_string(vars, "cpu_title", i, title);
     }
-    size_t crossings;
+    size_t crossings, curves;
     rc = data_file(c, datadir, "ceilings.dat", vars, write_ceilings, drawn, err);
     if (rc == CP_OK)
         rc = data_file(c, datadir, "crossovers.dat", vars, write_crossovers, &crossings, err);
+    if (rc == CP_OK)
+        rc = data_file(c, datadir, "model_rate.dat", vars, write_model_rates, &curves, err);
+    if (rc == CP_OK)
+        write_bottleneck_title(c, vars);
     return rc;
 }
 

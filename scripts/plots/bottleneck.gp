@@ -2,19 +2,22 @@
 # the fastest target when there is none) measured and its best fitted model (cpu.dat,
 # cpu_fit.dat). Coloured dashed lines: each volume's write ceiling, its write speed (the
 # drain rate, or an emulated cap) divided by the output ratio (ceilings.dat); dotted: a
-# read ceiling that limits. Thin coloured lines: what the target measured; dotted beside
-# them: what the model predicts for it (points.dat column 9). A crossover
-# (crossovers.dat): the thread count from which the model says the volume limits the job
-# (its time within the tolerance of the compression's, or its flush adding more), at
-# the model's rate there. With several codecs, one panel per codec (their rates differ
-# by orders of magnitude), each on its own scale and with its own key at its right.
+# read ceiling that limits. Thin coloured lines: what the target measured; circles: what
+# the model predicts for its measured points (points.dat column 9); dotted: the model
+# along the CPU curve (model_rate.dat). A crossover (crossovers.dat): the thread count
+# from which the model says the volume limits the job (its time within the tolerance of
+# the compression's, or its flush adding more), at the model's rate there, on that dotted
+# curve, labelled with the term that takes over. The title (bottleneck_title) names the
+# disk only where a crossover is the disk's. With several codecs, one panel per codec
+# (their rates differ by orders of magnitude), each on its own scale and with its own key
+# at its right.
 load plotsdir.'/common.gp'
 
 set xlabel 'threads (T)'
 set ylabel 'rate (MB/s of input)'
 if (bottleneck_xmax <= 24) { set xtics 1 } else { set xtics autofreq }
 set xrange [1 : bottleneck_xmax]
-title_text = "Where the disk takes over: CPU rate against each volume's ceiling"
+title_text = bottleneck_title
 
 # in_panel(k): ceiling k belongs to the panel's codec (every ceiling without panels).
 panel = 0
@@ -33,8 +36,11 @@ plot_panel = "plot for [i=1:n_cpu_title] datadir.'/cpu_fit.dat' index i-1 using 
          using 1:(ceiling_is_read[k] || !in_panel(k) ? NaN : $5) with linespoints lt series_colour[ceiling_series[k]] lw 1 \
          title (ceiling_is_read[k] || !in_panel(k) ? '' : series_name[ceiling_series[k]].' measured'), \
      for [k=1:n_ceiling_title] datadir.'/points.dat' index ceiling_series[k]-1 \
-         using 1:(ceiling_is_read[k] || !in_panel(k) ? NaN : $9) with linespoints lt series_colour[ceiling_series[k]] lw 1.5 \
-         dt 3 pt 6 title (ceiling_is_read[k] || !in_panel(k) ? '' : series_name[ceiling_series[k]].' predicted'), \
+         using 1:(ceiling_is_read[k] || !in_panel(k) ? NaN : $9) with points lt series_colour[ceiling_series[k]] \
+         pt 6 notitle, \
+     for [k=1:n_ceiling_title] datadir.'/model_rate.dat' index ceiling_series[k]-1 \
+         using 1:(ceiling_is_read[k] || !in_panel(k) ? NaN : $2) with lines lt series_colour[ceiling_series[k]] lw 1.5 \
+         dt 3 title (ceiling_is_read[k] || !in_panel(k) ? '' : series_name[ceiling_series[k]].' predicted'), \
      datadir.'/crossovers.dat' using 1:(cross_in_panel($3) ? $2 : NaN) with impulses lc rgb '#666666' lw 1 dt 3 notitle, \
      datadir.'/crossovers.dat' using 1:(cross_in_panel($3) && !label_left($1) ? $2 : NaN):(n_cross_label > 0 ? cross_label[int($0) + 1] : '') \
          with labels point pt 6 ps 2.2 lc rgb '#222222' left offset char 1.2,1.1 notitle, \

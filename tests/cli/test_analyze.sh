@@ -38,7 +38,7 @@ expect_in "$WORK/text" "time = [0-9.]+ / T\^0\.[0-9]+ s"
 expect_in "$WORK/text" "rate = [0-9.]+ \+ [0-9.]+ x T MB/s"
 expect_in "$WORK/text" "^usb \(zstd:3\)"
 expect_in "$WORK/text" "verdict at 8 threads: write-bound; runs at 3[0-9]% of mem's speed"
-expect_in "$WORK/text" "this volume starts to limit the job at T = 2\.[1-3] \(2\.[0-9]\.\.2\.[0-9] within one standard error of the fit\), where the volume's write time comes within 10% of the compression's \(its write ceiling: 7[01][0-9] MB/s of input\), so from 3 threads on it sets the time; the CPU rate there: [0-9]+ MB/s \(usl model, measured 1\.\.8 threads\)"
+expect_in "$WORK/text" "this volume starts to limit the job at T = 2\.[1-3] \(2\.[0-9]\.\.2\.[0-9] within one standard error of the fit\), where the volume's write time comes within 10% of the compression's \(its write ceiling: 7[01][0-9] MB/s of input\), so from 3 threads on it sets the time; the model's rate there: [0-9]+ MB/s \(usl model, measured 1\.\.8 threads\)"
 # mem at 8 threads: 1073741824 B / 1.91 GB/s = 0.562 s; within 10%: 0.562 / 0.9 = 0.625 s,
 # so the disk must take usb's output (1.0e9 B at ratio ~0.35) in 0.625 s: ~600 MB/s.
 expect_in "$WORK/text" "what-if: this volume writes 2[0-9]{2} MB/s of output \(7[01][0-9] MB/s of input at this job's ratio 0\.3[0-9]\); at 8 threads the job needs 6[0-9]{2} MB/s of writes to keep up with the cores while they compress; a disk that writes 6[0-9]{2} MB/s would bring it down to 0\.62[0-9]* s"

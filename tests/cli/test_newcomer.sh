@@ -97,7 +97,7 @@ check "and its details say what that means" grep -q "^slow (cmd:zstd, unpaced: t
 # Without a probe, the cap recorded in runs.csv is the capped series' write speed: 500 MB
 # paced at 80 MB/s take 6.25 s beside 1 s of compression: write-bound by the cap.
 check "the capped series is judged against its cap" \
-    grep -q "^  slow (zstd:3): the disk's cap sets the time .*; a cap of [0-9.]* [MG]B/s would take" "$WORK/out"
+    grep -q "^  slow (zstd:3): the disk's cap sets the time .*; a disk writing [0-9.]* [MG]B/s would take" "$WORK/out"
 
 # --- compare warns when the inputs differ, and names what it could not pair ---------------
 cat > "$WORK/a.csv" <<'EOF'
@@ -135,4 +135,86 @@ check "the results directory's lock file is gone with the study" test ! -e "$WOR
 messages='^(results go to |warm-up \(not timed\): |\[[0-9]+/[0-9]+\] )'
 check "no file of the study or its target holds a message: $(grep -rlE "$messages" "$WORK/H2" "$WORK/h" | tr '\n' ' ')" \
     test -z "$(grep -rlE "$messages" "$WORK/H2" "$WORK/h")"
+
+# --- a study too short to judge says so once, and judges no point unexplained -------------
+# 16 MiB with --reps 2, as the machine gave it: memory's runs spread 20-29%, local's 0.07 s
+# runs at one thread beat memory's (efficiency over 100%) and at two miss the model, usb's
+# probe spread 30%. Without the rule: "unexplained (the model missed)", "efficiency over
+# 100%?" and a note of 60 words on each.
+cat > "$WORK/short.csv" <<'EOF'
+target,codec,threads,rep,sync,input_bytes,output_bytes,seconds,flush_s,dirty_background_bytes,dirty_bytes,dirty_expire_s,dirty_writeback_s,emulated,rate_cap_bps
+mem,zstd:3,1,1,fsync,16777216,12918630,0.094,,2400000000,4800000000,30,5,0,
+mem,zstd:3,1,2,fsync,16777216,12918630,0.115,,2400000000,4800000000,30,5,0,
+mem,zstd:3,2,1,fsync,16777216,12918630,0.105,,2400000000,4800000000,30,5,0,
+mem,zstd:3,2,2,fsync,16777216,12918630,0.136,,2400000000,4800000000,30,5,0,
+local,zstd:3,1,1,fsync,16777216,12918630,0.060,0.008,2400000000,4800000000,30,5,0,
+local,zstd:3,1,2,fsync,16777216,12918630,0.081,0.008,2400000000,4800000000,30,5,0,
+local,zstd:3,2,1,fsync,16777216,12918630,0.190,0.008,2400000000,4800000000,30,5,0,
+local,zstd:3,2,2,fsync,16777216,12918630,0.205,0.008,2400000000,4800000000,30,5,0,
+usb,zstd:3,1,1,fsync,16777216,12918630,0.426,0.33,2400000000,4800000000,30,5,1,40000000
+usb,zstd:3,1,2,fsync,16777216,12918630,0.428,0.33,2400000000,4800000000,30,5,1,40000000
+usb,zstd:3,2,1,fsync,16777216,12918630,0.437,0.33,2400000000,4800000000,30,5,1,40000000
+usb,zstd:3,2,2,fsync,16777216,12918630,0.439,0.33,2400000000,4800000000,30,5,1,40000000
+EOF
+cat > "$WORK/short_probe.csv" <<'EOF'
+target,op,size_bytes,rep,seconds,bytes_per_s
+local,write,10000000,1,0.0139,721000000
+local,write,10000000,2,0.0114,880000000
+local,read,10000000,1,0.0077,1300000000
+local,read,10000000,2,0.0077,1300000000
+usb,write,10000000,1,0.323,31000000
+usb,write,10000000,2,0.238,42000000
+usb,read,10000000,1,0.0145,689000000
+usb,read,10000000,2,0.0111,901000000
+EOF
+run "$CP" analyze "$WORK/short.csv" --probe "$WORK/short_probe.csv"
+expect_status 0 "analyze a 16 MiB study of two repetitions"
+sed -n '/^the answer:/,/^details per target:/p' "$WORK/out" > "$WORK/short_answer.txt"
+check "it says once that the runs are too short, naming the input or --reps that would do" \
+    test "$(grep -Ec '^  ! The runs, [0-9.]+ s each, are too short to judge: their 2 repetitions spread [0-9]+%, over the 10% tolerance; a [0-9]+ MiB input \(--fixture-size [0-9]+M\)( or --reps [0-9]+)? would do\.$' "$WORK/out")" -eq 1
+check "and judges no point unexplained" sh -c "! grep -q 'unexplained' '$WORK/out'"
+check "nor explains its noise as efficiency over 100%" sh -c "! grep -Eq 'efficiency (over|up to)' '$WORK/out'"
+check "its points the model missed are not judged" grep -Eq '^  local \(zstd:3\) +2 +0\.198 +not judged' "$WORK/out"
+check "every line under the answer is at most 45 words: $(awk 'NF > 45' "$WORK/short_answer.txt")" \
+    test -z "$(awk 'NF > 45' "$WORK/short_answer.txt")"
+check "every note at most 30: $(awk '$1 == "!" && NF - 1 > 30' "$WORK/short_answer.txt")" \
+    test -z "$(awk '$1 == "!" && NF - 1 > 30' "$WORK/short_answer.txt")"
+check "probe noise is one line per volume, with what to do" \
+    test "$(grep -c "^  ! probe target 'usb': writes spread 30%, reads spread 27%; rough speeds: probe again with more --reps\.$" "$WORK/out")" -eq 1
+check "and its figures in full in the details" \
+    grep -q "^  probe target 'usb': its writes at the largest size spread 30% (31 to 42 MB/s over 2 runs)" "$WORK/out"
+run "$CP" analyze "$WORK/short.csv" --probe "$WORK/short_probe.csv" --format summary
+check "the terminal's summary says it too, once" test "$(grep -c '^! The runs, .* too short to judge' "$WORK/out")" -eq 1
+run "$CP" analyze "$WORK/short.csv" --probe "$WORK/short_probe.csv" --format json -o "$WORK/short.json"
+if need_python3; then
+    check "in JSON: too short, the repetitions needed, and verdicts not-judged" python3 -c '
+import json, sys
+a = json.load(open(sys.argv[1]))
+q = a["precision"]
+assert q["too_short"] and q["short_runs"] and q["reps"] == 2 and q["reps_needed"] > 2, q
+v = [t for t in a["targets"] if t["name"] == "local"][0]["verdicts"][1]
+assert v["verdict"] == "not-judged" and v["unexplained"] is None, v' "$WORK/short.json"
+fi
+
+# --- a target is never balanced against itself ------------------------------------------------
+grep -v '^mem,' "$WORK/short.csv" > "$WORK/nomem.csv"
+run "$CP" analyze "$WORK/nomem.csv" --probe "$WORK/short_probe.csv"
+check "the fastest target is the ceiling, not 'together' with itself" \
+    grep -q '^  local (zstd:3): the fastest target, the ceiling the others are held to: ' "$WORK/out"
+check "no sentence says 'together' for it" sh -c "! grep -q '^  local (zstd:3): .*together' '$WORK/out'"
+
+
+# --- without root on a machine whose delay accounting is off, the blocked-on-I/O times are
+# --- the machine's: said once, under the answer ------------------------------------------------
+cat > "$WORK/psi.csv" <<'EOF'
+target,codec,threads,rep,seconds,input_bytes,output_bytes,io_wait_s,io_wait_source
+mem,zstd:3,1,1,1.00,100000000,40000000,0.01,psi-system
+mem,zstd:3,1,2,1.01,100000000,40000000,0.01,psi-system
+disk,zstd:3,1,1,1.50,100000000,40000000,0.45,psi-system
+disk,zstd:3,1,2,1.52,100000000,40000000,0.47,psi-system
+EOF
+run "$CP" analyze "$WORK/psi.csv"
+check "it says once that the I/O figures are the machine's, and why" \
+    test "$(grep -c "^  ! Blocked-on-I/O times are the machine's pressure figures (every process's), not the runs' own: delay accounting was off, and turning it on takes root\.$" "$WORK/out")" -eq 1
+
 finish

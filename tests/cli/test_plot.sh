@@ -87,6 +87,31 @@ assert abs(ceiling - truth_ceiling) <= 0.02 * truth_ceiling, (ceiling, truth_cei
 assert abs(t - truth_t) <= 0.15, (t, truth_t)
 PY
     check "plot data written" test -s "$R/plot-data/points.dat" -a -s "$R/plot-data/vars.gp"
+    # Every crossover marker sits on the curve the plot draws for its series (the model
+    # along the CPU curve, model_rate.dat), not between the lines; and one is drawn here.
+    check "every crossover marker lies on its series' model curve" python3 - "$R/plot-data" <<'PY'
+import sys
+def blocks(path):
+    out, cur = {}, None
+    for line in open(path):
+        if line.startswith("# index "):
+            cur = int(line.split()[2].rstrip(":"))
+            out[cur] = []
+        elif cur is not None and line.strip() and not line.startswith("#"):
+            t, r = line.split()[:2]
+            out[cur].append((float(t), float(r)))
+    return out
+curves = blocks(sys.argv[1] + "/model_rate.dat")
+marks = [l.split() for l in open(sys.argv[1] + "/crossovers.dat") if l[0] not in "#\n"]
+marks = [(float(t), float(r), int(s)) for t, r, s in marks if s != "0"]
+assert marks, "no crossover drawn"
+for t, r, s in marks:
+    pts = curves[s - 1]
+    on = [r1 + (r2 - r1) * (t - t1) / (t2 - t1) if t2 > t1 else r1
+          for (t1, r1), (t2, r2) in zip(pts, pts[1:]) if t1 <= t <= t2]
+    assert on and abs(on[0] - r) <= 1e-3 * r, (t, r, on)
+PY
+    check "its label names what takes over" grep -q "^cross_label\[1\] = 'usb: the disk writing from T = " "$R/plot-data/vars.gp"
     check "no temporary files left" no_temp_files "$R"
 
     # Two codecs a hundredfold apart: one panel per codec, each drawn on a canvas taller

@@ -4,6 +4,7 @@
  * no change here unless these fixtures leave it out. */
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
@@ -190,6 +191,58 @@ static void test_gnuplot_quote(void **state)
         assert_true((unsigned char)*p >= 0x20 && *p != 0x7f);
 }
 
+/* The polyline of block index (0-based) of a gnuplot data file at T, by linear
+ * interpolation; NAN when T is outside it. */
+static double curve_at(const char *text, size_t index, double T)
+{
+    char head[64];
+    snprintf(head, sizeof head, "# index %zu:", index);
+    const char *at = strstr(text, head);
+    if (at == NULL)
+        return NAN;
+    at = strchr(at, '\n');
+    double t0 = NAN, r0 = NAN, t1, r1;
+    while (at != NULL && at[1] != '\0' && at[1] != '\n' && at[1] != '#') {
+        if (sscanf(at + 1, "%lf %lf", &t1, &r1) != 2)
+            return NAN;
+        if (t1 == T)
+            return r1;
+        if (t0 < T && T < t1)
+            return r0 + (r1 - r0) * (T - t0) / (t1 - t0);
+        t0 = t1, r0 = r1;
+        at = strchr(at + 1, '\n');
+    }
+    return NAN;
+}
+
+/* Every crossover marker lies on the curve of its series' model (model_rate.dat), within
+ * 0.1%; returns how many were checked. */
+static size_t crossovers_on_their_curves(const char *datadir)
+{
+    const char *text = read_text(datadir, "crossovers.dat"); /* read_text's one buffer */
+    assert_non_null(text);
+    char *cross = strdup(text);
+    text = read_text(datadir, "model_rate.dat");
+    assert_non_null(text);
+    const char *curves = text;
+    assert_non_null(cross);
+    size_t checked = 0;
+    for (const char *line = cross; line != NULL && *line; line = strchr(line, '\n')) {
+        if (*line == '\n')
+            line++;
+        double T, rate;
+        size_t series;
+        if (*line == '#' || sscanf(line, "%lf %lf %zu", &T, &rate, &series) != 3 || series == 0)
+            continue;
+        double on = curve_at(curves, series - 1, T);
+        if (!(fabs(on - rate) <= 1e-3 * rate))
+            fail_msg("crossover at T = %g, %g MB/s: its curve there is %g MB/s", T, rate, on);
+        checked++;
+    }
+    free(cross);
+    return checked;
+}
+
 static void test_data_files(void **state)
 {
     (void)state;
@@ -225,6 +278,8 @@ static void test_data_files(void **state)
      * max(8 / 1.8, 4) = 4.44 s: 180 MB/s of input. */
     const char *cross = read_text(datadir, "crossovers.dat");
     assert_non_null(strstr(cross, "\n1.8 180 2\n"));
+    /* ... on the model's curve for slow, which the plot draws, not between the lines. */
+    assert_int_equal(crossovers_on_their_curves(datadir), 1);
 
     const char *probe = read_text(datadir, "probe.dat");
     assert_non_null(strstr(probe, "# index 0: slow write\n2 150 150 150 1\n50 100 100 100 2\n"));
@@ -238,7 +293,8 @@ static void test_data_files(void **state)
     assert_non_null(strstr(vars, "n_series_title = 2\n"));
     assert_non_null(strstr(vars, "series_title[2] = 'slow (emulated 100 MB/s)'\n"));
     assert_non_null(strstr(vars, "power_eq[1] = 'time = 8 / T^1 s'\n"));
-    assert_non_null(strstr(vars, "cross_label[1] = 'slow: T = 1.8'\n"));
+    assert_non_null(strstr(vars, "cross_label[1] = 'slow: the disk writing from T = 1.8'\n"));
+    assert_non_null(strstr(vars, "bottleneck_title = 'Where the disk takes over: "));
     assert_non_null(strstr(vars, "n_probe_write_title = 1\n"));
     /* slow's probe rows carry no cap here: neither curve is labelled emulated. */
     assert_non_null(strstr(vars, "probe_read_title[1] = 'slow read'\n"));

@@ -79,40 +79,40 @@ static void test_crossover_text_singular_and_plural_threads(void **state)
 {
     (void)state;
     char buf[512];
-    plot_crossover_text("usb", "write", 200 * MB, 1.5, true, 1, 8, buf, sizeof buf);
+    plot_crossover_text("usb", "write", 200 * MB, 1.5, true, 1, 8, NULL, buf, sizeof buf);
     assert_string_equal(buf, "usb (write ceiling 200 MB/s) starts to limit the job at T = 1.5, "
                              "so from 2 threads on the volume sets the time");
-    plot_crossover_text("usb", "write", 200 * MB, 2.5, true, 1, 8, buf, sizeof buf);
+    plot_crossover_text("usb", "write", 200 * MB, 2.5, true, 1, 8, NULL, buf, sizeof buf);
     assert_string_equal(buf, "usb (write ceiling 200 MB/s) starts to limit the job at T = 2.5, "
                              "so from 3 threads on the volume sets the time");
     /* The thread count goes with the T shown: 6.04 is "T = 6.0", so from 6, not 7. */
-    plot_crossover_text("usb", "write", 200 * MB, 6.04, true, 1, 8, buf, sizeof buf);
+    plot_crossover_text("usb", "write", 200 * MB, 6.04, true, 1, 8, NULL, buf, sizeof buf);
     assert_string_equal(buf, "usb (write ceiling 200 MB/s) starts to limit the job at T = 6.0, "
                              "so from 6 threads on the volume sets the time");
     assert_int_equal(figure_threads_from(6.04), 6);
     assert_int_equal(figure_threads_from(6.06), 7);
     assert_int_equal(figure_threads_from(0.7), 1);
-    plot_crossover_text("nas", "read", 400 * MB, NAN, true, 1, 8, buf, sizeof buf);
+    plot_crossover_text("nas", "read", 400 * MB, NAN, true, 1, 8, NULL, buf, sizeof buf);
     assert_string_equal(buf, "nas's read ceiling (400 MB/s) never limits the job up to "
                              "1024 threads");
-    plot_crossover_text("nas", "read", 400 * MB, NAN, false, 1, 8, buf, sizeof buf);
+    plot_crossover_text("nas", "read", 400 * MB, NAN, false, 1, 8, NULL, buf, sizeof buf);
     assert_string_equal(buf, "nas's read ceiling is 400 MB/s (the CPU rate has no model to "
                              "meet it)");
     /* Measured at 1..2 threads: a crossing at 5.5 is extrapolated, one at 44.9 (beyond
      * 4 x 2) is not stated as a thread count. */
-    plot_crossover_text("usb", "write", 200 * MB, 5.5, true, 1, 2, buf, sizeof buf);
+    plot_crossover_text("usb", "write", 200 * MB, 5.5, true, 1, 2, NULL, buf, sizeof buf);
     assert_string_equal(buf, "usb (write ceiling 200 MB/s) starts to limit the job at T = 5.5, "
                              "so from 6 threads on the volume sets the time (extrapolated "
                              "beyond the measured 1..2 threads)");
     /* A crossing a hair past a whole count reads as that count, as printed: no "from 7
      * threads on" beside "T = 6.0". */
-    plot_crossover_text("usb", "write", 200 * MB, 6.0000001, true, 1, 8, buf, sizeof buf);
+    plot_crossover_text("usb", "write", 200 * MB, 6.0000001, true, 1, 8, NULL, buf, sizeof buf);
     assert_string_equal(buf, "usb (write ceiling 200 MB/s) starts to limit the job at T = 6.0, "
                              "so from 6 threads on the volume sets the time");
     assert_int_equal(figure_threads_from(1.6), 2);
     assert_int_equal(figure_threads_from(6.06), 7);
     assert_int_equal(figure_threads_from(0.7), 1);
-    plot_crossover_text("usb", "write", 200 * MB, 44.9, true, 1, 2, buf, sizeof buf);
+    plot_crossover_text("usb", "write", 200 * MB, 44.9, true, 1, 2, NULL, buf, sizeof buf);
     assert_string_equal(buf, "usb's write ceiling (200 MB/s) is not within reach of the "
                              "measured range (1..2 threads)");
 }
@@ -165,7 +165,14 @@ static void test_short_labels(void **state)
 
     s.crossover_threads = 2.5;
     plot_crossover_label(&s, true, buf, sizeof buf);
-    assert_string_equal(buf, "slow (zstd:3): T = 2.5");
+    assert_string_equal(buf, "slow (zstd:3): the volume from T = 2.5");
+    s.crossover_term = TERM_FLUSH;
+    s.crossover_lead = TERM_IO_CPU;
+    plot_crossover_label(&s, true, buf, sizeof buf);
+    assert_string_equal(buf, "slow (zstd:3): writing's CPU work from T = 2.5");
+    s.crossover_lead = TERM_COMPUTE;
+    plot_crossover_label(&s, true, buf, sizeof buf);
+    assert_string_equal(buf, "slow (zstd:3): the disk's flush from T = 2.5");
 }
 
 static void test_measured_text(void **state)

@@ -952,9 +952,115 @@ static void test_io_work_from_the_runs(void **state)
     analysed_free(&x);
 }
 
+/* The same cores at the boundary: "edgy" spends 2.24 s of CPU (0.24 s beyond memory's),
+ * so the cores need 1.12 s, just past the boundary 1.0 / 0.9 = 1.11 s, while its runs in
+ * pairs say 1.10 s, just under it. Both sides are the CPU: the I/O path's CPU work holds
+ * it back or it runs at CPU speed, so it is cpu-bound (cores-saturated), never balanced
+ * between the CPU and itself ("the CPU and the CPU together"). */
+static const char io_work_edge_runs_text[] =
+    "target,codec,threads,rep,seconds,input_bytes,output_bytes,cpu_user_s,cpu_sys_s,"
+    "online_cpus,layout,input_target,sync,dirty_background_bytes,dirty_bytes,dirty_expire_s,"
+    "dirty_writeback_s,error\n"
+    "mem,zstd:3,2,1,1.00,1000000000,10000000,1.9,0.1,2,split,src,fsync,2400000000,"
+    "4800000000,30,5,\n"
+    "mem,zstd:3,2,2,1.02,1000000000,10000000,1.9,0.1,2,split,src,fsync,2400000000,"
+    "4800000000,30,5,\n"
+    "mem,zstd:3,2,3,0.99,1000000000,10000000,1.9,0.1,2,split,src,fsync,2400000000,"
+    "4800000000,30,5,\n"
+    "edgy,zstd:3,2,1,1.10,1000000000,10000000,2.1,0.14,2,split,src,fsync,2400000000,"
+    "4800000000,30,5,\n"
+    "edgy,zstd:3,2,2,1.12,1000000000,10000000,2.1,0.14,2,split,src,fsync,2400000000,"
+    "4800000000,30,5,\n"
+    "edgy,zstd:3,2,3,1.09,1000000000,10000000,2.1,0.14,2,split,src,fsync,2400000000,"
+    "4800000000,30,5,\n";
+
+static void test_io_work_on_the_boundary_is_the_cores(void **state)
+{
+    (void)state;
+    analysed_t x = analysed_of(io_work_edge_runs_text, "target,op,size_bytes,bytes_per_s\n"
+                                                       "edgy,write,200000000,2000000000\n");
+    const analysis_verdict_t *v = &series_named(x.a, "edgy")->verdicts[0];
+    assert_true(v->evidence.predicted_s > 1.0 / 0.9);
+    assert_true(v->evidence.paired_s < 1.0 / 0.9);
+    assert_int_equal(v->verdict, VERDICT_CPU);
+    assert_int_equal(v->cause, CAUSE_CORES_SATURATED);
+    assert_int_equal(v->second_cause, CAUSE_UNKNOWN);
+    assert_false(v->within_noise);
+    analysed_free(&x);
+}
+
+/* An emulated 40 MB/s cap paced per write with --sync direct, probed through the cap (so
+ * its drain is the cap's 39.7 MB/s): memory compresses 67 MB in 0.70 s, the 42 MB of
+ * output at 39.7 MB/s take 1.06 s, overlapped: write-bound. A faster disk has neither the
+ * cap nor that drain: one writing 42 MB within 0.70 / 0.9 s, about 54 MB/s, would do; the
+ * drain probed through the cap must not remain ("no faster disk gets within 10%: the
+ * disk's cap remains", as it said before). */
+static void test_whatif_past_a_cap_probed_through_it(void **state)
+{
+    (void)state;
+    analysed_t x = analysed_of(
+        "target,codec,threads,rep,seconds,input_bytes,output_bytes,sync,emulated,"
+        "rate_cap_bps,emulation,error\n"
+        "mem,zstd:3,1,1,0.70,67108864,42273659,direct,0,,,\n"
+        "capped,zstd:3,1,1,1.10,67108864,42273659,direct,1,40000000,pacing,\n",
+        "target,op,size_bytes,bytes_per_s,sync,emulated,rate_cap_bps,emulation,drain_bps\n"
+        "capped,write,10000000,39700000,direct,1,40000000,pacing,39700000\n");
+    const analysis_series_t *c = series_named(x.a, "capped");
+    assert_int_equal(c->verdicts[0].verdict, VERDICT_WRITE);
+    assert_int_equal(c->whatif_blocked_by, TERM_COUNT);
+    assert_true(c->whatif_write_bps > 40e6 && c->whatif_write_bps < 80e6);
+    analysed_free(&x);
+}
+
+/* The study's own repetitions judge whether it can tell the tolerance. Every point ran
+ * twice, 0.9 and 1.1 times its median: a spread of 20%, one run's noise 0.20 / 1.128 =
+ * 0.177 (the expected range of two runs is 1.128 standard deviations). A median of n runs
+ * has a standard error of 1.2533 x 0.177 / sqrt(n); twice that within 10% needs
+ * n >= (2 x 1.2533 x 0.177 / 0.1)^2 = 19.75: 20 repetitions, or at two an input ten times
+ * as large. Runs of about 1 s are short. The same points at 0.99 and 1.01 (2%) judge. */
+static void test_too_short_to_judge_from_its_own_spread(void **state)
+{
+    (void)state;
+    static const char loud[] =
+        "target,codec,threads,rep,seconds,input_bytes,output_bytes\n"
+        "mem,zstd:3,1,1,0.9,16000000,8000000\nmem,zstd:3,1,2,1.1,16000000,8000000\n"
+        "mem,zstd:3,2,1,0.45,16000000,8000000\nmem,zstd:3,2,2,0.55,16000000,8000000\n"
+        "disk,zstd:3,1,1,1.8,16000000,8000000\ndisk,zstd:3,1,2,2.2,16000000,8000000\n"
+        "disk,zstd:3,2,1,0.9,16000000,8000000\ndisk,zstd:3,2,2,1.1,16000000,8000000\n";
+    analysed_t x = analysed_of(loud, "target,op,size_bytes,bytes_per_s\n");
+    const analysis_precision_t *q = &x.a->precision;
+    assert_int_equal(q->points, 4);
+    assert_int_equal(q->reps, 2);
+    assert_close(q->spread, 0.20, 1e-9);
+    assert_close(q->run_noise, 0.20 / 1.128, 1e-9);
+    assert_true(q->too_short);
+    assert_true(q->short_runs);
+    assert_int_equal(q->reps_needed, 20);
+    assert_close(q->input_needed_bytes, 16e6 * 10, 1e-3);
+    analysed_free(&x);
+    static const char quiet[] =
+        "target,codec,threads,rep,seconds,input_bytes,output_bytes\n"
+        "mem,zstd:3,1,1,0.99,16000000,8000000\nmem,zstd:3,1,2,1.01,16000000,8000000\n"
+        "mem,zstd:3,2,1,0.495,16000000,8000000\nmem,zstd:3,2,2,0.505,16000000,8000000\n";
+    x = analysed_of(quiet, "target,op,size_bytes,bytes_per_s\n");
+    assert_false(x.a->precision.too_short);
+    assert_close(x.a->precision.spread, 0.02, 1e-9);
+    analysed_free(&x);
+    /* Single runs say nothing of their spread: not judged by this rule. */
+    x = analysed_of("target,codec,threads,seconds,input_bytes\nmem,zstd:3,1,1.0,16000000\n"
+                    "mem,zstd:3,2,0.5,16000000\n",
+                    "target,op,size_bytes,bytes_per_s\n");
+    assert_int_equal(x.a->precision.points, 0);
+    assert_false(x.a->precision.too_short);
+    analysed_free(&x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_too_short_to_judge_from_its_own_spread),
+        cmocka_unit_test(test_whatif_past_a_cap_probed_through_it),
+        cmocka_unit_test(test_io_work_on_the_boundary_is_the_cores),
         cmocka_unit_test(test_each_verdict_branch),
         cmocka_unit_test(test_unprobed_volume_borrows_no_cause),
         cmocka_unit_test(test_io_work_from_the_runs),
