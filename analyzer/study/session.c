@@ -336,7 +336,7 @@ static json_t *report_meta(const char *dir)
     json_error_t jerr;
     if (meta_read(dir, &meta, &jerr) == META_READ_BAD)
         cp_log_warn("%s/meta.json:%d: %s; report.md goes without its 'How this was measured' "
-                    "section", dir, jerr.line, jerr.text);
+                    "section", dir, jerr.line > 0 ? jerr.line : 1, jerr.text);
     return meta;
 }
 

@@ -14,6 +14,7 @@
 
 #include "common/dirlock.h"
 #include "common/log.h"
+#include "common/regular_file.h"
 #include "common/tempfile.h"
 #include "measure/verify.h"
 #include "tables/csv_out.h"
@@ -33,38 +34,18 @@ typedef int (*prepare_fn)(void *ctx, const char *path, const char *data, size_t 
 
 /* ---- rewriting a CSV with the rows worth keeping ---- */
 
+/* The whole of a table of this results directory (a regular file of chokepoint's own
+ * name, common/regular_file.h), without an unfinished last line: a row whose write was
+ * cut by a crash. A missing file is CP_OK with *data NULL. */
 static int read_whole(const char *path, char **data, size_t *len, cp_err_t *err)
 {
-    *data = NULL;
-    *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return errno == ENOENT ? CP_OK : cp_err_errno(err, CP_EIO, errno, "cannot read %s", path);
-    size_t cap = 0;
-    int rc = CP_OK;
-    for (;;) {
-        if (*len + 65536 > cap) {
-            cap = cap ? cap * 2 : 1 << 20;
-            char *p = realloc(*data, cap);
-            if (p == NULL) {
-                rc = cp_err_set(err, CP_ENOMEM, "out of memory reading %s", path);
-                break;
-            }
-            *data = p;
-        }
-        size_t n = fread(*data + *len, 1, cap - *len, f);
-        *len += n;
-        if (n == 0) {
-            if (ferror(f))
-                rc = cp_err_errno(err, CP_EIO, errno, "cannot read %s", path);
-            break;
-        }
-    }
-    fclose(f);
-    /* An unfinished last line is a row whose write was cut by a crash. */
-    while (rc == CP_OK && *len > 0 && (*data)[*len - 1] != '\n')
+    cp_err_t own = {0};
+    int rc = regular_file_read(path, REGULAR_FILE_OWN, data, len, &own);
+    if (rc != CP_OK)
+        return errno == ENOENT ? CP_OK : cp_err_set(err, rc, "%s", own.msg);
+    while (*len > 0 && (*data)[*len - 1] != '\n')
         (*len)--;
-    return rc;
+    return CP_OK;
 }
 
 /* True when the table's columns are the header line's, in order. */

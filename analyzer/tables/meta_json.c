@@ -6,12 +6,15 @@
 
 #include <math.h>
 
+#include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "common/regular_file.h"
 #include "tables/outfile.h"
 
 const char *meta_time_text(time_t t, char *buf, size_t cap)
@@ -183,14 +186,33 @@ static void target_env(const json_t *t, study_env_target_t *out)
     out->read_cap_bps = number_of(t, "emulated_read_cap_bytes_per_s");
 }
 
-/* The reader behind meta_read and meta_read_env: path is the meta.json file itself. */
+/* The reader behind meta_read and meta_read_env: path is the meta.json file itself,
+ * opened as a regular file of chokepoint's own name (common/regular_file.h: never a FIFO,
+ * a device or a symlink); one that is not is BAD with line 0 and the reason in jerr. */
 static meta_read_result_t read_meta_file(const char *path, json_t **meta, json_error_t *jerr)
 {
     json_error_t ignored;
+    if (jerr == NULL)
+        jerr = &ignored;
     *meta = NULL;
-    if (access(path, F_OK) != 0)
-        return META_READ_MISSING;
-    *meta = json_load_file(path, 0, jerr != NULL ? jerr : &ignored);
+    char *data = NULL;
+    size_t len = 0;
+    cp_err_t err = {0};
+    if (regular_file_read(path, REGULAR_FILE_OWN, &data, &len, &err) != CP_OK) {
+        if (errno == ENOENT)
+            return META_READ_MISSING;
+        memset(jerr, 0, sizeof *jerr);
+        /* The reason without the path, which every caller names already. */
+        const char *reason = strncmp(err.msg, path, strlen(path)) == 0 &&
+                                     strncmp(err.msg + strlen(path), ": ", 2) == 0
+                                 ? err.msg + strlen(path) + 2
+                                 : err.msg;
+        snprintf(jerr->text, sizeof jerr->text, "%.*s", (int)sizeof jerr->text - 1, reason);
+        snprintf(jerr->source, sizeof jerr->source, "%.*s", (int)sizeof jerr->source - 1, path);
+        return META_READ_BAD;
+    }
+    *meta = json_loadb(data, len, 0, jerr);
+    free(data);
     return *meta != NULL ? META_READ_OK : META_READ_BAD;
 }
 

@@ -42,10 +42,14 @@ void meta_set_status(json_t *meta, const char *status, const char *stage);
 typedef enum meta_read_result {
     META_READ_OK,      /* *meta is the caller's reference (json_decref) */
     META_READ_MISSING, /* no DIR/meta.json (or its path is too long) */
-    META_READ_BAD,     /* there, but not JSON: jerr (may be NULL) says where */
+    META_READ_BAD,     /* there, but not JSON: jerr (may be NULL) says where; or not a
+                          regular file (a FIFO, a device, a symlink) or unreadable: line
+                          0, and jerr's text says what it is */
 } meta_read_result_t;
 
-/* Reads DIR/meta.json, the one reader of that file; *meta is NULL unless META_READ_OK.
+/* Reads DIR/meta.json, the one reader of that file, opened as a regular file without
+ * following a symlink and without blocking (common/regular_file.h); *meta is NULL unless
+ * META_READ_OK.
  * What the fields mean is the reader's business (study/meta.h has the status
  * rules). */
 meta_read_result_t meta_read(const char *dir, json_t **meta, json_error_t *jerr);
