@@ -346,7 +346,7 @@ static int write_result_file(const study_report_request_t *rq, const char *name,
 {
     char path[STUDY_PATH_MAX];
     snprintf(path, sizeof path, "%s/%s", rq->dir, name);
-    outfile_t *f = outfile_open(path, true, err);
+    outfile_t *f = outfile_open(path, rq->replace, err);
     if (f == NULL)
         return cp_err_code(err, CP_EIO);
     int rc;
@@ -384,7 +384,19 @@ int study_report_write(const study_report_request_t *rq, plot_set_t *plots,
     *analysis = NULL;
     probe_table_t *probe = NULL;
     bool in_study = rq->study_meta != NULL;
-    int rc = analysis_run_files(runs_path, rq->use_probe && access(probe_path, R_OK) == 0 ? probe_path : NULL,
+    char report_path[STUDY_PATH_MAX], image[PATH_MAX];
+    snprintf(report_path, sizeof report_path, "%s/report.md", rq->dir);
+    int rc = CP_OK;
+    if (!rq->replace) {
+        struct stat st;
+        if (lstat(report_path, &st) == 0)
+            return cp_err_set(err, CP_EUSAGE, "output '%s' exists; use --force to replace it",
+                              report_path);
+        if (plot_outputs_exist(rq->dir, rq->format, image, sizeof image))
+            return cp_err_set(err, CP_EUSAGE, "output '%s' exists; use --force to replace it",
+                              image);
+    }
+    rc = analysis_run_files(runs_path, rq->use_probe && access(probe_path, R_OK) == 0 ? probe_path : NULL,
                                 &rq->options, analysis, &probe, err);
     if (rc == CP_OK && in_study)
         rc = write_result_file(rq, "analysis.json", *analysis, NULL, err);
@@ -393,7 +405,7 @@ int study_report_write(const study_report_request_t *rq, plot_set_t *plots,
             meta_set_status(rq->study_meta, "running", "plot");
             cp_log_info("plotting");
         }
-        rc = plot_render(rq->dir, *analysis, probe, rq->format, plots, err);
+        rc = plot_render(rq->dir, *analysis, probe, rq->format, rq->replace, plots, err);
         if (in_study && plots->gnuplot_missing)
             cp_log_warn("%s", plots->notice);
     }
