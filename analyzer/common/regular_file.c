@@ -69,7 +69,7 @@ int regular_file_open(const char *path, regular_file_name_t how, int *fd, cp_err
 }
 
 int regular_file_read(const char *path, regular_file_name_t how, char **data, size_t *len,
-                      cp_err_t *err)
+                      long *owner_uid, cp_err_t *err)
 {
     *data = NULL;
     *len = 0;
@@ -77,6 +77,9 @@ int regular_file_read(const char *path, regular_file_name_t how, char **data, si
     int rc = regular_file_open(path, how, &fd, err);
     if (rc != CP_OK)
         return rc;
+    struct stat st;
+    if (owner_uid != NULL)
+        *owner_uid = fstat(fd, &st) == 0 ? (long)st.st_uid : -1;
     char *buf = NULL;
     size_t have = 0, cap = 0;
     for (;;) {

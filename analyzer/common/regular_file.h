@@ -30,11 +30,12 @@ typedef enum regular_file_name {
 int regular_file_open(const char *path, regular_file_name_t how, int *fd, cp_err_t *err);
 
 /* Reads all of the regular file at path (opened by regular_file_open) into a new buffer,
- * NUL-terminated past *len bytes, which the caller frees. Stops with CP_EINTR when an
+ * NUL-terminated past *len bytes, which the caller frees; *owner_uid (may be NULL) is the
+ * user id owning the file that was read. Stops with CP_EINTR when an
  * interrupt (common/cleanup) arrives while reading. On failure *data is NULL, *len 0, and
  * the code and errno are regular_file_open's, or CP_EIO "PATH: cannot read: REASON",
  * CP_ENOMEM. */
 int regular_file_read(const char *path, regular_file_name_t how, char **data, size_t *len,
-                      cp_err_t *err);
+                      long *owner_uid, cp_err_t *err);
 
 #endif

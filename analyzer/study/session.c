@@ -214,6 +214,8 @@ static int create_meta(study_t *s, int argc, char **argv, cp_err_t *err)
     char cwd[PATH_MAX];
     if (getcwd(cwd, sizeof cwd) != NULL) /* run --resume restores it */
         json_object_set_new(s->meta, "cwd", json_string(cwd));
+    /* Who recorded it: run --resume replays its command line only for that user. */
+    json_object_set_new(s->meta, "uid", json_integer((json_int_t)geteuid()));
     json_object_set_new(s->meta, "seed", json_integer((json_int_t)s->sweep.seed));
     json_object_set_new(s->meta, "reps", s->sweep.reps_auto ? json_string("auto")
                                                            : json_integer(s->sweep.reps));

@@ -47,7 +47,7 @@ int import_json_read(const char *path, json_t **root, cp_err_t *err)
     *root = NULL;
     char *data = NULL;
     size_t len = 0;
-    int rc = regular_file_read(path, REGULAR_FILE_GIVEN, &data, &len, err);
+    int rc = regular_file_read(path, REGULAR_FILE_GIVEN, &data, &len, NULL, err);
     if (rc == CP_OK)
         rc = import_json_parse(path, data, len, root, err);
     free(data);

@@ -189,7 +189,8 @@ static void target_env(const json_t *t, study_env_target_t *out)
 /* The reader behind meta_read and meta_read_env: path is the meta.json file itself,
  * opened as a regular file of chokepoint's own name (common/regular_file.h: never a FIFO,
  * a device or a symlink); one that is not is BAD with line 0 and the reason in jerr. */
-static meta_read_result_t read_meta_file(const char *path, json_t **meta, json_error_t *jerr)
+static meta_read_result_t read_meta_file(const char *path, json_t **meta, long *owner_uid,
+                                         json_error_t *jerr)
 {
     json_error_t ignored;
     if (jerr == NULL)
@@ -198,7 +199,7 @@ static meta_read_result_t read_meta_file(const char *path, json_t **meta, json_e
     char *data = NULL;
     size_t len = 0;
     cp_err_t err = {0};
-    if (regular_file_read(path, REGULAR_FILE_OWN, &data, &len, &err) != CP_OK) {
+    if (regular_file_read(path, REGULAR_FILE_OWN, &data, &len, owner_uid, &err) != CP_OK) {
         if (errno == ENOENT)
             return META_READ_MISSING;
         memset(jerr, 0, sizeof *jerr);
@@ -216,19 +217,27 @@ static meta_read_result_t read_meta_file(const char *path, json_t **meta, json_e
     return *meta != NULL ? META_READ_OK : META_READ_BAD;
 }
 
-meta_read_result_t meta_read(const char *dir, json_t **meta, json_error_t *jerr)
+meta_read_result_t meta_read_owned(const char *dir, json_t **meta, long *owner_uid,
+                                   json_error_t *jerr)
 {
     char path[PATH_MAX];
     *meta = NULL;
+    if (owner_uid != NULL)
+        *owner_uid = -1;
     if ((size_t)snprintf(path, sizeof path, "%s/meta.json", dir) >= sizeof path)
         return META_READ_MISSING;
-    return read_meta_file(path, meta, jerr);
+    return read_meta_file(path, meta, owner_uid, jerr);
+}
+
+meta_read_result_t meta_read(const char *dir, json_t **meta, json_error_t *jerr)
+{
+    return meta_read_owned(dir, meta, NULL, jerr);
 }
 
 bool meta_read_env(const char *path, study_env_t *env)
 {
     json_t *meta = NULL;
-    read_meta_file(path, &meta, NULL);
+    read_meta_file(path, &meta, NULL, NULL);
     env->known = json_is_object(meta);
     if (!env->known) {
         json_decref(meta);

@@ -54,6 +54,12 @@ typedef enum meta_read_result {
  * rules). */
 meta_read_result_t meta_read(const char *dir, json_t **meta, json_error_t *jerr);
 
+/* meta_read, also giving the user id owning the file read in *owner_uid (-1 unless
+ * META_READ_OK or a BAD JSON text): `run --resume` replays a command line only from a
+ * meta.json of the caller's own. */
+meta_read_result_t meta_read_owned(const char *dir, json_t **meta, long *owner_uid,
+                                   json_error_t *jerr);
+
 /* Reads the environment recorded in the meta.json at path into *env (study_env_init first:
  * what the file lacks stays unknown). False, with env->known false, when the file is
  * missing or not JSON; never an error: an environment only explains. An import's
