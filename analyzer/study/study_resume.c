@@ -419,11 +419,11 @@ int study_resume_load(const char *dir, char *abs_dir, json_t **meta, int *argc, 
     char line[4096];
     command_line_text(cmd, line, sizeof line);
     cp_log_info("recorded command line: %s", line);
+    int rc = check_replay(dir, m, file_uid, line, err);
     owned_dir_t owned = OWNED_DIR_INIT; /* it writes there: the caller's own directory */
-    int rc = owned_dir_open(&owned, abs_dir, false, err);
-    owned_dir_close(&owned);
     if (rc == CP_OK)
-        rc = check_replay(dir, m, file_uid, line, err);
+        rc = owned_dir_open(&owned, abs_dir, false, err);
+    owned_dir_close(&owned);
     if (rc != CP_OK) {
         json_decref(m);
         return rc;
