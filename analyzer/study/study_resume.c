@@ -415,21 +415,9 @@ int study_resume_load(const char *dir, char *abs_dir, json_t **meta, int *argc, 
         return cp_err_set(err, CP_EUSAGE, "--resume '%s': not a results directory of "
                           "'chokepoint run' (no meta.json with its command line)", dir);
     }
-    /* What it is about to continue, said before anything is done. */
-    char line[4096];
-    command_line_text(cmd, line, sizeof line);
-    cp_log_info("recorded command line: %s", line);
-    int rc = check_replay(dir, m, file_uid, line, err);
-    owned_dir_t owned = OWNED_DIR_INIT; /* it writes there: the caller's own directory */
-    if (rc == CP_OK)
-        rc = owned_dir_open(&owned, abs_dir, false, err);
-    owned_dir_close(&owned);
-    if (rc != CP_OK) {
-        json_decref(m);
-        return rc;
-    }
     const char *stage = NULL;
     const char *status = study_dir_status(abs_dir, &stage);
+    int rc = CP_OK;
     long pid = 0;
     size_t failed = 0;
     if (status != NULL && strcmp(status, "complete") == 0)
@@ -437,6 +425,18 @@ int study_resume_load(const char *dir, char *abs_dir, json_t **meta, int *argc, 
     if (rc == CP_OK && dirlock_held(abs_dir, &pid))
         rc = cp_err_set(err, CP_EUSAGE, "--resume '%s': in use by a running chokepoint "
                         "process (pid %ld)", dir, pid);
+    /* What it is about to continue, said before anything is replayed, then whether it may
+     * be, and whether the directory it writes is the caller's own. */
+    char line[4096];
+    if (rc == CP_OK) {
+        command_line_text(cmd, line, sizeof line);
+        cp_log_info("recorded command line: %s", line);
+        rc = check_replay(dir, m, file_uid, line, err);
+    }
+    owned_dir_t owned = OWNED_DIR_INIT;
+    if (rc == CP_OK)
+        rc = owned_dir_open(&owned, abs_dir, false, err);
+    owned_dir_close(&owned);
     const char *cwd = json_string_value(json_object_get(m, "cwd"));
     if (rc == CP_OK && cwd != NULL && chdir(cwd) != 0)
         rc = cp_err_errno(err, CP_EUSAGE, errno, "--resume '%s': cannot enter the directory "
