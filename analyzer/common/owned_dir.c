@@ -71,7 +71,16 @@ static int open_at(owned_dir_t *d, int parent, const char *name, const char *sho
 
 int owned_dir_open(owned_dir_t *d, const char *path, bool create, cp_err_t *err)
 {
-    return open_at(d, AT_FDCWD, path, path, create, err);
+    /* "DIR/" would resolve a symlink DIR whatever O_NOFOLLOW says: its name without the
+     * trailing slashes is opened. */
+    char name[PATH_MAX];
+    if ((size_t)snprintf(name, sizeof name, "%s", path) >= sizeof name) {
+        d->fd = -1;
+        return cp_err_set(err, CP_EUSAGE, "%.64s...: path too long", path);
+    }
+    for (size_t n = strlen(name); n > 1 && name[n - 1] == '/'; n--)
+        name[n - 1] = '\0';
+    return open_at(d, AT_FDCWD, name, name, create, err);
 }
 
 int owned_dir_open_in(owned_dir_t *d, const owned_dir_t *parent, const char *name,

@@ -75,6 +75,12 @@ static void test_swapped_name_redirects_nothing(void **state)
     assert_int_equal(owned_dir_open(&d, data, true, &err), CP_EUSAGE);
     assert_non_null(strstr(err.msg, "is a symlink"));
     assert_int_equal(d.fd, -1);
+    /* A trailing slash, which would make the kernel follow it, changes nothing. */
+    char slashed[PATH_MAX + 2];
+    snprintf(slashed, sizeof slashed, "%s//", data);
+    cp_err_clear(&err);
+    assert_int_equal(owned_dir_open(&d, slashed, false, &err), CP_EUSAGE);
+    assert_non_null(strstr(err.msg, "is a symlink"));
 }
 
 static void test_replace_rules(void **state)
