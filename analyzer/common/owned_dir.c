@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/tempfile.h"
 
 int owned_dir_check(int fd, const char *shown, cp_err_t *err)
 {
@@ -66,6 +67,10 @@ static int open_at(owned_dir_t *d, int parent, const char *name, const char *sho
         return rc;
     }
     d->fd = fd;
+    /* What a killed chokepoint left in it (its temporary files) goes, as tempfile_open's
+     * first file in a directory does. */
+    if (!d->made)
+        tempfile_clean_stale(shown);
     return CP_OK;
 }
 

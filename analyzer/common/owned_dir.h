@@ -8,7 +8,8 @@
  * saying why and what to do. Files inside are then created by descriptor (openat with
  * O_CREAT|O_EXCL|O_NOFOLLOW relative to the directory's descriptor) and renamed into place
  * within it, so renaming or swapping the directory's name for a symlink afterwards
- * cannot send them anywhere else. */
+ * cannot send them anywhere else. Opening an existing one removes the temporary files a
+ * killed chokepoint left there (tempfile_clean_stale). */
 #ifndef CP_OWNED_DIR_H
 #define CP_OWNED_DIR_H
 
