@@ -186,6 +186,29 @@ run "$CP" plot -q pd
 expect_status 0 "plot once plot-data is the caller's own"
 check "its data files are written" test -s pd/plot-data/points.dat -a -s pd/plot-data/vars.gp
 
+# gnuplot gets the data directory and its image as descriptors: a gnuplot that swaps
+# plot-data for a symlink while it draws still reads the data chokepoint wrote and writes
+# the image chokepoint made; nothing lands where the symlink points.
+mkdir elsewhere2 gp
+cat > gp/gnuplot <<GP
+#!/bin/sh
+echo "\$2" >> "$WORK/gp-expr"
+if [ ! -L "$WORK/pd/plot-data" ]; then
+    mv "$WORK/pd/plot-data" "$WORK/pd/plot-data.moved" && ln -s "$WORK/elsewhere2" "$WORK/pd/plot-data"
+fi
+grep -q n_series_title /dev/fd/3/vars.gp && echo image > /dev/fd/4
+GP
+chmod +x gp/gnuplot
+run env CHOKEPOINT_GNUPLOT="$WORK/gp/gnuplot" "$CP" plot -q --force pd
+expect_status 0 "plot with a gnuplot that swaps plot-data for a symlink while drawing"
+check "gnuplot was given datadir and outfile as descriptors" \
+    grep -q "^datadir='/dev/fd/3'; plotsdir=.*; outfile='/dev/fd/4'; fmt='png'$" gp-expr
+check "it read vars.gp and drew the image through them" test "$(cat pd/time_vs_threads.png)" = image
+check "nothing landed where the swapped-in symlink points" test -z "$(ls -A elsewhere2)"
+rm pd/plot-data
+mv pd/plot-data.moved pd/plot-data
+rm -f pd/*.png
+
 # ---- nothing replaced without --force -------------------------------------------------------
 echo "my notes" > pd/report.md
 run "$CP" plot -q pd
