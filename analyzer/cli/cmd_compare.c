@@ -24,8 +24,8 @@
 static const char compare_head[] =
     "usage: chokepoint compare A B [C...] [--pair NAME_A:NAME_B ...] [--threshold PCT]\n"
     "                          [--fail-on-regression PCT] [--format text|json|markdown]\n"
-    "                          [-o FILE [--force]] [--plots DIR [--plot-format png|svg|both]]\n"
-    "                          [--tolerance X] [--seed N]\n\n"
+    "                          [-o FILE] [--plots DIR [--plot-format png|svg|both]]\n"
+    "                          [--force] [--tolerance X] [--seed N]\n\n"
     "Compares studies: B (and C, ...) each against A. A, B, ... are results directories\n"
     "(runs.csv, and probe.csv when there) or runs tables, whatever 'analyze' reads.\n"
     "Series pair by (target, codec); when each side holds one series they pair by\n"

@@ -28,9 +28,10 @@
 
 
 static const char history_head[] =
-    "usage: chokepoint history ROOT [--format text|json|markdown] [-o FILE [--force]]\n"
-    "                          [--plots DIR [--plot-format png|svg|both]] [--threshold PCT]\n"
-    "                          [--fail-on-regression PCT] [--tolerance X] [--seed N]\n\n"
+    "usage: chokepoint history ROOT [--format text|json|markdown] [-o FILE]\n"
+    "                          [--plots DIR [--plot-format png|svg|both]] [--force]\n"
+    "                          [--threshold PCT] [--fail-on-regression PCT] [--tolerance X]\n"
+    "                          [--seed N]\n\n"
     "Every results directory under ROOT (a directory holding meta.json and runs.csv, as\n"
     "'run' writes it; searched 4 levels down), grouped by the host in meta.json and put in\n"
     "order of its start time. Per host: the rate of each target, codec and thread count in\n"
