@@ -24,8 +24,8 @@
 static const char compare_head[] =
     "usage: chokepoint compare A B [C...] [--pair NAME_A:NAME_B ...] [--threshold PCT]\n"
     "                          [--fail-on-regression PCT] [--format text|json|markdown]\n"
-    "                          [-o FILE [--force]] [--plots DIR [--plot-format png|svg|both]]\n"
-    "                          [--tolerance X] [--seed N]\n\n"
+    "                          [-o FILE] [--plots DIR [--plot-format png|svg|both]]\n"
+    "                          [--force] [--tolerance X] [--seed N]\n\n"
     "Compares studies: B (and C, ...) each against A. A, B, ... are results directories\n"
     "(runs.csv, and probe.csv when there) or runs tables, whatever 'analyze' reads.\n"
     "Series pair by (target, codec); when each side holds one series they pair by\n"
@@ -50,7 +50,7 @@ static const opt_use_t compare_uses[] = {
      .flags = OPT_OWN_LINE},
     {.id = OPT_FORMAT},
     {.id = OPT_OUTPUT, .flags = OPT_SHORT_ONLY},
-    {.id = OPT_FORCE},
+    {.id = OPT_FORCE, .help = "replace FILE, and the files --plots writes, when they exist\n(otherwise an error)"},
     {.id = OPT_PLOTS, .help = "overlay and ratio plots, their data and compare.md into DIR"},
     {.id = OPT_PLOT_FORMAT},
     {.id = OPT_TOLERANCE},
@@ -159,12 +159,22 @@ static int write_plots(const settings_t *s, const compare_result_t *r,
     if (plots == NULL)
         return cp_err_set(err, CP_ENOMEM, "out of memory");
     const judge_options_t *j = &s->judge;
-    int rc = compare_plot_render(j->plots_dir, r, st, s->npaths, j->plot_format, plots, err);
+    /* Without --force, refused before anything is written when one of them exists. */
+    static const char *const outputs[] = {"compare.md", "compare_time.png", "compare_rate.png",
+                                          "compare_ratio.png", "compare_time.svg",
+                                          "compare_rate.svg", "compare_ratio.svg"};
+    int rc = judge_plots_check(j, outputs, j->plot_format == PLOT_SVG ? 1
+                                             : j->plot_format == PLOT_PNG ? 4 : 7, err);
+    if (j->plot_format == PLOT_SVG && rc == CP_OK)
+        rc = judge_plots_check(j, outputs + 4, 3, err);
+    if (rc == CP_OK)
+        rc = compare_plot_render(j->plots_dir, r, st, s->npaths, j->plot_format, j->force,
+                                 plots, err);
     char md[PATH_MAX];
     if (rc == CP_OK && (size_t)snprintf(md, sizeof md, "%s/compare.md", j->plots_dir) >= sizeof md)
         rc = cp_err_set(err, CP_EUSAGE, "%s: path too long", j->plots_dir);
     if (rc == CP_OK)
-        rc = write_to(md, true, s, r, st, plots, err);
+        rc = write_to(md, j->force, s, r, st, plots, err);
     if (rc == CP_OK) {
         if (plots->gnuplot_missing)
             cp_log_warn("%s", plots->notice);

@@ -28,9 +28,10 @@
 
 
 static const char history_head[] =
-    "usage: chokepoint history ROOT [--format text|json|markdown] [-o FILE [--force]]\n"
-    "                          [--plots DIR [--plot-format png|svg|both]] [--threshold PCT]\n"
-    "                          [--fail-on-regression PCT] [--tolerance X] [--seed N]\n\n"
+    "usage: chokepoint history ROOT [--format text|json|markdown] [-o FILE]\n"
+    "                          [--plots DIR [--plot-format png|svg|both]] [--force]\n"
+    "                          [--threshold PCT] [--fail-on-regression PCT] [--tolerance X]\n"
+    "                          [--seed N]\n\n"
     "Every results directory under ROOT (a directory holding meta.json and runs.csv, as\n"
     "'run' writes it; searched 4 levels down), grouped by the host in meta.json and put in\n"
     "order of its start time. Per host: the rate of each target, codec and thread count in\n"
@@ -48,7 +49,7 @@ static const char history_tail[] =
 static const opt_use_t history_uses[] = {
     {.id = OPT_FORMAT},
     {.id = OPT_OUTPUT, .flags = OPT_SHORT_ONLY},
-    {.id = OPT_FORCE},
+    {.id = OPT_FORCE, .help = "replace FILE, and the files --plots writes, when they exist\n(otherwise an error)"},
     {.id = OPT_PLOTS,
      .help = "per host DIR/HOST/history_rate.png (and history_restore.png for\n"
              "decompressions), their data, and DIR/history.md"},
@@ -136,22 +137,46 @@ static int write_to(const char *path, bool force, const settings_t *s, const his
     return rc;
 }
 
-/* One plot per host, then DIR/history.md. */
+/* Without --force: refused before anything is written when DIR/history.md or an image of
+ * a host's exists. */
+static int outputs_check(const judge_options_t *j, const history_result_t *r, cp_err_t *err)
+{
+    static const char *const images[] = {"history_rate", "history_restore"};
+    static const char *const exts[] = {"png", "svg"};
+    const char *md = "history.md";
+    int rc = judge_plots_check(j, &md, 1, err);
+    for (size_t k = 0; k < r->nhosts && rc == CP_OK; k++) {
+        char host[256];
+        history_plot_host_dir(r->hosts[k].host, host, sizeof host);
+        for (size_t i = 0; i < 2 && rc == CP_OK; i++)
+            for (int e = 0; e < 2 && rc == CP_OK; e++) {
+                if (!(j->plot_format & (e == 0 ? PLOT_PNG : PLOT_SVG)))
+                    continue;
+                char name[300];
+                snprintf(name, sizeof name, "%s/%s.%s", host, images[i], exts[e]);
+                const char *one = name;
+                rc = judge_plots_check(j, &one, 1, err);
+            }
+    }
+    return rc;
+}
+
+/* One plot per host, then DIR/history.md (each replaced only with --force). */
 static int write_plots(const settings_t *s, const history_doc_t *v, cp_err_t *err)
 {
     plot_set_t *plots = calloc(v->r->nhosts, sizeof *plots);
     if (plots == NULL)
         return cp_err_set(err, CP_ENOMEM, "out of memory");
     const judge_options_t *j = &s->judge;
-    int rc = CP_OK;
+    int rc = outputs_check(j, v->r, err);
     for (size_t k = 0; k < v->r->nhosts && rc == CP_OK; k++)
         rc = history_plot_render(j->plots_dir, &v->r->hosts[k], v->studies, j->plot_format,
-                                 &plots[k], err);
+                                 j->force, &plots[k], err);
     char md[PATH_MAX];
     if (rc == CP_OK && (size_t)snprintf(md, sizeof md, "%s/history.md", j->plots_dir) >= sizeof md)
         rc = cp_err_set(err, CP_EUSAGE, "%s: path too long", j->plots_dir);
     if (rc == CP_OK)
-        rc = write_to(md, true, s, v, plots, true, err);
+        rc = write_to(md, j->force, s, v, plots, true, err);
     if (rc == CP_OK) {
         if (v->r->nhosts > 0 && plots[0].gnuplot_missing)
             cp_log_warn("%s", plots[0].notice);

@@ -1,4 +1,5 @@
-/* cmd_plot.c - `chokepoint plot RESULTS_DIR [--format png|svg|both] [--tolerance X] [-q]`:
+/* cmd_plot.c - `chokepoint plot RESULTS_DIR [--format png|svg|both] [--tolerance X]
+ * [--force] [-q]`:
  * argument handling and what is printed; analysis, plots and report.md are made by the
  * study session's one sequence (study/session.h, study_report_write), as `run` makes them. */
 #include <errno.h>
@@ -19,12 +20,15 @@
 #include "study/session.h"
 
 static const char plot_head[] =
-    "usage: chokepoint plot RESULTS_DIR [--format png|svg|both] [--tolerance X] [-q]\n\n"
+    "usage: chokepoint plot RESULTS_DIR [--format png|svg|both] [--tolerance X] [--force]\n"
+    "                       [-q]\n\n"
     "Analyses RESULTS_DIR/runs.csv (and RESULTS_DIR/probe.csv when present), draws the\n"
     "plots with gnuplot into RESULTS_DIR (time and rate against threads with the fitted\n"
     "models, the bottleneck picture, volume speeds by file size, compression rate against\n"
-    "write speed) and writes RESULTS_DIR/report.md with the plots embedded. report.md is\n"
-    "regenerated every time. The data behind each plot goes to RESULTS_DIR/plot-data/.\n"
+    "write speed) and writes RESULTS_DIR/report.md with the plots embedded; with --force\n"
+    "they replace the ones already there. The data behind each plot goes to\n"
+    "RESULTS_DIR/plot-data/, regenerated every time. RESULTS_DIR and plot-data/ must be\n"
+    "your own: not a symlink and writable by nobody else.\n"
     "The directory may hold a runs table from elsewhere: only the columns target, threads,\n"
     "seconds, input_bytes are needed.\n\n"
     "options:\n";
@@ -42,6 +46,8 @@ static const opt_use_t plot_uses[] = {
     {.id = OPT_FORMAT, .help = "png (default), svg or both"},
     {.id = OPT_TOLERANCE,
      .help = "fraction below the CPU ceiling still called cpu-bound (default 0.10)"},
+    {.id = OPT_FORCE, .help = "replace report.md and the images when they exist (otherwise\n"
+                              "an error)"},
     {.id = OPT_QUIET, .help = "no notices on stderr (errors still print)"},
     {.id = OPT_HELP, .help = "this help"},
     {.id = OPT_NONE},
@@ -53,6 +59,7 @@ int cmd_plot(int argc, char **argv)
     cp_err_t err = {0};
     analysis_options_t opts = analysis_defaults();
     plot_format_t fmt = PLOT_PNG;
+    bool force = false;
     int rc = 0;
 
     options_begin();
@@ -61,6 +68,7 @@ int cmd_plot(int argc, char **argv)
         switch (c) {
         case OPT_FORMAT: rc = plot_format_parse(optarg, &fmt, &err); break;
         case OPT_TOLERANCE: rc = parse_tolerance(optarg, &opts.tolerance, &err); break;
+        case OPT_FORCE: force = true; break;
         case OPT_QUIET: cp_log_set_quiet(true); break;
         case OPT_HELP: options_help(stdout, &plot_command, plot_head, plot_tail); return 0;
         default: return options_error("plot", c, argv);
@@ -97,7 +105,7 @@ int cmd_plot(int argc, char **argv)
     if (plots == NULL)
         rc = cp_err_set(&err, CP_ENOMEM, "out of memory");
     study_report_request_t rq = {.dir = dir, .options = opts, .format = fmt, .study_meta = NULL,
-                                 .use_probe = true};
+                                 .use_probe = true, .replace = force};
     if (rc == 0)
         rc = study_report_write(&rq, plots, &analysis, &err);
     char report_path[PATH_MAX + 16];

@@ -2,7 +2,10 @@
  * defaults, one option at a time, and the checks once all are read. */
 #include "cli/judge_options.h"
 
+#include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <sys/stat.h>
 
 #include "cli/parse.h"
 #include "tables/outfile.h"
@@ -55,12 +58,30 @@ int judge_options_check(const judge_options_t *j, cp_err_t *err)
     if (j->plots_dir != NULL && j->plots_dir[0] == '\0')
         return cp_err_set(err, CP_EUSAGE, "--plots: empty directory name");
     /* No option is silently ignored. */
-    if (j->force && j->out_path == NULL)
-        return cp_err_set(err, CP_EUSAGE, "--force replaces an -o FILE; none was given");
+    if (j->force && j->out_path == NULL && j->plots_dir == NULL)
+        return cp_err_set(err, CP_EUSAGE, "--force replaces an -o FILE or the files of "
+                          "--plots DIR; neither was given");
     if (j->plot_format_given && j->plots_dir == NULL)
         return cp_err_set(err, CP_EUSAGE, "--plot-format is for the --plots DIR images; no "
                           "--plots was given");
     if (j->out_path != NULL)
         return outfile_check(j->out_path, j->force, err);
+    return CP_OK;
+}
+
+int judge_plots_check(const judge_options_t *j, const char *const *names, size_t n,
+                      cp_err_t *err)
+{
+    if (j->plots_dir == NULL || j->force)
+        return CP_OK;
+    for (size_t i = 0; i < n; i++) {
+        char path[PATH_MAX];
+        struct stat st;
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", j->plots_dir, names[i]) >= sizeof path)
+            return cp_err_set(err, CP_EUSAGE, "%s: path too long", j->plots_dir);
+        if (lstat(path, &st) == 0)
+            return cp_err_set(err, CP_EUSAGE, "output '%s' exists; use --force to replace it",
+                              path);
+    }
     return CP_OK;
 }

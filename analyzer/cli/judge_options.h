@@ -34,8 +34,15 @@ void judge_options_init(judge_options_t *j);
  * CP_OK or CP_EUSAGE (err naming the option). False (nothing done) for any other c. */
 bool judge_option(int c, const char *arg, judge_options_t *j, int *rc, cp_err_t *err);
 
-/* The checks once every option is read: no empty -o or --plots, --force only with -o,
- * --plot-format only with --plots, and -o writable (outfile_check). CP_OK or CP_EUSAGE. */
+/* The checks once every option is read: no empty -o or --plots, --force only with -o or
+ * --plots, --plot-format only with --plots, and -o writable (outfile_check). CP_OK or
+ * CP_EUSAGE. */
 int judge_options_check(const judge_options_t *j, cp_err_t *err);
+
+/* With --plots DIR and without --force: CP_EUSAGE "output 'DIR/NAME' exists; use --force
+ * to replace it" for the first of the n names (paths inside DIR) that exists, so a
+ * command refuses before it writes anything. CP_OK otherwise. */
+int judge_plots_check(const judge_options_t *j, const char *const *names, size_t n,
+                      cp_err_t *err);
 
 #endif

@@ -159,6 +159,10 @@ typedef struct sys_spawn_opts {
     bool guarded;     /* in a process group of its own (signal -pid to end all of it), led
                        * by a guardian that kills the group if this process dies outright
                        * and exits as the program did; default signal dispositions */
+    const int *pass_fds; /* n_pass_fds (at most 8) open descriptors the program gets as
+                          * 3, 4, ... (so it can open /dev/fd/3 rather than a name); a
+                          * plain child only: EINVAL for a guarded one */
+    size_t n_pass_fds;
 } sys_spawn_opts_t;
 
 /* Starts the program argv (argv[0] its name) as opts says, without waiting; its process id

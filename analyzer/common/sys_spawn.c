@@ -102,8 +102,35 @@ static void redirect(posix_spawn_file_actions_t *actions, int target, int fd, in
         posix_spawn_file_actions_addopen(actions, target, "/dev/null", flags, 0);
 }
 
+/* Frees the copies made by pass_descriptors. */
+static void close_all(int *fds, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
+}
+
+/* Adds to actions: opts' pass_fds as descriptors 3, 4, ... of the program, from copies
+ * above them (kept in copies, closed by the caller after the spawn), so that no dup2
+ * overwrites a descriptor still to be passed. 0 or an errno. */
+static int pass_descriptors(posix_spawn_file_actions_t *actions, const sys_spawn_opts_t *opts,
+                            int *copies)
+{
+    for (size_t i = 0; i < opts->n_pass_fds; i++)
+        copies[i] = -1;
+    for (size_t i = 0; i < opts->n_pass_fds; i++) {
+        copies[i] = fcntl(opts->pass_fds[i], F_DUPFD_CLOEXEC, (int)(3 + opts->n_pass_fds));
+        if (copies[i] < 0)
+            return errno;
+        posix_spawn_file_actions_adddup2(actions, copies[i], (int)(3 + i));
+    }
+    return 0;
+}
+
 int sys_spawn(char *const argv[], const sys_spawn_opts_t *opts, long *pid)
 {
+    if (opts->n_pass_fds > 8 || (opts->guarded && opts->n_pass_fds > 0))
+        return EINVAL;
     if (opts->guarded) {
         pid_t child = spawn_guarded(argv, opts);
         if (child < 0)
@@ -117,9 +144,13 @@ int sys_spawn(char *const argv[], const sys_spawn_opts_t *opts, long *pid)
     posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
     redirect(&actions, STDOUT_FILENO, opts->stdout_fd, O_WRONLY);
     redirect(&actions, STDERR_FILENO, opts->stderr_fd, O_WRONLY);
+    int copies[8];
+    int rc = pass_descriptors(&actions, opts, copies);
     pid_t child;
-    int rc = posix_spawnp(&child, opts->path != NULL ? opts->path : argv[0], &actions, NULL,
+    if (rc == 0)
+        rc = posix_spawnp(&child, opts->path != NULL ? opts->path : argv[0], &actions, NULL,
                           argv, environ);
+    close_all(copies, opts->n_pass_fds);
     posix_spawn_file_actions_destroy(&actions);
     if (rc == 0)
         *pid = (long)child;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cleanup.h"
 #include "model/analysis_explain.h"
 #include "model/analysis_match.h"
 #include "model/analysis_precision.h"
@@ -254,6 +255,8 @@ static int build_points(const run_row_t *const *rows, size_t n, analysis_series_
             }
         }
         start = end;
+        if (cp_interrupted()) /* a table of a million rows takes seconds: give way */
+            return CP_EINTR;
     }
     s->output_ratio = rows_median(rows, n, row_ratio, scratch, NULL, NULL);
     return CP_OK;
@@ -644,6 +647,8 @@ int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
     for (size_t i = 0; i < runs->nrows; i++)
         sorted[i] = &runs->rows[i];
     qsort(sorted, runs->nrows, sizeof *sorted, compare_rows);
+    if (cp_interrupted())
+        goto interrupted;
     size_t ngroups = 0;
     for (size_t i = 0; i < runs->nrows; i++)
         if (i == 0 || !same_key(sorted[i], sorted[i - 1]))
@@ -693,7 +698,10 @@ int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
                                       : NAN;
         if (isnan(s->read_bps))
             s->read_from[0] = '\0';
-        if (build_points(rows, nrows, s, scratch) != CP_OK)
+        int built = build_points(rows, nrows, s, scratch);
+        if (built == CP_EINTR)
+            goto interrupted;
+        if (built != CP_OK)
             goto nomem;
         series_labels(rows, nrows, s, scratch);
         explain_series_drain(s, probe);
@@ -729,4 +737,10 @@ nomem:
     free(groups);
     analysis_free(a);
     return cp_err_set(err, CP_ENOMEM, "out of memory analysing %s", runs->path);
+interrupted:
+    free(scratch);
+    free(sorted);
+    free(groups);
+    analysis_free(a);
+    return cp_err_set(err, CP_EINTR, "interrupted");
 }

@@ -368,7 +368,8 @@ void analysis_ceiling_range(const analysis_ceiling_t *ceiling, int *lo, int *hi)
 
 /* Analyses runs (required, at least one row) with optional probe speeds (NULL = none).
  * On success *out is owned by the caller (analysis_free). On failure returns CP_EDATA
- * (e.g. no usable runs) or CP_ENOMEM with err set, and *out is NULL. */
+ * (e.g. no usable runs), CP_ENOMEM, or CP_EINTR when SIGINT/SIGTERM arrives (common/
+ * cleanup) while a large table's points are built, with err set, and *out is NULL. */
 int analysis_run(const runs_table_t *runs, const probe_table_t *probe,
                  const analysis_options_t *options, analysis_t **out, cp_err_t *err);
 

@@ -195,7 +195,7 @@ static const char *const file_names[FILE_COUNT] = {
     "points.dat", "time_fit.dat", "rate_fit.dat", "ratio.dat", "vars.gp",
 };
 
-static int write_files(const char *datadir, const lines_t *L, const compare_result_t *r,
+static int write_files(const owned_dir_t *datadir, const lines_t *L, const compare_result_t *r,
                        const compare_study_t *st, cp_err_t *err)
 {
     for (int k = 0; k < FILE_COUNT; k++) {
@@ -264,20 +264,32 @@ static void caption_ratio(const compare_result_t *r, char *buf, size_t cap)
 
 /* ---- drawing -------------------------------------------------------------------------- */
 
+static int draw(const owned_dir_t *top, const owned_dir_t *datadir, const compare_result_t *r,
+                const compare_study_t *studies, plot_format_t fmt, bool replace,
+                plot_set_t *out, cp_err_t *err);
+
 int compare_plot_render(const char *dir, const compare_result_t *r,
                         const compare_study_t *studies, size_t nstudies, plot_format_t fmt,
-                        plot_set_t *out, cp_err_t *err)
+                        bool replace, plot_set_t *out, cp_err_t *err)
 {
     memset(out, 0, sizeof *out);
     (void)nstudies;
-    char datadir[PATH_MAX];
-    if ((size_t)snprintf(datadir, sizeof datadir, "%s/%s", dir, COMPARE_PLOT_DATA_DIR) >=
-        sizeof datadir)
-        return cp_err_set(err, CP_EUSAGE, "%s: path too long", dir);
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return cp_err_errno(err, CP_EIO, errno, "%s: cannot create", dir);
-    if (mkdir(datadir, 0777) != 0 && errno != EEXIST)
-        return cp_err_errno(err, CP_EIO, errno, "%s: cannot create", datadir);
+    owned_dir_t top = OWNED_DIR_INIT, datadir = OWNED_DIR_INIT;
+    int rc = owned_dir_open(&top, dir, true, err);
+    if (rc == CP_OK)
+        rc = owned_dir_open_in(&datadir, &top, COMPARE_PLOT_DATA_DIR, true, err);
+    if (rc == CP_OK)
+        rc = draw(&top, &datadir, r, studies, fmt, replace, out, err);
+    owned_dir_close(&datadir);
+    owned_dir_close(&top);
+    return rc;
+}
+
+/* compare_plot_render's work once its directories are open. */
+static int draw(const owned_dir_t *top, const owned_dir_t *datadir, const compare_result_t *r,
+                const compare_study_t *studies, plot_format_t fmt, bool replace,
+                plot_set_t *out, cp_err_t *err)
+{
     lines_t *L = calloc(1, sizeof *L);
     if (L == NULL)
         return cp_err_set(err, CP_ENOMEM, "out of memory");
@@ -298,5 +310,5 @@ int compare_plot_render(const char *dir, const compare_result_t *r,
         else
             caption_ratio(r, pf->caption, sizeof pf->caption);
     }
-    return plot_gnuplot_draw_set(dir, datadir, COMPARE_PLOT_DATA_DIR, fmt, out, err);
+    return plot_gnuplot_draw_set(top, datadir, COMPARE_PLOT_DATA_DIR, fmt, replace, out, err);
 }

@@ -15,11 +15,14 @@
 #define COMPARE_PLOT_DATA_DIR "compare-data"
 
 /* Writes the data files into dir/compare-data/ (dir is created when missing) and draws
- * dir/NAME.png and/or .svg for each plot, each with a caption. When gnuplot cannot be run,
- * sets out->gnuplot_missing and out->notice and still returns CP_OK. CP_EIO naming the
- * file or template on failure, CP_EINTR when interrupted. *out is always initialised. */
+ * dir/NAME.png and/or .svg for each plot, each with a caption. dir and compare-data/ are
+ * made now or must be the caller's own (common/owned_dir.h), else CP_EUSAGE naming them;
+ * an existing image is replaced only with replace (else CP_EUSAGE). When gnuplot cannot
+ * be run, sets out->gnuplot_missing and out->notice and still returns CP_OK. CP_EIO
+ * naming the file or template on failure, CP_EINTR when interrupted. *out is always
+ * initialised. */
 int compare_plot_render(const char *dir, const compare_result_t *r,
                         const compare_study_t *studies, size_t nstudies, plot_format_t fmt,
-                        plot_set_t *out, cp_err_t *err);
+                        bool replace, plot_set_t *out, cp_err_t *err);
 
 #endif

@@ -4,20 +4,20 @@
 
 #include <errno.h>
 
-int datafile_open(datafile_t *d, const char *dir, const char *name, const char *writer,
+int datafile_open(datafile_t *d, const owned_dir_t *dir, const char *name, const char *writer,
                   cp_err_t *err)
 {
     d->f = NULL;
-    d->tmp = (tempfile_t)TEMPFILE_INIT;
-    if ((size_t)snprintf(d->path, sizeof d->path, "%s/%s", dir, name) >= sizeof d->path)
-        return cp_err_set(err, CP_EIO, "%s/%s: path too long", dir, name);
-    int rc = tempfile_open(&d->tmp, dir, name, 0, err);
+    d->tmp = (owned_file_t)OWNED_FILE_INIT;
+    if ((size_t)snprintf(d->path, sizeof d->path, "%s/%s", dir->path, name) >= sizeof d->path)
+        return cp_err_set(err, CP_EIO, "%s/%s: path too long", dir->path, name);
+    int rc = owned_file_open(&d->tmp, dir, name, err);
     if (rc != CP_OK)
         return rc;
     d->f = fdopen(d->tmp.fd, "w");
     if (d->f == NULL) {
-        rc = cp_err_errno(err, CP_EIO, errno, "%s: cannot open", d->tmp.path);
-        tempfile_discard(&d->tmp);
+        rc = cp_err_errno(err, CP_EIO, errno, "%s: cannot open", d->path);
+        owned_file_discard(&d->tmp);
         return rc;
     }
     d->tmp.fd = -1; /* the FILE owns it now */
@@ -35,8 +35,8 @@ int datafile_commit(datafile_t *d, cp_err_t *err)
         rc = cp_err_errno(err, CP_EIO, errno, "%s: cannot write", d->path);
     d->f = NULL;
     if (rc == CP_OK)
-        rc = tempfile_commit(&d->tmp, d->path, true, err);
-    tempfile_discard(&d->tmp);
+        rc = owned_file_commit(&d->tmp, true, err);
+    owned_file_discard(&d->tmp);
     return rc;
 }
 
@@ -45,5 +45,5 @@ void datafile_abort(datafile_t *d)
     if (d->f != NULL)
         fclose(d->f);
     d->f = NULL;
-    tempfile_discard(&d->tmp);
+    owned_file_discard(&d->tmp);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/owned_dir.h"
 #include "report/datafile.h"
 #include "report/gnuplot_vars.h"
 #include "report/plot_gnuplot.h"
@@ -164,46 +165,51 @@ static void caption(const history_host_t *h, const history_study_t *studies, con
 }
 
 int history_plot_render(const char *dir, const history_host_t *h,
-                        const history_study_t *studies, plot_format_t fmt, plot_set_t *out,
-                        cp_err_t *err)
+                        const history_study_t *studies, plot_format_t fmt, bool replace,
+                        plot_set_t *out, cp_err_t *err)
 {
     memset(out, 0, sizeof *out);
-    char hostdir_name[256], hostdir[PATH_MAX], datadir[PATH_MAX], data_name[PATH_MAX];
+    char hostdir_name[256], data_name[PATH_MAX];
     history_plot_host_dir(h->host, hostdir_name, sizeof hostdir_name);
-    if ((size_t)snprintf(hostdir, sizeof hostdir, "%s/%s", dir, hostdir_name) >= sizeof hostdir ||
-        (size_t)snprintf(datadir, sizeof datadir, "%s/%s", hostdir, HISTORY_PLOT_DATA_DIR) >=
-            sizeof datadir)
+    if ((size_t)snprintf(data_name, sizeof data_name, "%s/%s", hostdir_name,
+                         HISTORY_PLOT_DATA_DIR) >= sizeof data_name)
         return cp_err_set(err, CP_EUSAGE, "%s: path too long", dir);
-    snprintf(data_name, sizeof data_name, "%s/%s", hostdir_name, HISTORY_PLOT_DATA_DIR);
-    const char *mk[] = {dir, hostdir, datadir};
-    for (size_t i = 0; i < 3; i++)
-        if (mkdir(mk[i], 0777) != 0 && errno != EEXIST)
-            return cp_err_errno(err, CP_EIO, errno, "%s: cannot create", mk[i]);
+    /* DIR, DIR/HOST and its data directory: each made now or the caller's own, and held
+     * by descriptor (common/owned_dir.h), so nothing is written through a planted link. */
+    owned_dir_t top = OWNED_DIR_INIT, hostdir = OWNED_DIR_INIT, datadir = OWNED_DIR_INIT;
+    int rc = owned_dir_open(&top, dir, true, err);
+    if (rc == CP_OK)
+        rc = owned_dir_open_in(&hostdir, &top, hostdir_name, true, err);
+    if (rc == CP_OK)
+        rc = owned_dir_open_in(&datadir, &hostdir, HISTORY_PLOT_DATA_DIR, true, err);
     static const char *const names[] = {"rates.dat", "vars.gp"};
     size_t ncompress = 0, nrestore = 0;
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 2 && rc == CP_OK; k++) {
         datafile_t d;
-        int rc = datafile_open(&d, datadir, names[k], "history", err);
+        rc = datafile_open(&d, &datadir, names[k], "history", err);
         if (rc != CP_OK)
-            return rc;
+            break;
         if (k == 0)
             write_rates(d.f, h);
         else
             write_vars(d.f, h, studies, &ncompress, &nrestore);
         rc = datafile_commit(&d, err);
-        if (rc != CP_OK)
-            return rc;
     }
     /* One plot per operation: compression and decompression rates are not one scale. */
-    if (ncompress > 0) {
+    if (rc == CP_OK && ncompress > 0) {
         plot_file_t *pf = &out->plots[out->n++];
         snprintf(pf->name, sizeof pf->name, "history_rate");
         caption(h, studies, "Compression", pf->caption, sizeof pf->caption);
     }
-    if (nrestore > 0) {
+    if (rc == CP_OK && nrestore > 0) {
         plot_file_t *pf = &out->plots[out->n++];
         snprintf(pf->name, sizeof pf->name, "history_restore");
         caption(h, studies, "Decompression", pf->caption, sizeof pf->caption);
     }
-    return plot_gnuplot_draw_set(hostdir, datadir, data_name, fmt, out, err);
+    if (rc == CP_OK)
+        rc = plot_gnuplot_draw_set(&hostdir, &datadir, data_name, fmt, replace, out, err);
+    owned_dir_close(&datadir);
+    owned_dir_close(&hostdir);
+    owned_dir_close(&top);
+    return rc;
 }

@@ -24,11 +24,14 @@ typedef struct history_line_style {
 history_line_style_t history_plot_line_style(size_t k);
 
 /* Writes host h's data files and draws its plot under dir (created when missing), with a
- * caption; studies are those handed to history_build. When gnuplot cannot be run, sets
- * out->gnuplot_missing and out->notice and still returns CP_OK. CP_EIO naming the file or
- * template on failure, CP_EINTR when interrupted. *out is always initialised. */
+ * caption; studies are those handed to history_build. dir, dir/HOST and its data
+ * directory are made now or must be the caller's own (common/owned_dir.h), else CP_EUSAGE
+ * naming them; an existing image is replaced only with replace (else CP_EUSAGE). When
+ * gnuplot cannot be run, sets out->gnuplot_missing and out->notice and still returns
+ * CP_OK. CP_EIO naming the file or template on failure, CP_EINTR when interrupted. *out
+ * is always initialised. */
 int history_plot_render(const char *dir, const history_host_t *h,
-                        const history_study_t *studies, plot_format_t fmt, plot_set_t *out,
-                        cp_err_t *err);
+                        const history_study_t *studies, plot_format_t fmt, bool replace,
+                        plot_set_t *out, cp_err_t *err);
 
 #endif

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "common/log.h"
+#include "common/owned_dir.h"
 #include "report/plot_data.h"
 #include "report/plot_gnuplot.h"
 #include "report/plot_kinds.h"
@@ -73,27 +74,47 @@ void plot_set_log_written(const plot_set_t *set)
 }
 
 int plot_render(const char *results_dir, const analysis_t *a, const probe_table_t *probe,
-                plot_format_t fmt, plot_set_t *out, cp_err_t *err)
+                plot_format_t fmt, bool replace, plot_set_t *out, cp_err_t *err)
 {
     memset(out, 0, sizeof *out);
     if (a == NULL || a->nseries == 0)
         return cp_err_set(err, CP_EDATA, "nothing to plot: the analysis has no series");
     if (!(fmt & PLOT_BOTH))
         return cp_err_set(err, CP_EUSAGE, "plot format %d is not png, svg or both", (int)fmt);
-    char datadir[PATH_MAX];
-    if ((size_t)snprintf(datadir, sizeof datadir, "%s/%s", results_dir, PLOT_DATA_DIR) >=
-        sizeof datadir)
-        return cp_err_set(err, CP_EIO, "%s: path too long", results_dir);
-    if (mkdir(datadir, 0777) != 0 && errno != EEXIST)
-        return cp_err_errno(err, CP_EIO, errno, "%s: cannot create", datadir);
-    plot_data_t d;
-    int rc = plot_data_init(&d, a, probe, err);
+    owned_dir_t results = OWNED_DIR_INIT, datadir = OWNED_DIR_INIT;
+    int rc = owned_dir_open(&results, results_dir, false, err);
     if (rc == CP_OK)
-        rc = plot_data_write(&d, datadir, err);
+        rc = owned_dir_open_in(&datadir, &results, PLOT_DATA_DIR, true, err);
+    if (rc == CP_OK) {
+        plot_data_t d;
+        rc = plot_data_init(&d, a, probe, err);
+        if (rc == CP_OK)
+            rc = plot_data_write(&d, &datadir, err);
+        if (rc == CP_OK)
+            list_plots(&d, out);
+        plot_data_free(&d);
+    }
     if (rc == CP_OK)
-        list_plots(&d, out);
-    plot_data_free(&d);
-    if (rc != CP_OK)
-        return rc;
-    return plot_gnuplot_draw_set(results_dir, datadir, PLOT_DATA_DIR, fmt, out, err);
+        rc = plot_gnuplot_draw_set(&results, &datadir, PLOT_DATA_DIR, fmt, replace, out, err);
+    owned_dir_close(&datadir);
+    owned_dir_close(&results);
+    return rc;
+}
+
+bool plot_outputs_exist(const char *results_dir, plot_format_t fmt, char *found, size_t cap)
+{
+    for (size_t i = 0; i < plot_kinds_count; i++)
+        for (int slot = 0; slot < 2; slot++) {
+            if (!(fmt & (slot == 0 ? PLOT_PNG : PLOT_SVG)))
+                continue;
+            char path[PATH_MAX];
+            struct stat st;
+            if ((size_t)snprintf(path, sizeof path, "%s/%s.%s", results_dir,
+                                 plot_kinds[i]->name, slot == 0 ? "png" : "svg") < sizeof path &&
+                lstat(path, &st) == 0) {
+                snprintf(found, cap, "%s", path);
+                return true;
+            }
+        }
+    return false;
 }

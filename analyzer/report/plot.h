@@ -47,13 +47,22 @@ void plot_set_log_written(const plot_set_t *set);
 
 /* Writes the data files into RESULTS_DIR/plot-data/ and draws each plot that has data as
  * RESULTS_DIR/NAME.png and/or .svg (temp file + rename: a failed plot leaves nothing).
+ * RESULTS_DIR must be the caller's own and plot-data/ is made or must be
+ * (common/owned_dir.h: never a symlink, owned by the caller, writable by nobody else),
+ * else CP_EUSAGE naming it; both are held by descriptor, and gnuplot gets them as
+ * descriptors (plot_gnuplot.h). An existing image is replaced only with replace, else
+ * CP_EUSAGE "output '...' exists; use --force to replace it".
  * probe may be NULL. gnuplot is $CHOKEPOINT_GNUPLOT or "gnuplot"; templates come from
  * $CHOKEPOINT_PLOTS_DIR, else the built-in location. When gnuplot cannot be run, sets
  * out->gnuplot_missing and out->notice and still returns CP_OK (data and captions made).
  * Returns CP_EIO naming the template when gnuplot fails on it, CP_EIO/CP_ENOSPC when a
  * data file cannot be written, CP_EINTR when interrupted. *out is always initialised. */
 int plot_render(const char *results_dir, const analysis_t *a, const probe_table_t *probe,
-                plot_format_t fmt, plot_set_t *out, cp_err_t *err);
+                plot_format_t fmt, bool replace, plot_set_t *out, cp_err_t *err);
+
+/* Whether an image plot_render may draw in fmt (any row of the registry) exists in
+ * results_dir; the first one found goes to found (cap bytes). */
+bool plot_outputs_exist(const char *results_dir, plot_format_t fmt, char *found, size_t cap);
 
 /* The directory the templates are read from, into buf (cap bytes). CP_EIO with a message
  * saying where it looked when none is found. */

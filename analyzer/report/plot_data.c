@@ -732,7 +732,7 @@ void plot_data_free(plot_data_t *c)
 typedef int (*data_body_fn)(const plot_data_t *c, FILE *f, FILE *vars, size_t *drawn);
 
 /* datadir/name filled by body, renamed into place only when complete. */
-static int data_file(const plot_data_t *c, const char *datadir, const char *name, FILE *vars,
+static int data_file(const plot_data_t *c, const owned_dir_t *datadir, const char *name, FILE *vars,
                      data_body_fn body, size_t *drawn, cp_err_t *err)
 {
     datafile_t d;
@@ -746,13 +746,13 @@ static int data_file(const plot_data_t *c, const char *datadir, const char *name
     return datafile_commit(&d, err);
 }
 
-static int write_time_vs_threads(const plot_data_t *c, const char *datadir, FILE *vars,
+static int write_time_vs_threads(const plot_data_t *c, const owned_dir_t *datadir, FILE *vars,
                                  size_t *drawn, cp_err_t *err)
 {
     return data_file(c, datadir, "time_fit.dat", vars, write_time_fit, drawn, err);
 }
 
-static int write_rate_vs_threads(const plot_data_t *c, const char *datadir, FILE *vars,
+static int write_rate_vs_threads(const plot_data_t *c, const owned_dir_t *datadir, FILE *vars,
                                  size_t *drawn, cp_err_t *err)
 {
     return data_file(c, datadir, "rate_fit.dat", vars, write_rate_fit, drawn, err);
@@ -760,7 +760,7 @@ static int write_rate_vs_threads(const plot_data_t *c, const char *datadir, FILE
 
 /* The bottleneck picture: CPU rates, volume ceilings and where they meet; drawn when
  * there is a volume ceiling. */
-static int write_bottleneck(const plot_data_t *c, const char *datadir, FILE *vars,
+static int write_bottleneck(const plot_data_t *c, const owned_dir_t *datadir, FILE *vars,
                             size_t *drawn, cp_err_t *err)
 {
     const analysis_t *a = c->a;
@@ -804,7 +804,7 @@ static const char *bottleneck_not_drawn(const plot_data_t *c)
 }
 
 /* Probe speeds by file size: only from probe rows with a size. */
-static int write_probe_sizes(const plot_data_t *c, const char *datadir, FILE *vars,
+static int write_probe_sizes(const plot_data_t *c, const owned_dir_t *datadir, FILE *vars,
                              size_t *drawn, cp_err_t *err)
 {
     *drawn = 0;
@@ -819,7 +819,7 @@ static const char *probe_not_drawn(const plot_data_t *c)
 }
 
 /* The sustained write: only from probe sustained rows (left out without a word). */
-static int write_probe_sustained(const plot_data_t *c, const char *datadir, FILE *vars,
+static int write_probe_sustained(const plot_data_t *c, const owned_dir_t *datadir, FILE *vars,
                                  size_t *drawn, cp_err_t *err)
 {
     *drawn = 0;
@@ -828,7 +828,7 @@ static int write_probe_sustained(const plot_data_t *c, const char *datadir, FILE
                : CP_OK;
 }
 
-static int write_rate_against_write(const plot_data_t *c, const char *datadir, FILE *vars,
+static int write_rate_against_write(const plot_data_t *c, const owned_dir_t *datadir, FILE *vars,
                                     size_t *drawn, cp_err_t *err)
 {
     return data_file(c, datadir, "rate_vs_write.dat", vars, write_rate_vs_write, drawn, err);
@@ -840,7 +840,7 @@ static const char *rate_vs_write_not_drawn(const plot_data_t *c)
                             : "no target with runs has a write speed in the probe table";
 }
 
-static int write_time_split_file(const plot_data_t *c, const char *datadir, FILE *vars,
+static int write_time_split_file(const plot_data_t *c, const owned_dir_t *datadir, FILE *vars,
                                  size_t *drawn, cp_err_t *err)
 {
     return data_file(c, datadir, "time_split.dat", vars, write_time_split, drawn, err);
@@ -924,7 +924,7 @@ const plot_kind_t plot_kind_time_split = {
 
 /* ---- putting the files together ------------------------------------------------------- */
 
-int plot_data_write(plot_data_t *c, const char *datadir, cp_err_t *err)
+int plot_data_write(plot_data_t *c, const owned_dir_t *datadir, cp_err_t *err)
 {
     const analysis_t *a = c->a;
     memset(c->drawn, 0, sizeof c->drawn);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "common/err.h"
+#include "common/owned_dir.h"
 #include "model/analysis.h"
 #include "model/probe_speeds.h"
 #include "report/plot.h"
@@ -34,11 +35,11 @@ typedef struct plot_data {
 int plot_data_init(plot_data_t *d, const analysis_t *a, const probe_table_t *probe,
                    cp_err_t *err);
 
-/* Writes every data file into datadir (which exists): vars.gp and points.dat, then each
+/* Writes every data file into datadir (open, checked: common/owned_dir.h): vars.gp and points.dat, then each
  * plot's own files through its row's writer (plot_kinds.h), in report order, filling
  * d->drawn. CP_EIO or CP_ENOMEM naming the file on failure (vars.gp is then not written;
  * other files already written stay). */
-int plot_data_write(plot_data_t *d, const char *datadir, cp_err_t *err);
+int plot_data_write(plot_data_t *d, const owned_dir_t *datadir, cp_err_t *err);
 
 /* Releases what plot_data_init allocated. */
 void plot_data_free(plot_data_t *d);

@@ -1,6 +1,7 @@
 /* plot_gnuplot.c - running gnuplot: where the program and the templates are, one
- * process per image with its output captured for the error message, and the image
- * written to a temporary file (common/tempfile) renamed into place when complete. */
+ * process per image with its output captured for the error message, the data directory
+ * and the image handed to it as descriptors, and the image written to a temporary file
+ * made by descriptor (common/owned_dir) renamed into place when complete. */
 #include "report/plot_gnuplot.h"
 
 #include <errno.h>
@@ -14,7 +15,7 @@
 
 #include "common/cleanup.h"
 #include "common/sys.h"
-#include "common/tempfile.h"
+#include "common/owned_dir.h"
 #include "report/plot.h"
 
 
@@ -133,22 +134,24 @@ static void last_line(const char *text, char *out, size_t cap)
         snprintf(out, cap, "no message");
 }
 
-/* Runs gnuplot on one template. Returns CP_OK, CP_EIO (message names the template) or
- * CP_EINTR; CP_OK with *cannot_run set when the program cannot be executed at all. */
+/* Runs gnuplot on one template. The data directory and the image are handed over as
+ * descriptors, never by name: gnuplot gets data_fd as /dev/fd/3 (datadir, its vars.gp and
+ * data files read through it) and out_fd as /dev/fd/4 (outfile), so a directory renamed
+ * or swapped for a symlink meanwhile changes nothing gnuplot reads or writes. Returns
+ * CP_OK, CP_EIO (message names the template) or CP_EINTR; CP_OK with *cannot_run set when
+ * the program cannot be executed at all. */
 static int run_gnuplot(const char *program, const char *template_path, const char *plotsdir,
-                       const char *datadir, const char *outfile, const char *fmt,
-                       bool *cannot_run, cp_err_t *err)
+                       int data_fd, int out_fd, const char *fmt, bool *cannot_run,
+                       cp_err_t *err)
 {
-    char q_data[PATH_MAX * 2 + 3], q_plots[PATH_MAX * 2 + 3], q_out[PATH_MAX * 2 + 3];
-    plot_gnuplot_quote(datadir, q_data, sizeof q_data);
+    char q_plots[PATH_MAX * 2 + 3];
     plot_gnuplot_quote(plotsdir, q_plots, sizeof q_plots);
-    plot_gnuplot_quote(outfile, q_out, sizeof q_out);
-    size_t elen = strlen(q_data) + strlen(q_plots) + strlen(q_out) + 80;
+    size_t elen = strlen(q_plots) + 120;
     char *expr = malloc(elen);
     if (expr == NULL)
         return cp_err_set(err, CP_ENOMEM, "out of memory");
-    snprintf(expr, elen, "datadir=%s; plotsdir=%s; outfile=%s; fmt='%s'", q_data, q_plots,
-             q_out, fmt);
+    snprintf(expr, elen, "datadir='/dev/fd/3'; plotsdir=%s; outfile='/dev/fd/4'; fmt='%s'",
+             q_plots, fmt);
     char *argv[] = {(char *)program, "-e", expr, (char *)template_path, NULL};
 
     int fds[2];
@@ -156,7 +159,9 @@ static int run_gnuplot(const char *program, const char *template_path, const cha
         free(expr);
         return cp_err_errno(err, CP_EIO, errno, "cannot create a pipe for gnuplot");
     }
-    sys_spawn_opts_t how = {.path = NULL, .stdout_fd = fds[1], .stderr_fd = fds[1]};
+    int pass[2] = {data_fd, out_fd};
+    sys_spawn_opts_t how = {.path = NULL, .stdout_fd = fds[1], .stderr_fd = fds[1],
+                            .pass_fds = pass, .n_pass_fds = 2};
     long pid;
     int spawn_rc = sys_spawn(argv, &how, &pid);
     close(fds[1]);
@@ -212,36 +217,34 @@ int plot_gnuplot_draw(const plot_gnuplot_job_t *job, char *made, size_t cap,
     *cannot_run = false;
     if (cap > 0)
         made[0] = '\0';
-    char templ[PATH_MAX], final[PATH_MAX], prefix[128];
+    char templ[PATH_MAX], final_name[NAME_MAX + 1];
     if ((size_t)snprintf(templ, sizeof templ, "%s/%s.gp", job->plotsdir, job->name) >=
             sizeof templ ||
-        (size_t)snprintf(final, sizeof final, "%s/%s.%s", job->results_dir, job->name,
-                         job->ext) >= sizeof final)
-        return cp_err_set(err, CP_EIO, "%s: path too long", job->results_dir);
+        (size_t)snprintf(final_name, sizeof final_name, "%s.%s", job->name, job->ext) >=
+            sizeof final_name)
+        return cp_err_set(err, CP_EIO, "%s: path too long", job->results_dir->path);
     if (access(templ, R_OK) != 0)
         return cp_err_errno(err, CP_EIO, errno, "%s: cannot read the plot template", templ);
-    snprintf(prefix, sizeof prefix, "%s.%s", job->name, job->ext);
-    tempfile_t tmp = TEMPFILE_INIT;
-    int rc = tempfile_open(&tmp, job->results_dir, prefix, 0, err);
+    owned_file_t tmp;
+    int rc = owned_file_open(&tmp, job->results_dir, final_name, err);
     if (rc != CP_OK)
         return rc;
-    close(tmp.fd); /* gnuplot opens the file by name */
-    tmp.fd = -1;
-    rc = run_gnuplot(job->program, templ, job->plotsdir, job->datadir, tmp.path, job->ext,
+    rc = run_gnuplot(job->program, templ, job->plotsdir, job->datadir->fd, tmp.fd, job->ext,
                      cannot_run, err);
     struct stat st;
-    if (rc == CP_OK && !*cannot_run && (stat(tmp.path, &st) != 0 || st.st_size == 0))
+    if (rc == CP_OK && !*cannot_run && (fstat(tmp.fd, &st) != 0 || st.st_size == 0))
         rc = cp_err_set(err, CP_EIO, "%s: gnuplot wrote nothing", templ);
     if (rc == CP_OK && !*cannot_run)
-        rc = tempfile_commit(&tmp, final, true, err);
-    tempfile_discard(&tmp);
+        rc = owned_file_commit(&tmp, job->replace, err);
+    owned_file_discard(&tmp);
     if (rc == CP_OK && !*cannot_run)
-        snprintf(made, cap, "%s", final);
+        snprintf(made, cap, "%s/%s", job->results_dir->path, final_name);
     return rc;
 }
 
-int plot_gnuplot_draw_set(const char *results_dir, const char *datadir, const char *data_name,
-                          plot_format_t fmt, plot_set_t *out, cp_err_t *err)
+int plot_gnuplot_draw_set(const owned_dir_t *results_dir, const owned_dir_t *datadir,
+                          const char *data_name, plot_format_t fmt, bool replace,
+                          plot_set_t *out, cp_err_t *err)
 {
     const char *program = plot_gnuplot_program();
     if (!plot_gnuplot_found(program)) {
@@ -262,6 +265,7 @@ int plot_gnuplot_draw_set(const char *results_dir, const char *datadir, const ch
             plot_gnuplot_job_t job = {
                 .program = program, .plotsdir = plotsdir, .datadir = datadir,
                 .results_dir = results_dir, .name = pf->name, .ext = slot == 0 ? "png" : "svg",
+                .replace = replace,
             };
             bool cannot_run = false;
             rc = plot_gnuplot_draw(&job, pf->files[slot], sizeof pf->files[slot], &cannot_run,

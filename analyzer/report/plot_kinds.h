@@ -20,7 +20,7 @@ typedef struct plot_kind {
      * what the plot has to draw for this study: 0 leaves it out. Reads d only (its
      * analysis, probe table and ranges; d->drawn is being filled). CP_OK, or CP_EIO,
      * CP_ENOSPC or CP_ENOMEM naming the file. */
-    int (*write)(const plot_data_t *d, const char *datadir, FILE *vars, size_t *drawn,
+    int (*write)(const plot_data_t *d, const owned_dir_t *datadir, FILE *vars, size_t *drawn,
                  cp_err_t *err);
     /* Why the plot is left out (*drawn was 0), as report.md's "Not drawn" list says it:
      * a static string. NULL: the plot is left out without a word. */

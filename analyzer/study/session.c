@@ -15,6 +15,7 @@
 
 #include "common/dirlock.h"
 #include "common/log.h"
+#include "common/owned_dir.h"
 #include "common/prng.h"
 #include "common/sys.h"
 #include "common/tempfile.h"
@@ -66,9 +67,10 @@ void session_release_targets(target_spec_t *targets, size_t n_targets, target_lo
 
 /* ---- the results directory ---- */
 
-/* True when dir holds nothing but a target lock file: an empty --out also given as a
- * TARGET, which the study locked before making its results directory. */
-static bool holds_only_target_lock(const char *dir)
+/* True when dir holds nothing but chokepoint's lock files (none at all, or the target lock
+ * of an empty --out also given as a TARGET, which the study locked before making its
+ * results directory, and this study's own directory lock). */
+static bool holds_only_locks(const char *dir)
 {
     DIR *d = opendir(dir);
     if (d == NULL)
@@ -76,40 +78,43 @@ static bool holds_only_target_lock(const char *dir)
     bool only = true;
     for (struct dirent *e; only && (e = readdir(d)) != NULL;)
         only = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
-               strcmp(e->d_name, DIRLOCK_TARGET_NAME) == 0;
+               strcmp(e->d_name, DIRLOCK_TARGET_NAME) == 0 ||
+               strcmp(e->d_name, DIRLOCK_NAME) == 0;
     closedir(d);
     return only;
 }
 
-/* Creates the results directory: --out DIR (new, or an existing empty directory), or
- * results/<stamp>-<host>/ under the current directory. */
+/* Creates the results directory: --out DIR (new, or an existing empty directory of the
+ * caller's own, used as it is: its owner and mode stay), or results/<stamp>-<host>/ under
+ * the current directory. */
 static int make_results_dir(study_t *s, cp_err_t *err)
 {
     if (s->out_arg != NULL) {
         if (strlen(s->out_arg) >= sizeof s->dir - 64)
             return cp_err_set(err, CP_EUSAGE, "--out path too long: %.64s...", s->out_arg);
         snprintf(s->dir, sizeof s->dir, "%s", s->out_arg);
-        if (mkdir(s->dir, 0755) != 0) {
-            if (errno != EEXIST)
-                return cp_err_errno(err, CP_EUSAGE, errno, "cannot create --out '%s'", s->dir);
-            struct stat st;
-            if (lstat(s->dir, &st) != 0 || !S_ISDIR(st.st_mode))
-                return cp_err_set(err, CP_EUSAGE, "--out '%s' exists and is not a directory",
-                                  s->dir);
-            if (rmdir(s->dir) != 0) { /* only an empty directory goes; recreate it */
-                if (holds_only_target_lock(s->dir))
-                    return CP_OK; /* also one of its TARGETs, locked: used as it is */
-                return cp_err_set(err, CP_EUSAGE,
-                                  "--out '%s' is not empty; give a new or empty directory",
-                                  s->dir);
-            }
-            if (mkdir(s->dir, 0755) != 0)
-                return cp_err_errno(err, CP_EUSAGE, errno, "cannot create --out '%s'", s->dir);
-        }
+        if (mkdir(s->dir, 0755) == 0)
+            return CP_OK;
+        if (errno != EEXIST)
+            return cp_err_errno(err, CP_EUSAGE, errno, "cannot create --out '%s'", s->dir);
+        /* An existing directory: never a symlink, the caller's, writable by nobody else. */
+        owned_dir_t out = OWNED_DIR_INIT;
+        int rc = owned_dir_open(&out, s->dir, false, err);
+        owned_dir_close(&out);
+        if (rc != CP_OK)
+            return rc;
+        if (!holds_only_locks(s->dir))
+            return cp_err_set(err, CP_EUSAGE,
+                              "--out '%s' is not empty; give a new or empty directory", s->dir);
+        s->out_reused = true;
         return CP_OK;
     }
-    if (mkdir("results", 0755) != 0 && errno != EEXIST)
-        return cp_err_errno(err, CP_EIO, errno, "cannot create the directory 'results'");
+    /* The results/ a study's directory is made in: made now, or the caller's own. */
+    owned_dir_t results = OWNED_DIR_INIT;
+    int rc = owned_dir_open(&results, "results", true, err);
+    owned_dir_close(&results);
+    if (rc != CP_OK)
+        return rc;
     char host[64] = "host", stamp[32];
     gethostname(host, sizeof host - 1);
     for (char *p = host; *p; p++)
@@ -209,6 +214,8 @@ static int create_meta(study_t *s, int argc, char **argv, cp_err_t *err)
     char cwd[PATH_MAX];
     if (getcwd(cwd, sizeof cwd) != NULL) /* run --resume restores it */
         json_object_set_new(s->meta, "cwd", json_string(cwd));
+    /* Who recorded it: run --resume replays its command line only for that user. */
+    json_object_set_new(s->meta, "uid", json_integer((json_int_t)geteuid()));
     json_object_set_new(s->meta, "seed", json_integer((json_int_t)s->sweep.seed));
     json_object_set_new(s->meta, "reps", s->sweep.reps_auto ? json_string("auto")
                                                            : json_integer(s->sweep.reps));
@@ -252,6 +259,11 @@ int session_open(study_t *s, int argc, char **argv, cp_err_t *err)
         rc = make_results_dir(s, err);
     if (rc == CP_OK)
         rc = dirlock_acquire(s->dir, &s->lock, err);
+    /* An existing empty --out is this study's once locked: another that began with it
+     * between the check and the lock has written in it by now. */
+    if (rc == CP_OK && s->out_reused && !holds_only_locks(s->dir))
+        rc = cp_err_set(err, CP_EUSAGE, "--out '%s' is not empty; give a new or empty "
+                        "directory", s->dir);
     if (rc == CP_OK)
         tempfile_clean_stale(s->dir);
     if (rc == CP_OK && defaults) {
@@ -346,7 +358,7 @@ static int write_result_file(const study_report_request_t *rq, const char *name,
 {
     char path[STUDY_PATH_MAX];
     snprintf(path, sizeof path, "%s/%s", rq->dir, name);
-    outfile_t *f = outfile_open(path, true, err);
+    outfile_t *f = outfile_open(path, rq->replace, err);
     if (f == NULL)
         return cp_err_code(err, CP_EIO);
     int rc;
@@ -384,7 +396,19 @@ int study_report_write(const study_report_request_t *rq, plot_set_t *plots,
     *analysis = NULL;
     probe_table_t *probe = NULL;
     bool in_study = rq->study_meta != NULL;
-    int rc = analysis_run_files(runs_path, rq->use_probe && access(probe_path, R_OK) == 0 ? probe_path : NULL,
+    char report_path[STUDY_PATH_MAX], image[PATH_MAX];
+    snprintf(report_path, sizeof report_path, "%s/report.md", rq->dir);
+    int rc = CP_OK;
+    if (!rq->replace) {
+        struct stat st;
+        if (lstat(report_path, &st) == 0)
+            return cp_err_set(err, CP_EUSAGE, "output '%s' exists; use --force to replace it",
+                              report_path);
+        if (plot_outputs_exist(rq->dir, rq->format, image, sizeof image))
+            return cp_err_set(err, CP_EUSAGE, "output '%s' exists; use --force to replace it",
+                              image);
+    }
+    rc = analysis_run_files(runs_path, rq->use_probe && access(probe_path, R_OK) == 0 ? probe_path : NULL,
                                 &rq->options, analysis, &probe, err);
     if (rc == CP_OK && in_study)
         rc = write_result_file(rq, "analysis.json", *analysis, NULL, err);
@@ -393,7 +417,7 @@ int study_report_write(const study_report_request_t *rq, plot_set_t *plots,
             meta_set_status(rq->study_meta, "running", "plot");
             cp_log_info("plotting");
         }
-        rc = plot_render(rq->dir, *analysis, probe, rq->format, plots, err);
+        rc = plot_render(rq->dir, *analysis, probe, rq->format, rq->replace, plots, err);
         if (in_study && plots->gnuplot_missing)
             cp_log_warn("%s", plots->notice);
     }

@@ -87,10 +87,15 @@ typedef struct study_report_request {
     json_t *study_meta;
     /* Read DIR/probe.csv when it can be read (run: when the study probed; plot: always). */
     bool use_probe;
+    /* Replace report.md, analysis.json and the images when they exist (run, in its own
+     * results directory; plot --force); else refused before anything is written. */
+    bool replace;
 } study_report_request_t;
 
 /* Analyses DIR/runs.csv, draws the plots into DIR (*plots, the caller's, zeroed first)
- * and writes DIR/report.md (atomically). *analysis is the caller's (analysis_free), NULL
+ * and writes DIR/report.md (atomically). DIR must be the caller's own (common/owned_dir.h);
+ * without rq->replace, an existing report.md or image is CP_EUSAGE "output '...' exists;
+ * use --force to replace it" before anything is written. *analysis is the caller's (analysis_free), NULL
  * unless the analysis succeeded. The first error is returned, err saying why. */
 int study_report_write(const study_report_request_t *rq, plot_set_t *plots,
                        analysis_t **analysis, cp_err_t *err);

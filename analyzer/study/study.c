@@ -176,7 +176,8 @@ static int stage_analyze_and_plot(study_t *s, cp_err_t *err)
 {
     study_report_request_t rq = {.dir = s->dir, .options = analysis_defaults(),
                                  .format = s->format, .study_meta = s->meta,
-                                 .use_probe = s->probe};
+                                 .use_probe = s->probe,
+                                 .replace = true /* its own directory: a resume redraws */};
     plot_set_t plots;
     analysis_t *a = NULL;
     int rc = study_report_write(&rq, &plots, &a, err);

@@ -44,6 +44,7 @@ typedef struct study {
     bool reps_given, seed_given, probe, keep_input, quick;
     plot_format_t format;
     const char *out_arg;
+    bool out_reused;          /* --out named an existing empty directory, used as it is */
     char dir[PATH_MAX];
     char input[STUDY_PATH_MAX];
     bool made_input;

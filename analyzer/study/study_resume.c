@@ -14,7 +14,10 @@
 
 #include "common/dirlock.h"
 #include "common/log.h"
+#include "common/owned_dir.h"
+#include "common/regular_file.h"
 #include "common/tempfile.h"
+#include "measure/command_job.h"
 #include "measure/verify.h"
 #include "tables/csv_out.h"
 #include "tables/csv_table.h"
@@ -33,38 +36,18 @@ typedef int (*prepare_fn)(void *ctx, const char *path, const char *data, size_t 
 
 /* ---- rewriting a CSV with the rows worth keeping ---- */
 
+/* The whole of a table of this results directory (a regular file of chokepoint's own
+ * name, common/regular_file.h), without an unfinished last line: a row whose write was
+ * cut by a crash. A missing file is CP_OK with *data NULL. */
 static int read_whole(const char *path, char **data, size_t *len, cp_err_t *err)
 {
-    *data = NULL;
-    *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return errno == ENOENT ? CP_OK : cp_err_errno(err, CP_EIO, errno, "cannot read %s", path);
-    size_t cap = 0;
-    int rc = CP_OK;
-    for (;;) {
-        if (*len + 65536 > cap) {
-            cap = cap ? cap * 2 : 1 << 20;
-            char *p = realloc(*data, cap);
-            if (p == NULL) {
-                rc = cp_err_set(err, CP_ENOMEM, "out of memory reading %s", path);
-                break;
-            }
-            *data = p;
-        }
-        size_t n = fread(*data + *len, 1, cap - *len, f);
-        *len += n;
-        if (n == 0) {
-            if (ferror(f))
-                rc = cp_err_errno(err, CP_EIO, errno, "cannot read %s", path);
-            break;
-        }
-    }
-    fclose(f);
-    /* An unfinished last line is a row whose write was cut by a crash. */
-    while (rc == CP_OK && *len > 0 && (*data)[*len - 1] != '\n')
+    cp_err_t own = {0};
+    int rc = regular_file_read(path, REGULAR_FILE_OWN, data, len, NULL, &own);
+    if (rc != CP_OK)
+        return errno == ENOENT ? CP_OK : cp_err_set(err, rc, "%s", own.msg);
+    while (*len > 0 && (*data)[*len - 1] != '\n')
         (*len)--;
-    return rc;
+    return CP_OK;
 }
 
 /* True when the table's columns are the header line's, in order. */
@@ -324,6 +307,96 @@ static int complete_study_failed_runs(const char *dir, const char *abs_dir, size
     return CP_OK;
 }
 
+/* ---- whose command line ---- */
+
+/* The recorded command line as one line for the terminal, "chokepoint run ARGS", each
+ * argument shell-quoted unless plain, control bytes shown as '?'. */
+static void command_line_text(const json_t *cmd, char *out, size_t cap)
+{
+    size_t used = (size_t)snprintf(out, cap, "chokepoint");
+    for (size_t i = 0; i < json_array_size(cmd) && used < cap; i++) {
+        const char *a = json_string_value(json_array_get(cmd, i));
+        a = a != NULL ? a : "";
+        char quoted[1024];
+        bool plain = a[0] != '\0' && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                "0123456789_./:=,@%+-") == strlen(a);
+        if (plain || command_shell_quote(a, quoted, sizeof quoted) < 0)
+            snprintf(quoted, sizeof quoted, "%s", plain ? a : "'...'");
+        int n = snprintf(out + used, cap - used, " %s", quoted);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+    for (char *p = out; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+}
+
+/* What of the recorded command line runs a program or mounts a disk when replayed: the
+ * user's shell command (--cmd) and emulated disks ([NAME=]DIR@RATE). NULL when neither. */
+static const char *replays_what(const json_t *cmd)
+{
+    bool shell = false, emulated = false;
+    for (size_t i = 1; i < json_array_size(cmd); i++) {
+        const char *a = json_string_value(json_array_get(cmd, i));
+        if (a == NULL)
+            continue;
+        if (strcmp(a, "--cmd") == 0 || strncmp(a, "--cmd=", 6) == 0) {
+            shell = true;
+            i += strcmp(a, "--cmd") == 0; /* its template */
+        } else if (strchr(a, '@') != NULL) {
+            emulated = true; /* a target DIR@RATE (or, to be safe, anything holding '@') */
+        }
+    }
+    return shell && emulated ? "a shell command (--cmd) and emulated disks (DIR@RATE)"
+           : shell           ? "a shell command (--cmd)"
+           : emulated        ? "emulated disks (DIR@RATE, mounted as root)"
+                             : NULL;
+}
+
+/* NULL when meta, read from a file owned by file_uid, was written by the caller: the file
+ * is the caller's and it records the caller's uid. Otherwise why not, into buf. */
+static const char *not_the_callers(const json_t *meta, long file_uid, char *buf, size_t cap)
+{
+    long me = (long)geteuid();
+    const json_t *uid = json_object_get(meta, "uid");
+    if (file_uid != me)
+        snprintf(buf, cap, "its meta.json is owned by uid %ld, not by you (uid %ld)", file_uid,
+                 me);
+    else if (!json_is_integer(uid))
+        snprintf(buf, cap, "its meta.json records no owner (\"uid\"), so who recorded it is "
+                 "unknown");
+    else if ((long)json_integer_value(uid) != me)
+        snprintf(buf, cap, "its meta.json was recorded by uid %lld, not by you (uid %ld)",
+                 (long long)json_integer_value(uid), me);
+    else
+        return NULL;
+    return buf;
+}
+
+/* Refuses to replay from a meta.json the caller did not write what would run or mount
+ * something, or to enter the directory it records; CP_OK otherwise. */
+static int check_replay(const char *dir, const json_t *meta, long file_uid, const char *line,
+                        cp_err_t *err)
+{
+    char why[160];
+    if (not_the_callers(meta, file_uid, why, sizeof why) == NULL)
+        return CP_OK;
+    const char *what = replays_what(json_object_get(meta, "command_line"));
+    if (what != NULL)
+        return cp_err_set(err, CP_EUSAGE, "--resume '%s': %s, and its command line runs %s: "
+                          "chokepoint replays those only for the user who recorded them; if "
+                          "you trust it, run it yourself with --out a new directory: %s", dir,
+                          why, what, line);
+    const char *cwd = json_string_value(json_object_get(meta, "cwd"));
+    char here[PATH_MAX];
+    if (cwd != NULL && (getcwd(here, sizeof here) == NULL || strcmp(here, cwd) != 0))
+        return cp_err_set(err, CP_EUSAGE, "--resume '%s': %s, so chokepoint does not enter "
+                          "the directory it records (%.200s); cd there yourself and resume "
+                          "again", dir, why, cwd);
+    return CP_OK;
+}
+
 int study_resume_load(const char *dir, char *abs_dir, json_t **meta, int *argc, char ***argv,
                       cp_err_t *err)
 {
@@ -333,7 +406,11 @@ int study_resume_load(const char *dir, char *abs_dir, json_t **meta, int *argc, 
     if (realpath(dir, abs_dir) == NULL)
         return cp_err_errno(err, CP_EUSAGE, errno, "--resume '%s'", dir);
     json_t *m = NULL;
-    meta_read(abs_dir, &m, NULL);
+    long file_uid = -1;
+    cp_err_t why = {0};
+    meta_read_result_t read = meta_read_owned(abs_dir, &m, &file_uid, &why);
+    if (read == META_READ_BAD || read == META_READ_REFUSED)
+        return cp_err_set(err, CP_EDATA, "--resume '%s': %s", dir, why.msg);
     json_t *cmd = json_object_get(m, "command_line");
     const char *first = json_string_value(json_array_get(cmd, 0));
     if (m == NULL || first == NULL || strcmp(first, "run") != 0) {
@@ -351,6 +428,18 @@ int study_resume_load(const char *dir, char *abs_dir, json_t **meta, int *argc, 
     if (rc == CP_OK && dirlock_held(abs_dir, &pid))
         rc = cp_err_set(err, CP_EUSAGE, "--resume '%s': in use by a running chokepoint "
                         "process (pid %ld)", dir, pid);
+    /* What it is about to continue, said before anything is replayed, then whether it may
+     * be, and whether the directory it writes is the caller's own. */
+    char line[4096];
+    if (rc == CP_OK) {
+        command_line_text(cmd, line, sizeof line);
+        cp_log_info("recorded command line: %s", line);
+        rc = check_replay(dir, m, file_uid, line, err);
+    }
+    owned_dir_t owned = OWNED_DIR_INIT;
+    if (rc == CP_OK)
+        rc = owned_dir_open(&owned, abs_dir, false, err);
+    owned_dir_close(&owned);
     const char *cwd = json_string_value(json_object_get(m, "cwd"));
     if (rc == CP_OK && cwd != NULL && chdir(cwd) != 0)
         rc = cp_err_errno(err, CP_EUSAGE, errno, "--resume '%s': cannot enter the directory "

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 
+#include "common/cleanup.h"
 #include "common/log.h"
 
 int analysis_run_files(const char *runs_path, const char *probe_path,
@@ -18,6 +19,8 @@ int analysis_run_files(const char *runs_path, const char *probe_path,
     int rc = runs_table_load(runs_path, &runs, err);
     if (rc == CP_OK && probe_path != NULL)
         rc = probe_table_load(probe_path, &probe, err);
+    if (rc == CP_OK && cp_interrupted()) /* SIGINT/SIGTERM while loading: stop here */
+        rc = cp_err_set(err, CP_EINTR, "interrupted");
     if (rc == CP_OK)
         rc = analysis_run(runs, probe, options, out, err);
     for (size_t i = 0; rc == CP_OK && i < (*out)->nnotes; i++) {

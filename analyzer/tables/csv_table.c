@@ -11,8 +11,12 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <csv.h>
+
+#include "common/cleanup.h"
+#include "common/regular_file.h"
 
 typedef struct csv_row {
     long line;
@@ -278,6 +282,10 @@ static int parse_stream(const char *name, FILE *in, const void *data, size_t len
         const char *chunk;
         size_t n;
         if (in != NULL) {
+            if (cp_interrupted()) { /* a long table gives way to SIGINT/SIGTERM */
+                rc = cp_err_set(err, CP_EINTR, "interrupted");
+                break;
+            }
             n = fread(block, 1, sizeof block, in);
             if (n == 0 && ferror(in)) {
                 rc = cp_err_errno(err, CP_EIO, errno, "%s: cannot read", name);
@@ -329,18 +337,16 @@ static int parse_stream(const char *name, FILE *in, const void *data, size_t len
 int csv_table_read_file(const char *path, csv_table_t **out, cp_err_t *err)
 {
     *out = NULL;
-    FILE *in = fopen(path, "rb");
-    if (in == NULL)
-        return cp_err_errno(err, errno == ENOENT || errno == EACCES ? CP_EUSAGE : CP_EIO,
-                            errno, "%s: cannot open", path);
-    /* A directory opens but cannot be read: that is a wrong argument (exit 2), not an
-     * I/O failure. */
-    struct stat st;
-    if (fstat(fileno(in), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(in);
-        return cp_err_set(err, CP_EUSAGE, "%s: is a directory, not a CSV file", path);
+    int fd;
+    int rc = regular_file_open(path, REGULAR_FILE_GIVEN, &fd, err);
+    if (rc != CP_OK)
+        return rc;
+    FILE *in = fdopen(fd, "rb");
+    if (in == NULL) {
+        close(fd);
+        return cp_err_errno(err, CP_ENOMEM, errno, "%s: cannot open", path);
     }
-    int rc = parse_stream(path, in, NULL, 0, out, err);
+    rc = parse_stream(path, in, NULL, 0, out, err);
     fclose(in);
     return rc;
 }

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "common/text_check.h"
+#include "common/cleanup.h"
 #include "tables/meta_json.h"
 
 void history_set_free(history_set_t *set)
@@ -219,7 +220,8 @@ static int load_one(history_set_t *set, const char *path, const analysis_options
     compare_input_t *in = NULL;
     if (compare_input_load(path, options, &in, &lerr) != CP_OK) {
         json_decref(meta);
-        return lerr.code == CP_ENOMEM ? CP_ENOMEM : skip_add(set, path, "%s", lerr.msg);
+        return lerr.code == CP_ENOMEM || lerr.code == CP_EINTR ? lerr.code
+                                                                : skip_add(set, path, "%s", lerr.msg);
     }
     history_entry_t *items = realloc(set->entries, (set->n + 1) * sizeof *items);
     if (items == NULL) {
@@ -279,6 +281,8 @@ static int walk(history_set_t *set, const char *dir, int depth,
         const char *name = names[i]->d_name;
         char path[PATH_MAX];
         struct stat st;
+        if (rc == CP_OK && cp_interrupted()) /* SIGINT/SIGTERM: stop the search now */
+            rc = CP_EINTR;
         if (rc != CP_OK || name[0] == '.' ||
             (size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path ||
             stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
@@ -321,9 +325,11 @@ int history_load(const char *root, const analysis_options_t *options, history_se
     size_t len = strlen(set->root);
     while (len > 1 && set->root[len - 1] == '/')
         set->root[--len] = '\0';
-    if (walk(set, set->root, 1, options) != CP_OK) {
+    int rc = walk(set, set->root, 1, options);
+    if (rc != CP_OK) {
         history_set_free(set);
-        return cp_err_set(err, CP_ENOMEM, "out of memory");
+        return rc == CP_EINTR ? cp_err_set(err, CP_EINTR, "interrupted")
+                              : cp_err_set(err, CP_ENOMEM, "out of memory");
     }
     *out = set;
     return CP_OK;

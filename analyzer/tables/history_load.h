@@ -42,7 +42,8 @@ typedef struct history_set {
 /* Finds and loads the results directories under root, analysing each with options. On
  * success *out is the caller's (history_set_free), possibly with no entries (every one
  * skipped: see skipped) or none found at all. CP_EUSAGE when root is not a readable
- * directory, CP_ENOMEM; *out is NULL then. */
+ * directory, CP_ENOMEM, CP_EINTR when SIGINT/SIGTERM arrives while loading; *out is
+ * NULL then. */
 int history_load(const char *root, const analysis_options_t *options, history_set_t **out,
                  cp_err_t *err);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/text_check.h"
+#include "common/regular_file.h"
 
 /* The start of the first line of data that opens an object, or NULL. */
 static const char *object_start(const char *data, size_t len)
@@ -45,28 +46,11 @@ int import_json_parse(const char *name, const char *data, size_t len, json_t **r
 int import_json_read(const char *path, json_t **root, cp_err_t *err)
 {
     *root = NULL;
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return cp_err_set(err, CP_EUSAGE, "%s: cannot open: %s", path, strerror(errno));
     char *data = NULL;
-    size_t len = 0, cap = 0, got;
-    do {
-        if (len == cap) {
-            char *grown = realloc(data, cap = cap ? cap * 2 : 65536);
-            if (grown == NULL) {
-                free(data);
-                fclose(f);
-                return cp_err_set(err, CP_ENOMEM, "%s: out of memory", path);
-            }
-            data = grown;
-        }
-        got = fread(data + len, 1, cap - len, f);
-        len += got;
-    } while (got > 0);
-    int failed = ferror(f);
-    fclose(f);
-    int rc = failed ? cp_err_set(err, CP_EUSAGE, "%s: cannot read the file", path)
-                    : import_json_parse(path, data, len, root, err);
+    size_t len = 0;
+    int rc = regular_file_read(path, REGULAR_FILE_GIVEN, &data, &len, NULL, err);
+    if (rc == CP_OK)
+        rc = import_json_parse(path, data, len, root, err);
     free(data);
     return rc;
 }

@@ -17,8 +17,9 @@
 int import_json_parse(const char *name, const char *data, size_t len, json_t **root,
                       cp_err_t *err);
 
-/* Reads path and parses it as import_json_parse. CP_EUSAGE naming the file when it cannot
- * be opened or read. */
+/* Reads path, which must be a regular file (common/regular_file.h: a FIFO or a device is
+ * refused, CP_EDATA, without blocking), and parses it as import_json_parse. CP_EUSAGE
+ * naming the file when it cannot be opened, CP_EIO when it cannot be read. */
 int import_json_read(const char *path, json_t **root, cp_err_t *err);
 
 /* The string member key of obj, or NULL when it is absent or not a string. */

@@ -6,13 +6,16 @@
 
 #include <math.h>
 
+#include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "common/bounds.h"
+#include "common/regular_file.h"
 #include "common/text_check.h"
 #include "tables/outfile.h"
 
@@ -284,14 +287,24 @@ int meta_check(const json_t *meta, const char *path, cp_err_t *err)
     return check_field(meta, path, field, 0, sizeof field, 0, err);
 }
 
-/* The reader behind meta_read and meta_read_env: path is the meta.json file itself. */
-static meta_read_result_t read_meta_file(const char *path, json_t **meta, cp_err_t *err)
+/* The reader behind meta_read, meta_read_owned and meta_read_env: path is the meta.json
+ * file itself, opened as a regular file of chokepoint's own name (common/regular_file.h:
+ * never a FIFO, a device or a symlink, and never blocking), then checked (meta_check).
+ * *owner_uid (may be NULL) is the file's owner once it was read. */
+static meta_read_result_t read_meta_file(const char *path, json_t **meta, long *owner_uid,
+                                         cp_err_t *err)
 {
+    cp_err_t ignored = {0};
+    if (err == NULL)
+        err = &ignored;
     *meta = NULL;
-    if (access(path, F_OK) != 0)
-        return META_READ_MISSING;
+    char *data = NULL;
+    size_t len = 0;
+    if (regular_file_read(path, REGULAR_FILE_OWN, &data, &len, owner_uid, err) != CP_OK)
+        return errno == ENOENT ? META_READ_MISSING : META_READ_BAD;
     json_error_t jerr;
-    *meta = json_load_file(path, 0, &jerr);
+    *meta = json_loadb(data, len, 0, &jerr);
+    free(data);
     if (*meta == NULL) {
         cp_err_set(err, CP_EDATA, "%s: not JSON (line %d: %s)", path, jerr.line, jerr.text);
         return META_READ_BAD;
@@ -304,20 +317,28 @@ static meta_read_result_t read_meta_file(const char *path, json_t **meta, cp_err
     return META_READ_OK;
 }
 
-meta_read_result_t meta_read(const char *dir, json_t **meta, cp_err_t *err)
+meta_read_result_t meta_read_owned(const char *dir, json_t **meta, long *owner_uid,
+                                   cp_err_t *err)
 {
     char path[PATH_MAX];
     *meta = NULL;
+    if (owner_uid != NULL)
+        *owner_uid = -1;
     if ((size_t)snprintf(path, sizeof path, "%s/meta.json", dir) >= sizeof path)
         return META_READ_MISSING;
-    return read_meta_file(path, meta, err);
+    return read_meta_file(path, meta, owner_uid, err);
+}
+
+meta_read_result_t meta_read(const char *dir, json_t **meta, cp_err_t *err)
+{
+    return meta_read_owned(dir, meta, NULL, err);
 }
 
 int meta_read_env(const char *path, study_env_t *env, cp_err_t *err)
 {
     json_t *meta = NULL;
     cp_err_t why = {0}; /* a file that is not JSON is unknown, not an error */
-    if (read_meta_file(path, &meta, &why) == META_READ_REFUSED)
+    if (read_meta_file(path, &meta, NULL, &why) == META_READ_REFUSED)
         return cp_err_set(err, CP_EDATA, "%s", why.msg);
     env->known = json_is_object(meta);
     if (!env->known) {

@@ -55,11 +55,19 @@ typedef enum meta_read_result {
  * repeated). */
 int meta_check(const json_t *meta, const char *path, cp_err_t *err);
 
-/* Reads DIR/meta.json, the one reader of that file, and checks it (meta_check); *meta is
+/* Reads DIR/meta.json, the one reader of that file, opened as a regular file without
+ * following a symlink and without blocking (common/regular_file.h; a FIFO, a device or a
+ * symlink is META_READ_BAD), and checks it (meta_check); *meta is
  * NULL unless META_READ_OK. err (may be NULL) gets one line naming the file for
  * META_READ_BAD and META_READ_REFUSED. What the fields mean is the reader's business
  * (study/meta.h has the status rules). */
 meta_read_result_t meta_read(const char *dir, json_t **meta, cp_err_t *err);
+
+/* meta_read, also giving the user id owning the file read in *owner_uid (-1 unless the
+ * file could be read): `run --resume` replays a command line only from a meta.json of
+ * the caller's own. */
+meta_read_result_t meta_read_owned(const char *dir, json_t **meta, long *owner_uid,
+                                   cp_err_t *err);
 
 /* Reads the environment recorded in the meta.json at path into *env (study_env_init first:
  * what the file lacks stays unknown). CP_OK, with env->known false, when the file is

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/cleanup.h"
 #include "tables/csv_table.h"
 #include "tables/table_util.h"
 
@@ -219,6 +220,10 @@ static int runs_from_table(const csv_table_t *t, runs_table_t **out, cp_err_t *e
         return cp_err_set(err, CP_ENOMEM, "%s: out of memory", csv_table_name(t));
     }
     for (size_t i = 0; i < n; i++) {
+        if ((i & 4095) == 4095 && cp_interrupted()) { /* SIGINT/SIGTERM: a long table gives way */
+            runs_table_free(runs);
+            return cp_err_set(err, CP_EINTR, "interrupted");
+        }
         if (row_failed(t, i, col_error, col_valid)) {
             runs->skipped_failed++;
             rc = note_failure(t, i, col_error, runs, err);

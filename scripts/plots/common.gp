@@ -1,9 +1,10 @@
 # common.gp - the look shared by chokepoint's plots; every template loads it first.
 #
 # chokepoint runs each template as
-#   gnuplot -e "datadir='...'; plotsdir='...'; outfile='...'; fmt='png'" NAME.gp
-# datadir holds the data files and vars.gp (see docs/formats.md, "plot-data/"),
-# outfile is where to draw, fmt is 'png' or 'svg'. Edit these files (or copy them to a
+#   gnuplot -e "datadir='/dev/fd/3'; plotsdir='...'; outfile='/dev/fd/4'; fmt='png'" NAME.gp
+# datadir holds the data files and vars.gp (see docs/formats.md, "plot-data/"), handed
+# over as the directory chokepoint opened; outfile is where to draw, the file chokepoint
+# created (run by hand, give both as names); fmt is 'png' or 'svg'. Edit these files (or copy them to a
 # directory named by CHOKEPOINT_PLOTS_DIR) to restyle the plots.
 
 set encoding utf8

@@ -69,7 +69,7 @@ usage_error "unknown command 'frobnicate'; try 'chokepoint --help'" frobnicate
 # No option is silently ignored: one given where it can have no effect is a usage error.
 echo "target,threads,seconds,input_bytes" > "$WORK/runs.csv"
 usage_error "--force replaces an -o FILE; none was given" analyze "$WORK/runs.csv" --force
-usage_error "--force replaces an -o FILE; none was given" compare "$WORK/runs.csv" "$WORK/runs.csv" --force
+usage_error "--force replaces an -o FILE or the files of --plots DIR; neither was given" compare "$WORK/runs.csv" "$WORK/runs.csv" --force
 usage_error "--plot-format is for the --plots DIR images; no --plots was given" compare "$WORK/runs.csv" "$WORK/runs.csv" --plot-format svg
 usage_error "--force replaces an -o FILE; none was given" sweep -i "$IN" --force mem
 usage_error "--force replaces an -o FILE; none was given" probe --force "$T"

@@ -393,7 +393,7 @@ expect_status 0 "analyze a disk that beat its probe"
 check "the 2-thread point is marked faster than probed" row_has 2 'faster than probed\?'
 check "the 1-thread point is not" row_lacks 1 'faster than probed'
 check "a note names it: 385 MB/s of output against the probed 200 MB/s" \
-    grep -Eq 'disk \(zstd:3\) at 2 threads: wrote up to 385 MB/s of output, faster than the volume.s probed speed of 200 MB/s' "$WORK/out"
+    grep -Eq 'disk \(zstd:3\) at 2 threads: wrote up to 385 MB/s, faster than the volume.s probed 200 MB/s' "$WORK/out"
 check "nothing is marked noisy" test "$(grep -c noisy "$WORK/out")" -eq 0
 "$CP" analyze clean.csv --probe probe-slow.csv --format json -o slow.json
 check "JSON: faster-than-probed on disk at 2 threads only" \

@@ -240,7 +240,9 @@ assert m["input"]["generated"] is False
 ' "$WORK/study/meta.json"
 check "and report.md names it" grep -Eq '^- Input: .*in\.bin, 2\.1 MB\.$' "$WORK/study/report.md"
 run "$CP" plot -q "$WORK/study"
-expect_status 0 "plot on run's directory"
+expect_status 2 "plot on run's directory without --force: report.md is not replaced"
+run "$CP" plot -q --force "$WORK/study"
+expect_status 0 "plot --force on run's directory"
 grep '^#' "$WORK/study/report.md" >"$WORK/headings.plot"
 check "plot after run keeps every section" cmp -s "$WORK/headings.run" "$WORK/headings.plot"
 

@@ -84,7 +84,7 @@ static fixture_t *make(const char *runs, bool with_probe)
     assert_int_equal(analysis_run(fx->runs, fx->probe, &opts, &fx->analysis, &err), 0);
     /* No gnuplot: everything but the images is still produced. */
     setenv("CHOKEPOINT_GNUPLOT", "/nonexistent/gnuplot", 1);
-    int rc = plot_render(fx->dir, fx->analysis, fx->probe, PLOT_PNG, &fx->set, &err);
+    int rc = plot_render(fx->dir, fx->analysis, fx->probe, PLOT_PNG, false, &fx->set, &err);
     assert_int_equal(rc, 0);
     return fx;
 }

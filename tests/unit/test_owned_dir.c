@@ -1,0 +1,177 @@
+/* test_owned_dir.c - directories written into by descriptor: a name swapped for a symlink
+ * after the open redirects nothing, an existing file is kept without replace, a symlink is
+ * never replaced, and what is refused; and regular_file's refusal of a FIFO. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/owned_dir.h"
+#include "common/regular_file.h"
+
+static char base[] = "/tmp/test-owned-dir-XXXXXX";
+
+static int setup(void **state)
+{
+    (void)state;
+    return mkdtemp(base) != NULL ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[PATH_MAX + 16];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", base);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static void in_base(char *out, const char *name)
+{
+    snprintf(out, PATH_MAX, "%s/%s", base, name);
+}
+
+static void write_file(const owned_dir_t *d, const char *name, const char *text, bool replace,
+                       int want)
+{
+    owned_file_t f;
+    cp_err_t err = {0};
+    assert_int_equal(owned_file_open(&f, d, name, &err), CP_OK);
+    assert_int_equal(write(f.fd, text, strlen(text)), (ssize_t)strlen(text));
+    assert_int_equal(owned_file_commit(&f, replace, &err), want);
+    owned_file_discard(&f);
+}
+
+static void test_swapped_name_redirects_nothing(void **state)
+{
+    (void)state;
+    char data[PATH_MAX], moved[PATH_MAX], elsewhere[PATH_MAX], path[PATH_MAX + 32];
+    in_base(data, "data");
+    in_base(moved, "moved");
+    in_base(elsewhere, "elsewhere");
+    assert_int_equal(mkdir(elsewhere, 0755), 0);
+    owned_dir_t d = OWNED_DIR_INIT;
+    cp_err_t err = {0};
+    assert_int_equal(owned_dir_open(&d, data, true, &err), CP_OK);
+    assert_true(d.made);
+    /* The name now points elsewhere; the directory opened is still the one written. */
+    assert_int_equal(rename(data, moved), 0);
+    assert_int_equal(symlink(elsewhere, data), 0);
+    write_file(&d, "points.dat", "1 2\n", true, CP_OK);
+    snprintf(path, sizeof path, "%s/points.dat", moved);
+    assert_int_equal(access(path, F_OK), 0);
+    snprintf(path, sizeof path, "%s/points.dat", elsewhere);
+    assert_int_not_equal(access(path, F_OK), 0);
+    owned_dir_close(&d);
+    /* And opened again by its name, the symlink is refused. */
+    assert_int_equal(owned_dir_open(&d, data, true, &err), CP_EUSAGE);
+    assert_non_null(strstr(err.msg, "is a symlink"));
+    assert_int_equal(d.fd, -1);
+    /* A trailing slash, which would make the kernel follow it, changes nothing. */
+    char slashed[PATH_MAX + 2];
+    snprintf(slashed, sizeof slashed, "%s//", data);
+    cp_err_clear(&err);
+    assert_int_equal(owned_dir_open(&d, slashed, false, &err), CP_EUSAGE);
+    assert_non_null(strstr(err.msg, "is a symlink"));
+}
+
+static void test_replace_rules(void **state)
+{
+    (void)state;
+    char top[PATH_MAX], path[PATH_MAX + 32], text[16] = "";
+    in_base(top, "out");
+    owned_dir_t d = OWNED_DIR_INIT;
+    cp_err_t err = {0};
+    assert_int_equal(owned_dir_open(&d, top, true, &err), CP_OK);
+    write_file(&d, "report.md", "first", false, CP_OK);
+    write_file(&d, "report.md", "second", false, CP_EUSAGE); /* kept without replace */
+    snprintf(path, sizeof path, "%s/report.md", top);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(text, sizeof text, f));
+    fclose(f);
+    assert_string_equal(text, "first");
+    write_file(&d, "report.md", "third", true, CP_OK);
+    /* A symlink in its place is never replaced, even with replace. */
+    snprintf(path, sizeof path, "%s/img.png", top);
+    assert_int_equal(symlink("/etc/passwd", path), 0);
+    write_file(&d, "img.png", "x", true, CP_EUSAGE);
+    struct stat st;
+    assert_int_equal(lstat(path, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    owned_dir_close(&d);
+    /* No temporary file is left behind. */
+    char cmd[PATH_MAX + 64];
+    snprintf(cmd, sizeof cmd, "test -z \"$(ls -A '%s' | grep chokepoint-tmp)\"", top);
+    assert_int_equal(system(cmd), 0);
+}
+
+static void test_writable_by_others_refused(void **state)
+{
+    (void)state;
+    char open_dir[PATH_MAX];
+    in_base(open_dir, "open");
+    assert_int_equal(mkdir(open_dir, 0755), 0);
+    assert_int_equal(chmod(open_dir, 0777), 0);
+    owned_dir_t d = OWNED_DIR_INIT;
+    cp_err_t err = {0};
+    assert_int_equal(owned_dir_open(&d, open_dir, true, &err), CP_EUSAGE);
+    assert_non_null(strstr(err.msg, "writable by other users (mode 0777)"));
+    assert_int_equal(chmod(open_dir, 0755), 0);
+    cp_err_clear(&err);
+    assert_int_equal(owned_dir_open(&d, open_dir, false, &err), CP_OK);
+    assert_false(d.made);
+    owned_dir_close(&d);
+}
+
+static void test_fifo_is_not_a_regular_file(void **state)
+{
+    (void)state;
+    char fifo[PATH_MAX], link[PATH_MAX], plain[PATH_MAX];
+    in_base(fifo, "meta.json");
+    in_base(link, "linked.json");
+    in_base(plain, "plain.json");
+    assert_int_equal(mkfifo(fifo, 0644), 0);
+    int fd = -2;
+    cp_err_t err = {0};
+    /* Opened without blocking: no writer is needed for the refusal. */
+    assert_int_equal(regular_file_open(fifo, REGULAR_FILE_OWN, &fd, &err), CP_EDATA);
+    assert_int_equal(fd, -1);
+    assert_non_null(strstr(err.msg, "meta.json: is a FIFO, not a regular file"));
+    FILE *f = fopen(plain, "w");
+    assert_non_null(f);
+    fputs("{}", f);
+    fclose(f);
+    assert_int_equal(symlink(plain, link), 0);
+    cp_err_clear(&err);
+    assert_int_equal(regular_file_open(link, REGULAR_FILE_OWN, &fd, &err), CP_EDATA);
+    assert_non_null(strstr(err.msg, "is a symlink"));
+    char *data = NULL;
+    size_t len = 0;
+    long uid = -2;
+    cp_err_clear(&err);
+    assert_int_equal(regular_file_read(link, REGULAR_FILE_GIVEN, &data, &len, &uid, &err), CP_OK);
+    assert_int_equal(len, 2);
+    assert_string_equal(data, "{}");
+    assert_int_equal(uid, (long)geteuid());
+    free(data);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_swapped_name_redirects_nothing),
+        cmocka_unit_test(test_replace_rules),
+        cmocka_unit_test(test_writable_by_others_refused),
+        cmocka_unit_test(test_fifo_is_not_a_regular_file),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
