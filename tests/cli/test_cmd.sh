@@ -72,7 +72,7 @@ if is_root && [ -w /sys/fs/cgroup/blkio/blkio.throttle.write_bps_device ] &&
         test "$(col emulation '^disk,cmd:zstd-cli:3,' "$WORK/disk.csv"),$(col rate_cap_bps '^disk,cmd:zstd-cli:3,' "$WORK/disk.csv")" = "disk,100000000"
     check "nothing left in the target after the emulated disk" test -z "$(find "$disk" -mindepth 1)"
 else
-    skip_check "an emulated disk needs root, mkfs.ext4 and cgroup v1's blkio throttle"
+    skip_lab_check "an emulated disk needs root, mkfs.ext4 and cgroup v1's blkio throttle"
 fi
 
 # A cap chokepoint paces itself (O_DIRECT writes, --sync direct; or without root) cannot

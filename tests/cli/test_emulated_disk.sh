@@ -12,7 +12,7 @@ set -e
 
 if ! is_root || [ ! -e /dev/loop-control ] || ! command -v mkfs.ext4 > /dev/null ||
     [ ! -w /sys/fs/cgroup/blkio/blkio.throttle.write_bps_device ]; then
-    skip "an emulated disk needs root, loop devices, mkfs.ext4 and cgroup v1's blkio throttle"
+    skip_lab "an emulated disk needs root, loop devices, mkfs.ext4 and cgroup v1's blkio throttle"
 fi
 
 rate=20 # MB/s
