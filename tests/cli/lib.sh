@@ -33,22 +33,22 @@ descendants() {
         }'
 }
 
-# end_descendants: ends every process this test started, however deep (SIGTERM, which
-# chokepoint answers by cleaning up; SIGKILL for what is left after 10 s), and reaps them.
+# end_descendants: ends every process this test started, however deep: SIGTERM, which
+# chokepoint answers by cleaning up, then SIGKILL for what is left after 2 s. One blocked
+# in a write to a throttled lab volume ends once the clean-up lifts the cap (lab_volumes).
 end_descendants() {
     local pids i
     pids=$(descendants $$)
     [ -n "$pids" ] || return 0
     # shellcheck disable=SC2086
     kill -TERM $pids 2> /dev/null || true
-    for i in $(seq 200); do
+    for i in $(seq 40); do
         # shellcheck disable=SC2086
         ps -o stat= -p "$(echo $pids | tr ' ' ,)" | grep -qv '^Z' || break
         sleep 0.05
     done
     # shellcheck disable=SC2086
     kill -KILL $pids 2> /dev/null || true
-    wait 2> /dev/null || true
 }
 
 # A test killed by a signal (ctest's timeout sends SIGTERM, ^C SIGINT) ends the commands
@@ -326,7 +326,9 @@ lab_volumes() {
     export CHOKEPOINT_LAB_VOLUMES="$1"
     export CHOKEPOINT_LAB_SIZE=$2
     export CHOKEPOINT_LAB_CGROUP=chokepoint-truth-$$
-    CLEANUP_HOOKS+=("bash '$LAB' down >/dev/null 2>&1; rm -rf '$state'")
+    # Down lifts the caps first; a command still blocked on a throttled write (a test
+    # killed by a signal) then drains and ends, and a later try finds its volume free.
+    CLEANUP_HOOKS+=("for _ in \$(seq 100); do bash '$LAB' down >/dev/null 2>&1 && break; sleep 0.2; done; rm -rf '$state'")
     bash "$LAB" up >/dev/null || rc=$?
     [ "$rc" -ne 77 ] || skip_lab "lab-volumes.sh could not throttle a loop device here"
     [ "$rc" -eq 0 ] || { echo "FAILED: lab-volumes.sh up exited $rc"; exit 1; }
