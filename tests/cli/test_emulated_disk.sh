@@ -101,6 +101,20 @@ if mkdir "$group" 2> /dev/null; then
     done
     check "no block throttle rule in the other group" \
         test -z "$(cat "$group/blkio.throttle.write_bps_device")"
+    # dirty_pause_s: with the small thresholds (8 MB of dirty pages, against an output
+    # that takes over a second at the cap) the kernel puts the writer to sleep in
+    # balance_dirty_pages as it writes; the row counts that sleep, a part of its io_wait_s.
+    f=$WORK/runs-group-small.csv
+    pause=$(row_value "$f" dirty_pause_s)
+    iowait=$(row_value "$f" io_wait_s)
+    if [ -z "$pause" ]; then
+        skip_check "dirty_pause_s: empty, no tracefs (/sys/kernel/tracing) for the write-back trace events here"
+    elif is_figure "the small thresholds' run: dirty_pause_s, io_wait_s" "$pause" "$iowait"; then
+        check "small thresholds: the writer slept in write-back throttling (dirty_pause_s $pause s)" \
+            awk -v p="$pause" 'BEGIN { exit !(p > 0.05) }'
+        check "and that sleep is a part of its blocked time (io_wait_s $iowait s)" \
+            awk -v p="$pause" -v w="$iowait" 'BEGIN { exit !(p <= w + 0.05) }'
+    fi
 else
     not_ok "cannot create a blkio group $group as root"
 fi
