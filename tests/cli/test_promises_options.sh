@@ -5,6 +5,7 @@
 #     the same intervals, another seed others), and the seed is recorded;
 #   plot --tolerance: report.md's verdicts are analyze's at that tolerance;
 #   predict --layout same: each volume also reads the input, at its read speed;
+#   predict --seed: a probed volume is written the seed's data, and stderr names it;
 #   probe --block SIZE: the writes are issued SIZE bytes at a time (strace);
 #   run --engine, --sync, --layout: the runs are made so, and recorded so;
 #   run --reps auto: a steady command stops early (3 to 5 repetitions), a noisy one at 10;
@@ -239,6 +240,32 @@ PY
 check "meta.json: cwd is the directory it ran in" test "$(json_get sub/study/meta.json 'm["cwd"]')" = "$WORK/sub"
 check "meta.json: engine, sync and layout as given" \
     test "$(json_get sub/study/meta.json 'm["engine"] + m["sync"] + m["layout"]')" = nativedirectsame
+
+# --- predict --seed: the probe of a --volume writes the seed's data ---------------------
+# The first bytes of each 64 KiB the probe writes (strace): the same seed writes the same
+# data, another seed other data; stderr names the seed.
+run "$CP" run -i r.in -T 1 --reps 1 --no-probe -q --out tiny mem
+expect_status 0 "a small study of memory alone"
+mkdir -p pv
+probe_data() { # SEED FILE: the probe's first written chunks' first bytes, into FILE
+    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 run strace -f -qq -s 12 -x -e trace=write \
+        -o "$WORK/predict-$1.trace" "$CP" predict tiny --volume "v=$WORK/pv" --seed "$1" \
+        --format json -o "predict-seed.json" --force
+    expect_status 0 "predict --volume --seed $1 under strace"
+    grep -q "seed $1\$" "$WORK/err" || not_ok "predict --seed $1: stderr does not name the seed: $(head -c 300 "$WORK/err")"
+    grep -E 'write\([0-9]+, ".*= 65536$' "$WORK/predict-$1.trace" | sed -E 's/^[0-9]+ +write\([0-9]+, //' |
+        head -8 > "$2"
+}
+if command -v strace > /dev/null; then
+    probe_data 5 data-5a
+    probe_data 5 data-5b
+    probe_data 6 data-6
+    check "predict --seed: the probe wrote data ($(wc -l < data-5a) chunks seen)" test -s data-5a
+    check "predict --seed 5 twice: the same data" cmp -s data-5a data-5b
+    check "predict --seed 6: other data" differ data-5a data-6
+else
+    skip_check "predict --seed: no strace to see the probe's data"
+fi
 
 # --- run --reps auto: 3, then more until the median's interval is within 3% (at most 10) -
 # A command that sleeps one second is steady (a busy machine's wake-ups may cost it a
