@@ -59,8 +59,9 @@ judged_study() {
     expect_status 0 "attempt $1: a study of three repetitions at 2 threads"
     cp "$WORK/out" "$WORK/judged.table"
     # "ratio reps capped_write_s mem_s others": local over memory, per repetition in its
-    # block; the most of a core other processes took during local's or memory's runs (the
-    # machine's busy share of all its CPUs less the run's own CPU time).
+    # block; the most of a core other processes took during memory's runs (the machine's
+    # busy share of all its CPUs less the run's own CPU time; local's runs also pay the
+    # kernel's write-back, a part of their truth).
     figures=$(python3 - "$study/runs.csv" <<'PY'
 import csv, statistics, sys
 rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["valid"] == "1" and r["threads"] == "2"]
@@ -70,7 +71,7 @@ ratios = [local[k] / mem[k] for k in local if k in mem]
 out_b = statistics.median(float(r["output_bytes"]) for r in rows if r["target"] == "capped")
 others = max(((1 - float(r["cpu_idle_share"]) - float(r["cpu_iowait_share"] or 0)) * int(r["online_cpus"])
               - (float(r["cpu_user_s"]) + float(r["cpu_sys_s"])) / float(r["seconds"])
-              for r in rows if r["target"] in ("mem", "local")), default=0.0)
+              for r in rows if r["target"] == "mem"), default=0.0)
 print(f"{statistics.median(ratios):.3f} {len(ratios)} {out_b / 10e6:.2f} {statistics.median(mem.values()):.2f} {max(0.0, others):.2f}")
 PY
 )
@@ -86,7 +87,7 @@ PY
     # Another load makes a pair's CPU speeds differ: the ratio then says nothing of the
     # volume (a quarter of a core, or all but two of the CPUs the runs need, is allowed).
     awk -v o="$others" -v c="$(nproc)" 'BEGIN { a = c - 2 + 0.25; exit !(o > (a > 0.25 ? a : 0.25)) }' &&
-        unjudged="other processes took $others of a core during local's or memory's runs"
+        unjudged="other processes took $others of a core during memory's runs"
     awk -v r="$local_ratio" 'BEGIN { exit !(r > 1.05 && r < 1.35) }' &&
         unjudged="${unjudged:+$unjudged; }$local_at, too near the tolerance to know its truth"
     awk -v w="$write_s" -v m="$mem_s" 'BEGIN { exit !(w < 2 * m) }' &&
