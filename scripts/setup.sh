@@ -7,7 +7,8 @@
 # plots included) need. The groups add:
 #   --with-tests   the unit-test library and the tools the test suite and the sanitizer
 #                  builds (scripts/test.sh, scripts/ci-sanitize.sh) use
-#   --with-fuzz    clang and the clang runtime matching its version (scripts/fuzz.sh)
+#   --with-fuzz    clang, the clang runtime and OpenMP runtime matching its version
+#                  (scripts/fuzz.sh, scripts/tsan-pipeline.sh)
 #   --with-bench   the peer and measuring tools of the bench-*.sh and valgrind scripts
 # --packages-only installs and stops (no build).
 set -euo pipefail
@@ -74,7 +75,7 @@ if [ $with_fuzz = 1 ]; then
     # the one matching the clang just found rather than pinning a version here.
     major=$(clang --version | sed -n 's/.*clang version \([0-9][0-9]*\).*/\1/p' | head -n 1)
     [ -n "$major" ] || { echo "setup: cannot tell the version of clang" >&2; exit 1; }
-    install_missing "libclang-rt-$major-dev"
+    install_missing "libclang-rt-$major-dev" "libomp-$major-dev"
 fi
 [ $packages_only = 0 ] || exit 0
 

@@ -16,19 +16,80 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# descendants PID: every process below PID (children, their children, ...), one a line,
+# not counting the listing's own processes.
+descendants() {
+    ps -e -o pid=,ppid= | awk -v root="$1" -v self="$BASHPID" '
+        { kids[$2] = kids[$2] " " $1 }
+        END {
+            queue = root
+            while (queue != "") {
+                split(queue, now, " "); queue = ""
+                for (i in now) {
+                    n = split(kids[now[i]], k, " ")
+                    for (j = 1; j <= n; j++) if (k[j] != self) { print k[j]; queue = queue " " k[j] }
+                }
+            }
+        }'
+}
+
+# end_descendants: ends every process this test started, however deep: SIGTERM, which
+# chokepoint answers by cleaning up, then SIGKILL for what is left after 2 s. One blocked
+# in a write to a throttled lab volume ends once the clean-up lifts the cap (lab_volumes).
+end_descendants() {
+    local pids i
+    pids=$(descendants $$)
+    [ -n "$pids" ] || return 0
+    # shellcheck disable=SC2086
+    kill -TERM $pids 2> /dev/null || true
+    for i in $(seq 40); do
+        # shellcheck disable=SC2086
+        ps -o stat= -p "$(echo $pids | tr ' ' ,)" | grep -qv '^Z' || break
+        sleep 0.05
+    done
+    # shellcheck disable=SC2086
+    kill -KILL $pids 2> /dev/null || true
+}
+
+# A test killed by a signal (ctest's timeout sends SIGTERM, ^C SIGINT) ends the commands
+# it started and runs its clean-up (the EXIT trap: lab volumes, mounts, settings), then
+# exits 128 + the signal's number. Commands run through run() and measure_until_judged
+# wait in the background, so the signal is seen while they run.
+on_signal() {
+    trap '' TERM INT HUP
+    echo "FAILED: killed by SIG$1: ending its commands and taking down what it set up"
+    end_descendants
+    exit $((128 + $2))
+}
+trap 'on_signal TERM 15' TERM
+trap 'on_signal INT 2' INT
+trap 'on_signal HUP 1' HUP
+
 ok() { PASSED=$((PASSED + 1)); echo "ok: $*"; }
 not_ok() { FAILED=$((FAILED + 1)); echo "FAILED: $*"; }
 # skip_check REASON: one check that cannot run here; counted and listed by scripts/test.sh
 # (the test itself goes on; skip, below, ends it).
 skip_check() { SKIPPED=$((SKIPPED + 1)); echo "SKIPPED: $*"; }
 
+# SANITIZER_REPORT: what AddressSanitizer, LeakSanitizer, UndefinedBehaviorSanitizer and
+# ThreadSanitizer print when they find something (an extended regular expression).
+SANITIZER_REPORT='ERROR: (AddressSanitizer|LeakSanitizer)|: runtime error: |WARNING: ThreadSanitizer|^SUMMARY: (AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|ThreadSanitizer)'
+
 # run CMD...: runs a command, keeping its exit status in $status, stdout in $WORK/out,
-# stderr in $WORK/err.
+# stderr in $WORK/err. A sanitizer's report in its stderr is a failure of its own,
+# whatever status the test expects (a leak on an error path still exits 1, or 86 under
+# scripts/ci-sanitize.sh). The command runs in the background, waited for, so a signal
+# to the test is handled while it runs (on_signal).
 run() {
     set +e
-    "$@" > "$WORK/out" 2> "$WORK/err"
-    status=$?
+    "$@" <&0 > "$WORK/out" 2> "$WORK/err" &
+    status=0
+    wait $! || status=$?
     set -e
+    if grep -Eq -- "$SANITIZER_REPORT" "$WORK/err"; then
+        not_ok "a sanitizer's report from: $(printf '%q ' "$@" | head -c 200): $(grep -Em 1 -- "$SANITIZER_REPORT" "$WORK/err")"
+    fi
+    return 0
 }
 
 # is_figure NAME VALUE...: true when every VALUE is a finite decimal number; otherwise one
@@ -92,6 +153,25 @@ skip() {
     exit 77
 }
 
+# skip_lab REASON: ends a test whose checks need root, loop devices or a machine-wide
+# setting it cannot have here. As a user runs the suite, that is a skip (77); under
+# CI=true (CI runs as root, where these checks are the suite's only ones held to a real
+# slow volume) it is a failure: the physics checks cannot vanish there.
+skip_lab() {
+    if [ "${CI:-}" = true ]; then
+        echo "$PASSED passed, $((FAILED + 1)) failed, $SKIPPED skipped"
+        echo "FAILED: under CI=true this test must run, but: $*"
+        exit 1
+    fi
+    skip "$*"
+}
+
+# skip_lab_check REASON: skip_check for one such check; under CI=true a failure.
+skip_lab_check() {
+    if [ "${CI:-}" = true ]; then not_ok "under CI=true this check must run, but: $*"; else
+        skip_check "$*"; fi
+}
+
 # need_free_space BYTES DIR: skips (77), saying what it needs and what there is, when the
 # file system holding DIR has fewer than BYTES free.
 need_free_space() {
@@ -106,19 +186,96 @@ need_free_space() {
 # its figures can be judged. An ATTEMPT that cannot judge sets $unjudged to why (its
 # figures) and returns 1; after N such attempts that is a failure, with every attempt's
 # reason. A test that only skipped here would judge nothing on a busy machine.
+# ATTEMPT runs under set -e: a command that fails where set -e would stop a script (a
+# helper that crashed inside a command substitution, a failed wait) ends the attempt as a
+# failure naming the command, never as judged figures, and never as merely unjudgeable
+# when $unjudged is empty. That holds even when the call is the condition of an if or ||
+# (where bash ignores set -e in every function and subshell below it): the attempt runs
+# in a bash of its own, given the test's functions and variables, and the variables it
+# changes (its checks' counts, $unjudged, the figures it sets, its clean-up hooks) are
+# carried back. A skip inside it ends the test as skipped. Its $$ is its own, and what it
+# left in the background is not the caller's to wait for.
 measure_until_judged() {
-    local n=$1 fn=$2 i reasons=""
-    for i in $(seq 1 "$n"); do
+    local _mu_n=$1 _mu_fn=$2 _mu_i _mu_reasons="" _mu_rc _mu_v
+    local _mu_env=$WORK/.attempt-env _mu_state=$WORK/.attempt-state
+    for _mu_i in $(seq 1 "$_mu_n"); do
         unjudged=""
-        if "$fn" "$i"; then
-            [ "$i" -eq 1 ] || echo "judged on attempt $i of $n (earlier: $reasons)"
+        attempt_failed=""
+        {
+            declare -f
+            for _mu_v in $(_mu_vars); do declare -p "$_mu_v"; done
+            set +o
+            shopt -p
+        } > "$_mu_env"
+        : > "$_mu_state"
+        _mu_rc=0
+        bash -c '. "$1"; _mu_state=$2; _mu_snapshot; trap _mu_on_exit EXIT; trap _mu_on_err ERR
+                 set -eE; "$3" "$4"' "$0" "$_mu_env" "$_mu_state" "$_mu_fn" "$_mu_i" &
+        wait $! || _mu_rc=$?
+        # shellcheck disable=SC1090
+        . "$_mu_state"
+        if [ "$_mu_rc" -eq 77 ]; then exit 77; fi
+        if [ "$_mu_rc" -eq 0 ]; then
+            [ "$_mu_i" -eq 1 ] || echo "judged on attempt $_mu_i of $_mu_n (earlier: $_mu_reasons)"
             return 0
         fi
-        echo "attempt $i of $n cannot be judged: $unjudged"
-        reasons="${reasons:+$reasons; }$i: $unjudged"
+        if [ -z "$unjudged" ]; then
+            not_ok "attempt $_mu_i of $_mu_n stopped (exit $_mu_rc) before its figures could be judged, at: ${attempt_failed:-an exit}"
+            return 1
+        fi
+        echo "attempt $_mu_i of $_mu_n cannot be judged: $unjudged"
+        _mu_reasons="${_mu_reasons:+$_mu_reasons; }$_mu_i: $unjudged"
     done
-    not_ok "no attempt of $n could be judged: $reasons"
+    not_ok "no attempt of $_mu_n could be judged: $_mu_reasons"
     return 1
+}
+
+# _mu_on_exit: the EXIT trap of an attempt: writes what it changed for the caller.
+_mu_on_exit() { _mu_changes > "$_mu_state"; }
+# _mu_on_err: the ERR trap of an attempt: keeps the first failed command and its status.
+_mu_on_err() {
+    local s=$? c=$BASH_COMMAND
+    [ -n "${attempt_failed:-}" ] || attempt_failed="${c:0:300} (exit $s)"
+}
+# _mu_vars: the test's own variables (not the shell's, not measure_until_judged's).
+_mu_vars() {
+    compgen -v | grep -Ev '^(_mu_.*|BASH.*|FUNCNAME|LINENO|RANDOM|SRANDOM|SECONDS|EPOCH.*|PIPESTATUS|PPID|UID|EUID|GROUPS|HISTCMD|OPTIND|OPTARG|OPTERR|DIRSTACK|PWD|OLDPWD|SHELLOPTS|SHLVL|COLUMNS|LINES|IFS|PS[0-9]|_)$'
+}
+# _mu_snapshot: records every such variable's value (in _mu_before), inside the attempt.
+_mu_snapshot() {
+    local - _mu_v
+    set +eu
+    declare -gA _mu_before=()
+    _mu_depth=${#FUNCNAME[@]}
+    for _mu_v in $(_mu_vars); do
+        local -n _mu_r=$_mu_v
+        _mu_before[$_mu_v]="${_mu_r@a}:${_mu_r[*]@K}"
+        unset -n _mu_r
+    done
+}
+# _mu_changes: the assignments that give the caller the variables the attempt changed or
+# made. An attempt stopped inside a function (its locals still in scope) carries back only
+# what the failure report needs: the checks' counts, the clean-up hooks, $unjudged.
+_mu_changes() {
+    local - _mu_v _mu_a _mu_only=""
+    set +eu
+    # (called from _mu_on_exit: one frame deeper than _mu_snapshot at the top)
+    [ "${#FUNCNAME[@]}" -eq $((_mu_depth + 1)) ] ||
+        _mu_only=" PASSED FAILED SKIPPED CLEANUP_HOOKS unjudged attempt_failed status "
+    for _mu_v in $(_mu_vars); do
+        [[ -z $_mu_only || $_mu_only = *" $_mu_v "* ]] || continue
+        local -n _mu_r=$_mu_v
+        _mu_a=${_mu_r@a}
+        if [[ $_mu_a != *r* && "${_mu_before[$_mu_v]-}" != "$_mu_a:${_mu_r[*]@K}" ]]; then
+            case $_mu_a in
+            *A*) printf 'declare -gA %s=(%s)\n' "$_mu_v" "${_mu_r[*]@K}" ;;
+            *a*) printf '%s=(%s)\n' "$_mu_v" "${_mu_r[*]@Q}" ;;
+            *) printf '%s=%s\n' "$_mu_v" "${_mu_r@Q}" ;;
+            esac
+            [[ $_mu_a != *x* ]] || printf 'export %s\n' "$_mu_v"
+        fi
+        unset -n _mu_r
+    done
 }
 
 is_root() { [ "$(id -u)" -eq 0 ]; }
@@ -145,20 +302,22 @@ mount_tmpfs() {
     CLEANUP_HOOKS+=("umount '$1'")
 }
 
-# need_lab: what the lab-volume tests need: root and a free loop device (else skip, 77),
+# need_lab: what the lab-volume tests need: root and a free loop device (else skip_lab: a
+# skip, 77, or under CI=true a failure),
 # and jq to read the analysis (its absence fails: scripts/setup.sh --with-tests has it).
 need_lab() {
     if [ "$(id -u)" -ne 0 ] || [ ! -e /dev/loop-control ] || ! losetup --find >/dev/null 2>&1; then
-        skip "needs root and a free loop device"
+        skip_lab "needs root and a free loop device"
     fi
     command -v jq >/dev/null || { echo "FAILED: jq is needed (scripts/setup.sh --with-tests)"; exit 1; }
 }
 
 # lab_volumes "NAME:MBPS ..." SIZE: loop-mounted volumes whose devices read and write at
 # MBPS MB/s each (scripts/lab-volumes.sh, block cgroup), in a lab instance of this test's
-# own, taken down at exit. Sets $lab_targets to their TARGET arguments (NAME=DIR,
-# space-separated); lab CMD... runs a command inside the throttling cgroup. Skips (77) where no loop
-# device can be throttled; fails when the set-up breaks.
+# own, taken down at exit (a signal to the test too: on_signal). Sets $lab_targets to their
+# TARGET arguments (NAME=DIR, space-separated); lab CMD... runs a command inside the
+# throttling cgroup. Skips (77) where no loop device can be throttled (skip_lab: under
+# CI=true that fails); fails when the set-up breaks.
 lab_volumes() {
     LAB=$SRC_DIR/scripts/lab-volumes.sh
     local state rc=0
@@ -167,9 +326,11 @@ lab_volumes() {
     export CHOKEPOINT_LAB_VOLUMES="$1"
     export CHOKEPOINT_LAB_SIZE=$2
     export CHOKEPOINT_LAB_CGROUP=chokepoint-truth-$$
-    CLEANUP_HOOKS+=("bash '$LAB' down >/dev/null 2>&1; rm -rf '$state'")
+    # Down lifts the caps first; a command still blocked on a throttled write (a test
+    # killed by a signal) then drains and ends, and a later try finds its volume free.
+    CLEANUP_HOOKS+=("for _ in \$(seq 100); do bash '$LAB' down >/dev/null 2>&1 && break; sleep 0.2; done; rm -rf '$state'")
     bash "$LAB" up >/dev/null || rc=$?
-    [ "$rc" -ne 77 ] || skip "lab-volumes.sh could not throttle a loop device here"
+    [ "$rc" -ne 77 ] || skip_lab "lab-volumes.sh could not throttle a loop device here"
     [ "$rc" -eq 0 ] || { echo "FAILED: lab-volumes.sh up exited $rc"; exit 1; }
     lab_targets=$(bash "$LAB" targets)
 }

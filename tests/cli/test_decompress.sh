@@ -22,6 +22,7 @@ col() {
 # restored_onto_d FILE: target d's first row restored the input's size onto it, and
 # flushed it
 restored_onto_d() {
+    is_figure "$1: d's flush and bytes" "$(col flush_s '^d,' "$1")" "$(col input_bytes '^d,' "$1")" || return 1
     awk -v f="$(col flush_s '^d,' "$1")" -v b="$(col input_bytes '^d,' "$1")" -v n="$size" \
         'BEGIN { exit !(f > 0 && b == n) }'
 }
@@ -65,6 +66,7 @@ check "the text says restored data" grep -q "of restored data" "$WORK/out"
 run "$CP" sweep -i "$in" --decompress --layout same -c zstd:1 -T 2 --reps 1 --no-warmup \
     -o "$WORK/s.csv" "d=$disk"
 expect_status 0 "restoring onto the target (--layout same)"
+is_figure "the restore's flush" "$(col flush_s '^d,' "$WORK/s.csv")" &&
 check "the restore has a flush phase" \
     awk -v f="$(col flush_s '^d,' "$WORK/s.csv")" 'BEGIN { exit !(f > 0) }'
 check "it wrote the input's size" test "$(col input_bytes '^d,' "$WORK/s.csv")" -eq "$size"

@@ -12,7 +12,7 @@ set -e
 
 if ! is_root || [ ! -e /dev/loop-control ] || ! command -v mkfs.ext4 > /dev/null ||
     [ ! -w /sys/fs/cgroup/blkio/blkio.throttle.write_bps_device ]; then
-    skip "an emulated disk needs root, loop devices, mkfs.ext4 and cgroup v1's blkio throttle"
+    skip_lab "an emulated disk needs root, loop devices, mkfs.ext4 and cgroup v1's blkio throttle"
 fi
 
 rate=20 # MB/s
@@ -54,6 +54,7 @@ for sync in none fsync; do
     check "--sync $sync: runs.csv says emulation disk, emulated 1, cap $((rate * 1000000))" \
         test "$(row_value "$f" emulation),$(row_value "$f" emulated),$(row_value "$f" rate_cap_bps)" \
         = "disk,1,$((rate * 1000000))"
+    is_figure "--sync $sync: the pacing's wait" "$(row_value "$f" throttle_s)" &&
     check "--sync $sync: no time waited in chokepoint's own pacing" \
         awk -v t="$(row_value "$f" throttle_s)" 'BEGIN { exit !(t == 0) }'
     check "--sync $sync: the loop device is the run's device" \
@@ -64,6 +65,8 @@ out_bytes=$(row_value "$WORK/runs-none.csv" output_bytes)
 drain_s=$(awk -v o="$out_bytes" -v r="$rate" 'BEGIN { print o / (r * 1e6) }')
 none_s=$(row_value "$WORK/runs-none.csv" seconds)
 fsync_s=$(row_value "$WORK/runs-fsync.csv" seconds)
+is_figure "the output, the drain at the cap, the runs without and with fsync, the device's writes" \
+    "$out_bytes" "$drain_s" "$none_s" "$fsync_s" "$(row_value "$WORK/runs-fsync.csv" dev_written_bytes)"
 check "without fsync the run ($none_s s) ends before the cap could write its output ($drain_s s): the page cache took it" \
     awk -v s="$none_s" -v d="$drain_s" 'BEGIN { exit !(s < 0.5 * d) }'
 check "with fsync the run ($fsync_s s) waits for the drain at the cap ($drain_s s)" \
@@ -92,11 +95,26 @@ if mkdir "$group" 2> /dev/null; then
         restore_dirty
         expect_status 0 "sweep from another blkio group, $regime thresholds"
         group_s=$(row_value "$WORK/runs-group-$regime.csv" seconds)
+        is_figure "from another blkio group, $regime thresholds: the run's time" "$group_s" &&
         check "from another blkio group, $regime thresholds: the fsync'd run ($group_s s) waits for the drain at the cap ($drain_s s), not faster" \
             awk -v s="$group_s" -v d="$drain_s" 'BEGIN { exit !(s >= 0.8 * d) }'
     done
     check "no block throttle rule in the other group" \
         test -z "$(cat "$group/blkio.throttle.write_bps_device")"
+    # dirty_pause_s: with the small thresholds (8 MB of dirty pages, against an output
+    # that takes over a second at the cap) the kernel puts the writer to sleep in
+    # balance_dirty_pages as it writes; the row counts that sleep, a part of its io_wait_s.
+    f=$WORK/runs-group-small.csv
+    pause=$(row_value "$f" dirty_pause_s)
+    iowait=$(row_value "$f" io_wait_s)
+    if [ -z "$pause" ]; then
+        skip_check "dirty_pause_s: empty, no tracefs (/sys/kernel/tracing) for the write-back trace events here"
+    elif is_figure "the small thresholds' run: dirty_pause_s, io_wait_s" "$pause" "$iowait"; then
+        check "small thresholds: the writer slept in write-back throttling (dirty_pause_s $pause s)" \
+            awk -v p="$pause" 'BEGIN { exit !(p > 0.05) }'
+        check "and that sleep is a part of its blocked time (io_wait_s $iowait s)" \
+            awk -v p="$pause" -v w="$iowait" 'BEGIN { exit !(p <= w + 0.05) }'
+    fi
 else
     not_ok "cannot create a blkio group $group as root"
 fi

@@ -45,7 +45,7 @@ if is_root && mount_tmpfs "$WORK/full" 16m; then
         "$(grep -c "error:" "$WORK/err")" -eq 1
     check "no partial output on the full volume" test -z "$(ls -A "$WORK/full")"
 else
-    skip_check "full-volume cases need root and tmpfs mounts"
+    skip_lab_check "full-volume cases need root and tmpfs mounts"
 fi
 
 # ---- a restore that cannot fit: 100 MiB tmpfs, a 24 MB archive, the volume's 64 MiB
@@ -63,7 +63,7 @@ if is_root && mount_tmpfs "$WORK/tight" 100m; then
     done
     rm -f "$WORK/runs.csv"
 else
-    skip_check "the restore that cannot fit needs root and a tmpfs mount"
+    skip_lab_check "the restore that cannot fit needs root and a tmpfs mount"
 fi
 
 # ---- the target directory removed mid-sweep (0.8 s runs at 5 MB/s, paced per O_DIRECT
@@ -96,7 +96,7 @@ if is_root && mount_tmpfs "$WORK/mnt" 128m; then
     check "the other target's rows are valid" all_rows_valid ok
     rm -f "$WORK/runs.csv"
 else
-    skip_check "unmount case needs root and tmpfs mounts"
+    skip_lab_check "unmount case needs root and tmpfs mounts"
 fi
 
 # ---- the input changes during a run ----

@@ -37,7 +37,7 @@ if is_root && mount_tmpfs "$WORK/small" 8m; then
         grep -Eq "needs 1\.074 GB and a [0-9.]+ [kMG]B margin, [0-9.]+ [kMG]?B free" "$WORK/err"
     check "no raw byte counts in it" bash -c "! grep -q 'bytes' '$WORK/err'"
 else
-    skip_check "not root, no tmpfs for the free-space error"
+    skip_lab_check "not root, no tmpfs for the free-space error"
 fi
 
 finish

@@ -23,6 +23,15 @@
 #include "measure/pipeline.h"
 #include "measure/verify.h"
 
+/* clang names its sanitizers through __has_feature, gcc through __SANITIZE_*__. */
+#if defined(__has_feature)
+#define UNDER_CLANG_TSAN __has_feature(thread_sanitizer)
+#define UNDER_CLANG_ASAN __has_feature(address_sanitizer)
+#else
+#define UNDER_CLANG_TSAN 0
+#define UNDER_CLANG_ASAN 0
+#endif
+
 static char dir[256];
 
 /* Per test: a fresh directory of its own (mkdtemp: parallel runs cannot collide) and the
@@ -283,10 +292,14 @@ static long status_kib(const char *name)
     return kib;
 }
 
-/* Memory stays bounded, measured: a 512 MiB sparse input through copy into memory. Holding
- * the input (or an unbounded queue of it) would raise the peak RSS by 512 MiB; the ring of
- * at most 2T+2 blocks of 4 MiB, by about 24 MiB. 256 MiB leaves room for the sanitizers'
- * shadow memory and quarantine. Runs first, so earlier cases do not set the peak. */
+/* Memory stays bounded by the ring, measured: a 512 MiB sparse input through copy into
+ * memory at T = 2. The ring holds 2T+2 slots, each a 4 MiB input block and an output buffer
+ * of the codec's bound (copy has no memory of its own beyond it), so the peak RSS may grow
+ * by the ring and 16 MiB for the program (its stacks, stdio, telemetry and the allocator's
+ * own); half as much again under AddressSanitizer (its shadow and redzones). Holding the
+ * input, or a ring twice as long (about 74 MiB here against 65), exceeds that. Under ThreadSanitizer (scripts/tsan-pipeline.sh, which looks
+ * for races) the bound is not judged: its shadow is several times the memory and its
+ * reports take their own. Runs first, so earlier cases do not set the peak. */
 static void test_memory_bounded_by_the_ring(void **state)
 {
     (void)state;
@@ -303,11 +316,15 @@ static void test_memory_bounded_by_the_ring(void **state)
     bool reset = clear != NULL && fputs("5", clear) >= 0;
     if (clear != NULL && fclose(clear) != 0)
         reset = false;
+#if defined(__SANITIZE_THREAD__) || UNDER_CLANG_TSAN
+    reset = false;
+#endif
     long before_kib = reset ? status_kib("VmRSS:") : -1;
     if (before_kib < 0) {
         unlink(in);
         print_message("skipped: no peak RSS of this run alone here (cannot reset VmHWM through "
-                      "/proc/self/clear_refs, or no VmRSS in /proc/self/status)\n");
+                      "/proc/self/clear_refs, or no VmRSS in /proc/self/status, or under "
+                      "ThreadSanitizer)\n");
         skip();
     }
     pipeline_params_t p = pipeline_defaults();
@@ -326,8 +343,17 @@ static void test_memory_bounded_by_the_ring(void **state)
     long peak_kib = status_kib("VmHWM:");
     assert_true(peak_kib >= 0);
     long grown_kib = peak_kib - before_kib;
-    print_message("peak RSS grew %ld KiB for a 512 MiB input (VmHWM reset first)\n", grown_kib);
-    assert_true(grown_kib < 256 * 1024);
+    size_t slots = 2 * 2 + 2; /* 2T+2 at T = 2 */
+    size_t ring = slots * (p.block_size + p.codec.ops->block_bound(&p.codec, p.block_size));
+    long allowed_kib = (long)((ring + ((size_t)16 << 20)) / 1024);
+#if defined(__SANITIZE_ADDRESS__) || UNDER_CLANG_ASAN
+    allowed_kib = allowed_kib * 3 / 2;
+#endif
+    print_message("peak RSS grew %ld KiB for a 512 MiB input (VmHWM reset first), at most "
+                  "%ld KiB allowed: a ring of %zu slots, %zu KiB each, and 16 MiB\n",
+                  grown_kib, allowed_kib, slots,
+                  (size_t)(p.block_size + p.codec.ops->block_bound(&p.codec, p.block_size)) / 1024);
+    assert_true(grown_kib <= allowed_kib);
 }
 
 /* ---- decompression ---- */
