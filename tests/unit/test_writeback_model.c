@@ -373,6 +373,26 @@ static void test_device_disagreement(void **state)
 /* The kernel's accounting against the gap: a 10 s run whose memory-speed time is 6 s has
  * a 4 s gap; a write cause needs 1 s (a quarter) blocked on writes, a read cause 1 s on
  * reads, saturated cores 0.4 s (a tenth) waiting for a core. */
+/* Where the volume's speed is unknown, the cause is what the run's own accounting
+ * witnesses, against the excess g = 4 s: reads blocked for at least g/2 name
+ * read-throughput; else writes blocked for g/2 name the flush tail when the final flush
+ * alone took g/2 or more, else write-throughput. */
+static void test_witnessed_cause(void **state)
+{
+    (void)state;
+    cause_evidence_t e = {0};
+    e.io_wait_s = 3.0;
+    e.io_read_wait_s = 0.0;
+    e.flush_s = 2.5;
+    assert_int_equal(cause_witnessed(&e, false, 4.0), CAUSE_FLUSH_TAIL);
+    e.flush_s = 0.5;
+    assert_int_equal(cause_witnessed(&e, false, 4.0), CAUSE_WRITE_THROUGHPUT);
+    e.io_read_wait_s = 2.5;
+    assert_int_equal(cause_witnessed(&e, false, 4.0), CAUSE_READ_THROUGHPUT);
+    e.io_read_wait_s = 1.5; /* 1.5 s reads, 1.5 s writes: neither half of 4 s */
+    assert_int_equal(cause_witnessed(&e, false, 4.0), CAUSE_UNKNOWN);
+}
+
 static void test_accounting_disagreement(void **state)
 {
     (void)state;
@@ -425,6 +445,7 @@ int main(void)
         cmocka_unit_test(test_speed_for_seconds_per_kind),
         cmocka_unit_test(test_each_cause),
         cmocka_unit_test(test_device_disagreement),
+        cmocka_unit_test(test_witnessed_cause),
         cmocka_unit_test(test_accounting_disagreement),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
