@@ -330,7 +330,8 @@ path, old, new = sys.argv[1], os.environ["OLD"], os.environ["NEW"]
 text = open(path).read()
 n = text.count(old)
 if n != 1:
-    sys.exit(f"{path}: the mutation's text occurs {n} times, not once:\n{old}")
+    name = path[path.index("/analyzer/") + 1:] if "/analyzer/" in path else path
+    sys.exit(f"{name}: the mutation's text occurs {n} times, not once: {old!r}")
 open(path, "w").write(text.replace(old, new))
 EOF
 }
@@ -431,6 +432,8 @@ done
 build || { tail -30 "$SCRATCH/build.log" >&2; exit 1; }
 elapsed=$(($(date +%s) - started))
 echo
-echo "$count mutations: $killed killed, $survived survived, $errors did not build" \
+noun=mutations
+[ "$count" -eq 1 ] && noun=mutation
+echo "$count $noun: $killed killed, $survived survived, $errors did not build" \
     "(${elapsed} s, of which ${baseline_s} s building and checking the unchanged copy)"
 [ $survived -eq 0 ] && [ $errors -eq 0 ]
