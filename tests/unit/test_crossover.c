@@ -69,6 +69,11 @@ static void test_crossover(void **state)
     assert_close(at_limit(&m, 425), 6.5, 1e-6);
     assert_close(at_limit(&m, 120), 1.0, 0); /* already at T = 1 */
     assert_true(isnan(at_limit(&m, 1e9)));  /* beyond 1024 threads */
+    /* The whole range is searched: rate 100 + 50 T reaches 50100 at T = 1000, near the
+     * end of the 1024 threads, and 51300 at T = 1024 itself; 51350 (T = 1025) is out. */
+    assert_close(at_limit(&m, 50100), 1000.0, 1e-6);
+    assert_close(at_limit(&m, 51300), 1024.0, 1e-6);
+    assert_true(isnan(at_limit(&m, 51350)));
     assert_true(isnan(at_limit(&m, NAN)));
 
     fit_result_t usl = m;

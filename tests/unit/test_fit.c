@@ -319,6 +319,25 @@ static void test_identical_rates_do_not_break_fits(void **state)
             assert_close(fit_rate_at(&fits[k], 3.0), 1e9 / 12.5, 1e-6);
 }
 
+static void test_holdout_error_is_relative_to_the_measurement(void **state)
+{
+    (void)state;
+    /* Rates 100, 200, 300 B/s at T = 1, 2, 4. The linear rate fitted to T = 1, 2 alone is
+     * 100 T, which predicts 400 at T = 4 where 300 was measured: an error of
+     * (400 - 300) / 300 = +1/3 of the measurement (not 100 / 400 of the prediction). */
+    double T[] = {1, 2, 4}, rate[] = {100, 200, 300}, t[3];
+    for (int i = 0; i < 3; i++)
+        t[i] = 1000.0 / rate[i];
+    fit_data_t d = {T, t, rate, 3, 1000.0};
+    fit_result_t r;
+    fit_model(FIT_LINEAR_RATE, &d, &r);
+    assert_true(r.fitted);
+    assert_close(r.holdout_threads, 4.0, 0);
+    assert_close(r.holdout_predicted, 400.0, 1e-9);
+    assert_close(r.holdout_measured, 300.0, 0);
+    assert_close(r.holdout_error, 1.0 / 3.0, 1e-9);
+}
+
 static void test_stats(void **state)
 {
     (void)state;
@@ -341,6 +360,7 @@ int main(void)
         cmocka_unit_test(test_usl_holds_negative_coefficients_at_zero),
         cmocka_unit_test(test_too_few_points_are_skipped),
         cmocka_unit_test(test_identical_rates_do_not_break_fits),
+        cmocka_unit_test(test_holdout_error_is_relative_to_the_measurement),
         cmocka_unit_test(test_stats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -281,6 +281,48 @@ static void test_an_extrapolation_is_held_to_the_measured_rates(void **state)
     study_free(&s);
 }
 
+/* A thread count memory did not run takes its bytes and CPU work from memory's measured
+ * point below it. Memory: 1 GB in, 10, 5 and 1.25 s at 1, 2 and 8 threads (100 MB/s per
+ * thread), 400 MB out at 1 and 2 threads but 440 MB at 8; 9.0 s user and 1.0 s system
+ * CPU at two threads, on 2 CPUs. */
+static void test_an_unrun_thread_count_takes_the_point_below_it(void **state)
+{
+    (void)state;
+    study_t s;
+    study_load(&s, "target,codec,threads,seconds,input_bytes,output_bytes,cpu_user_s,"
+                   "cpu_sys_s,online_cpus\n"
+                   "mem,zstd:3,1,10,1000000000,400000000,9.0,1.0,2\n"
+                   "mem,zstd:3,2,5,1000000000,400000000,9.0,1.0,2\n"
+                   "mem,zstd:3,8,1.25,1000000000,440000000,11.5,0.5,2\n",
+               "target,op,size_bytes,bytes_per_s,drain_bps,io_cpu_s,sync\n"
+               "vol,write,400000000,10000000000,10000000000,1.0,fsync\n");
+    /* T = 4 onto a typed 100 MB/s: 2.5 s compressing beside the 400 MB of the two-thread
+     * point written in 4 s: 4.0 s (the eight-thread point's 440 MB would take 4.4 s). */
+    predict_volume_t typed = predict_volume_typed("usb", 100e6, NAN);
+    int four[] = {4};
+    predict_request_t r = predict_defaults();
+    r.threads = four;
+    r.nthreads = 1;
+    predict_t *f = predict_of(&s, &typed, 1, &r);
+    assert_true(predict_find(f, 0, 0, 4)->extrapolated);
+    assert_close(seconds_at(f, 0, 4), 4.0, 1e-9);
+    predict_free(f);
+    /* T = 2 onto a probed volume whose writes cost 1.0 s of system CPU per 400 MB: the
+     * cores need memory's 9.0 + 1.0 s of CPU work and the 1.0 s of I/O work over 2 CPUs,
+     * (10 + 1) / 2 = 5.5 s, more than memory's 5 s; the 400 MB at 10 GB/s take 0.04 s. */
+    predict_volume_t probed;
+    cp_err_t err = {0};
+    assert_int_equal(predict_volume_probed("vol", "", s.probe, "vol", NAN, &probed, &err), CP_OK);
+    assert_close(probed.io_cpu_per_byte, 1.0 / 400e6, 1e-12);
+    int two[] = {2};
+    r.threads = two;
+    f = predict_of(&s, &probed, 1, &r);
+    assert_close(seconds_at(f, 0, 2), 5.5, 1e-9);
+    assert_close(predict_find(f, 0, 0, 2)->prediction.part_s[TERM_IO_CPU], 0.5, 1e-9);
+    predict_free(f);
+    study_free(&s);
+}
+
 static void test_no_memory_runs_is_a_data_error(void **state)
 {
     (void)state;
@@ -623,6 +665,7 @@ int main(void)
         cmocka_unit_test(test_read_speed_counts_with_the_same_layout),
         cmocka_unit_test(test_unrun_thread_counts_come_from_the_cpu_model),
         cmocka_unit_test(test_an_extrapolation_is_held_to_the_measured_rates),
+        cmocka_unit_test(test_an_unrun_thread_count_takes_the_point_below_it),
         cmocka_unit_test(test_no_memory_runs_is_a_data_error),
         cmocka_unit_test(test_a_decompression_study_is_named),
         cmocka_unit_test(test_a_probed_volume_gets_the_analysis_figures),

@@ -98,6 +98,82 @@ static void test_io_path_cpu_on_saturated_cores(void **state)
     assert_close(wbm_predict(&in).compute_s, 3.45, 1e-12);
 }
 
+/* The pipeline's fill and its last block (docs/method.md, "The write-back model"): 100 MB
+ * in, 50 MB out, 2 s of compression at T = 2 in blocks of 10 MB. The first output exists
+ * after f = 2 s x min(1, 2 x 10/100) = 0.4 s; the last block's 5 MB follow the cores. */
+static void test_pipeline_fill_and_last_block(void **state)
+{
+    (void)state;
+    wbm_inputs_t in = {
+        .input_bytes = 100e6, .output_bytes = 50e6, .cpu_s = 2.0, .read_bps = NAN,
+        .drain_bps = 20e6, .pace_bps = NAN, .sync = WBM_SYNC_DIRECT,
+        .dirty_background_bytes = NAN, .dirty_bytes = NAN, .dirty_expire_s = NAN,
+        .dirty_writeback_s = NAN, .threads = 2, .block_bytes = 10e6,
+    };
+    /* O_DIRECT at 20 MB/s: the disk starts at 0.4 s and writes 2.5 s: max(2 + 5/20,
+     * 0.4 + 50/20) = 2.9 s, the disk's own time. */
+    prediction_t p = wbm_predict(&in);
+    assert_close(p.seconds, 2.9, 1e-12);
+    assert_close(p.own_s[TERM_WRITE], 2.9, 1e-12);
+    /* At 50 MB/s the disk keeps up, and the last block's 5 MB after the cores end the
+     * run: max(2 + 5/50, 0.4 + 50/50) = 2.1 s. */
+    in.drain_bps = 50e6;
+    assert_close(wbm_predict(&in).seconds, 2.1, 1e-12);
+    /* A cap paced per write onto RAM behind it: c becomes max(c + o_last/cap, f + o/cap):
+     * at 20 MB/s max(2.25, 2.9) = 2.9 s, at 100 MB/s max(2.05, 0.9) = 2.05 s. */
+    in.drain_bps = INFINITY;
+    in.sync = WBM_SYNC_FSYNC;
+    in.pace_bps = 20e6;
+    assert_close(wbm_predict(&in).seconds, 2.9, 1e-12);
+    in.pace_bps = 100e6;
+    assert_close(wbm_predict(&in).seconds, 2.05, 1e-12);
+}
+
+/* --sync none: the run ends with the last write, unless the writer meets the dirty
+ * threshold L. 6 GB out of 10 s of compression, the cache starting write-back at the 2 GB
+ * background threshold (at 10 x 2/6 = 3.33 s), a 100 MB/s disk: the writer can finish
+ * only once no more than L = 4 GB is dirty, so once the disk has written 6 - 4 = 2 GB
+ * from 3.33 s on: 3.33 + 2e9 / 100e6 = 23.33 s. Output under L: the compression's 10 s. */
+static void test_no_sync_throttled_at_the_dirty_threshold(void **state)
+{
+    (void)state;
+    wbm_inputs_t in = {
+        .input_bytes = 10e9, .output_bytes = 6e9, .cpu_s = 10.0, .read_bps = NAN,
+        .drain_bps = 100e6, .pace_bps = NAN, .sync = WBM_SYNC_NONE,
+        .dirty_background_bytes = 2e9, .dirty_bytes = 4e9, .dirty_expire_s = NAN,
+        .dirty_writeback_s = NAN, .threads = NAN, .block_bytes = NAN,
+    };
+    prediction_t p = wbm_predict(&in);
+    assert_int_equal(p.regime, WBM_MIXED);
+    assert_close(p.seconds, 10.0 * 2.0 / 6.0 + 2e9 / 100e6, 1e-12);
+    in.output_bytes = 3e9;
+    p = wbm_predict(&in);
+    assert_int_equal(p.regime, WBM_CPU_ONLY);
+    assert_close(p.seconds, 10.0, 1e-12);
+}
+
+/* Held back with a flush after the side-by-side group (docs/method.md, "One model
+ * decides"): 10 s compressing, reading the copy adds 1.40 s past it, then a flush of 1.48
+ * s. The flush adds more than the group, and the group is within 10% of it (1.40 >= 0.9
+ * x 1.48 = 1.332): flush-tail, balanced with the read. A 1.60 s flush (0.9 x 1.60 = 1.44
+ * > 1.40) is the flush alone. */
+static void test_flush_balanced_with_the_group(void **state)
+{
+    (void)state;
+    prediction_t p = {.regime = WBM_MIXED, .seconds = 10.0 + 1.40 + 1.48};
+    p.own_s[TERM_COMPUTE] = p.own_s[TERM_IO_CPU] = p.part_s[TERM_COMPUTE] = 10.0;
+    p.own_s[TERM_READ] = 11.40;
+    p.part_s[TERM_READ] = 1.40;
+    p.own_s[TERM_FLUSH] = p.part_s[TERM_FLUSH] = 1.48;
+    wbm_term_t second;
+    assert_int_equal(wbm_decide(&p, 0.10, &second), TERM_FLUSH);
+    assert_int_equal(second, TERM_READ);
+    p.own_s[TERM_FLUSH] = p.part_s[TERM_FLUSH] = 1.60;
+    p.seconds = 10.0 + 1.40 + 1.60;
+    assert_int_equal(wbm_decide(&p, 0.10, &second), TERM_FLUSH);
+    assert_int_equal(second, TERM_COUNT);
+}
+
 static void test_ram_read_limit_and_unknowns(void **state)
 {
     (void)state;
@@ -297,6 +373,26 @@ static void test_device_disagreement(void **state)
 /* The kernel's accounting against the gap: a 10 s run whose memory-speed time is 6 s has
  * a 4 s gap; a write cause needs 1 s (a quarter) blocked on writes, a read cause 1 s on
  * reads, saturated cores 0.4 s (a tenth) waiting for a core. */
+/* Where the volume's speed is unknown, the cause is what the run's own accounting
+ * witnesses, against the excess g = 4 s: reads blocked for at least g/2 name
+ * read-throughput; else writes blocked for g/2 name the flush tail when the final flush
+ * alone took g/2 or more, else write-throughput. */
+static void test_witnessed_cause(void **state)
+{
+    (void)state;
+    cause_evidence_t e = {0};
+    e.io_wait_s = 3.0;
+    e.io_read_wait_s = 0.0;
+    e.flush_s = 2.5;
+    assert_int_equal(cause_witnessed(&e, false, 4.0), CAUSE_FLUSH_TAIL);
+    e.flush_s = 0.5;
+    assert_int_equal(cause_witnessed(&e, false, 4.0), CAUSE_WRITE_THROUGHPUT);
+    e.io_read_wait_s = 2.5;
+    assert_int_equal(cause_witnessed(&e, false, 4.0), CAUSE_READ_THROUGHPUT);
+    e.io_read_wait_s = 1.5; /* 1.5 s reads, 1.5 s writes: neither half of 4 s */
+    assert_int_equal(cause_witnessed(&e, false, 4.0), CAUSE_UNKNOWN);
+}
+
 static void test_accounting_disagreement(void **state)
 {
     (void)state;
@@ -340,12 +436,16 @@ int main(void)
         cmocka_unit_test(test_overlapped_with_direct_io),
         cmocka_unit_test(test_mixed_when_the_output_passes_the_background_threshold),
         cmocka_unit_test(test_io_path_cpu_on_saturated_cores),
+        cmocka_unit_test(test_pipeline_fill_and_last_block),
+        cmocka_unit_test(test_no_sync_throttled_at_the_dirty_threshold),
+        cmocka_unit_test(test_flush_balanced_with_the_group),
         cmocka_unit_test(test_ram_read_limit_and_unknowns),
         cmocka_unit_test(test_drain_needed_inverts_the_model),
         cmocka_unit_test(test_decomposition_and_decision_per_regime),
         cmocka_unit_test(test_speed_for_seconds_per_kind),
         cmocka_unit_test(test_each_cause),
         cmocka_unit_test(test_device_disagreement),
+        cmocka_unit_test(test_witnessed_cause),
         cmocka_unit_test(test_accounting_disagreement),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
