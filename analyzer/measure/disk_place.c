@@ -10,7 +10,6 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "common/sys.h"
@@ -227,9 +226,11 @@ void disk_place_take_down(disk_place_t *p)
             sys_write_throttle_remove(r->loop_major, r->loop_minor);
         p->capped = false;
         struct stat st;
-        int mnt = openat(p->fd, DISK_PLACE_MOUNT, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (mnt >= 0 && loop_ours && fstat(mnt, &st) == 0 &&
-            major(st.st_dev) == r->loop_major && minor(st.st_dev) == r->loop_minor)
+        unsigned maj = 0, min = 0;
+        int mnt = openat(p->fd, DISK_PLACE_MOUNT, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (mnt >= 0 && fstat(mnt, &st) == 0)
+            sys_devno_split(st.st_dev, &maj, &min);
+        if (loop_ours && maj == r->loop_major && min == r->loop_minor)
             sys_unmount_at(p->fd, DISK_PLACE_MOUNT);
         if (mnt >= 0)
             close(mnt);

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "common/cleanup.h"
@@ -186,8 +185,11 @@ static int open_to_writers(const disk_place_t *p, cp_err_t *err)
 {
     int fd = openat(p->fd, DISK_PLACE_MOUNT, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     struct stat st;
-    int rc = fd >= 0 && fstat(fd, &st) == 0 && major(st.st_dev) == p->record.loop_major &&
-                     minor(st.st_dev) == p->record.loop_minor && fchmod(fd, 01777) == 0
+    unsigned maj = 0, min = 0;
+    if (fd >= 0 && fstat(fd, &st) == 0)
+        sys_devno_split(st.st_dev, &maj, &min);
+    int rc = fd >= 0 && maj == p->record.loop_major && min == p->record.loop_minor &&
+                     fchmod(fd, 01777) == 0
                  ? CP_OK
                  : cp_err_errno(err, CP_EIO, errno, "cannot open the disk in '%s' to writers",
                                 p->name);
