@@ -462,7 +462,8 @@ int sys_process_tree(long root, long *out, int cap);
  * this process may change it (root), once per process, and holds it on (held_setting.h,
  * counted in /run/chokepoint): when the last chokepoint holding it exits, also after an
  * interrupt (cp_cleanup_settings_restore), the original value is put back; one killed
- * with SIGKILL leaves it on until the next one that holds it ends. Returns true when delay
+ * with SIGKILL leaves it on until its guardian (sys_guardian_start, while an emulated disk
+ * is up) or the next one that holds it puts it back. Returns true when delay
  * accounting is on, so that blkio_ticks measure something. */
 bool sys_delayacct_enable(void);
 
