@@ -13,7 +13,8 @@
 #   instance and kernel.task_delayacct down.
 # Root only, but the first section; without root it skips, and under CI=true a root check
 # that cannot run is a failure.
-if [ "$(id -u)" -eq 0 ] && [ -z "${CP_TRUST_NS:-}" ] && command -v unshare > /dev/null; then
+if [ "$(id -u)" -eq 0 ] && [ -z "${CP_TRUST_NS:-}" ] && command -v unshare > /dev/null &&
+    unshare -m --propagation private true 2> /dev/null; then
     # A mount namespace of the test's own, so that tracefs can be mounted for chokepoint
     # without changing what other processes on the machine see.
     CP_TRUST_NS=1 exec unshare -m --propagation private bash "$0" "$@"
