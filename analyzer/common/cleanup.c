@@ -56,6 +56,7 @@ void cp_signals_install(void)
     sa.sa_flags = SA_RESTART;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL); /* a closed terminal or ssh session: unwind the same */
     signal(SIGPIPE, SIG_IGN);
 }
 
@@ -163,5 +164,23 @@ void cp_cleanup_settings_forget_in_child(void)
         held_setting_t *h = atomic_exchange(&held_settings[i], NULL);
         if (h != NULL)
             held_setting_forget_in_child(h);
+    }
+}
+
+void cp_cleanup_settings_orphan_in_child(void)
+{
+    for (int i = 0; i < SETTING_SLOTS; i++) {
+        held_setting_t *h = atomic_load(&held_settings[i]);
+        if (h != NULL)
+            held_setting_forget_in_child(h);
+    }
+}
+
+void cp_cleanup_settings_restore_orphaned(void)
+{
+    for (int i = 0; i < SETTING_SLOTS; i++) {
+        held_setting_t *h = atomic_exchange(&held_settings[i], NULL);
+        if (h != NULL)
+            held_setting_put_back_orphaned(h);
     }
 }

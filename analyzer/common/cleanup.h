@@ -1,6 +1,6 @@
 /* cleanup.h - interrupt handling and the list of files chokepoint must not leave behind.
  *
- * SIGINT and SIGTERM set a flag that long-running loops poll with cp_interrupted(); they
+ * SIGINT, SIGTERM and SIGHUP set a flag that long-running loops poll with cp_interrupted(); they
  * then unwind normally, remove what they created and return CP_EINTR (exit 130). A second
  * signal while unwinding removes every registered file from the handler and exits 130
  * at once, so a stuck write cannot keep junk on a disk. */
@@ -11,10 +11,10 @@
 
 #include "common/held_setting.h"
 
-/* Installs the SIGINT/SIGTERM handlers. Safe to call more than once. */
+/* Installs the SIGINT/SIGTERM/SIGHUP handlers. Safe to call more than once. */
 void cp_signals_install(void);
 
-/* True once SIGINT or SIGTERM has been received. Async-signal-safe. */
+/* True once SIGINT, SIGTERM or SIGHUP has been received. Async-signal-safe. */
 bool cp_interrupted(void);
 
 /* For tests: pretend a signal arrived (or clear the flag). */
@@ -61,5 +61,16 @@ void cp_cleanup_settings_restore(void);
  * settings' holds (held_setting_forget_in_child), so that the parent, when it ends, is
  * the last holder. Async-signal-safe. */
 void cp_cleanup_settings_forget_in_child(void);
+
+/* In a child just forked that will not exec and outlives this process (the guardian):
+ * drops the child's copies of the holds as cp_cleanup_settings_forget_in_child does, but
+ * remembers the settings, so cp_cleanup_settings_restore_orphaned can put them back once
+ * the parent died. Async-signal-safe. */
+void cp_cleanup_settings_orphan_in_child(void);
+
+/* In that child, once the parent died without releasing them: puts each remembered
+ * setting back when no live process holds it any more (held_setting_put_back_orphaned).
+ * Async-signal-safe. */
+void cp_cleanup_settings_restore_orphaned(void);
 
 #endif

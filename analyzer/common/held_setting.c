@@ -132,12 +132,17 @@ int held_setting_raise(held_setting_t *h, const char *state_dir, const char *nam
     int lock = lock_record(h->lock_path);
     if (lock < 0)
         return 0;
-    char now[SETTING_VALUE_MAX];
+    char now[SETTING_VALUE_MAX], original[SETTING_VALUE_MAX];
     bool recorded = false;
     int fd = -1;
+    /* A record whose holders are all gone (killed outright, guardian and all) is put back
+     * first: the setting reads raised only because of them. */
+    if (no_live_holder(h->holders_path) &&
+        read_small(h->original_path, original, sizeof original) > 0 &&
+        write_setting(setting_path, original))
+        unlink(h->original_path);
     bool ok = read_small(setting_path, now, sizeof now) >= 0;
-    /* The first live holder records the original; a record left by a killed holder stays,
-     * since the setting reads raised only because of it. */
+    /* The first live holder records the original. */
     if (ok && no_live_holder(h->holders_path) && strcmp(now, raised) != 0) {
         recorded = record_original(h->original_path, now);
         ok = recorded;
@@ -166,6 +171,12 @@ void held_setting_forget_in_child(held_setting_t *h)
     int fd = atomic_exchange(&h->holder_fd, -1);
     if (fd >= 0)
         close(fd); /* the parent's descriptor keeps the shared lock */
+}
+
+void held_setting_put_back_orphaned(const held_setting_t *h)
+{
+    if (h->lock_path[0] != '\0')
+        put_back(h, -1);
 }
 
 void held_setting_release(held_setting_t *h)

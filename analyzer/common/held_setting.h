@@ -6,7 +6,9 @@
  * as long as it holds the setting, and a process that dies drops its lock with its
  * descriptors. The original value waits in STATE_DIR/NAME.original until the last live
  * holder writes it back, so a holder killed with SIGKILL leaves the setting raised only
- * until the next chokepoint that holds it ends. STATE_DIR/NAME.lock serialises raising and
+ * until its guardian, when it has one, puts it back (held_setting_put_back_orphaned), or
+ * else until the next chokepoint that holds it starts (a record no live process holds is
+ * put back first). STATE_DIR/NAME.lock serialises raising and
  * releasing. Without it, a process that ended first put the setting back under another
  * that was still measuring. */
 #ifndef CP_HELD_SETTING_H
@@ -28,8 +30,9 @@ typedef struct held_setting {
 #define HELD_SETTING_INIT {-1, "", "", "", ""}
 
 /* Holds setting_path at the value raised (e.g. "1\n") for this process: records the
- * setting's present value as the original (unless an earlier holder, live or killed,
- * already did, or it already reads raised with no original recorded: then someone else
+ * setting's present value as the original (unless a live earlier holder already did: a
+ * record whose holders are all gone is put back first; or it already reads raised with no
+ * original recorded: then someone else
  * chose it and nothing is put back), writes raised, and takes this process's shared lock.
  * state_dir is created (0755) when missing. Returns 1 when held, 0 when it cannot be (no
  * such setting, not allowed to write it or state_dir: the caller goes on without it; the
@@ -46,5 +49,11 @@ void held_setting_release(held_setting_t *h);
  * child's copy of the hold without touching the parent's, so the child does not count as
  * a holder after the parent ends. Async-signal-safe. */
 void held_setting_forget_in_child(held_setting_t *h);
+
+/* For a process that does not hold h but outlives its holder (the guardian of one killed
+ * outright): when no live process holds the setting, writes the recorded original back
+ * and removes the record, as the last holder's release would have. Nothing when h was
+ * never raised or another holder lives. Async-signal-safe. */
+void held_setting_put_back_orphaned(const held_setting_t *h);
 
 #endif

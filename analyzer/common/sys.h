@@ -354,27 +354,34 @@ bool sys_process_gone(long pid);
  * program and its exit status (or that it cannot be run). */
 int sys_run_quietly(char *const argv[], cp_err_t *err);
 
-/* Attaches the file image to a free loop device that detaches itself once nothing holds
- * it open (so a mount is all there is to undo), with direct I/O unless the image's file
- * system refuses it (*direct says which). Writes the device's path into dev (cap bytes),
- * its numbers into *maj and *min, and into *held_fd a descriptor of it that keeps it
- * attached: close it once the device is mounted (closing it first detaches the device).
- * CP_EIO naming the image or the device on failure (no loop devices, not permitted). */
-int sys_loop_attach(const char *image, char *dev, size_t cap, unsigned *maj, unsigned *min,
-                    bool *direct, int *held_fd, cp_err_t *err);
+/* Attaches the file open read-write as image_fd (a regular file; image_name only names it
+ * in messages) to a free loop device that detaches itself once nothing holds it open (so a
+ * mount is all there is to undo), with direct I/O unless the image's file system refuses
+ * it (*direct says which), and checks that the device is backed by that very file. Writes
+ * the device's path into dev (cap bytes), its numbers into *maj and *min, and into *held_fd
+ * a descriptor of it that keeps it attached: close it once the device is mounted (closing
+ * it first detaches the device). CP_EIO naming the image or the device on failure (no loop
+ * devices, not permitted). */
+int sys_loop_attach(int image_fd, const char *image_name, char *dev, size_t cap, unsigned *maj,
+                    unsigned *min, bool *direct, int *held_fd, cp_err_t *err);
 
-/* True when a loop device is attached to the file image (its backing file, by path);
- * its numbers go to *maj and *min. */
-bool sys_loop_of_image(const char *image, unsigned *maj, unsigned *min);
+/* True when block device maj:min is a loop device whose backing file is the file with
+ * device number file_dev and inode file_ino (the kernel's own record of it, not a path).
+ * Async-signal-safe. */
+bool sys_loop_backed_by(unsigned maj, unsigned min, uint64_t file_dev, uint64_t file_ino);
 
 /* Mounts the block device dev (file system fs_type, mount options text) on the directory
- * dir, without access times, set-user-ID or device files. CP_EIO naming both on failure. */
-int sys_mount_fs(const char *dev, const char *dir, const char *fs_type, const char *options,
-                 cp_err_t *err);
+ * name inside the directory open as dir_fd, reached through that descriptor (no path
+ * another user could swap), without access times, set-user-ID or device files. CP_EIO
+ * naming both on failure, or when name is not a directory there. */
+int sys_mount_fs_at(const char *dev, int dir_fd, const char *name, const char *fs_type,
+                    const char *options, cp_err_t *err);
 
-/* Detaches the file system mounted on dir now; the kernel lets it go once its last file
- * is closed. Nothing happens when dir is not a mount point. Async-signal-safe. */
-void sys_unmount_detached(const char *dir);
+/* Detaches the file system mounted on the directory name inside the directory open as
+ * dir_fd (through the descriptor; a symlink there is not followed); the kernel lets it go
+ * once its last file is closed. Nothing happens when it is not a mount point.
+ * Async-signal-safe. */
+void sys_unmount_at(int dir_fd, const char *name);
 
 /* Caps the write bandwidth of block device maj:min at bps bytes a second for every writer,
  * the kernel's write-back of dirty pages included: the block throttle of the system's root
@@ -390,11 +397,25 @@ int sys_write_throttle_set(unsigned maj, unsigned min, uint64_t bps, cp_err_t *e
  * Async-signal-safe. */
 void sys_write_throttle_clear(unsigned maj, unsigned min);
 
-/* Forks a guardian: a child that calls undo (async-signal-safe: it runs in the child, on
- * the child's copy of this process's memory as it is now) when this process dies without
- * sys_guardian_stop or sys_guardian_disarm, e.g. killed with SIGKILL. One at a time:
- * starting one stops the one before. False when it cannot be forked (then nothing guards). */
-bool sys_guardian_start(void (*undo)(void));
+/* Removes the write cap on maj:min that a dead chokepoint process set (this process's own
+ * caps and group untouched). Async-signal-safe. */
+void sys_write_throttle_remove(unsigned maj, unsigned min);
+
+/* Removes the write caps on loop devices that no file backs any more (left by a process
+ * killed with its guardian: such a rule would cap whoever takes the device next). Returns
+ * how many. */
+int sys_write_throttle_clear_unbound(void);
+
+/* Forks a guardian, in a session of its own (a signal to this process's group does not
+ * reach it): a child that, when this process dies without sys_guardian_stop or
+ * sys_guardian_disarm (e.g. killed with SIGKILL), calls undo (async-signal-safe: it runs
+ * in the child, on the child's copy of this process's memory as it is now, with the n
+ * descriptors keep[0..n) still open and every other one closed), then puts back the
+ * kernel settings this process held if no other holder is alive
+ * (cp_cleanup_settings_restore_orphaned) and removes its tracefs instance
+ * (sys_dirty_trace_remove_of). One at a time: starting one stops the one before. False
+ * when it cannot be forked (then nothing guards). */
+bool sys_guardian_start(void (*undo)(void), const int *keep, size_t n);
 
 /* Tells the guardian this process is done (it ends without calling undo) and reaps it.
  * Safe without one. */
@@ -445,7 +466,8 @@ int sys_process_tree(long root, long *out, int cap);
  * this process may change it (root), once per process, and holds it on (held_setting.h,
  * counted in /run/chokepoint): when the last chokepoint holding it exits, also after an
  * interrupt (cp_cleanup_settings_restore), the original value is put back; one killed
- * with SIGKILL leaves it on until the next one that holds it ends. Returns true when delay
+ * with SIGKILL leaves it on until its guardian (sys_guardian_start, while an emulated disk
+ * is up) or the next one that holds it puts it back. Returns true when delay
  * accounting is on, so that blkio_ticks measure something. */
 bool sys_delayacct_enable(void);
 
@@ -459,10 +481,16 @@ bool sys_delayacct_is_on(void);
 typedef struct sys_dirty_trace sys_dirty_trace_t;
 
 /* Starts recording "writeback:balance_dirty_pages" events in an instance named after this
- * process (tracefs at /sys/kernel/tracing or /sys/kernel/debug/tracing, root). Returns
- * NULL when tracefs cannot be used; the instance is removed by sys_dirty_trace_stop, and
- * one left by a killed process is removed by the next start. */
+ * process (tracefs at /sys/kernel/tracing or /sys/kernel/debug/tracing, root), holding a
+ * lock file beside the kernel settings' records (/run/chokepoint) that says the instance
+ * is a live chokepoint's. Returns NULL when tracefs cannot be used; the instance is removed
+ * by sys_dirty_trace_stop, by the guardian of a process killed outright, and otherwise by
+ * the next start: an instance is a dead chokepoint's when its lock file can be locked. */
 sys_dirty_trace_t *sys_dirty_trace_start(void);
+
+/* Removes the tracefs instance of chokepoint process pid and its lock file (the guardian's
+ * undo once pid died). Async-signal-safe. */
+void sys_dirty_trace_remove_of(long pid);
 
 /* Stops the recording, frees t (NULL is fine) and returns the seconds the processes
  * tgids[0..n) were paused (sys_parse_dirty_pauses); NAN when t is NULL or the events

@@ -1,5 +1,6 @@
 /* sys_linux_disk.c - the Linux implementation of sys.h's emulated disk: a loop device over
- * an image file (LOOP_CONFIGURE, autoclear), mount(2) and umount2(2), the block throttle
+ * an image file's descriptor (LOOP_CONFIGURE, autoclear; LOOP_GET_STATUS64 tells whose it
+ * is), mount(2) and umount2(2) through a directory's descriptor, the block throttle
  * of cgroup v1's root blkio group (blkio.throttle.write_bps_device, this process writing
  * from that group while a cap is set), running a helper program (mkfs) quietly, and the
  * guardian that undoes them when this process is killed. */
@@ -92,19 +93,16 @@ static int loop_take(int control, int image_fd, unsigned flags, char *dev, size_
     return -1;
 }
 
-int sys_loop_attach(const char *image, char *dev, size_t cap, unsigned *maj, unsigned *min,
-                    bool *direct, int *held_fd, cp_err_t *err)
+int sys_loop_attach(int image_fd, const char *image_name, char *dev, size_t cap, unsigned *maj,
+                    unsigned *min, bool *direct, int *held_fd, cp_err_t *err)
 {
     *held_fd = -1;
-    int image_fd = open(image, O_RDWR | O_CLOEXEC);
-    if (image_fd < 0)
-        return cp_err_errno(err, CP_EIO, errno, "cannot open the image '%s'", image);
+    struct stat image;
+    if (fstat(image_fd, &image) != 0 || !S_ISREG(image.st_mode))
+        return cp_err_set(err, CP_EIO, "the image '%s' is not a regular file", image_name);
     int control = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
-    if (control < 0) {
-        int e = errno;
-        close(image_fd);
-        return cp_err_errno(err, CP_EIO, e, "no loop devices (/dev/loop-control)");
-    }
+    if (control < 0)
+        return cp_err_errno(err, CP_EIO, errno, "no loop devices (/dev/loop-control)");
     int e = 0;
     *direct = true;
     int fd = loop_take(control, image_fd, LO_FLAGS_AUTOCLEAR | LO_FLAGS_DIRECT_IO, dev, cap, &e);
@@ -113,9 +111,8 @@ int sys_loop_attach(const char *image, char *dev, size_t cap, unsigned *maj, uns
         fd = loop_take(control, image_fd, LO_FLAGS_AUTOCLEAR, dev, cap, &e);
     }
     close(control);
-    close(image_fd); /* the loop device holds the image now */
     if (fd < 0)
-        return cp_err_errno(err, CP_EIO, e, "cannot attach '%s' to a loop device", image);
+        return cp_err_errno(err, CP_EIO, e, "cannot attach '%s' to a loop device", image_name);
     struct stat st;
     if (fstat(fd, &st) != 0) {
         e = errno;
@@ -124,50 +121,82 @@ int sys_loop_attach(const char *image, char *dev, size_t cap, unsigned *maj, uns
         return cp_err_errno(err, CP_EIO, e, "cannot examine %s", dev);
     }
     sys_devno_split(st.st_rdev, maj, min);
+    if (!sys_loop_backed_by(*maj, *min, (uint64_t)image.st_dev, (uint64_t)image.st_ino)) {
+        ioctl(fd, LOOP_CLR_FD, 0);
+        close(fd);
+        return cp_err_set(err, CP_EIO, "%s is not backed by the image '%s' it was given", dev,
+                          image_name);
+    }
     *held_fd = fd;
     return CP_OK;
 }
 
-bool sys_loop_of_image(const char *image, unsigned *maj, unsigned *min)
+/* The path of block device maj:min's node ("/dev/loop3") into path (cap bytes), from the
+ * name sysfs gives it; false when it has none. Async-signal-safe. */
+static bool device_node(unsigned maj, unsigned min, char *path, size_t cap)
 {
-    DIR *d = opendir("/sys/block");
-    if (d == NULL)
+    char link[64], target[PATH_MAX];
+    snprintf(link, sizeof link, "/sys/dev/block/%u:%u", maj, min);
+    ssize_t n = readlink(link, target, sizeof target - 1);
+    if (n <= 0)
         return false;
-    bool found = false;
-    for (struct dirent *e; !found && (e = readdir(d)) != NULL;) {
-        if (strncmp(e->d_name, "loop", 4) != 0)
-            continue;
-        char path[PATH_MAX], backing[PATH_MAX];
-        snprintf(path, sizeof path, "/sys/block/%s/loop/backing_file", e->d_name);
-        char *text = sys_read_file(path, sizeof backing);
-        if (text == NULL)
-            continue;
-        text[strcspn(text, "\n")] = '\0';
-        size_t len = strlen(text);
-        static const char deleted[] = " (deleted)";
-        if (len > strlen(deleted) && strcmp(text + len - strlen(deleted), deleted) == 0)
-            text[len - strlen(deleted)] = '\0';
-        found = strcmp(text, image) == 0;
-        free(text);
-        snprintf(path, sizeof path, "/sys/block/%s/dev", e->d_name);
-        char *dev = found ? sys_read_file(path, 64) : NULL;
-        found = dev != NULL && sscanf(dev, "%u:%u", maj, min) == 2;
-        free(dev);
-    }
-    closedir(d);
-    return found;
+    target[n] = '\0';
+    const char *name = strrchr(target, '/');
+    name = name != NULL ? name + 1 : target;
+    return name[0] != '\0' && strchr(name, '.') == NULL &&
+           (size_t)snprintf(path, cap, "/dev/%s", name) < cap;
 }
 
-int sys_mount_fs(const char *dev, const char *dir, const char *fs_type, const char *options,
-                 cp_err_t *err)
+bool sys_loop_backed_by(unsigned maj, unsigned min, uint64_t file_dev, uint64_t file_ino)
 {
-    if (mount(dev, dir, fs_type, MS_NOATIME | MS_NOSUID | MS_NODEV, options) != 0)
+    char node[PATH_MAX];
+    if (!device_node(maj, min, node, sizeof node))
+        return false;
+    int fd = open(node, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return false;
+    struct stat st;
+    struct loop_info64 info;
+    memset(&info, 0, sizeof info);
+    bool ours = fstat(fd, &st) == 0 && S_ISBLK(st.st_mode) && major(st.st_rdev) == maj &&
+                minor(st.st_rdev) == min && ioctl(fd, LOOP_GET_STATUS64, &info) == 0 &&
+                major((dev_t)info.lo_device) == major((dev_t)file_dev) &&
+                minor((dev_t)info.lo_device) == minor((dev_t)file_dev) &&
+                (uint64_t)info.lo_inode == file_ino;
+    close(fd);
+    return ours;
+}
+
+/* "/proc/self/fd/N/NAME": name inside the directory open as dir_fd, reached through the
+ * descriptor, so no one can swap a component of the path for a symlink. False when it does
+ * not fit. Async-signal-safe. */
+static bool path_at(int dir_fd, const char *name, char *out, size_t cap)
+{
+    int n = snprintf(out, cap, "/proc/self/fd/%d/%s", dir_fd, name);
+    return n > 0 && (size_t)n < cap && strchr(name, '/') == NULL;
+}
+
+int sys_mount_fs_at(const char *dev, int dir_fd, const char *name, const char *fs_type,
+                    const char *options, cp_err_t *err)
+{
+    char target[PATH_MAX];
+    if (!path_at(dir_fd, name, target, sizeof target))
+        return cp_err_set(err, CP_EIO, "cannot name the mount point '%s'", name);
+    struct stat st;
+    if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode))
+        return cp_err_set(err, CP_EIO, "the mount point '%s' is not a directory", name);
+    if (mount(dev, target, fs_type, MS_NOATIME | MS_NOSUID | MS_NODEV, options) != 0)
         return cp_err_errno(err, CP_EIO, errno, "cannot mount %s (%s) on '%s'", dev, fs_type,
-                            dir);
+                            name);
     return CP_OK;
 }
 
-void sys_unmount_detached(const char *dir) { (void)umount2(dir, MNT_DETACH); }
+void sys_unmount_at(int dir_fd, const char *name)
+{
+    char target[PATH_MAX];
+    if (path_at(dir_fd, name, target, sizeof target))
+        (void)umount2(target, MNT_DETACH | UMOUNT_NOFOLLOW);
+}
 
 /* ---- the block throttle: cgroup v1's blkio groups ---- */
 
@@ -265,35 +294,93 @@ void sys_write_throttle_clear(unsigned maj, unsigned min)
         (void)join_group(own_group_procs);
 }
 
+void sys_write_throttle_remove(unsigned maj, unsigned min) { (void)write_rule(maj, min, 0); }
+
+int sys_write_throttle_clear_unbound(void)
+{
+    char *text = sys_read_file(write_bps_file, 0);
+    if (text == NULL)
+        return 0;
+    int cleared = 0;
+    for (char *line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n")) {
+        unsigned maj, min;
+        unsigned long long bps;
+        if (sscanf(line, "%u:%u %llu", &maj, &min, &bps) != 3 || bps == 0)
+            continue;
+        char node[PATH_MAX], bound[96];
+        const char *name = device_node(maj, min, node, sizeof node) ? node + strlen("/dev/") : "";
+        snprintf(bound, sizeof bound, "/sys/dev/block/%u:%u/loop", maj, min);
+        /* A loop device's "loop" directory is there only while a file backs it. */
+        if (strncmp(name, "loop", 4) == 0 && access(bound, F_OK) != 0 && errno == ENOENT)
+            cleared += write_rule(maj, min, 0) == 0;
+    }
+    free(text);
+    return cleared;
+}
+
 /* ---- the guardian: a child that undoes what a killed process leaves in the system ----
  *
  * It waits on a pipe whose only writer is this process: a 'd' (done) lets it end; the pipe
- * closing without one means this process died, and it calls undo. It ignores interrupts,
- * so a ^C to the whole process group leaves the unwinding to this process, and keeps
- * nothing of this process's open but the pipe (not its locks: a killed process's lock must
- * go with it). */
+ * closing without one means this process died, and it calls undo. It runs in a session of
+ * its own, so a signal to this process's group or session (kill -9 -PGID, a hang-up) does
+ * not take it along; it ignores interrupts, so a ^C leaves the unwinding to this process.
+ * It keeps nothing of this process's open but the pipe and the descriptors undo needs (not
+ * its locks: a killed process's lock must go with it). */
 static int guardian_fd = -1;
 static pid_t guardian_pid = -1;
 
-/* The child's life: async-signal-safe calls only (the parent may have threads). */
-static void guardian_run(int read_fd, void (*undo)(void))
+/* Closes every descriptor from 3 up except the n in keep (ascending). Async-signal-safe. */
+static void close_all_but(const int *keep, size_t n)
 {
+    unsigned from = 3;
+    for (size_t i = 0; i < n; i++) {
+        if (keep[i] < (int)from)
+            continue;
+        if ((unsigned)keep[i] > from)
+            close_range(from, (unsigned)keep[i] - 1, 0);
+        from = (unsigned)keep[i] + 1;
+    }
+    close_range(from, ~0U, 0);
+}
+
+#define GUARDIAN_KEEP_MAX 128
+
+/* The child's life: async-signal-safe calls only (the parent may have threads). */
+static void guardian_run(int read_fd, void (*undo)(void), const int *keep, size_t n,
+                         long parent)
+{
+    setsid();
     signal(SIGINT, SIG_IGN);
     signal(SIGTERM, SIG_IGN);
     signal(SIGHUP, SIG_IGN);
-    cp_cleanup_settings_forget_in_child();
+    guardian_fd = -1; /* the parent's end is not this process's to write */
+    /* Its copies of the settings' holds go (the parent must be their last holder), their
+     * records stay: a dead parent's are put back below. */
+    cp_cleanup_settings_orphan_in_child();
     int null = open("/dev/null", O_RDWR | O_CLOEXEC);
     for (int fd = 0; null >= 0 && fd <= 2; fd++)
         dup2(null, fd);
-    if (read_fd > 3)
-        close_range(3, (unsigned)read_fd - 1, 0);
-    close_range((unsigned)read_fd + 1, ~0U, 0);
+    int kept[GUARDIAN_KEEP_MAX + 1];
+    size_t k = 0;
+    for (size_t i = 0; i < n && k < GUARDIAN_KEEP_MAX; i++)
+        kept[k++] = keep[i];
+    kept[k++] = read_fd;
+    for (size_t i = 1; i < k; i++) /* insertion sort: a handful */
+        for (size_t j = i; j > 0 && kept[j - 1] > kept[j]; j--) {
+            int t = kept[j];
+            kept[j] = kept[j - 1];
+            kept[j - 1] = t;
+        }
+    close_all_but(kept, k);
     char c = 0;
-    ssize_t n;
-    while ((n = read(read_fd, &c, 1)) < 0 && errno == EINTR)
+    ssize_t got;
+    while ((got = read(read_fd, &c, 1)) < 0 && errno == EINTR)
         ;
-    if (n == 0) /* no word: the parent died */
+    if (got == 0) { /* no word: the parent died */
         undo();
+        cp_cleanup_settings_restore_orphaned();
+        sys_dirty_trace_remove_of(parent);
+    }
     _exit(0);
 }
 
@@ -318,16 +405,17 @@ void sys_guardian_stop(void)
     }
 }
 
-bool sys_guardian_start(void (*undo)(void))
+bool sys_guardian_start(void (*undo)(void), const int *keep, size_t n)
 {
     sys_guardian_stop();
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0)
         return false;
+    long parent = (long)getpid();
     pid_t pid = fork();
     if (pid == 0) {
         close(fds[1]);
-        guardian_run(fds[0], undo);
+        guardian_run(fds[0], undo, keep, n, parent);
     }
     close(fds[0]);
     if (pid < 0) {

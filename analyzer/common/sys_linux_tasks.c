@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -300,7 +301,9 @@ double sys_parse_dirty_pauses(const char *text, const long *tgids, size_t n)
 }
 
 struct sys_dirty_trace {
-    char dir[128]; /* the instance */
+    char dir[128];  /* the instance */
+    char lock[128]; /* its lock file, held (flock) while the instance is in use */
+    int lock_fd;
 };
 
 static const char *tracefs_root(void)
@@ -327,7 +330,15 @@ static bool write_text(const char *dir, const char *name, const char *text)
     return close(fd) == 0 && ok;
 }
 
-/* Removes the instances of processes that no longer exist (killed before they could). */
+/* The lock file of instance "chokepoint-PID" into out (cap bytes). Async-signal-safe. */
+static void instance_lock_path(long pid, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s/trace.chokepoint-%ld.lock", CP_STATE_DIR, pid);
+}
+
+/* Removes the instances of chokepoint processes that died before they could: an instance
+ * whose lock file is there and can be locked (its holder is gone). One without a lock file
+ * is not known to be chokepoint's, and one whose lock is held is in use. */
 static void remove_stale_instances(const char *root)
 {
     char dir[200];
@@ -336,14 +347,43 @@ static void remove_stale_instances(const char *root)
     struct dirent *e;
     while (d != NULL && (e = readdir(d)) != NULL) {
         long pid;
-        if (sscanf(e->d_name, "chokepoint-%ld", &pid) == 1 && sys_process_gone(pid)) {
+        char end;
+        if (sscanf(e->d_name, "chokepoint-%ld%c", &pid, &end) != 1 || pid <= 0 ||
+            pid == (long)getpid())
+            continue;
+        char lock[128];
+        instance_lock_path(pid, lock, sizeof lock);
+        int fd = open(lock, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        struct stat st;
+        if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+            flock(fd, LOCK_EX | LOCK_NB) == 0) {
             char path[480];
             snprintf(path, sizeof path, "%s/%.255s", dir, e->d_name);
-            rmdir(path);
+            if (rmdir(path) == 0 || errno == ENOENT)
+                unlink(lock);
         }
+        close(fd);
     }
     if (d != NULL)
         closedir(d);
+}
+
+void sys_dirty_trace_remove_of(long pid)
+{
+    static const char *roots[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
+    char lock[128];
+    instance_lock_path(pid, lock, sizeof lock);
+    if (access(lock, F_OK) != 0)
+        return; /* no instance of pid's was made */
+    for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
+        char path[200];
+        snprintf(path, sizeof path, "%s/instances/chokepoint-%ld", roots[i], pid);
+        if (rmdir(path) == 0)
+            break;
+    }
+    unlink(lock);
 }
 
 sys_dirty_trace_t *sys_dirty_trace_start(void)
@@ -355,14 +395,31 @@ sys_dirty_trace_t *sys_dirty_trace_start(void)
     sys_dirty_trace_t *t = calloc(1, sizeof *t);
     if (t == NULL)
         return NULL;
+    /* The lock first: from the moment the instance exists, it says a live process owns it. */
+    instance_lock_path((long)getpid(), t->lock, sizeof t->lock);
+    if (mkdir(CP_STATE_DIR, 0755) != 0 && errno != EEXIST) {
+        free(t);
+        return NULL;
+    }
+    t->lock_fd = open(t->lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (t->lock_fd < 0 || flock(t->lock_fd, LOCK_EX | LOCK_NB) != 0) {
+        if (t->lock_fd >= 0)
+            close(t->lock_fd);
+        free(t);
+        return NULL;
+    }
     snprintf(t->dir, sizeof t->dir, "%s/instances/chokepoint-%ld", root, (long)getpid());
     if (mkdir(t->dir, 0700) != 0 && errno != EEXIST) {
+        unlink(t->lock);
+        close(t->lock_fd);
         free(t);
         return NULL;
     }
     if (!write_text(t->dir, "trace", "") || !write_text(t->dir, "options/record-tgid", "1") ||
         !write_text(t->dir, "events/writeback/balance_dirty_pages/enable", "1")) {
         rmdir(t->dir);
+        unlink(t->lock);
+        close(t->lock_fd);
         free(t);
         return NULL;
     }
@@ -400,6 +457,8 @@ double sys_dirty_trace_stop(sys_dirty_trace_t *t, const long *tgids, size_t n)
                          ? sys_parse_dirty_pauses(text, tgids, n) : NAN;
     free(text);
     rmdir(t->dir);
+    unlink(t->lock);
+    close(t->lock_fd);
     free(t);
     return pause_s;
 }

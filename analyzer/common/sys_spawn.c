@@ -76,6 +76,7 @@ static pid_t spawn_guarded(char *const argv[], const sys_spawn_opts_t *opts)
     setpgid(0, 0);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
     signal(SIGCHLD, SIG_DFL); /* the guardian waits for the program */
     int devnull = open("/dev/null", O_RDWR);

@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,6 +24,7 @@
 static void clear(tempfile_t *t)
 {
     t->fd = -1;
+    t->lock_fd = -1;
     t->cleanup_id = -1;
     t->committed = false;
     t->replaced_s = 0;
@@ -52,9 +54,36 @@ long tempfile_name_pid(const char *name)
     return strtol(name + i, NULL, 10);
 }
 
-/* A dead process's temporary directory: the regular files in it that are chokepoint's
- * (temporary files and a target lock), then the directory itself, which stays (with
- * whatever else it holds) when anything else is in it. */
+/* True when the lock on the regular file name in the directory parent can be taken now:
+ * no live process holds it. Its lock goes with the descriptor. */
+static bool lock_free(int parent, const char *name)
+{
+    int fd = openat(parent, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    struct stat st;
+    bool free_now = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+                    flock(fd, LOCK_EX | LOCK_NB) == 0;
+    close(fd);
+    return free_now;
+}
+
+/* True when a lock file inside the directory open as fd (its own, a target lock) is held
+ * by a live process. */
+static bool dir_lock_held(int fd)
+{
+    static const char *const locks[] = {TEMPFILE_DIR_LOCK, DIRLOCK_TARGET_NAME};
+    for (size_t i = 0; i < sizeof locks / sizeof locks[0]; i++) {
+        struct stat st;
+        if (fstatat(fd, locks[i], &st, AT_SYMLINK_NOFOLLOW) == 0 && !lock_free(fd, locks[i]))
+            return true;
+    }
+    return false;
+}
+
+/* A dead process's temporary directory: unless a lock in it is held, the regular files
+ * in it that are chokepoint's (temporary files, its locks), then the directory itself,
+ * which stays (with whatever else it holds) when anything else is in it. */
 static bool remove_stale_dir(int parent, const char *name, int *files, double *bytes)
 {
     int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -64,10 +93,15 @@ static bool remove_stale_dir(int parent, const char *name, int *files, double *b
             close(fd);
         return false;
     }
+    if (dir_lock_held(dirfd(d))) {
+        closedir(d);
+        return false;
+    }
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         struct stat st;
-        if ((tempfile_name_pid(e->d_name) <= 0 && strcmp(e->d_name, DIRLOCK_TARGET_NAME) != 0) ||
+        if ((tempfile_name_pid(e->d_name) <= 0 && strcmp(e->d_name, DIRLOCK_TARGET_NAME) != 0 &&
+             strcmp(e->d_name, TEMPFILE_DIR_LOCK) != 0) ||
             fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
             continue;
         if (unlinkat(dirfd(d), e->d_name, 0) == 0) {
@@ -94,7 +128,8 @@ int tempfile_clean_stale(const char *dir)
         struct stat st;
         if (pid <= 0 || !sys_process_gone(pid) ||
             fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
-            !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
+            !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) ||
+            (S_ISREG(st.st_mode) && !lock_free(dirfd(d), e->d_name)))
             continue; /* a live process's file, a planted symlink, or not ours */
         int files = 0;
         bool gone = false;
@@ -161,6 +196,11 @@ int tempfile_open(tempfile_t *t, const char *dir, const char *prefix, int extra_
                      0644);
         if (t->fd >= 0) {
             t->cleanup_id = cp_cleanup_track(t->path);
+            /* Locked before anything is written: the lock says a live process owns it (on
+             * a file system without locks it goes unlocked, and is never taken for
+             * stale). Held on a descriptor of its own, which the caller does not close. */
+            if (flock(t->fd, LOCK_EX | LOCK_NB) == 0)
+                t->lock_fd = fcntl(t->fd, F_DUPFD_CLOEXEC, 3);
             return CP_OK;
         }
         if (errno != EEXIST) {
@@ -178,6 +218,54 @@ int tempfile_open(tempfile_t *t, const char *dir, const char *prefix, int extra_
     return cp_err_set(err, CP_EIO, "cannot find a free temporary file name in %s", dir);
 }
 
+/* The locks of this process's directories made by tempfile_mkdir. */
+#define DIR_LOCKS 16
+static struct {
+    char path[PATH_MAX];
+    int fd;
+} dir_locks[DIR_LOCKS];
+static int n_dir_locks;
+static pthread_mutex_t dir_locks_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Creates and locks TEMPFILE_DIR_LOCK in the new directory path, keeping its descriptor
+ * until dir_lock_drop. Without room or locks the directory goes unlocked. */
+static void dir_lock_take(const char *path)
+{
+    char lock[PATH_MAX + 32];
+    snprintf(lock, sizeof lock, "%s/%s", path, TEMPFILE_DIR_LOCK);
+    int fd = open(lock, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return;
+    pthread_mutex_lock(&dir_locks_lock);
+    if (n_dir_locks < DIR_LOCKS && flock(fd, LOCK_EX | LOCK_NB) == 0) {
+        snprintf(dir_locks[n_dir_locks].path, PATH_MAX, "%s", path);
+        dir_locks[n_dir_locks++].fd = fd;
+        fd = -1;
+    }
+    pthread_mutex_unlock(&dir_locks_lock);
+    if (fd >= 0) {
+        unlink(lock);
+        close(fd);
+    }
+}
+
+/* Removes and releases the lock of directory path, when this process holds one. */
+static void dir_lock_drop(const char *path)
+{
+    pthread_mutex_lock(&dir_locks_lock);
+    for (int i = 0; i < n_dir_locks; i++) {
+        if (strcmp(dir_locks[i].path, path) != 0)
+            continue;
+        char lock[PATH_MAX + 32];
+        snprintf(lock, sizeof lock, "%s/%s", path, TEMPFILE_DIR_LOCK);
+        unlink(lock);
+        close(dir_locks[i].fd);
+        dir_locks[i] = dir_locks[--n_dir_locks];
+        break;
+    }
+    pthread_mutex_unlock(&dir_locks_lock);
+}
+
 int tempfile_mkdir(const char *dir, const char *prefix, char *path, cp_err_t *err)
 {
     static atomic_uint counter;
@@ -191,8 +279,10 @@ int tempfile_mkdir(const char *dir, const char *prefix, char *path, cp_err_t *er
             path[0] = '\0';
             return cp_err_set(err, CP_EUSAGE, "directory path too long: %s", dir);
         }
-        if (mkdir(path, 0700) == 0)
+        if (mkdir(path, 0700) == 0) {
+            dir_lock_take(path);
             return CP_OK;
+        }
         if (errno != EEXIST) {
             int saved = errno;
             path[0] = '\0';
@@ -205,6 +295,8 @@ int tempfile_mkdir(const char *dir, const char *prefix, char *path, cp_err_t *er
 
 void tempfile_rmdir(char *path)
 {
+    if (path[0] != '\0')
+        dir_lock_drop(path);
     if (path[0] != '\0' && rmdir(path) != 0 && errno != ENOENT)
         cp_log_warn("cannot remove the temporary directory %s: %s", path, strerror(errno));
     path[0] = '\0';
@@ -282,6 +374,9 @@ int tempfile_commit(tempfile_t *t, const char *final_path, bool replace, cp_err_
     t->committed = true;
     cp_cleanup_forget(t->cleanup_id);
     t->cleanup_id = -1;
+    if (t->lock_fd >= 0)
+        close(t->lock_fd); /* no longer a temporary file */
+    t->lock_fd = -1;
     int dfd = open(t->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd >= 0) {
         fsync(dfd);
@@ -302,6 +397,8 @@ void tempfile_discard(tempfile_t *t)
     } else {
         cp_cleanup_forget(t->cleanup_id);
     }
+    if (t->lock_fd >= 0)
+        close(t->lock_fd); /* after the removal: until then it is a live process's */
     clear(t);
 }
 

@@ -3,8 +3,9 @@
  * leaves a half-written file and never clobbers an existing one (unless asked to).
  *
  * The temporary file is "<dir>/<prefix>.<pid>-<n>.chokepoint-tmp", created with
- * O_EXCL|O_NOFOLLOW (so it is always ours, never a planted symlink) and registered with
- * common/cleanup so an interrupt removes it. Typical use:
+ * O_EXCL|O_NOFOLLOW (so it is always ours, never a planted symlink), locked (flock) for as
+ * long as it is a temporary file, and registered with common/cleanup so an interrupt
+ * removes it. Typical use:
  *
  *     tempfile_t t = TEMPFILE_INIT;
  *     rc = tempfile_open(&t, dir, prefix, 0, err);
@@ -24,6 +25,8 @@
 
 typedef struct tempfile {
     int fd;               /* open O_WRONLY, or -1; the caller may close it and set -1 */
+    int lock_fd;          /* the same open file, holding its flock until commit or discard
+                           * (a file whose lock can be taken is a dead process's), or -1 */
     int cleanup_id;       /* slot in common/cleanup, or -1 */
     bool committed;       /* renamed into place: discard keeps it */
     double replaced_s;    /* after a commit that replaced a file: seconds removing the old one */
@@ -33,7 +36,7 @@ typedef struct tempfile {
 } tempfile_t;
 
 /* A tempfile_t that holds nothing; tempfile_discard on it is a no-op. */
-#define TEMPFILE_INIT {.fd = -1, .cleanup_id = -1}
+#define TEMPFILE_INIT {.fd = -1, .lock_fd = -1, .cleanup_id = -1}
 
 /* Creates a new temporary file in dir named "<prefix>.<pid>-<n>.chokepoint-tmp", opened
  * O_WRONLY|O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC|extra_flags with mode 0644, and registers it
@@ -76,27 +79,34 @@ int tempfile_move_no_replace(const char *from, const char *to);
  * is not one. Pure. */
 long tempfile_name_pid(const char *name);
 
-/* Removes from dir the temporary files and directories of chokepoint processes that no
- * longer exist (the PID in the name names no process): regular files, and directories
- * made by tempfile_mkdir with the regular files chokepoint left in them (temporary files,
- * a target lock; a directory holding anything else stays); never a live process's (this
- * one's included) nor a symlink. Logs one line when it removed any. Returns how many
- * files and directories. tempfile_open and tempfile_mkdir call it the first time they
- * create something in a directory. */
+/* Removes from dir the temporary files and directories of chokepoint processes that
+ * died: a regular file whose lock (flock) can be taken, and a directory made by
+ * tempfile_mkdir none of whose locks (its own, a target lock) is held, with the regular
+ * files chokepoint left in it (temporary files, its locks; a directory holding anything
+ * else stays). The lock decides, since a process in another PID namespace sharing the
+ * directory (/dev/shm) may have a PID that names no process here; a PID that names a
+ * running process here keeps its files too. Never a symlink, never this process's.
+ * Logs one line when it removed any. Returns how many files and directories.
+ * tempfile_open and tempfile_mkdir call it the first time they create something in a
+ * directory. */
 int tempfile_clean_stale(const char *dir);
 
 /* ---- temporary directories ---- */
 
 /* Creates a new directory (mode 0700) in dir named "<prefix>.<pid>-<n>.chokepoint-tmp",
  * its path into path (PATH_MAX bytes), after removing the leftovers of dead processes
- * from dir (tempfile_clean_stale, once per directory). It is not registered for removal
+ * from dir (tempfile_clean_stale, once per directory). It holds a lock file of its own
+ * (TEMPFILE_DIR_LOCK, locked until tempfile_rmdir). It is not registered for removal
  * on interrupt: its owner empties it and calls tempfile_rmdir; after a kill the next
  * command creating something in dir removes it. CP_EUSAGE when the path would be too
  * long, CP_EIO when mkdir fails; path is "" then. */
 int tempfile_mkdir(const char *dir, const char *prefix, char *path, cp_err_t *err);
 
-/* Removes the (empty) directory path made by tempfile_mkdir, warning when it cannot, and
- * sets path to "". No-op on "". */
+/* The lock file inside a directory made by tempfile_mkdir. */
+#define TEMPFILE_DIR_LOCK ".chokepoint-tmp.lock"
+
+/* Removes the directory path made by tempfile_mkdir, empty but for its lock (released
+ * and removed first), warning when it cannot, and sets path to "". No-op on "". */
 void tempfile_rmdir(char *path);
 
 /* ---- output paths ---- */

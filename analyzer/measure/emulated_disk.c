@@ -1,6 +1,7 @@
 /* emulated_disk.c - the kernel-throttled disk that stands in for a TARGET@RATE
- * (emulated_disk.h): image, mkfs.ext4, loop device, mount, block throttle; and taking
- * them down again, also from a second signal and for killed processes' leftovers. */
+ * (emulated_disk.h): in a private directory (disk_place.h), image, loop device, mkfs.ext4,
+ * mount, block throttle; and taking them down again, also from a second signal, from the
+ * guardian of a killed process and for killed processes' leftovers. */
 #include "measure/emulated_disk.h"
 
 #include <dirent.h>
@@ -17,36 +18,31 @@
 #include "common/log.h"
 #include "common/sys.h"
 #include "common/tempfile.h"
+#include "measure/disk_place.h"
 
-#define DISK_PREFIX ".chokepoint-disk."
 #define DISK_SLOTS 32
 /* The image is sparse: it takes room on the volume only as the disk is written. Its size
  * bounds what one study can keep on the disk at once. */
 #define DISK_MAX_BYTES (64ULL << 30)
 #define DISK_MIN_BYTES (256ULL << 20)
 
-/* One disk that is up: what a second signal or emulated_disks_down takes down. */
+/* One disk that is up: what a second signal, the guardian or emulated_disks_down takes
+ * down. */
 typedef struct disk_slot {
     atomic_bool live;
-    unsigned major, minor;
-    char image[PATH_MAX];
+    disk_place_t place;
     char mount_dir[PATH_MAX];
-    int image_cleanup; /* cp_cleanup_track slot of the image */
 } disk_slot_t;
 
 static disk_slot_t slots[DISK_SLOTS];
 
-/* Takes down slot s: the cap first, so nothing waits on throttled writes, then the mount
- * (the loop device detaches itself with it), its directory and the image.
- * Async-signal-safe. */
+/* Takes down slot s (measure/disk_place.h: the cap, the mount, whose loop device detaches
+ * itself with it, the image and the private directory). Async-signal-safe. */
 static void slot_take_down(disk_slot_t *s)
 {
     if (!atomic_exchange(&s->live, false))
         return;
-    sys_write_throttle_clear(s->major, s->minor);
-    sys_unmount_detached(s->mount_dir);
-    rmdir(s->mount_dir);
-    unlink(s->image);
+    disk_place_take_down(&s->place);
 }
 
 /* Every disk down (async-signal-safe): in this process from a second signal, which first
@@ -59,14 +55,6 @@ static void all_take_down(void)
         slot_take_down(&slots[i]);
 }
 
-static bool any_live(void)
-{
-    for (size_t i = 0; i < DISK_SLOTS; i++)
-        if (atomic_load(&slots[i].live))
-            return true;
-    return false;
-}
-
 static disk_slot_t *free_slot(void)
 {
     for (size_t i = 0; i < DISK_SLOTS; i++)
@@ -75,51 +63,53 @@ static disk_slot_t *free_slot(void)
     return NULL;
 }
 
-/* ---- leftovers of killed processes ---- */
-
-/* The process id in a leftover's name ".chokepoint-disk.PID-N[.img]", or 0. */
-static long leftover_pid(const char *name)
+/* (Re)starts the guardian over the disks up now, with the descriptors their take-down
+ * works through; stops it when none is. */
+static void guard_live_disks(void)
 {
-    if (strncmp(name, DISK_PREFIX, strlen(DISK_PREFIX)) != 0)
-        return 0;
-    char *end;
-    long pid = strtol(name + strlen(DISK_PREFIX), &end, 10);
-    return pid > 0 && *end == '-' ? pid : 0;
+    int keep[DISK_SLOTS * 3];
+    size_t n = 0;
+    for (size_t i = 0; i < DISK_SLOTS; i++) {
+        if (!atomic_load(&slots[i].live))
+            continue;
+        keep[n++] = slots[i].place.dir_fd;
+        keep[n++] = slots[i].place.fd;
+        keep[n++] = slots[i].place.lock_fd;
+    }
+    if (n > 0)
+        sys_guardian_start(all_take_down, keep, n); /* a SIGKILL'd process's disks go too */
+    else
+        sys_guardian_stop();
 }
 
-/* Removes the disks of dead chokepoint processes from dir (their caps, mounts and images)
- * and their temporary files (tempfile_clean_stale). */
+/* ---- leftovers of killed processes ---- */
+
+/* Removes from dir the disks of dead chokepoint processes (a private directory whose lock
+ * can be taken: its record's cap, mount and image; measure/disk_place.h), the block
+ * throttle's rules on loop devices no file backs, and dir's temporary files of dead
+ * processes (tempfile_clean_stale). A symlink, a directory that is not root's own 0700
+ * one, or one whose lock is held is left alone. */
 static void remove_leftovers(const char *dir)
 {
-    DIR *d = opendir(dir);
-    if (d == NULL)
+    int unbound = sys_write_throttle_clear_unbound();
+    if (unbound > 0)
+        cp_log_info("removed %d block throttle rule(s) left on loop devices no file backs",
+                    unbound);
+    int dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = dir_fd >= 0 ? fdopendir(dir_fd) : NULL;
+    if (d == NULL) {
+        if (dir_fd >= 0)
+            close(dir_fd);
         return;
+    }
     int removed = 0;
     for (struct dirent *e; (e = readdir(d)) != NULL;) {
-        long pid = leftover_pid(e->d_name);
-        if (!sys_process_gone(pid))
+        disk_place_t place;
+        if (!disk_place_open_stale(dirfd(d), e->d_name, &place))
             continue;
-        char path[PATH_MAX];
-        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= sizeof path)
-            continue;
-        size_t len = strlen(path);
-        if (len > 4 && strcmp(path + len - 4, ".img") == 0) {
-            unsigned maj, min;
-            if (sys_loop_of_image(path, &maj, &min))
-                sys_write_throttle_clear(maj, min);
-            removed += unlink(path) == 0;
-        } else {
-            /* Still mounted (on another device than dir's): that device is the loop
-             * device its cap was set on. */
-            struct stat st, parent;
-            unsigned maj, min;
-            if (stat(path, &st) == 0 && stat(dir, &parent) == 0 && st.st_dev != parent.st_dev) {
-                sys_devno_split(st.st_dev, &maj, &min);
-                sys_write_throttle_clear(maj, min);
-            }
-            sys_unmount_detached(path);
-            removed += rmdir(path) == 0;
-        }
+        disk_place_take_down(&place);
+        struct stat st;
+        removed += fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0;
     }
     closedir(d);
     if (removed > 0)
@@ -148,22 +138,64 @@ static int image_size(const char *dir, unsigned long long *bytes, cp_err_t *err)
     return CP_OK;
 }
 
-/* Creates s->image (sparse, bytes long) and an ext4 file system in it. Its inode tables
- * and journal are written now, so no lazy initialisation writes through the cap later. */
-static int make_image(disk_slot_t *s, unsigned long long bytes, cp_err_t *err)
+/* Creates the image in p (sparse, bytes long, O_EXCL|O_NOFOLLOW) and records it: its
+ * descriptor, or -1 with err set. */
+static int make_image(disk_place_t *p, unsigned long long bytes, cp_err_t *err)
 {
-    int fd = open(s->image, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd < 0)
-        return cp_err_errno(err, CP_EIO, errno, "cannot create '%s'", s->image);
-    s->image_cleanup = cp_cleanup_track(s->image);
-    int e = ftruncate(fd, (off_t)bytes) == 0 ? 0 : errno;
-    close(fd);
-    if (e != 0)
-        return cp_err_errno(err, CP_EIO, e, "cannot size '%s'", s->image);
+    int fd = openat(p->fd, DISK_PLACE_IMAGE,
+                    O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        cp_err_errno(err, CP_EIO, errno, "cannot create the image in '%s'", p->name);
+        return -1;
+    }
+    struct stat st;
+    int rc = CP_OK;
+    if (fstat(fd, &st) != 0) {
+        rc = cp_err_errno(err, CP_EIO, errno, "cannot examine the image in '%s'", p->name);
+    } else {
+        p->record.image_dev = (uint64_t)st.st_dev;
+        p->record.image_ino = (uint64_t)st.st_ino;
+        rc = disk_place_record(p, err);
+    }
+    if (rc == CP_OK && ftruncate(fd, (off_t)bytes) != 0)
+        rc = cp_err_errno(err, CP_EIO, errno, "cannot size the image in '%s'", p->name);
+    if (rc != CP_OK) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* An ext4 file system on the loop device dev (not on the image's name: the device is
+ * bound to the image's descriptor). Its inode tables and journal are written now, so no
+ * lazy initialisation writes through the cap later. */
+static int make_file_system(const char *dev, cp_err_t *err)
+{
+    char device[64];
+    snprintf(device, sizeof device, "%s", dev);
     char *argv[] = {"mkfs.ext4", "-q", "-F", "-m", "0", "-i", "1048576", "-J", "size=16",
                     "-E", "nodiscard,lazy_itable_init=0,lazy_journal_init=0", "-L",
-                    "chokepoint", s->image, NULL};
+                    "chokepoint", device, NULL};
     return sys_run_quietly(argv, err);
+}
+
+/* Opens the root of the file system mounted on p's mount point to writers (mode 01777,
+ * through a descriptor checked to be on loop device maj:min). */
+static int open_to_writers(const disk_place_t *p, cp_err_t *err)
+{
+    int fd = openat(p->fd, DISK_PLACE_MOUNT, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    unsigned maj = 0, min = 0;
+    if (fd >= 0 && fstat(fd, &st) == 0)
+        sys_devno_split(st.st_dev, &maj, &min);
+    int rc = fd >= 0 && maj == p->record.loop_major && min == p->record.loop_minor &&
+                     fchmod(fd, 01777) == 0
+                 ? CP_OK
+                 : cp_err_errno(err, CP_EIO, errno, "cannot open the disk in '%s' to writers",
+                                p->name);
+    if (fd >= 0)
+        close(fd);
+    return rc;
 }
 
 /* Brings up a disk capped at cap_bps for target t in slot s. On failure what was made is
@@ -177,47 +209,61 @@ static int disk_up(target_spec_t *t, disk_slot_t *s, size_t index, cp_err_t *err
         return cp_err_set(err, CP_EIO,
                           "it needs root (a loop device, a mount and the kernel's block "
                           "throttle)");
-    unsigned long long bytes = 0;
-    if (image_size(t->dir, &bytes, err) != CP_OK)
+    int dir_fd;
+    if (disk_place_check(t->dir, &dir_fd, err) != CP_OK)
         return CP_EIO;
-    if ((size_t)snprintf(s->mount_dir, sizeof s->mount_dir, "%s/%s%ld-%zu", t->dir,
-                         DISK_PREFIX, (long)getpid(), index) >= sizeof s->mount_dir - 4)
+    unsigned long long bytes = 0;
+    if (image_size(t->dir, &bytes, err) != CP_OK) {
+        close(dir_fd);
+        return CP_EIO;
+    }
+    disk_place_t *p = &s->place;
+    if (disk_place_make(dir_fd, t->dir, index, p, err) != CP_OK)
+        return CP_EIO;
+    if ((size_t)snprintf(s->mount_dir, sizeof s->mount_dir, "%s/%s/%s", t->dir, p->name,
+                         DISK_PLACE_MOUNT) >= sizeof s->mount_dir) {
+        disk_place_take_down(p);
         return cp_err_set(err, CP_EIO, "the directory's path is too long");
-    memcpy(s->image, s->mount_dir, strlen(s->mount_dir));
-    strcpy(s->image + strlen(s->mount_dir), ".img");
-    s->image_cleanup = -1;
+    }
+    atomic_store(&s->live, true); /* from here on, slot_take_down undoes it all */
     char dev[64];
     bool direct;
     int held = -1;
-    int rc = make_image(s, bytes, err);
+    int image_fd = make_image(p, bytes, err);
+    int rc = image_fd >= 0 ? CP_OK : CP_EIO;
     if (rc == CP_OK)
-        rc = sys_loop_attach(s->image, dev, sizeof dev, &s->major, &s->minor, &direct, &held,
-                             err);
-    if (rc == CP_OK && mkdir(s->mount_dir, 0755) != 0)
-        rc = cp_err_errno(err, CP_EIO, errno, "cannot create '%s'", s->mount_dir);
+        rc = sys_loop_attach(image_fd, p->name, dev, sizeof dev, &p->record.loop_major,
+                             &p->record.loop_minor, &direct, &held, err);
+    if (image_fd >= 0)
+        close(image_fd); /* the loop device holds the image now */
+    if (rc == CP_OK) {
+        p->record.loop = true;
+        rc = disk_place_record(p, err);
+    }
     if (rc == CP_OK)
-        atomic_store(&s->live, true); /* from here on, slot_take_down undoes it all */
+        rc = make_file_system(dev, err);
+    if (rc == CP_OK && mkdirat(p->fd, DISK_PLACE_MOUNT, 0755) != 0)
+        rc = cp_err_errno(err, CP_EIO, errno, "cannot create the mount point in '%s'", p->name);
     if (rc == CP_OK)
-        rc = sys_mount_fs(dev, s->mount_dir, "ext4", "", err);
+        rc = sys_mount_fs_at(dev, p->fd, DISK_PLACE_MOUNT, "ext4", "", err);
     if (held >= 0)
         close(held); /* the mount holds the device now; unmounting detaches it */
+    if (rc == CP_OK) {
+        rc = sys_write_throttle_set(p->record.loop_major, p->record.loop_minor,
+                                    (uint64_t)t->rate_cap_bps, err);
+        p->capped = rc == CP_OK;
+    }
     if (rc == CP_OK)
-        rc = sys_write_throttle_set(s->major, s->minor, (uint64_t)t->rate_cap_bps, err);
-    if (rc == CP_OK && chmod(s->mount_dir, 01777) != 0)
-        rc = cp_err_errno(err, CP_EIO, errno, "cannot open '%s' to writers", s->mount_dir);
+        rc = open_to_writers(p, err);
     if (rc != CP_OK) {
-        if (atomic_load(&s->live))
-            slot_take_down(s);
-        else
-            unlink(s->image);
-        cp_cleanup_forget(s->image_cleanup);
+        slot_take_down(s);
         return rc;
     }
     snprintf(t->disk_dir, sizeof t->disk_dir, "%s", s->mount_dir);
     cp_log_info("target '%s': an emulated %.0f MB/s disk (ext4 on %s%s, %llu MiB sparse "
-                "image in '%s', writes capped by the kernel's block throttle)",
+                "image in '%s/%s', writes capped by the kernel's block throttle)",
                 t->name, t->rate_cap_bps / 1e6, dev, direct ? ", direct I/O" : "",
-                bytes >> 20, t->dir);
+                bytes >> 20, t->dir, p->name);
     return CP_OK;
 }
 
@@ -251,8 +297,7 @@ void emulated_disks_up(target_spec_t *targets, size_t n, bool direct_writes, cha
         if (why != NULL && why[0] == '\0')
             snprintf(why, why_cap, "%s", err.msg);
     }
-    if (any_live())
-        sys_guardian_start(all_take_down); /* a SIGKILL'd process's disks go too */
+    guard_live_disks();
 }
 
 void emulated_disks_down(target_spec_t *targets, size_t n)
@@ -262,12 +307,9 @@ void emulated_disks_down(target_spec_t *targets, size_t n)
         if (!target_emulates_disk(t))
             continue;
         for (size_t k = 0; k < DISK_SLOTS; k++)
-            if (atomic_load(&slots[k].live) && strcmp(slots[k].mount_dir, t->disk_dir) == 0) {
+            if (atomic_load(&slots[k].live) && strcmp(slots[k].mount_dir, t->disk_dir) == 0)
                 slot_take_down(&slots[k]);
-                cp_cleanup_forget(slots[k].image_cleanup);
-            }
         t->disk_dir[0] = '\0';
     }
-    if (!any_live())
-        sys_guardian_stop();
+    guard_live_disks(); /* the guardian's copy must not hold disks that are down */
 }

@@ -7,11 +7,13 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -261,6 +263,56 @@ static void test_temporary_directories(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* True when another open file's flock on path would block now. */
+static bool locked_elsewhere(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    assert_true(fd >= 0);
+    bool held = flock(fd, LOCK_EX | LOCK_NB) != 0;
+    close(fd);
+    return held;
+}
+
+static void test_the_lock_decides_what_is_stale(void **state)
+{
+    (void)state;
+    /* Chokepoint's own temporary file and directory are locked while they are ones, the
+     * file even after the caller closed its descriptor. */
+    tempfile_t t = TEMPFILE_INIT;
+    cp_err_t err = {0};
+    assert_int_equal(tempfile_open(&t, dir, "held", 0, &err), CP_OK);
+    close(t.fd);
+    t.fd = -1;
+    assert_true(locked_elsewhere(t.path));
+    tempfile_discard(&t);
+    char made[PATH_MAX], lock[PATH_MAX + 32];
+    assert_int_equal(tempfile_mkdir(dir, "held", made, &err), CP_OK);
+    snprintf(lock, sizeof lock, "%s/%s", made, TEMPFILE_DIR_LOCK);
+    assert_true(locked_elsewhere(lock));
+    tempfile_rmdir(made);
+    assert_int_not_equal(access(lock, F_OK), 0);
+
+    /* Leftovers named after a PID that names no process, whose locks a live process holds
+     * (as one in another PID namespace would): kept until the locks are free. */
+    long dead = dead_pid();
+    char file[PATH_MAX], sub[PATH_MAX], sub_lock[PATH_MAX + 32];
+    snprintf(file, sizeof file, "%s/rows.%ld-1.chokepoint-tmp", dir, dead);
+    snprintf(sub, sizeof sub, "%s/study.%ld-2.chokepoint-tmp", dir, dead);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    put_file(dir, strrchr(file, '/') + 1);
+    put_file(sub, DIRLOCK_TARGET_NAME);
+    snprintf(sub_lock, sizeof sub_lock, "%s/%s", sub, DIRLOCK_TARGET_NAME);
+    int hold_file = open(file, O_RDONLY), hold_dir = open(sub_lock, O_RDONLY);
+    assert_int_equal(flock(hold_file, LOCK_EX) | flock(hold_dir, LOCK_EX), 0);
+    assert_int_equal(tempfile_clean_stale(dir), 0);
+    assert_int_equal(access(file, F_OK) | access(sub_lock, F_OK), 0);
+    close(hold_file);
+    close(hold_dir);
+    assert_int_equal(tempfile_clean_stale(dir), 3); /* the file, the lock and the directory */
+    assert_int_not_equal(access(file, F_OK), 0);
+    assert_int_not_equal(access(sub, F_OK), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -271,6 +323,7 @@ int main(void)
         cmocka_unit_test(test_split_path),
         cmocka_unit_test(test_check_destination),
         cmocka_unit_test(test_temporary_directories),
+        cmocka_unit_test(test_the_lock_decides_what_is_stale),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
