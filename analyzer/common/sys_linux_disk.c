@@ -346,13 +346,17 @@ static void close_all_but(const int *keep, size_t n)
 #define GUARDIAN_KEEP_MAX 128
 
 /* The child's life: async-signal-safe calls only (the parent may have threads). */
-static void guardian_run(int read_fd, void (*undo)(void), const int *keep, size_t n,
-                         long parent)
+static void guardian_run(int read_fd, int ready_fd, void (*undo)(void), const int *keep,
+                         size_t n, long parent)
 {
     setsid();
     signal(SIGINT, SIG_IGN);
     signal(SIGTERM, SIG_IGN);
     signal(SIGHUP, SIG_IGN);
+    /* In a session of its own now: a kill of the parent's process group no longer takes it,
+     * so the parent may go on (sys_guardian_start waits for this word). */
+    (void)!write(ready_fd, "r", 1);
+    close(ready_fd);
     guardian_fd = -1; /* the parent's end is not this process's to write */
     /* Its copies of the settings' holds go (the parent must be their last holder), their
      * records stay: a dead parent's are put back below. */
@@ -408,20 +412,33 @@ void sys_guardian_stop(void)
 bool sys_guardian_start(void (*undo)(void), const int *keep, size_t n)
 {
     sys_guardian_stop();
-    int fds[2];
+    int fds[2], ready[2];
     if (pipe2(fds, O_CLOEXEC) != 0)
         return false;
+    if (pipe2(ready, O_CLOEXEC) != 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return false;
+    }
     long parent = (long)getpid();
     pid_t pid = fork();
     if (pid == 0) {
         close(fds[1]);
-        guardian_run(fds[0], undo, keep, n, parent);
+        close(ready[0]);
+        guardian_run(fds[0], ready[1], undo, keep, n, parent);
     }
     close(fds[0]);
+    close(ready[1]);
     if (pid < 0) {
         close(fds[1]);
+        close(ready[0]);
         return false;
     }
+    /* Until the guardian has its own session a group kill would take it too. */
+    char c;
+    while (read(ready[0], &c, 1) < 0 && errno == EINTR)
+        ;
+    close(ready[0]);
     guardian_pid = pid;
     guardian_fd = fds[1];
     return true;
