@@ -32,6 +32,7 @@
 #include "report/report_md.h"
 #include "measure/emulated_disk.h"
 #include "study/meta.h"
+#include "study/replay_record.h"
 #include "study/study_resume.h"
 
 void session_path(const study_t *s, const char *name, char *buf)
@@ -216,6 +217,20 @@ static int create_meta(study_t *s, int argc, char **argv, cp_err_t *err)
         json_object_set_new(s->meta, "cwd", json_string(cwd));
     /* Who recorded it: run --resume replays its command line only for that user. */
     json_object_set_new(s->meta, "uid", json_integer((json_int_t)geteuid()));
+    /* The proof of that, kept where only this user writes: run --resume replays --cmd,
+     * DIR@RATE targets and the cwd only with it (study/replay_record.h). */
+    char abs_dir[PATH_MAX], token[REPLAY_TOKEN_SIZE];
+    cp_err_t why = {0};
+    if (realpath(s->dir, abs_dir) == NULL)
+        cp_err_errno(&why, CP_EIO, errno, "cannot resolve %s", s->dir);
+    else
+        replay_record_write(abs_dir, json_object_get(s->meta, "command_line"),
+                            json_string_value(json_object_get(s->meta, "cwd")), token, &why);
+    if (why.msg[0] == '\0')
+        json_object_set_new(s->meta, "replay_token", json_string(token));
+    else
+        cp_log_warn("no replay record of this study: %s; run --resume of it will not replay "
+                    "a --cmd, DIR@RATE targets or its working directory", why.msg);
     json_object_set_new(s->meta, "seed", json_integer((json_int_t)s->sweep.seed));
     json_object_set_new(s->meta, "reps", s->sweep.reps_auto ? json_string("auto")
                                                            : json_integer(s->sweep.reps));

@@ -26,6 +26,7 @@
 #include "tables/runs_csv.h"
 #include "tables/runs_writer.h"
 #include "study/meta.h"
+#include "study/replay_record.h"
 
 /* A row of a CSV being rewritten is kept when keep() says so; line is where it starts. */
 typedef bool (*keep_row_fn)(void *ctx, long line, const char *const *cells,
@@ -375,12 +376,19 @@ static const char *not_the_callers(const json_t *meta, long file_uid, char *buf,
 }
 
 /* Refuses to replay from a meta.json the caller did not write what would run or mount
- * something, or to enter the directory it records; CP_OK otherwise. */
-static int check_replay(const char *dir, const json_t *meta, long file_uid, const char *line,
-                        cp_err_t *err)
+ * something, or to enter the directory it records; CP_OK otherwise. The caller wrote it
+ * when the file is the caller's, records the caller's uid, and the caller's own state
+ * directory holds the record of making this study in abs_dir with this command line
+ * (study/replay_record.h): the first two a copy by root or a forged "uid" satisfy. */
+static int check_replay(const char *dir, const char *abs_dir, const json_t *meta,
+                        long file_uid, const char *line, cp_err_t *err)
 {
-    char why[160];
-    if (not_the_callers(meta, file_uid, why, sizeof why) == NULL)
+    char why[PATH_MAX + 512];
+    if (not_the_callers(meta, file_uid, why, sizeof why) == NULL &&
+        replay_record_missing(json_string_value(json_object_get(meta, "replay_token")),
+                              abs_dir, json_object_get(meta, "command_line"),
+                              json_string_value(json_object_get(meta, "cwd")), why,
+                              sizeof why) == NULL)
         return CP_OK;
     const char *what = replays_what(json_object_get(meta, "command_line"));
     if (what != NULL)
@@ -434,7 +442,7 @@ int study_resume_load(const char *dir, char *abs_dir, json_t **meta, int *argc, 
     if (rc == CP_OK) {
         command_line_text(cmd, line, sizeof line);
         cp_log_info("recorded command line: %s", line);
-        rc = check_replay(dir, m, file_uid, line, err);
+        rc = check_replay(dir, abs_dir, m, file_uid, line, err);
     }
     owned_dir_t owned = OWNED_DIR_INIT;
     if (rc == CP_OK)

@@ -7,7 +7,8 @@
 #   directory owned by another user or writable by others;
 # - history.md, report.md and plot images are replaced only with --force; run --out on an
 #   existing empty directory keeps its owner and mode;
-# - run --resume refuses to replay --cmd from a meta.json another user owns or recorded.
+# - run --resume refuses to replay --cmd from a meta.json another user owns or recorded
+#   (tests/cli/test_trust_resume.sh: and from one the caller has no record of making).
 . "$(dirname "$0")/lib.sh"
 set -e
 cd "$WORK"
@@ -268,11 +269,11 @@ expect_status 0 "a study timing a shell command"
 check "meta.json records who ran it" test "$(json_get R/meta.json 'm["uid"]')" = "$(id -u)"
 stopped R
 rm -f ran
-cp -r R R-mine
-run "$CP" run -q --resume R-mine
-expect_status 0 "the caller's own study resumes"
+run "$CP" run -q --resume R
+expect_status 0 "the caller's own study resumes where it was made"
 check "and its shell command runs again (what the refusals below keep from running)" test -e ran
 rm -f ran
+stopped R
 
 # Non-root variant: the recorded owner differs from the caller.
 cp -r R R-other
