@@ -95,7 +95,10 @@ static const opt_use_t run_uses[] = {
              "XXH3), measures only the runs and probes missing from\n"
              "runs.csv and probe.csv and the runs that failed, then\n"
              "analyses and plots; takes no other option but -q and\n"
-             "--max-memory"},
+             "--max-memory. Prints the recorded command line; replays\n"
+             "its --cmd, DIR@RATE targets and working directory only\n"
+             "for the user who made the study there (a replay record in\n"
+             "that user's state directory; docs/security.md)"},
     {.id = OPT_QUICK,
      .help = "a small, fast study: 64M fixture, 1 repetition, probe sizes up\n"
              "to the input's"},
