@@ -153,6 +153,26 @@ for x in pts:
     assert abs(x["error"] - (x["predicted_seconds"] - x["measured_seconds"]) / x["measured_seconds"]) < 1e-9
 assert c["max_abs_error"] == max(abs(x["error"]) for x in pts)
 assert c["unmatched_volumes"] == 0' "$WORK/c.json"
+    # The check's own figures, from the two studies' runs.csv: its measured time is the
+    # later study's median on the disk, and its error is bounded: within 25% of it, plus
+    # how far memory's median moved between the two studies (the CPU's speed: the
+    # prediction starts from the first study's memory runs).
+    check "--check measures the later runs and its error is within 25% and the CPU's move" python3 -c '
+import csv, json, statistics, sys
+c = json.load(open(sys.argv[1]))["check"]
+def med(path, target, t):
+    s = [float(r["seconds"]) for r in csv.DictReader(open(path))
+         if r["target"] == target and int(r["threads"]) == t and r["valid"] == "1"]
+    return statistics.median(s)
+for x in c["points"]:
+    t = x["threads"]
+    measured = med(sys.argv[3] + "/runs.csv", "ondisk", t)
+    moved = abs(med(sys.argv[3] + "/runs.csv", "mem", t) / med(sys.argv[2] + "/runs.csv", "mem", t) - 1)
+    predicted = x["predicted_seconds"]
+    error = (predicted - measured) / measured
+    assert abs(x["measured_seconds"] - measured) <= 1e-6 * measured, (x, measured)
+    assert abs(error) <= 0.25 + moved, f"T={t}: predicted {predicted} s, measured {measured} s, memory moved {moved:.1%}"
+' "$WORK/c.json" "$S" "$WORK/later"
 fi
 run "$CP" predict "$S" --write other=20MB/s --check "$WORK/later"
 expect_status 2 "--check with nothing in common"
