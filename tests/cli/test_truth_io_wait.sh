@@ -67,6 +67,8 @@ slow_s=$(field slow seconds); mem_s=$(field mem seconds)
 slow_io=$(field slow io_wait_s); mem_io=$(field mem io_wait_s)
 slow_read=$(field slow io_read_wait_s); mem_read=$(field mem io_read_wait_s)
 out=$(field slow output_bytes)
+is_figure "the runs' seconds, blocked times and output" "$slow_s" "$mem_s" "$slow_io" "$mem_io" \
+    "$slow_read" "$mem_read" "$out" || { finish; exit 1; }
 # W: the output's bytes at the 20 MB/s cap; the writing's blocked time, the run's less its
 # reads'.
 W=$(awk -v o="$out" 'BEGIN { print o / 20e6 }')
@@ -95,6 +97,7 @@ import csv, sys
 print(list(csv.DictReader(open(sys.argv[1])))[0][sys.argv[2]])" "$WORK/cmd.csv" "$1"
 }
 cmd_s=$(cmd_field seconds); cmd_io=$(cmd_field io_wait_s)
+is_figure "the dd command's seconds and blocked time" "$cmd_s" "$cmd_io"
 echo "dd command: $cmd_s s, blocked $cmd_io s"
 check "the command's io_wait_s is measured by delay accounting" \
     test "$(cmd_field io_wait_source)" = delayacct

@@ -56,27 +56,30 @@ timed() {
     "$@" > "$WORK/timed.json"
     outside=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { print b - a }')
 }
-# clock_held: the record's seconds are the outside clock's, less the process's own start
-# and end (at most 0.15 s and 2%): a clock off by 5% of a 3 s run is caught.
-clock_held() {
-    local s
-    s=$(jq .seconds "$WORK/timed.json")
-    is_figure "the record's seconds" "$s" && is_figure "the outside clock's seconds" "$outside" &&
-        check "compress's clock is the outside clock's ($s s inside, $outside s outside)" \
-            awk -v s="$s" -v o="$outside" 'BEGIN { exit !(s > 0 && s <= o && o - s <= 0.15 + 0.02 * s) }'
-}
 # out_rate T: sets $rate, the output bytes per second into memory at T threads, the best
-# of three runs (the machine's speed, not a moment's noise), each held to the outside
-# clock.
+# of three runs (the machine's speed, not a moment's noise). Each record's seconds are
+# held to the outside clock: never more than it, and, in the run the machine delayed
+# least, less by no more than the process's own start and end (0.15 s and 2%): a clock
+# off by 5% of a 3 s run is off in every run, and caught; another load's delay in one is
+# not a fault of the clock.
 out_rate() {
-    local i r
+    local i r s least=""
     rate=0
     for i in 1 2 3; do
         timed "$CP" compress -i "$WORK/in.bin" -o /dev/null -c "$CODEC" -T "$1" --json -q --warm
-        clock_held
+        s=$(jq .seconds "$WORK/timed.json")
         r=$(jq '.output_bytes / .seconds' "$WORK/timed.json")
+        is_figure "T=$1: the record's seconds, the outside clock's and the rate" "$s" "$outside" "$r" ||
+            continue
+        check "T=$1: the record's $s s are within the outside clock's $outside s" \
+            awk -v s="$s" -v o="$outside" 'BEGIN { exit !(s > 0 && s <= o) }'
+        least=$(awk -v l="$least" -v s="$s" -v o="$outside" \
+                    'BEGIN { d = (o - s) - (0.15 + 0.02 * s); print (l == "" || d < l ? d : l) }')
         rate=$(awk -v a="$rate" -v b="$r" 'BEGIN { print (b > a ? b : a) }')
     done
+    is_figure "T=$1: the clocks' least difference beyond 0.15 s and 2%" "$least" &&
+        check "T=$1: compress's clock is the outside clock's, less its start and end (least excess $least s)" \
+            awk -v d="$least" 'BEGIN { exit !(d <= 0) }'
 }
 out_rate 1
 r1=$rate

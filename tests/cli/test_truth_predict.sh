@@ -37,21 +37,28 @@ CODEC=zstd:9
 TAU=0.10 # the verdict's tolerance (predict's default)
 run "$CP" fixture -o "$WORK/in.bin" --size 32M --kind text -q
 expect_status 0 "a 32 MiB text fixture"
-# r1: output bytes per second into memory at T = 1, the best of three runs, each record's
-# seconds held to the outside clock (less the process's own start and end: at most 0.15 s
-# and 2%; a clock off by 5% of a 3 s run is caught).
-r1=0
+# r1: output bytes per second into memory at T = 1, the best of three runs. Each record's
+# seconds are held to the outside clock: never more than it, and, in the run the machine
+# delayed least, less by no more than the process's own start and end (0.15 s and 2%): a
+# clock off by 5% of a 3 s run is off in every run, and caught; another load's delay in
+# one is not a fault of the clock.
+r1=0 least=""
 for i in 1 2 3; do
     t0=$EPOCHREALTIME
     "$CP" compress -i "$WORK/in.bin" -o /dev/null -c "$CODEC" -T 1 --json -q --warm > "$WORK/r1.json"
     outside=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { print b - a }')
     s=$(jq .seconds "$WORK/r1.json")
-    is_figure "the record's seconds" "$s" && is_figure "the outside clock's seconds" "$outside" &&
-        check "compress's clock is the outside clock's ($s s inside, $outside s outside)" \
-            awk -v s="$s" -v o="$outside" 'BEGIN { exit !(s > 0 && s <= o && o - s <= 0.15 + 0.02 * s) }'
     r=$(jq '.output_bytes / .seconds' "$WORK/r1.json")
+    is_figure "the record's seconds, the outside clock's and the rate" "$s" "$outside" "$r" || continue
+    check "the record's $s s are within the outside clock's $outside s" \
+        awk -v s="$s" -v o="$outside" 'BEGIN { exit !(s > 0 && s <= o) }'
+    least=$(awk -v l="$least" -v s="$s" -v o="$outside" \
+                'BEGIN { d = (o - s) - (0.15 + 0.02 * s); print (l == "" || d < l ? d : l) }')
     r1=$(awk -v a="$r1" -v b="$r" 'BEGIN { print (b > a ? b : a) }')
 done
+is_figure "the clocks' least difference beyond 0.15 s and 2%" "$least" &&
+    check "compress's clock is the outside clock's, less its start and end (least excess $least s)" \
+        awk -v d="$least" 'BEGIN { exit !(d <= 0) }'
 is_figure "the output rate into memory" "$r1" || { finish; exit 1; }
 wb_cap=$(awk -v r="$r1" 'BEGIN { c = int(r / 1e6 + 0.5); print c < 1 ? 1 : c }')
 cpu_cap=$(awk -v r="$r1" 'BEGIN { printf "%d", 30 * r / 1e6 + 0.5 }')
