@@ -4,12 +4,15 @@ chokepoint's analysis: none of analyze's estimators, noises or allowances is use
 Pairs, by the tests' own rule: each of a volume's runs pairs with the memory run at the
 same thread count that ran nearest to it in the sweep's run order (the `order` column; the
 rows' order without it): a neighbour in time saw the same CPU speed. Of each pair the test
-takes the ratio volume / memory:
+takes the volume's run at memory's median speed: its time less the share of memory's
+departure from its median that moves with the CPU (CPU_SHARE: 1 where the compression is
+on the run's path, a flush after it or an O_DIRECT disk that needs less than it; 0 where
+the disk's own time is longer and sets the run's):
 
   mem       memory's median time at that thread count;
-  measured  mem times the median ratio: the volume's time at memory's typical CPU speed;
-  spread    the median of the ratios' distances from their median, over the median ratio:
-            the pairs' own scatter, relative (the tests' noise; 0 for one pair).
+  measured  the median of the pairs' times at memory's median speed;
+  spread    the median of their distances from it, over it: the pairs' own scatter,
+            relative (the tests' noise; 0 for one pair).
 
 The verdict the physics gives (accepted): with tolerance TAU, the boundary b = c / (1 -
 TAU) of memory's time c, and the volume's own time V (an O_DIRECT disk's W = bytes / its
@@ -50,40 +53,62 @@ def runs_of(rows, target, threads):
             if r["target"] == target and int(r["threads"]) == threads]
 
 
-def paired(rows, target, threads):
+def paired(rows, target, threads, cpu_share=1.0):
     """A dict for TARGET at THREADS: measured, spread, mem (memory's median), median (the
-    volume's own), min, max, ratios and pairs. Raises ValueError when either has no run."""
+    volume's own), min, max, times (the pairs' at memory's median speed) and pairs, with
+    CPU_SHARE of memory's departure from its median taken off each volume run. Raises
+    ValueError when either has no run."""
     vol, mem = runs_of(rows, target, threads), runs_of(rows, "mem", threads)
     if not vol or not mem:
         raise ValueError(f"{target} at T={threads}: {len(vol)} runs beside {len(mem)} of memory")
-    ratios = []
+    mem_s = statistics.median(s for _, s in mem)
+    at_mem = []
     for order, seconds in vol:
         nearest = min(mem, key=lambda m: (abs(m[0] - order), m[0]))
-        ratios.append(seconds / nearest[1])
-    mem_s = statistics.median(s for _, s in mem)
-    q = statistics.median(ratios)
-    spread = statistics.median(abs(r - q) for r in ratios) / q
+        at_mem.append(seconds - cpu_share * (nearest[1] - mem_s))
+    measured = statistics.median(at_mem)
+    spread = statistics.median(abs(x - measured) for x in at_mem) / measured
     own = [s for _, s in vol]
-    return {"measured": mem_s * q, "spread": spread, "mem": mem_s, "ratio": q,
+    return {"measured": measured, "spread": spread, "mem": mem_s, "cpu_share": cpu_share,
             "median": statistics.median(own), "min": min(own), "max": max(own),
-            "ratios": ratios, "pairs": len(ratios)}
+            "times": at_mem, "pairs": len(at_mem)}
+
+
+def lab_point(rows, target, threads, written, speed, kind):
+    """The lab's figures of TARGET at THREADS: (paired figures, the volume's own time).
+    WRITTEN is what its device wrote over all of TARGET's rows (shared out by their
+    output), SPEED the lab's write speed; KIND "overlapped" gives the disk's time beside
+    the compression, "flush" the flush tail after it. The pairs take the CPU's share by
+    the physics: 0 where an overlapped disk needs longer than memory."""
+    vol = [r for r in rows if r["target"] == target]
+    total = sum(float(r["output_bytes"]) for r in vol)
+    mine = [float(r["output_bytes"]) for r in vol if int(r["threads"]) == threads]
+    if not mine or not total > 0:
+        raise ValueError(f"{target} at T={threads}: no output to judge")
+    own = sum(mine) / len(mine) * written / total / speed
+    mem = statistics.median(s for _, s in runs_of(rows, "mem", threads))
+    share = 0.0 if kind == "overlapped" and own > mem else 1.0
+    return paired(rows, target, threads, share), own
 
 
 def describe(name, threads, p):
     """One line of a point's figures, for a test's log."""
     return (f"{name} T={threads}: {p['measured']:.3f} s at memory's CPU speed (its own median "
             f"{p['median']:.3f} s, min {p['min']:.3f}, max {p['max']:.3f}); memory "
-            f"{p['mem']:.3f} s; {p['pairs']} pairs, ratios {min(p['ratios']):.3f} to "
-            f"{max(p['ratios']):.3f}, spread {100 * p['spread']:.1f}%")
+            f"{p['mem']:.3f} s; {p['pairs']} pairs at memory's median speed (its CPU's share "
+            f"{p['cpu_share']:.0f}) {min(p['times']):.3f} to {max(p['times']):.3f} s, spread "
+            f"{100 * p['spread']:.1f}%")
 
 
 def unjudgeable(name, threads, p, floor=0.15, noisiest=0.05):
-    """Why the point's figures cannot be judged, or None: the volume faster than memory in
-    its pairs by over FLOOR (the CPU's speed moved between neighbouring runs), or a spread
-    over NOISIEST (a claim of X% is then X% of a figure known to NOISIEST)."""
-    if p["ratio"] < 1.0 - floor:
-        return (f"{name} T={threads}: the volume ran faster than memory beside it (median "
-                f"ratio {p['ratio']:.3f}): the CPU's speed moved between neighbouring runs")
+    """Why the point's figures cannot be judged, or None: the volume faster than memory
+    beside it by over FLOOR of memory's time (the CPU's speed moved between neighbouring
+    runs), or a spread over NOISIEST (a claim of X% is then X% of a figure known to
+    NOISIEST)."""
+    if p["measured"] < (1.0 - floor) * p["mem"]:
+        return (f"{name} T={threads}: the volume ran faster than memory beside it "
+                f"({p['measured']:.3f} s against {p['mem']:.3f} s): the CPU's speed moved "
+                f"between neighbouring runs")
     if p["spread"] > noisiest:
         return (f"{name} T={threads}: the pairs' spread {100 * p['spread']:.1f}% is over "
                 f"{100 * noisiest:.0f}%")

@@ -24,11 +24,11 @@
 # memory's time c (the median of its rows), by the physics of docs/method.md ("The balanced
 # boundary"): the verdict's tolerance 0.10 and a margin of 5% of c plus the pairs' spread,
 # the test's own noise (tests/cli/paired_runs.py: each volume run beside the memory run
-# nearest it in the run order, their ratio; the spread is the ratios' median distance
-# from their median). Balanced is accepted exactly where that physics puts the point on
-# or within a band's edge, and nowhere else. Every prediction must come within 15% of the
-# measured time (memory's median times the median ratio), with no noise added: a point
-# is judged only where the spread is at most 5%.
+# nearest it in the run order, taken to memory's median CPU speed where the compression is
+# on its path; the spread is their median distance from their median). Balanced is
+# accepted exactly where that physics puts the point on or within a band's edge, and
+# nowhere else. Every prediction must come within 15% of the measured time (the pairs'
+# median), with no noise added: a point is judged only where the spread is at most 5%.
 #
 # Judging needs figures of one machine. Where they are not (a volume over 15% faster than
 # memory beside it: the CPU's speed moved between neighbouring runs; other processes
@@ -137,13 +137,15 @@ hold_writeback_room $((out_bytes * 3 / 2))
 # stderr; on stdout what keeps the sweep from being judged ("" when nothing does). Exits
 # non-zero when it cannot read them.
 figures() {
-    PYTHONPATH=$SRC_DIR/tests/cli python3 - "$WORK/runs-$1.csv" "$1" <<'PY'
+    PYTHONPATH=$SRC_DIR/tests/cli python3 - "$WORK/runs-$1.csv" "$1" "$(cat "$WORK/written-$1")" \
+        "$speed" <<'PY'
 import statistics, sys
-from paired_runs import describe, load, paired, unjudgeable
+from paired_runs import describe, lab_point, load, unjudgeable
 rows = load(sys.argv[1])
 why = []
+kind = "overlapped" if sys.argv[2] == "direct" else "flush"
 for t in (1, 2):
-    f = paired(rows, "slow", t)
+    f, _ = lab_point(rows, "slow", t, float(sys.argv[3]), float(sys.argv[4]), kind)
     print(describe(f"{sys.argv[2]} slow", t, f), file=sys.stderr)
     why.append(unjudgeable(f"{sys.argv[2]} slow", t, f))
 # Other processes' load during memory's one-thread runs, in cores: the machine's busy
@@ -228,21 +230,17 @@ judge() {
     PYTHONPATH=$SRC_DIR/tests/cli python3 - "$WORK/runs-$1.csv" "$WORK/analysis-$1.json" \
         "$1" "$(cat "$WORK/written-$1")" "$speed" "$TAU" <<'PY'
 import json, sys
-from paired_runs import accepted, load, paired
+from paired_runs import accepted, lab_point, load
 rows = load(sys.argv[1])
 a = json.load(open(sys.argv[2]))
 sync, written, speed, tau = sys.argv[3], float(sys.argv[4]), float(sys.argv[5]), float(sys.argv[6])
-slow = [r for r in rows if r["target"] == "slow"]
-out_total = sum(float(r["output_bytes"]) for r in slow)
 series = [s for s in a["targets"] if s["name"] == "slow"][0]
 verdicts = {v["threads"]: v for v in series["verdicts"]}
 points = {p["threads"]: p for p in series["points"]}
+kind = "overlapped" if sync == "direct" else "flush"
 for t in (1, 2):
-    f = paired(rows, "slow", t)
-    out = [float(r["output_bytes"]) for r in slow if int(r["threads"]) == t]
-    # The disk's own time: this point's share of the device's bytes over the speed.
-    w = sum(out) / len(out) * written / out_total / speed
-    kind = "overlapped" if sync == "direct" else "flush"
+    # The disk's own time w: this point's share of the device's bytes over the speed.
+    f, w = lab_point(rows, "slow", t, written, speed, kind)
     ok, why = accepted(kind, f["mem"], w, f["measured"], f["spread"], tau)
     v = verdicts[t]
     second = v.get("second_cause")

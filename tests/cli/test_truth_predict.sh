@@ -3,9 +3,9 @@
 # (scripts/lab-volumes.sh), then `predict --volume` on the same volumes from that study's
 # memory runs alone. Every predicted point must come within 10% of the measured time, by
 # the test's own reading of the study (tests/cli/paired_runs.py: each volume run beside
-# the memory run nearest it in the run order; the measured time is memory's median times
-# the median of their ratios), with no noise added: a point is judged only where the
-# ratios' spread is at most 5%. Each verdict must be the physics' (docs/method.md, "The
+# the memory run nearest it in the run order, less memory's departure from its median,
+# the compression being on the run's path before the flush; the measured time is their
+# median), with no noise added: a point is judged only where their spread is at most 5%. Each verdict must be the physics' (docs/method.md, "The
 # balanced boundary"): memory's time c, and the flush tail the volume's own bytes (its
 # device's counters, /sys/block/DEV/stat) over its speed (the cap; on the fast volume the
 # lower of the cap and dd's O_DIRECT speed, timed from outside), against the boundary
@@ -117,7 +117,7 @@ attempt() {
                    "$TAU" "$judged" "$(cat "$WORK/written-wb")" "$(cat "$WORK/written-cpu")" \
                    "${speed[wb]}" "${speed[cpu]}" <<'PY'
 import json, sys
-from paired_runs import accepted, describe, load, paired, unjudgeable
+from paired_runs import accepted, describe, lab_point, load, unjudgeable
 pred = json.load(open(sys.argv[1]))
 rows = load(sys.argv[2])
 tau = float(sys.argv[3])
@@ -137,10 +137,7 @@ for name in ("wb", "cpu"):
 npoints = 0
 for p in pred["predictions"]:
     name, t = p["volume"][1:], p["threads"]
-    f = paired(rows, name, t)
-    vol = [r for r in rows if r["target"] == name]
-    mine = [float(r["output_bytes"]) for r in vol if int(r["threads"]) == t]
-    tail = sum(mine) / len(mine) * written[name] / sum(float(r["output_bytes"]) for r in vol) / speed[name]
+    f, tail = lab_point(rows, name, t, written[name], speed[name], "flush")
     ok, figs = accepted("flush", f["mem"], tail, f["measured"], f["spread"], tau)
     got = f'{p["verdict"]} {p["cause"]}'
     if p["verdict"] == "balanced":
