@@ -85,6 +85,8 @@ expect_status 0 "dd writes 128 MiB onto cpu with O_DIRECT"
 dd_bps=$(awk -v a="$t0" -v b="$EPOCHREALTIME" -v w0="$w0" -v w1="$(written cpu)" 'BEGIN { print (w1 - w0) / (b - a) }')
 rm -f "${dir[cpu]}/dd.bin"
 is_figure "cpu's speed by dd" "$dd_bps" || { finish; exit 1; }
+check "the $cpu_cap MB/s cap holds dd's O_DIRECT writes, to within 10% ($dd_bps B/s)" \
+    awk -v d="$dd_bps" -v c="$cpu_cap" 'BEGIN { exit !(d > 0 && d <= 1.1 * c * 1e6) }'
 declare -A speed
 speed[wb]=$((wb_cap * 1000000))
 speed[cpu]=$(awk -v d="$dd_bps" -v c="$cpu_cap" 'BEGIN { printf "%.0f", (d < c * 1e6 ? d : c * 1e6) }')
