@@ -93,7 +93,7 @@ lab_slow_volume "$cap" 1G
 slow_dir=${slow#slow=}
 dev=$(basename "$(findmnt -no SOURCE --target "$slow_dir")")
 # written: the bytes the volume's device has written (its own counter: sectors of 512 B)
-written() { awk '{ print $7 * 512 }' "/sys/block/$dev/stat"; }
+written() { awk '{ printf "%.0f\n", $7 * 512 }' "/sys/block/$dev/stat"; }
 check "the volume's device ($dev) has its own counters" test -r "/sys/block/$dev/stat"
 
 # The volume's O_DIRECT speed by the test itself: 128 MiB by dd, timed from outside, the

@@ -73,7 +73,7 @@ for v in wb cpu; do
     check "$v's device (${dev[$v]}) has its own counters" test -r "/sys/block/${dev[$v]}/stat"
 done
 # written V: the bytes volume V's device has written (its own counter: sectors of 512 B)
-written() { awk '{ print $7 * 512 }' "/sys/block/${dev[$1]}/stat"; }
+written() { awk '{ printf "%.0f\n", $7 * 512 }' "/sys/block/${dev[$1]}/stat"; }
 
 # The fast volume's own speed by the test: 128 MiB by dd with O_DIRECT, timed from
 # outside, the bytes from its device's counters (30 x r1 may be above the disk under the
