@@ -132,10 +132,15 @@ for name in ("wb", "cpu"):
     lines.append(f'{"ok" if out > 0 and out <= written[name] <= 1.02 * out + 16 * 2**20 else "FAILED"} '
                  f'{name}: its device wrote the rows\' output (within 2% and 16 MiB: {written[name]:.0f} B '
                  f'for {out:.0f} B)')
+    # The probed drain is the lab's speed: at the slow cap, 10% below to 5% above it; on
+    # the fast volume no slower than 10% below, and maybe faster: a throttled loop device
+    # passes its first tens of MB at once at the higher caps (docs/method.md, "Validation
+    # on throttled volumes"), and predict probes files of that size.
     drain = [v for v in pred["volumes"] if v["name"] == "p" + name][0]["drain_bytes_per_s"]
-    lines.append(f'{"ok" if 0.9 * speed[name] <= drain <= 1.05 * speed[name] else "FAILED"} '
-                 f'p{name}: predict\'s probed drain is the lab\'s speed, 10% below to 5% above '
-                 f'({drain:.0f} B/s against {speed[name]:.0f})')
+    top = 1.05 * speed[name] if name == "wb" else float("inf")
+    lines.append(f'{"ok" if 0.9 * speed[name] <= drain <= top else "FAILED"} '
+                 f'p{name}: predict\'s probed drain is the lab\'s speed, 10% below to '
+                 f'{"5% above" if name == "wb" else "any faster"} ({drain:.0f} B/s against {speed[name]:.0f})')
 npoints = 0
 for p in pred["predictions"]:
     name, t = p["volume"][1:], p["threads"]
