@@ -76,8 +76,9 @@ def paired(rows, target, threads, cpu_share=1.0):
 
 def lab_point(rows, target, threads, written, speed, kind):
     """The lab's figures of TARGET at THREADS: (paired figures, the volume's own time).
-    WRITTEN is what its device wrote over all of TARGET's rows (shared out by their
-    output), SPEED the lab's write speed; KIND "overlapped" gives the disk's time beside
+    WRITTEN is what its device's own counters saw over all of TARGET's rows: the rows'
+    output is taken where the device wrote at least that (the tests hold it to), the
+    device's share of it where it wrote less; SPEED is the lab's write speed; KIND "overlapped" gives the disk's time beside
     the compression, "flush" the flush tail after it. The pairs take the CPU's share by
     the physics: 0 where an overlapped disk needs longer than memory."""
     vol = [r for r in rows if r["target"] == target]
@@ -85,7 +86,7 @@ def lab_point(rows, target, threads, written, speed, kind):
     mine = [float(r["output_bytes"]) for r in vol if int(r["threads"]) == threads]
     if not mine or not total > 0:
         raise ValueError(f"{target} at T={threads}: no output to judge")
-    own = sum(mine) / len(mine) * written / total / speed
+    own = sum(mine) / len(mine) * min(1.0, written / total) / speed
     mem = statistics.median(s for _, s in runs_of(rows, "mem", threads))
     share = 0.0 if kind == "overlapped" and own > mem else 1.0
     return paired(rows, target, threads, share), own

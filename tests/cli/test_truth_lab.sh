@@ -170,9 +170,12 @@ PY
 }
 
 # sweep_held SYNC WALL BYTES: the sweep's rows against the test's own figures: their
-# seconds add up to no more than its wall time from outside, and to all of it but 0.5 s a
-# run (starting each run, dropping the input's cache, writing its row); the slow volume's
-# rows' output is what its device wrote, within 2% and 16 MiB (the file system's own).
+# seconds add up to no more than its wall time from outside, and to all of it but 1 s a
+# run (starting each run, dropping the input's cache, removing its output, writing its
+# row: 0.4-0.7 s a run measured here on a loaded machine; a clock 20% slow on 5 s runs is
+# caught); the slow volume's device wrote at least the rows' output, and no more than 15%
+# and 16 MiB beyond it (the file system's own writes between the runs, after each
+# output's removal: 10% measured here, none during the runs).
 sweep_held() {
     local sum n out
     read -r sum n out < <(awk -F, -v s="$(csv_col "$WORK/runs-$1.csv" seconds)" \
@@ -181,10 +184,10 @@ sweep_held() {
         "$WORK/runs-$1.csv")
     is_figure "$1 sweep: its rows' seconds, count and the volume's output" "$sum" "$n" "$out" || return 0
     echo "$1 sweep: $n rows of $sum s in $2 s from outside; the slow rows wrote $out B, its device $3 B"
-    check "$1 sweep: its rows' seconds are its wall time's, less at most 0.5 s a run" \
-        awk -v s="$sum" -v w="$2" -v n="$n" 'BEGIN { exit !(s > 0 && s <= w && w - s <= 0.5 * n) }'
-    check "$1 sweep: the volume's device wrote the rows' output (within 2% and 16 MiB)" \
-        awk -v o="$out" -v d="$3" 'BEGIN { exit !(o > 0 && d >= o && d <= 1.02 * o + 16 * 2^20) }'
+    check "$1 sweep: its rows' seconds are its wall time's, less at most 1 s a run" \
+        awk -v s="$sum" -v w="$2" -v n="$n" 'BEGIN { exit !(s > 0 && s <= w && w - s <= n) }'
+    check "$1 sweep: the volume's device wrote the rows' output, and at most 15% and 16 MiB more" \
+        awk -v o="$out" -v d="$3" 'BEGIN { exit !(o > 0 && d >= o && d <= 1.15 * o + 16 * 2^20) }'
 }
 
 # attempt N: both sweeps and their analyses; 0 when their figures can be judged.

@@ -129,9 +129,11 @@ why, lines = [], []
 for name in ("wb", "cpu"):
     vol = [r for r in rows if r["target"] == name]
     out = sum(float(r["output_bytes"]) for r in vol)
-    lines.append(f'{"ok" if out > 0 and out <= written[name] <= 1.02 * out + 16 * 2**20 else "FAILED"} '
-                 f'{name}: its device wrote the rows\' output (within 2% and 16 MiB: {written[name]:.0f} B '
-                 f'for {out:.0f} B)')
+    # At least the rows' output, and at most 15% and 16 MiB more: the file system's own
+    # writes between the runs, after each output's removal.
+    lines.append(f'{"ok" if out > 0 and out <= written[name] <= 1.15 * out + 16 * 2**20 else "FAILED"} '
+                 f'{name}: its device wrote the rows\' output, and at most 15% and 16 MiB more '
+                 f'({written[name]:.0f} B for {out:.0f} B)')
     # The probed drain is the lab's speed: at the slow cap, 10% below to 5% above it; on
     # the fast volume no slower than 10% below, and maybe faster: a throttled loop device
     # passes its first tens of MB at once at the higher caps (docs/method.md, "Validation
