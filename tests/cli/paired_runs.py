@@ -112,7 +112,7 @@ def unjudgeable(name, threads, p, floor=0.15, noisiest=0.05):
                 f"between neighbouring runs")
     if p["spread"] > noisiest:
         return (f"{name} T={threads}: the pairs' spread {100 * p['spread']:.1f}% is over "
-                f"{100 * noisiest:.0f}%")
+                f"{100 * noisiest:g}%")
     return None
 
 
