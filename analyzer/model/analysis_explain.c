@@ -311,18 +311,35 @@ static wbm_term_t largest_volume_term(const prediction_t *pred)
     return best;
 }
 
+/* The time the volume itself would give the point: with a flush, the predicted time (the
+ * tail comes after the compression); else the longest of its side-by-side terms' own
+ * times (reading, the disk writing while the cores work), which is the point's time once
+ * it passes the cores'. An O_DIRECT disk that needs 0.8 s beside 1.0 s of compression is
+ * 0.8 s, however long the compression makes the point. */
+static double volume_time(const prediction_t *pred)
+{
+    if (pred->part_s[TERM_FLUSH] > 0.0)
+        return pred->seconds;
+    return fmax(pred->own_s[TERM_READ], pred->own_s[TERM_WRITE]);
+}
+
 /* True when a point decided by one term lies on the boundary between the cores and the
  * volume within its noise (analysis_verdict_t.within_noise): the boundary is memory's
- * time (the compute term) over 1 - tolerance. The caller leaves out volumes that cannot
- * reach it (volume_cannot_matter). */
+ * time (the compute term) over 1 - tolerance, and the volume's time (volume_time) is
+ * within the noise of it, or, where the judged time lies on the other side of it, no
+ * farther from it than the judged time is from the prediction. A volume far below the
+ * boundary is not on it because a noisy run came out beyond it: its own time would have
+ * to move, not the run's. The caller leaves out volumes that cannot reach it
+ * (volume_cannot_matter). */
 static bool on_boundary(const prediction_t *pred, double judged_s, double noise_s,
                         double tolerance)
 {
     double boundary = pred->own_s[TERM_COMPUTE] / (1.0 - tolerance);
     if (!(boundary > 0.0) || largest_volume_term(pred) == TERM_COUNT)
         return false;
-    bool sides_differ = (pred->seconds > boundary) != (judged_s > boundary);
-    return sides_differ || fabs(pred->seconds - boundary) <= noise_s;
+    double volume_s = volume_time(pred), distance = fabs(volume_s - boundary);
+    bool sides_differ = (volume_s > boundary) != (judged_s > boundary);
+    return distance <= noise_s || (sides_differ && distance <= fabs(judged_s - pred->seconds));
 }
 
 void explain_verdict(const analysis_series_t *s, const analysis_point_t *p,

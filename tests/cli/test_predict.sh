@@ -153,6 +153,28 @@ for x in pts:
     assert abs(x["error"] - (x["predicted_seconds"] - x["measured_seconds"]) / x["measured_seconds"]) < 1e-9
 assert c["max_abs_error"] == max(abs(x["error"]) for x in pts)
 assert c["unmatched_volumes"] == 0' "$WORK/c.json"
+    # The check's own figures, from the two studies' runs.csv: its measured time is the
+    # later study's median on the disk, and its error is the prediction's against it,
+    # bounded: within a factor of three either way. The runs are 0.05 s on a shared local
+    # disk (predictions twice the time were seen there), so no tighter claim holds here;
+    # this holds --check to the runs, and test_truth_predict holds the model to the lab.
+    check "--check measures the later runs and its error is within a factor of three" python3 -c '
+import csv, json, statistics, sys
+c = json.load(open(sys.argv[1]))["check"]
+def med(path, target, t):
+    s = [float(r["seconds"]) for r in csv.DictReader(open(path))
+         if r["target"] == target and int(r["threads"]) == t and r["valid"] == "1"]
+    return statistics.median(s)
+for x in c["points"]:
+    t = x["threads"]
+    measured = med(sys.argv[3] + "/runs.csv", "ondisk", t)
+    moved = abs(med(sys.argv[3] + "/runs.csv", "mem", t) / med(sys.argv[2] + "/runs.csv", "mem", t) - 1)
+    predicted = x["predicted_seconds"]
+    error = (predicted - measured) / measured
+    assert abs(x["measured_seconds"] - measured) <= 1e-6 * measured, (x, measured)
+    assert abs(x["error"] - error) < 1e-6, (x, error)
+    assert measured / 3 <= predicted <= 3 * measured, f"T={t}: predicted {predicted} s, measured {measured} s, memory moved {moved:.1%}"
+' "$WORK/c.json" "$S" "$WORK/later"
 fi
 run "$CP" predict "$S" --write other=20MB/s --check "$WORK/later"
 expect_status 2 "--check with nothing in common"

@@ -40,6 +40,7 @@ kill "${loops[@]}" 2> /dev/null || true
 wait "${loops[@]}" 2> /dev/null || true
 loaded=$(wait_share loaded.json)
 
+is_figure "the share waited for a core beside the loops and alone" "$loaded" "$alone" &&
 check "beside $cpus busy loops the threads waited for a core at least 40% of the run ($loaded)" \
     python3 -c "import sys; sys.exit(0 if float('$loaded') >= 0.4 else 1)"
 check "and at least 0.25 of the run more than alone ($alone)" \

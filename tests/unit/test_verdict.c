@@ -882,6 +882,50 @@ static void test_boundary_within_the_noise(void **state)
     analysed_free(&x);
 }
 
+/* The boundary is the volume's own time, not a noisy run's. mem compresses in 1.00 s
+ * (three repetitions, paired in blocks), in 10 MB blocks; "below" writes its 79 MB with
+ * O_DIRECT onto a 100 MB/s disk beside the compression: 0.1 s of the first block, then
+ * 0.79 s, so the disk's own time is 0.89 s, far under the boundary 1.0 / 0.9 = 1.11 s; the
+ * model says 1.079 s (the last block's write after the cores), cpu-bound. Its runs in
+ * pairs say 1.115 s, just past the boundary, with a noise of 0.025 s: within the
+ * tolerance and the noise of the prediction, but the disk would have to need 0.22 s more
+ * to reach the boundary, farther than the run is from the model (0.036 s): cpu-bound by
+ * compute, not balanced within the noise (as it was while the prediction's time stood for
+ * the volume's). "near" writes 102.5 MB: the disk needs 1.125 s, within the noise of the
+ * boundary: write-bound by the model, balanced within the noise. */
+static const char direct_boundary_runs_text[] =
+    "target,codec,threads,rep,seconds,input_bytes,output_bytes,block_size,engine,layout,input_target,"
+    "sync,error\n"
+    "mem,zstd:3,1,1,1.00,100000000,79000000,10000000,blocks,split,src,direct,\n"
+    "mem,zstd:3,1,2,1.02,100000000,79000000,10000000,blocks,split,src,direct,\n"
+    "mem,zstd:3,1,3,0.99,100000000,79000000,10000000,blocks,split,src,direct,\n"
+    "below,zstd:3,1,1,1.09,100000000,79000000,10000000,blocks,split,src,direct,\n"
+    "below,zstd:3,1,2,1.135,100000000,79000000,10000000,blocks,split,src,direct,\n"
+    "below,zstd:3,1,3,1.13,100000000,79000000,10000000,blocks,split,src,direct,\n"
+    "near,zstd:3,1,1,1.09,100000000,102500000,10000000,blocks,split,src,direct,\n"
+    "near,zstd:3,1,2,1.135,100000000,102500000,10000000,blocks,split,src,direct,\n"
+    "near,zstd:3,1,3,1.13,100000000,102500000,10000000,blocks,split,src,direct,\n";
+
+static void test_direct_boundary_is_the_volume_time(void **state)
+{
+    (void)state;
+    analysed_t x = analysed_of(direct_boundary_runs_text, "target,op,size_bytes,bytes_per_s\n"
+                                                          "below,write,200000000,100000000\n"
+                                                          "near,write,200000000,100000000\n");
+    const analysis_verdict_t *below = &series_named(x.a, "below")->verdicts[0];
+    assert_close(below->evidence.predicted_s, 1.079, 1e-6);
+    assert_close(below->evidence.paired_s, 1.115, 1e-9);
+    assert_close(below->evidence.noise_s, 0.025, 1e-9);
+    assert_int_equal(below->verdict, VERDICT_CPU);
+    assert_int_equal(below->cause, CAUSE_COMPUTE);
+    assert_false(below->within_noise);
+    const analysis_verdict_t *near = &series_named(x.a, "near")->verdicts[0];
+    assert_close(near->evidence.predicted_s, 1.125, 1e-6);
+    assert_int_equal(near->verdict, VERDICT_BALANCED);
+    assert_true(near->within_noise);
+    analysed_free(&x);
+}
+
 /* Restoring an archive read from two volumes whose speed was not probed (--no-probe):
  * memory restores in 1.0 s, both volumes take 1.54 s. The model cannot say what the
  * volume costs, so nothing is borrowed from the ceilings (an earlier rule called such a
@@ -1086,6 +1130,7 @@ int main(void)
         cmocka_unit_test(test_flusher_wakeup_interval),
         cmocka_unit_test(test_model_choice_among_describing_models),
         cmocka_unit_test(test_boundary_within_the_noise),
+        cmocka_unit_test(test_direct_boundary_is_the_volume_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
