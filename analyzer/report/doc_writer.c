@@ -21,19 +21,20 @@ static bool markdown_special(char c)
 }
 
 /* text[0..len) as Markdown text: each special character after a backslash (CommonMark's
- * escape: it renders as itself), each control character as "\\xNN". */
+ * escape: it renders as itself), each control character (or byte outside UTF-8) as
+ * "\\xNN". */
 static void markdown_escaped(FILE *out, const char *text, size_t len)
 {
-    for (size_t i = 0; i < len; i++) {
-        size_t n = text_control_at(text + i, len - i);
-        if (n > 0) {
+    for (size_t i = 0, n; i < len; i += n) {
+        text_fault_t fault;
+        n = text_char_at(text + i, len - i, &fault);
+        if (fault != TEXT_OK) {
             text_visible(out, text + i, n, false);
-            i += n - 1;
             continue;
         }
         if (markdown_special(text[i]))
             fputc('\\', out);
-        fputc(text[i], out);
+        fwrite(text + i, 1, n, out);
     }
 }
 
@@ -89,15 +90,19 @@ static const char *gap_of(const doc_column_t *c)
     return c->gap != NULL ? c->gap : " ";
 }
 
-/* One cell after its column's gap, padded to the column's width; a control character
- * (none should come this far: readers refuse them) is shown as "\\xNN". */
+/* One cell after its column's gap, padded to the column's width; a control character or
+ * a byte outside UTF-8 (none should come this far: readers refuse them) is shown as
+ * "\\xNN". */
 static void text_cell(FILE *out, const doc_column_t *c, bool first, const char *cell)
 {
     if (!first)
         fputs(gap_of(c), out);
     size_t len = strlen(cell), shown = len;
-    for (size_t i = 0, n; i < len; i += n > 0 ? n : 1)
-        shown += 3 * (n = text_control_at(cell + i, len - i)); /* each byte as "\xNN" */
+    for (size_t i = 0, n; i < len; i += n) {
+        text_fault_t fault;
+        n = text_char_at(cell + i, len - i, &fault);
+        shown += fault != TEXT_OK ? 3 * n : 0; /* each byte as "\xNN" */
+    }
     int pad = c->width > (int)shown ? c->width - (int)shown : 0;
     if (!c->left)
         fprintf(out, "%*s", pad, "");

@@ -179,6 +179,17 @@ expect_one_line_error "failed.csv:3: column 'target': a control character in the
     "analyze: one line with file:line and the column"
 check "no ESC byte on stdout or stderr (analyze)" no_esc "$WORK/out" "$WORK/err"
 
+# A bare 0x9B is CSI to a terminal that reads 8-bit controls: not UTF-8, refused.
+{ echo "target,codec,threads,seconds,input_bytes"
+  echo "mem,zstd:3,1,2.0,1000000000"
+  printf 'x\2332J,zstd:3,1,2.0,1000000000\n'; } > "$WORK/c1.csv"
+run "$CP" analyze "$WORK/c1.csv"
+expect_status 2 "analyze: a target with a bare 0x9B byte refused"
+expect_one_line_error "c1.csv:3: column 'target': a byte that is not UTF-8 in the name" \
+    "analyze: one line with file:line and the column"
+check "no 0x9B byte on stdout or stderr" \
+    bash -c "! grep -q \"\$(printf '\\233')\" '$WORK/out' '$WORK/err'"
+
 # --- numbers: kept or refused ---------------------------------------------------------------
 # fio's bw_bytes 1e300 went through a 40-byte field and came out about 1e38.
 cat > "$WORK/fio.json" <<'JSON'
