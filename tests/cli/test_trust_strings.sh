@@ -179,6 +179,27 @@ expect_one_line_error "failed.csv:3: column 'target': a control character in the
     "analyze: one line with file:line and the column"
 check "no ESC byte on stdout or stderr (analyze)" no_esc "$WORK/out" "$WORK/err"
 
+# --- Markdown that outside text could make ----------------------------------------------
+# A host that is an image, emphasis, a code span and a javascript: link reached history.md
+# as it is, in its heading and a caption: only '\ | < > &' were escaped.
+MDHOST='![x](http://tracker.example/p.png) *b* `c` [l](javascript:alert(1))'
+MDHOST_SHOWN='\!\[x\](http://tracker.example/p.png) \*b\* \`c\` \[l\](javascript:alert(1))'
+for k in 0 1; do
+    mkdir -p "$WORK/mdh/s$k"
+    cp "$REF/compare_host.csv" "$WORK/mdh/s$k/runs.csv"
+    python3 -c 'import json, sys; json.dump({"started": "2026-01-0%sT10:00:00+0000" % sys.argv[2],
+        "status": "complete", "host": {"hostname": sys.argv[1]}}, open(sys.argv[3], "w"))' \
+        "$MDHOST" "$((k + 1))" "$WORK/mdh/s$k/meta.json"
+done
+CHOKEPOINT_GNUPLOT=/nonexistent/gnuplot run "$CP" history "$WORK/mdh" --plots "$WORK/mdh-out"
+expect_status 0 "history --plots: a host made of Markdown"
+check "history.md: no image, link, emphasis or code span from the host" \
+    bash -c "! grep -Fe '![x](' -e '[l](' -e '*b*' -e ' \`c\` ' '$WORK/mdh-out/history.md'"
+check "history.md: the host's heading shows it escaped" \
+    grep -Fxq "## $MDHOST_SHOWN" "$WORK/mdh-out/history.md"
+check "history.md: so does the plot's caption" \
+    grep -Fq "Compression rate on $MDHOST_SHOWN," "$WORK/mdh-out/history.md"
+
 # A bare 0x9B is CSI to a terminal that reads 8-bit controls: not UTF-8, refused.
 { echo "target,codec,threads,seconds,input_bytes"
   echo "mem,zstd:3,1,2.0,1000000000"
