@@ -200,6 +200,56 @@ check "history.md: the host's heading shows it escaped" \
 check "history.md: so does the plot's caption" \
     grep -Fq "Compression rate on $MDHOST_SHOWN," "$WORK/mdh-out/history.md"
 
+# Names and paths analyze wrote around doc_text: the fastest target ("runs at N% of X's
+# speed"), the probe's figures in full (its target's name), the paths in backticks.
+NAME='[a](http://x.example)<b>S</b>'
+NAME_SHOWN='\[a\](http://x.example)\<b\>S\</b\>'
+mkdir -p "$WORK/mdn/p\`q"
+python3 - "$REF" "$WORK/mdn" "$NAME" <<'PY'
+import csv, sys
+ref, out, name = sys.argv[1:]
+def renamed(src, dst, keep=lambda r: True, extra=lambda r: []):
+    reader = csv.DictReader(open(ref + "/" + src))
+    with open(dst, "w", newline="") as f:
+        w = csv.DictWriter(f, reader.fieldnames, lineterminator="\n")
+        w.writeheader()
+        for r in reader:
+            for col in ("target", "input_target"):
+                if r.get(col) == "ssd":
+                    r[col] = name
+            if keep(r):
+                w.writerow(r)
+                for q in extra(r):
+                    w.writerow(q)
+renamed("runs.csv", out + "/nomem.csv", keep=lambda r: r["target"] != "mem")
+renamed("runs.csv", out + "/runs.csv")
+# The largest write size in two groups: a probe note with the target's name in full.
+def groups(r):
+    if r["target"] != name or r["op"] != "write" or r["size_bytes"] != "2000000000":
+        return []
+    rows = []
+    for k, f in enumerate([1.0, 1.01, 2.0, 2.02, 0.99, 2.01]):
+        q = dict(r, rep=str(10 + k), seconds="%.4f" % (float(r["seconds"]) * f))
+        q["bytes_per_s"] = str(int(int(q["size_bytes"]) / float(q["seconds"])))
+        rows.append(q)
+    return rows
+renamed("probe.csv", out + "/p`q/probe.csv", extra=groups)
+PY
+run "$CP" analyze "$WORK/mdn/nomem.csv" --format markdown
+expect_status 0 "analyze --format markdown: a target named in Markdown, no mem runs"
+check "the fastest target's name is escaped where a slower one is held to it" \
+    grep -Fq "of $NAME_SHOWN's speed" "$WORK/out"
+check "no link or HTML from the name anywhere" \
+    bash -c "! grep -Fe '$NAME' -e '[a](' -e '<b>' '$WORK/out'"
+run "$CP" analyze "$WORK/mdn/runs.csv" --probe "$WORK/mdn/p\`q/probe.csv" --format markdown
+expect_status 0 "analyze --format markdown: the name in the probe too, its path with a backtick"
+check "the probe's figures in full name the target escaped" \
+    grep -Fq -- "- probe target '$NAME_SHOWN': its writes at the largest size" "$WORK/out"
+check "no link or HTML from the name anywhere (with the probe)" \
+    bash -c "! grep -Fe '$NAME' -e '[a](' -e '<b>' '$WORK/out'"
+check "a path holding a backtick is code in a longer fence, whole" \
+    grep -Fq "with probe \`\`$WORK/mdn/p\`q/probe.csv\`\`, tolerance" "$WORK/out"
+
 # A bare 0x9B is CSI to a terminal that reads 8-bit controls: not UTF-8, refused.
 { echo "target,codec,threads,seconds,input_bytes"
   echo "mem,zstd:3,1,2.0,1000000000"
