@@ -250,6 +250,19 @@ check "no link or HTML from the name anywhere (with the probe)" \
 check "a path holding a backtick is code in a longer fence, whole" \
     grep -Fq "with probe \`\`$WORK/mdn/p\`q/probe.csv\`\`, tolerance" "$WORK/out"
 
+# An import's file name was put between backticks escaped: a backtick in it ended the
+# code span (and '\' escapes do not work inside one). It is code in a longer fence now.
+mkdir -p "$WORK/mdi"
+cp "$REF/runs.csv" "$WORK/mdi/runs.csv"
+python3 -c 'import json, sys; json.dump({"started": "2026-11-02T09:30:00+0100",
+    "started_from": "--started", "source": "hyperfine", "host": {"hostname": "lab-box"},
+    "import": {"file": sys.argv[1], "table": "runs.csv", "host_given": True}},
+    open(sys.argv[2], "w"))' '/x/h`f_1 *b*.json' "$WORK/mdi/meta.json"
+CHOKEPOINT_GNUPLOT=/nonexistent/gnuplot run "$CP" plot -q "$WORK/mdi"
+expect_status 0 "plot: an import whose file name holds a backtick"
+check "report.md gives the imported file as code, whole" \
+    grep -Fq "from hyperfine's \`\`/x/h\`f_1 *b*.json\`\` by \`chokepoint import\`" "$WORK/mdi/report.md"
+
 # A bare 0x9B is CSI to a terminal that reads 8-bit controls: not UTF-8, refused.
 { echo "target,codec,threads,seconds,input_bytes"
   echo "mem,zstd:3,1,2.0,1000000000"
