@@ -1,8 +1,8 @@
 /* text_check.h - the one rule for a string read from a file (a table's name cell, a field
  * of meta.json, a string of an imported JSON file) before it may reach a report, a plot,
  * the terminal, a path or a command line: no control character (a byte below 0x20, 0x7f,
- * or U+0080..U+009F spelt in UTF-8, which a terminal may take as an escape) and fewer
- * bytes than a bound. Readers check once, where they read, and name the file and the field
+ * or U+0080..U+009F spelt in UTF-8, which a terminal may take as an escape), nothing that
+ * is not UTF-8 (a bare 0x9B is CSI to an 8-bit terminal) and fewer bytes than a bound. Readers check once, where they read, and name the file and the field
  * when a string breaks it; text_visible is for the sinks that must stay safe whatever
  * reaches them (diagnostics on a terminal). */
 #ifndef CP_COMMON_TEXT_CHECK_H
@@ -22,6 +22,7 @@ typedef enum text_fault {
     TEXT_EMPTY,   /* no bytes (a fault only where a value is required) */
     TEXT_LONG,    /* cap bytes or more, the NUL not counted */
     TEXT_CONTROL, /* a control character */
+    TEXT_ENCODING, /* a byte that is no part of valid UTF-8 */
 } text_fault_t;
 
 /* Checks text (NUL-terminated, NULL reads as empty) against the rule with a bound of cap
@@ -37,13 +38,17 @@ text_fault_t text_check_bytes(const char *text, size_t len, size_t cap, size_t *
  * bytes). */
 const char *text_fault_says(text_fault_t fault, size_t cap, char *buf, size_t buf_cap);
 
-/* The byte length of the control character at text[0..len), 0 when there is none there
- * (1 for a byte below 0x20 or 0x7f, 2 for U+0080..U+009F in UTF-8). */
-size_t text_control_at(const char *text, size_t len);
+/* The character at text[0..len), text at a character's start: its byte length (1 to 4;
+ * 1 for a byte that starts no valid UTF-8 sequence; 0 when len is 0), and in *fault (when
+ * not NULL) whether it may be written as it is: TEXT_OK, TEXT_CONTROL (a byte below 0x20,
+ * 0x7f, U+0080..U+009F) or TEXT_ENCODING (a byte outside UTF-8). A loop over a text steps
+ * by the length, so that a continuation byte is never read as a character of its own. */
+size_t text_char_at(const char *text, size_t len, text_fault_t *fault);
 
-/* Writes text[0..len) to out with every control character shown as "\xNN" (each of its
- * bytes), so nothing written can move a terminal's cursor, set its title or end a line;
- * keep_newlines writes '\n' as it is (a diagnostic's own line end). */
+/* Writes text[0..len) to out with every control character and every byte outside UTF-8
+ * shown as "\xNN" (each of its bytes), so nothing written can move a terminal's cursor,
+ * set its title or end a line; keep_newlines writes '\n' as it is (a diagnostic's own
+ * line end). */
 void text_visible(FILE *out, const char *text, size_t len, bool keep_newlines);
 
 #endif

@@ -240,14 +240,15 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, const 
 {
     FILE *out = d->out;
     char label[300], buf[1024], r1[32], r2[32], r3[32], r4[32], r5[32];
+    char esc[2 * sizeof buf + 8]; /* buf escaped: its words may quote names and paths */
     const analysis_ceiling_t *ceil = &a->ceilings[s->ceiling];
     series_method(s, buf, sizeof buf);
     char heading[700];
     doc_heading(d, 3, "%s", doc_escape(d, series_label(s, label, sizeof label), heading,
                                        sizeof heading));
-    doc_sentence(d, "  ", "%s", buf);
+    doc_sentence(d, "  ", "%s", doc_escape(d, buf, esc, sizeof esc));
     if (series_sources(s, buf, sizeof buf))
-        doc_sentence(d, "  ", "%s", buf);
+        doc_sentence(d, "  ", "%s", doc_escape(d, buf, esc, sizeof esc));
 
     static const doc_column_t point_columns[] = {
         {.title = "threads", .width = 7},
@@ -379,16 +380,19 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, const 
     const char *indent = doc_indent(d, "  ");
     fprintf(out, "%sverdict at %d thread%s: %s", indent, last->threads,
             last->threads == 1 ? "" : "s", verdict_name(s->verdict));
-    if (!s->cpu_ceiling && strcmp(last->fastest, s->name) != 0)
-        fprintf(out, "; runs at %.0f%% of %s's speed", 100.0 * last->relative_speed, last->fastest);
+    if (!s->cpu_ceiling && strcmp(last->fastest, s->name) != 0) {
+        fprintf(out, "; runs at %.0f%% of ", 100.0 * last->relative_speed);
+        doc_text(d, last->fastest);
+        fputs("'s speed", out);
+    }
     fputs(doc_break(d), out);
     const analysis_point_t *top = &s->points[s->npoints - 1];
     cause_words(s, top, last, a->tolerance, buf, sizeof buf);
-    fprintf(out, "%swhy: %s%s", indent, buf, doc_break(d));
+    fprintf(out, "%swhy: %s%s", indent, doc_escape(d, buf, esc, sizeof esc), doc_break(d));
     prediction_words(top, buf, sizeof buf);
     if (buf[0])
         fprintf(out, "%sat %d thread%s: %s%s", indent, top->threads,
-                top->threads == 1 ? "" : "s", buf, doc_break(d));
+                top->threads == 1 ? "" : "s", doc_escape(d, buf, esc, sizeof esc), doc_break(d));
     if (last->has_stage_verdict)
         fprintf(out, "%spipeline at %d thread%s: reader busy %.0f%%, %s %.0f%%, writer "
                      "%.0f%% of the run (busiest: %s)%s",
@@ -404,12 +408,13 @@ static void write_series(const analysis_t *a, const analysis_series_t *s, const 
     for (size_t k = 0; k < s->npoints; k++)
         if (time_split_words(&s->points[k], buf, sizeof buf)[0])
             fprintf(out, "%sat %d thread%s, %s%s", indent, s->points[k].threads,
-                    s->points[k].threads == 1 ? "" : "s", buf, doc_break(d));
+                    s->points[k].threads == 1 ? "" : "s", doc_escape(d, buf, esc, sizeof esc),
+                    doc_break(d));
     crossover_words(a, s, buf, sizeof buf);
-    fprintf(out, "%s%s%s", indent, buf, doc_break(d));
+    fprintf(out, "%s%s%s", indent, doc_escape(d, buf, esc, sizeof esc), doc_break(d));
     answer_whatif(a, s, buf, sizeof buf);
     if (buf[0])
-        fprintf(out, "%swhat-if: %s\n", indent, buf);
+        fprintf(out, "%swhat-if: %s\n", indent, doc_escape(d, buf, esc, sizeof esc));
     fputc('\n', out);
 }
 
@@ -421,14 +426,14 @@ static int render(const void *view, const doc_t *d, cp_err_t *err)
     doc_section(d, 1, "", "What limits the job");
     /* The opening line's words differ: a terminal's is a lower-case line with the
      * tolerance in parentheses, a document's a sentence with the paths as code. */
-    if (doc_is_markdown(d))
-        fprintf(out, "Analysis of `%s`%s%s%s, tolerance %.0f%%.\n\n", a->runs_path,
-                a->probe_path ? " with probe `" : "", a->probe_path ? a->probe_path : "",
-                a->probe_path ? "`" : "", 100.0 * a->tolerance);
-    else
-        fprintf(out, "analysis of %s%s%s (tolerance %.0f%%)\n", a->runs_path,
-                a->probe_path ? " with probe " : "", a->probe_path ? a->probe_path : "",
-                100.0 * a->tolerance);
+    bool md = doc_is_markdown(d);
+    fputs(md ? "Analysis of " : "analysis of ", out);
+    doc_code(d, a->runs_path);
+    if (a->probe_path) {
+        fputs(" with probe ", out);
+        doc_code(d, a->probe_path);
+    }
+    fprintf(out, md ? ", tolerance %.0f%%.\n\n" : " (tolerance %.0f%%)\n", 100.0 * a->tolerance);
     fprintf(out, "%zu run%s in %zu series", a->runs_used, a->runs_used == 1 ? "" : "s",
             a->nseries);
     if (a->runs_skipped > 0)
@@ -452,8 +457,11 @@ static int render(const void *view, const doc_t *d, cp_err_t *err)
     if (full) {
         doc_section(d, 0, "  the probe's figures in full:\n", "The probe's figures in full:");
         for (size_t i = 0; i < a->nprobe_notes; i++)
-            if (a->probe_notes[i].detail != NULL)
-                fprintf(out, "%s%s\n", doc_item(d, "  "), a->probe_notes[i].detail);
+            if (a->probe_notes[i].detail != NULL) {
+                fputs(doc_item(d, "  "), out);
+                doc_text(d, a->probe_notes[i].detail);
+                fputc('\n', out);
+            }
         fputc('\n', out);
     }
     if (fflush(out) != 0 || ferror(out))
@@ -463,7 +471,8 @@ static int render(const void *view, const doc_t *d, cp_err_t *err)
 
 int analysis_write_summary(const analysis_t *a, FILE *out, cp_err_t *err)
 {
-    char label[300], rate[32], cpu[32], vol[32], wr[32], rd[32], words[1024];
+    char label[300], shown[4 * sizeof label], rate[32], cpu[32], vol[32], wr[32], rd[32];
+    char words[1024];
     const doc_t text = {.out = out, .style = &doc_style_text};
     /* The analysis' own order (by codec, memory first, targets as given), as every
      * report has it. */
@@ -471,7 +480,8 @@ int analysis_write_summary(const analysis_t *a, FILE *out, cp_err_t *err)
         fputc('\n', out);
     int width = 14;
     for (size_t i = 0; i < a->nseries; i++) {
-        int w = (int)strlen(series_label(&a->series[i], label, sizeof label));
+        int w = (int)strlen(doc_escape(&text, series_label(&a->series[i], label, sizeof label),
+                                       shown, sizeof shown));
         width = w > width ? w : width;
     }
     fprintf(out, "%-*s %8s %-12s %11s %11s %13s %11s %11s %6s\n", width, "target (codec)",
@@ -481,7 +491,8 @@ int analysis_write_summary(const analysis_t *a, FILE *out, cp_err_t *err)
         const analysis_series_t *s = &a->series[j];
         const analysis_verdict_t *v = &s->verdicts[s->npoints - 1];
         fprintf(out, "%-*s %8d %-12s %11s %11s %13s %11s %11s %5.0f%%\n", width,
-                series_label(s, label, sizeof label), v->threads, verdict_name(v->verdict),
+                doc_escape(&text, series_label(s, label, sizeof label), shown, sizeof shown),
+                v->threads, verdict_name(v->verdict),
                 analysis_format_rate(v->bytes_per_s, rate, sizeof rate),
                 analysis_format_rate(v->cpu_ceiling_bps, cpu, sizeof cpu),
                 analysis_format_rate(s->cpu_ceiling ? NAN : s->write_speed_bps, vol, sizeof vol),
@@ -496,8 +507,10 @@ int analysis_write_summary(const analysis_t *a, FILE *out, cp_err_t *err)
             "CPU, write or read)\n\n",
             any_decompress ? "uncompressed (restored, for a decompression)" : "input");
     answer_write_failed(a, &text, "");
-    for (size_t j = 0; j < a->nseries; j++)
-        fprintf(out, "%s\n", answer_sentence(a, &a->series[j], words, sizeof words));
+    for (size_t j = 0; j < a->nseries; j++) {
+        doc_text(&text, answer_sentence(a, &a->series[j], words, sizeof words));
+        fputc('\n', out);
+    }
     /* The notes under the answer; the probe matching's are on stderr already. */
     answer_write_notes(a, &text, "! ", false);
     if (fflush(out) != 0 || ferror(out))

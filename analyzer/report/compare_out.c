@@ -520,8 +520,11 @@ static int render(const void *view, const doc_t *d, cp_err_t *err)
     /* Only Markdown has the figures: md_figures writes Markdown (--plots asks for it). */
     if (v->plots != NULL && doc_is_markdown(d)) {
         fprintf(out, "\n## Plots\n");
-        if (v->plots->gnuplot_missing)
-            fprintf(out, "\n%s\n", v->plots->notice);
+        if (v->plots->gnuplot_missing) {
+            fputc('\n', out);
+            doc_text(d, v->plots->notice); /* it names paths */
+            fputc('\n', out);
+        }
         const md_figures_style_t style = {.blank_before = true, .heading = true};
         md_figures_write(out, v->plots, &style);
     }

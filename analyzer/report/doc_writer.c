@@ -13,27 +13,57 @@
 /* ---- escaping ------------------------------------------------------------------------- */
 
 /* The characters Markdown gives a meaning inside a line of text or a table cell that a
- * name must not take on: '\\' (an escape), '|' (a cell's end), '<' and '>' (raw HTML, a
- * quote at a line's start) and '&' (an entity). */
+ * name must not take on: '\\' (an escape), '|' (a cell's end), '<' and '>' (raw HTML, an
+ * autolink, a quote at a line's start), '&' (an entity), '[', ']' and '!' (a link, an
+ * image), '*', '_' and '~' (emphasis, strikethrough), '`' (a code span) and '#' (a
+ * heading, its closing sequence). '(' and ')' need none: without an unescaped ']' before
+ * them they open no link. */
 static bool markdown_special(char c)
 {
-    return c == '\\' || c == '|' || c == '<' || c == '>' || c == '&';
+    return strchr("\\|<>&[]!*_~`#", c) != NULL && c != '\0';
+}
+
+/* Where text[0..len) would open a block at a line's start: the offset of the mark to
+ * escape, or -1. A text may land at a line's start (a list item's words, a caption), where
+ * "- x", "+ x", "1. x" and "1) x" open a list and a line of only '-' or '=' underlines a
+ * heading (or rules a line); other '-', '+', '=' stay as they are ("usb-ssd",
+ * "--started"). */
+static long markdown_block_mark(const char *text, size_t len)
+{
+    if (len > 0 && (text[0] == '-' || text[0] == '+' || text[0] == '=')) {
+        size_t i = 1;
+        while (i < len && (text[i] == text[0] || text[i] == ' '))
+            i++;
+        if (len == 1 || text[1] == ' ' || (i == len && text[0] != '+'))
+            return 0;
+        return -1;
+    }
+    size_t i = 0;
+    while (i < len && i < 9 && text[i] >= '0' && text[i] <= '9')
+        i++;
+    if (i > 0 && i < len && (text[i] == '.' || text[i] == ')') &&
+        (i + 1 == len || text[i + 1] == ' '))
+        return (long)i;
+    return -1;
 }
 
 /* text[0..len) as Markdown text: each special character after a backslash (CommonMark's
- * escape: it renders as itself), each control character as "\\xNN". */
-static void markdown_escaped(FILE *out, const char *text, size_t len)
+ * escape: it renders as itself), a block mark at its start too when block_marks (not in a
+ * table cell or a heading, where none opens a block), each control character
+ * (or byte outside UTF-8) as "\\xNN". */
+static void markdown_escaped(FILE *out, const char *text, size_t len, bool block_marks)
 {
-    for (size_t i = 0; i < len; i++) {
-        size_t n = text_control_at(text + i, len - i);
-        if (n > 0) {
+    long mark = block_marks ? markdown_block_mark(text, len) : -1;
+    for (size_t i = 0, n; i < len; i += n) {
+        text_fault_t fault;
+        n = text_char_at(text + i, len - i, &fault);
+        if (fault != TEXT_OK) {
             text_visible(out, text + i, n, false);
-            i += n - 1;
             continue;
         }
-        if (markdown_special(text[i]))
+        if (markdown_special(text[i]) || (long)i == mark)
             fputc('\\', out);
-        fputc(text[i], out);
+        fwrite(text + i, 1, n, out);
     }
 }
 
@@ -89,15 +119,19 @@ static const char *gap_of(const doc_column_t *c)
     return c->gap != NULL ? c->gap : " ";
 }
 
-/* One cell after its column's gap, padded to the column's width; a control character
- * (none should come this far: readers refuse them) is shown as "\\xNN". */
+/* One cell after its column's gap, padded to the column's width; a control character or
+ * a byte outside UTF-8 (none should come this far: readers refuse them) is shown as
+ * "\\xNN". */
 static void text_cell(FILE *out, const doc_column_t *c, bool first, const char *cell)
 {
     if (!first)
         fputs(gap_of(c), out);
     size_t len = strlen(cell), shown = len;
-    for (size_t i = 0, n; i < len; i += n > 0 ? n : 1)
-        shown += 3 * (n = text_control_at(cell + i, len - i)); /* each byte as "\xNN" */
+    for (size_t i = 0, n; i < len; i += n) {
+        text_fault_t fault;
+        n = text_char_at(cell + i, len - i, &fault);
+        shown += fault != TEXT_OK ? 3 * n : 0; /* each byte as "\xNN" */
+    }
     int pad = c->width > (int)shown ? c->width - (int)shown : 0;
     if (!c->left)
         fprintf(out, "%*s", pad, "");
@@ -124,10 +158,13 @@ static void text_table_row(FILE *out, const doc_table_t *t, const char *const ce
     for (size_t i = 0; i < t->ncolumns; i++) {
         if (t->columns[i].text_hidden)
             continue;
-        if (t->columns[i].text_in_parens)
-            fprintf(out, " (%s)", cells[i]);
-        else
+        if (t->columns[i].text_in_parens) {
+            fputs(" (", out);
+            text_visible(out, cells[i], strlen(cells[i]), false);
+            fputc(')', out);
+        } else {
             text_cell(out, &t->columns[i], i == 0, cells[i]);
+        }
     }
     fprintf(out, "%s\n", note != NULL ? note : "");
 }
@@ -193,7 +230,7 @@ static void markdown_section(FILE *out, int level, const char *text_title, const
 {
     (void)text_title;
     markdown_heading_open(out, level);
-    markdown_escaped(out, title, strlen(title));
+    markdown_escaped(out, title, strlen(title), false);
     markdown_heading_close(out, level);
 }
 
@@ -229,7 +266,7 @@ static void markdown_cell(FILE *out, const char *cell)
     size_t n = strlen(cell);
     while (n > 0 && cell[n - 1] == ' ')
         n--;
-    markdown_escaped(out, cell, n);
+    markdown_escaped(out, cell, n, false);
 }
 
 static void markdown_table_row(FILE *out, const doc_table_t *t, const char *const cells[],
@@ -273,9 +310,35 @@ const doc_style_t doc_style_markdown = {
 void doc_text(const doc_t *d, const char *text)
 {
     if (d->style->markdown)
-        markdown_escaped(d->out, text, strlen(text));
+        markdown_escaped(d->out, text, strlen(text), true);
     else
         text_visible(d->out, text, strlen(text), false);
+}
+
+void doc_code(const doc_t *d, const char *text)
+{
+    size_t len = strlen(text);
+    if (!d->style->markdown) {
+        text_visible(d->out, text, len, false);
+        return;
+    }
+    size_t longest = 0, run = 0;
+    for (size_t i = 0; i < len; i++) {
+        run = text[i] == '`' ? run + 1 : 0;
+        longest = run > longest ? run : longest;
+    }
+    /* A space inside each fence where the text starts or ends with a backtick (CommonMark
+     * strips one from each side). */
+    bool pad = len > 0 && (text[0] == '`' || text[len - 1] == '`');
+    for (size_t i = 0; i <= longest; i++)
+        fputc('`', d->out);
+    if (pad)
+        fputc(' ', d->out);
+    text_visible(d->out, text, len, false);
+    if (pad)
+        fputc(' ', d->out);
+    for (size_t i = 0; i <= longest; i++)
+        fputc('`', d->out);
 }
 
 const char *doc_escape(const doc_t *d, const char *text, char *buf, size_t cap)

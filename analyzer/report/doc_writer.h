@@ -77,16 +77,25 @@ typedef struct doc {
 } doc_t;
 
 /* Writes text that came from outside the program (a name, a host, a path, a time read
- * from a file) so that it reads as itself in the document: in Markdown '\\', '|', '<', '>'
- * and '&' escaped with a backslash (no raw HTML, entity, cell break or quote), in text as
- * it is; in both, a control character as "\\xNN". Table cells and section titles are
- * escaped by the table and section calls themselves: give them the text as it is. */
+ * from a file) so that it reads as itself in the document: in Markdown each character that
+ * could make it raw HTML, an entity, an autolink, a link or an image, emphasis, a code
+ * span, a heading or a cell's end ('\\', '|', '<', '>', '&', '[', ']', '!', '*', '_', '~',
+ * '`', '#') after a backslash, and a '-', '+', '=' or "1." that would open a block at a
+ * line's start too; in text as it is; in both, a control character (or a byte outside
+ * UTF-8) as "\\xNN". Ordinary names ("zstd:3", "usb-ssd", "/mnt/x") come out unchanged.
+ * Table cells and section titles are escaped by the table and section calls themselves:
+ * give them the text as it is. */
 void doc_text(const doc_t *d, const char *text);
 
 /* doc_text into buf (cap bytes, cut to fit without leaving half an escape). Returns buf.
  * For a text that goes into a printf-style doc call or a document's own fprintf; never for
  * a table cell or a section title (they would be escaped twice). */
 const char *doc_escape(const doc_t *d, const char *text, char *buf, size_t cap);
+
+/* Writes text from outside (a path) as code: in Markdown a code span whose fence is one
+ * backtick longer than the longest run of backticks in text (so none ends it early), in
+ * text as it is; in both, a control character as "\\xNN". */
+void doc_code(const doc_t *d, const char *text);
 
 /* Whether the document is written as Markdown. Only for the few places where the two
  * styles give a piece another shape (a list in one, a table in the other); each says why. */

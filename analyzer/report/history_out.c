@@ -258,8 +258,11 @@ static int render(const void *view, const doc_t *d, cp_err_t *err)
         /* Only Markdown has the figures: md_figures writes Markdown (--plots asks for it). */
         if (v->plots != NULL && doc_is_markdown(d)) {
             const plot_set_t *ps = &v->plots[k];
-            if (ps->gnuplot_missing)
-                fprintf(out, "\n%s\n", ps->notice);
+            if (ps->gnuplot_missing) {
+                fputc('\n', out);
+                doc_text(d, ps->notice); /* it names paths */
+                fputc('\n', out);
+            }
             char hostdir[256];
             history_plot_host_dir(h->host, hostdir, sizeof hostdir);
             const md_figures_style_t style = {.dir = hostdir, .blank_before = true};
@@ -268,7 +271,9 @@ static int render(const void *view, const doc_t *d, cp_err_t *err)
         fputc('\n', out);
         if (h->latest == NULL) {
             doc_label(d, "  ", "latest against the one before");
-            fprintf(out, ": %s\n", h->note);
+            fputs(": ", out);
+            doc_text(d, h->note); /* an error's words may quote names */
+            fputc('\n', out);
             continue;
         }
         /* A heading that runs straight into the first pair's own empty line, as history

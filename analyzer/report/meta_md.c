@@ -42,9 +42,10 @@ static void import_markdown(const json_t *meta, FILE *out)
 {
     const json_t *import = json_object_get(meta, "import");
     fprintf(out, "\n## How this was measured\n\n");
-    fprintf(out, "- Imported: %s from %s's `%s` by `chokepoint import` (docs/formats.md, "
-            "\"meta.json of an import\").\n", str_or(import, "table", "?"),
-            str_or(meta, "source", "?"), str_or(import, "file", "?"));
+    fprintf(out, "- Imported: %s from %s's ", str_or(import, "table", "?"),
+            str_or(meta, "source", "?"));
+    doc_code(markdown(out), raw_or(import, "file", "?")); /* a code span: not escaped */
+    fprintf(out, " by `chokepoint import` (docs/formats.md, \"meta.json of an import\").\n");
     fprintf(out, "- Host: %s%s; started %s (%s).\n",
             str_or(json_object_get(meta, "host"), "hostname", "unknown"),
             json_is_true(json_object_get(import, "host_given")) ? ""

@@ -180,7 +180,8 @@ void plot_crossover_label(const analysis_series_t *s, bool multi_codec, char *bu
                           size_t cap)
 {
     char name[256];
-    snprintf(buf, cap, "%s: %s from T = %.2g",
+    /* one decimal, as the analysis' own text gives T: 2.5, 12.5, 123.0 */
+    snprintf(buf, cap, "%s: %s from T = %.1f",
              plot_series_name(s, multi_codec, name, sizeof name), plot_crossover_term_words(s),
              s->crossover_threads);
 }

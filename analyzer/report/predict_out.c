@@ -379,7 +379,9 @@ static void write_people(const predict_report_t *r, const doc_t *d)
                         predict_source_name(vol->source));
             crossover_words(f, c, v, words, sizeof words);
             doc_label(d, "  ", "crossover");
-            fprintf(out, ": %s%s", words, doc_sentence_end(d));
+            fputs(": ", out);
+            doc_text(d, words); /* it may name the volume */
+            fputs(doc_sentence_end(d), out);
             static const doc_column_t columns[] = {
                 {.title = "T", .width = 5},
                 {.title = "seconds", .width = 9},

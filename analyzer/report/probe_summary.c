@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/text_check.h"
 #include "measure/sink.h"
 #include "model/probe_speeds.h"
 #include "model/stats.h"
@@ -59,7 +60,11 @@ static double target_cap(const probe_row_t *rows, size_t n, const char *target, 
 static void print_target_heading(FILE *out, const probe_row_t *rows, size_t n,
                                  const probe_row_t *r)
 {
-    fprintf(out, "target %s: %s", r->target, r->fs_type);
+    /* probe.csv's names reach a terminal: any control character shown, not sent */
+    fputs("target ", out);
+    text_visible(out, r->target, strlen(r->target), false);
+    fputs(": ", out);
+    text_visible(out, r->fs_type, strlen(r->fs_type), false);
     if (r->is_ram)
         fputs(" (RAM)", out);
     else if (r->rotational == 1)

@@ -35,8 +35,11 @@ int report_markdown_write(FILE *out, const analysis_t *a, const plot_set_t *plot
     if (plots->nskipped > 0) {
         fputs(plots->gnuplot_missing ? "\n" : "", out);
         fputs("Not drawn:\n\n", out);
-        for (size_t i = 0; i < plots->nskipped; i++)
-            fprintf(out, "- %s\n", plots->skipped[i]);
+        for (size_t i = 0; i < plots->nskipped; i++) {
+            fputs("- ", out);
+            doc_text(&(doc_t){.out = out, .style = &doc_style_markdown}, plots->skipped[i]);
+            fputc('\n', out);
+        }
     }
     return ferror(out) ? CP_EIO : 0;
 }

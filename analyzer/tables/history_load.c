@@ -241,9 +241,10 @@ static int load_one(history_set_t *set, const char *path, const analysis_options
     return CP_OK;
 }
 
-/* Records a directory whose name holds a control character (it would reach the reports,
- * the plots' labels and the terminal): skipped, its path shown with "\xNN" in their place. */
-static int skip_named(history_set_t *set, const char *path)
+/* Records a directory whose name holds a control character or a byte outside UTF-8
+ * (fault; it would reach the reports, the plots' labels and the terminal): skipped, its
+ * path shown with "\xNN" in their place. */
+static int skip_named(history_set_t *set, const char *path, text_fault_t fault)
 {
     char *shown = NULL;
     size_t len = 0;
@@ -255,7 +256,9 @@ static int skip_named(history_set_t *set, const char *path)
         free(shown);
         return CP_ENOMEM;
     }
-    int rc = skip_add(set, shown, "the directory's name holds a control character");
+    char says[64];
+    int rc = skip_add(set, shown, "the directory's name %s",
+                      text_fault_says(fault, PATH_MAX, says, sizeof says));
     free(shown);
     return rc;
 }
@@ -289,8 +292,9 @@ static int walk(history_set_t *set, const char *dir, int depth,
             free(names[i]);
             continue;
         }
-        if (text_check(name, PATH_MAX) == TEXT_CONTROL)
-            rc = skip_named(set, path);
+        text_fault_t fault = text_check(name, PATH_MAX);
+        if (fault == TEXT_CONTROL || fault == TEXT_ENCODING)
+            rc = skip_named(set, path, fault);
         else if (set->n >= HISTORY_MAX_STUDIES)
             rc = skip_add(set, path, "more than %d studies: left out", HISTORY_MAX_STUDIES);
         else if (has_file(path, "meta.json") || has_file(path, "runs.csv"))

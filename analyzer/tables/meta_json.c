@@ -221,10 +221,11 @@ static text_fault_t field_text_fault(const char *text, size_t len, size_t cap, b
         return TEXT_OK; /* an empty string reads as absent */
     if (!lines_ok)
         return text_check_bytes(text, len, cap, NULL);
-    for (size_t i = 0; i < len; i++) {
-        size_t n = text_control_at(text + i, len - i);
-        if (n > 0 && text[i] != '\n' && text[i] != '\t')
-            return TEXT_CONTROL;
+    for (size_t i = 0, n; i < len; i += n) {
+        text_fault_t fault;
+        n = text_char_at(text + i, len - i, &fault);
+        if (fault != TEXT_OK && text[i] != '\n' && text[i] != '\t')
+            return fault;
     }
     return len >= cap ? TEXT_LONG : TEXT_OK;
 }

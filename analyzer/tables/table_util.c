@@ -37,6 +37,9 @@ int table_name(const csv_table_t *t, size_t row, int col, bool required, char ou
     if (fault == TEXT_CONTROL)
         return cp_err_set(err, CP_EDATA, "%s:%ld: column '%s': a control character in "
                           "the name", csv_table_name(t), csv_table_line(t, row), column);
+    if (fault == TEXT_ENCODING)
+        return cp_err_set(err, CP_EDATA, "%s:%ld: column '%s': a byte that is not UTF-8 in "
+                          "the name", csv_table_name(t), csv_table_line(t, row), column);
     memcpy(out, text, len + 1);
     return 0;
 }

@@ -179,6 +179,101 @@ expect_one_line_error "failed.csv:3: column 'target': a control character in the
     "analyze: one line with file:line and the column"
 check "no ESC byte on stdout or stderr (analyze)" no_esc "$WORK/out" "$WORK/err"
 
+# --- Markdown that outside text could make ----------------------------------------------
+# A host that is an image, emphasis, a code span and a javascript: link reached history.md
+# as it is, in its heading and a caption: only '\ | < > &' were escaped.
+MDHOST='![x](http://tracker.example/p.png) *b* `c` [l](javascript:alert(1))'
+MDHOST_SHOWN='\!\[x\](http://tracker.example/p.png) \*b\* \`c\` \[l\](javascript:alert(1))'
+for k in 0 1; do
+    mkdir -p "$WORK/mdh/s$k"
+    cp "$REF/compare_host.csv" "$WORK/mdh/s$k/runs.csv"
+    python3 -c 'import json, sys; json.dump({"started": "2026-01-0%sT10:00:00+0000" % sys.argv[2],
+        "status": "complete", "host": {"hostname": sys.argv[1]}}, open(sys.argv[3], "w"))' \
+        "$MDHOST" "$((k + 1))" "$WORK/mdh/s$k/meta.json"
+done
+CHOKEPOINT_GNUPLOT=/nonexistent/gnuplot run "$CP" history "$WORK/mdh" --plots "$WORK/mdh-out"
+expect_status 0 "history --plots: a host made of Markdown"
+check "history.md: no image, link, emphasis or code span from the host" \
+    bash -c "! grep -Fe '![x](' -e '[l](' -e '*b*' -e ' \`c\` ' '$WORK/mdh-out/history.md'"
+check "history.md: the host's heading shows it escaped" \
+    grep -Fxq "## $MDHOST_SHOWN" "$WORK/mdh-out/history.md"
+check "history.md: so does the plot's caption" \
+    grep -Fq "Compression rate on $MDHOST_SHOWN," "$WORK/mdh-out/history.md"
+
+# Names and paths analyze wrote around doc_text: the fastest target ("runs at N% of X's
+# speed"), the probe's figures in full (its target's name), the paths in backticks.
+NAME='[a](http://x.example)<b>S</b>'
+NAME_SHOWN='\[a\](http://x.example)\<b\>S\</b\>'
+mkdir -p "$WORK/mdn/p\`q"
+python3 - "$REF" "$WORK/mdn" "$NAME" <<'PY'
+import csv, sys
+ref, out, name = sys.argv[1:]
+def renamed(src, dst, keep=lambda r: True, extra=lambda r: []):
+    reader = csv.DictReader(open(ref + "/" + src))
+    with open(dst, "w", newline="") as f:
+        w = csv.DictWriter(f, reader.fieldnames, lineterminator="\n")
+        w.writeheader()
+        for r in reader:
+            for col in ("target", "input_target"):
+                if r.get(col) == "ssd":
+                    r[col] = name
+            if keep(r):
+                w.writerow(r)
+                for q in extra(r):
+                    w.writerow(q)
+renamed("runs.csv", out + "/nomem.csv", keep=lambda r: r["target"] != "mem")
+renamed("runs.csv", out + "/runs.csv")
+# The largest write size in two groups: a probe note with the target's name in full.
+def groups(r):
+    if r["target"] != name or r["op"] != "write" or r["size_bytes"] != "2000000000":
+        return []
+    rows = []
+    for k, f in enumerate([1.0, 1.01, 2.0, 2.02, 0.99, 2.01]):
+        q = dict(r, rep=str(10 + k), seconds="%.4f" % (float(r["seconds"]) * f))
+        q["bytes_per_s"] = str(int(int(q["size_bytes"]) / float(q["seconds"])))
+        rows.append(q)
+    return rows
+renamed("probe.csv", out + "/p`q/probe.csv", extra=groups)
+PY
+run "$CP" analyze "$WORK/mdn/nomem.csv" --format markdown
+expect_status 0 "analyze --format markdown: a target named in Markdown, no mem runs"
+check "the fastest target's name is escaped where a slower one is held to it" \
+    grep -Fq "of $NAME_SHOWN's speed" "$WORK/out"
+check "no link or HTML from the name anywhere" \
+    bash -c "! grep -Fe '$NAME' -e '[a](' -e '<b>' '$WORK/out'"
+run "$CP" analyze "$WORK/mdn/runs.csv" --probe "$WORK/mdn/p\`q/probe.csv" --format markdown
+expect_status 0 "analyze --format markdown: the name in the probe too, its path with a backtick"
+check "the probe's figures in full name the target escaped" \
+    grep -Fq -- "- probe target '$NAME_SHOWN': its writes at the largest size" "$WORK/out"
+check "no link or HTML from the name anywhere (with the probe)" \
+    bash -c "! grep -Fe '$NAME' -e '[a](' -e '<b>' '$WORK/out'"
+check "a path holding a backtick is code in a longer fence, whole" \
+    grep -Fq "with probe \`\`$WORK/mdn/p\`q/probe.csv\`\`, tolerance" "$WORK/out"
+
+# An import's file name was put between backticks escaped: a backtick in it ended the
+# code span (and '\' escapes do not work inside one). It is code in a longer fence now.
+mkdir -p "$WORK/mdi"
+cp "$REF/runs.csv" "$WORK/mdi/runs.csv"
+python3 -c 'import json, sys; json.dump({"started": "2026-11-02T09:30:00+0100",
+    "started_from": "--started", "source": "hyperfine", "host": {"hostname": "lab-box"},
+    "import": {"file": sys.argv[1], "table": "runs.csv", "host_given": True}},
+    open(sys.argv[2], "w"))' '/x/h`f_1 *b*.json' "$WORK/mdi/meta.json"
+CHOKEPOINT_GNUPLOT=/nonexistent/gnuplot run "$CP" plot -q "$WORK/mdi"
+expect_status 0 "plot: an import whose file name holds a backtick"
+check "report.md gives the imported file as code, whole" \
+    grep -Fq "from hyperfine's \`\`/x/h\`f_1 *b*.json\`\` by \`chokepoint import\`" "$WORK/mdi/report.md"
+
+# A bare 0x9B is CSI to a terminal that reads 8-bit controls: not UTF-8, refused.
+{ echo "target,codec,threads,seconds,input_bytes"
+  echo "mem,zstd:3,1,2.0,1000000000"
+  printf 'x\2332J,zstd:3,1,2.0,1000000000\n'; } > "$WORK/c1.csv"
+run "$CP" analyze "$WORK/c1.csv"
+expect_status 2 "analyze: a target with a bare 0x9B byte refused"
+expect_one_line_error "c1.csv:3: column 'target': a byte that is not UTF-8 in the name" \
+    "analyze: one line with file:line and the column"
+check "no 0x9B byte on stdout or stderr" \
+    bash -c "! grep -q \"\$(printf '\\233')\" '$WORK/out' '$WORK/err'"
+
 # --- numbers: kept or refused ---------------------------------------------------------------
 # fio's bw_bytes 1e300 went through a 40-byte field and came out about 1e38.
 cat > "$WORK/fio.json" <<'JSON'

@@ -136,7 +136,7 @@ static void test_names_escaped(void **state)
                             "| target | s |\n|---|---:|\n"
                             "| c\\|d\\\\\\|e | 1 |\n"
                             "| \\<script\\>x\\</script\\> | 2 |\n"
-                            "| a\\x1b]0;T\\x07b | 3 |\n"
+                            "| a\\x1b\\]0;T\\x07b | 3 |\n"
                             "\n"
                             "\\> \\&amp; \\\\ x\n");
     free(md);
@@ -148,6 +148,90 @@ static void test_names_escaped(void **state)
                               "<script>x</script>    2\n"
                               "a\\x1b]0;T\\x07b        3\n"
                               "> &amp; \\ x\n");
+    free(text);
+}
+
+/* doc_text in Markdown of each text, one a line. */
+static void write_markdown_active(const doc_t *d)
+{
+    static const char *const texts[] = {
+        "![x](http://tracker.example/p.png) *b* `c` [l](javascript:alert(1))",
+        "# h #", "a_b_ ~~s~~", "- x", "+ x", "1. x", "12) x", "---", "===", "=",
+        /* ordinary names and words: as they are */
+        "zstd:3", "usb-ssd", "/mnt/x", "--started", "1.5 MB", "-x", "a (b) c", "+1%",
+        "\x9b" "2J",
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        doc_text(d, texts[i]);
+        fputc('\n', d->out);
+    }
+}
+
+/* Every character outside text could make a link, an image, emphasis, a code span or a
+ * heading with is escaped; a line's start is escaped where it would open a list or a
+ * heading's underline; ordinary names stay as they are. */
+static void test_markdown_active(void **state)
+{
+    (void)state;
+    char *md = render(&doc_style_markdown, write_markdown_active);
+    assert_string_equal(md,
+        "\\!\\[x\\](http://tracker.example/p.png) \\*b\\* \\`c\\` \\[l\\](javascript:alert(1))\n"
+        "\\# h \\#\n"
+        "a\\_b\\_ \\~\\~s\\~\\~\n"
+        "\\- x\n"
+        "\\+ x\n"
+        "1\\. x\n"
+        "12\\) x\n"
+        "\\---\n"
+        "\\===\n"
+        "\\=\n"
+        "zstd:3\nusb-ssd\n/mnt/x\n--started\n1.5 MB\n-x\na (b) c\n+1%\n"
+        "\\x9b2J\n");
+    free(md);
+    /* doc_escape escapes as doc_text does. */
+    const doc_t d = {.out = stdout, .style = &doc_style_markdown};
+    char buf[64];
+    assert_string_equal(doc_escape(&d, "*a*", buf, sizeof buf), "\\*a\\*");
+}
+
+static void write_code(const doc_t *d)
+{
+    static const char *const paths[] = {"/tmp/r_1.csv", "a`b", "`x``", "c\x1b" "d"};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        doc_code(d, paths[i]);
+        fputc('\n', d->out);
+    }
+}
+
+/* A path as code: a fence longer than any backtick run in it, so none ends the span. */
+static void test_code(void **state)
+{
+    (void)state;
+    char *md = render(&doc_style_markdown, write_code);
+    assert_string_equal(md, "`/tmp/r_1.csv`\n``a`b``\n``` `x`` ```\n`c\\x1bd`\n");
+    free(md);
+    char *text = render(&doc_style_text, write_code);
+    assert_string_equal(text, "/tmp/r_1.csv\na`b\n`x``\nc\\x1bd\n");
+    free(text);
+}
+
+static void write_parens(const doc_t *d)
+{
+    static const doc_column_t columns[] = {
+        {.title = "name", .left = true},
+        {.title = "basis", .left = true, .text_in_parens = true},
+    };
+    const doc_table_t t = {.columns = columns, .ncolumns = 2};
+    const char *row[] = {"a", "b\x1b]0;T\x07"};
+    doc_table_row(d, &t, row, NULL);
+}
+
+/* A text cell in parentheses shows a control character as a cell of its own does. */
+static void test_parens_cell_visible(void **state)
+{
+    (void)state;
+    char *text = render(&doc_style_text, write_parens);
+    assert_string_equal(text, "a (b\\x1b]0;T\\x07)\n");
     free(text);
 }
 
@@ -172,6 +256,9 @@ int main(void)
         cmocka_unit_test(test_alarm_fits_its_buffer),
         cmocka_unit_test(test_names_escaped),
         cmocka_unit_test(test_escape_fits_its_buffer),
+        cmocka_unit_test(test_markdown_active),
+        cmocka_unit_test(test_code),
+        cmocka_unit_test(test_parens_cell_visible),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -173,6 +173,13 @@ static void test_short_labels(void **state)
     s.crossover_lead = TERM_COMPUTE;
     plot_crossover_label(&s, true, buf, sizeof buf);
     assert_string_equal(buf, "slow (zstd:3): the disk's flush from T = 2.5");
+    /* T read as a number at any size: not "1.2e+02", nor 12.5 rounded to "12" */
+    s.crossover_threads = 12.5;
+    plot_crossover_label(&s, true, buf, sizeof buf);
+    assert_string_equal(buf, "slow (zstd:3): the disk's flush from T = 12.5");
+    s.crossover_threads = 123.0;
+    plot_crossover_label(&s, true, buf, sizeof buf);
+    assert_string_equal(buf, "slow (zstd:3): the disk's flush from T = 123.0");
 }
 
 static void test_measured_text(void **state)
