@@ -287,19 +287,30 @@ static void test_time_split_over_the_pipeline_threads(void **state)
 
 /* ---- notes on the figures given --------------------------------------------------------- */
 
-/* The note of a that holds every one of the given strings (NULL-terminated), or NULL. */
+/* Whether n's text or its detail holds each of first and the strings after it in ap. */
+static bool note_has_all(const analysis_note_t *n, const char *first, va_list ap)
+{
+    for (const char *want = first; want != NULL; want = va_arg(ap, const char *))
+        if (strstr(n->text, want) == NULL && (n->detail == NULL || strstr(n->detail, want) == NULL))
+            return false;
+    return true;
+}
+
+/* The first note, of the probe matching's or the probes' own (their short text or its
+ * detail), holding every one of the strings given (NULL-terminated); NULL if none. */
 static const char *note_with(const analysis_t *a, const char *first, ...)
 {
-    for (size_t i = 0; i < a->nnotes; i++) {
-        bool all = true;
-        va_list ap;
-        va_start(ap, first);
-        for (const char *want = first; want != NULL && all; want = va_arg(ap, const char *))
-            all = strstr(a->notes[i].text, want) != NULL;
-        va_end(ap);
-        if (all)
-            return a->notes[i].text;
-    }
+    const analysis_note_t *lists[] = {a->notes, a->probe_notes};
+    const size_t counts[] = {a->nnotes, a->nprobe_notes};
+    for (size_t l = 0; l < 2; l++)
+        for (size_t i = 0; i < counts[l]; i++) {
+            va_list ap;
+            va_start(ap, first);
+            bool all = note_has_all(&lists[l][i], first, ap);
+            va_end(ap);
+            if (all)
+                return lists[l][i].text;
+        }
     return NULL;
 }
 
