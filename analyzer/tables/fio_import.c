@@ -139,7 +139,8 @@ static uint64_t job_size(const json_t *root, const json_t *job, const json_t *si
         return size;
     if (fio_size(job_option(root, job, "filesize"), &size) && size > 0)
         return size;
-    return (uint64_t)json_integer_value(json_object_get(side, "io_bytes"));
+    json_int_t moved = json_integer_value(json_object_get(side, "io_bytes"));
+    return moved > 0 ? (uint64_t)moved : 0; /* 0: not known */
 }
 
 /* The repetition number of the row about to be appended: one more than the rows of the
@@ -234,7 +235,7 @@ int fio_import_write(FILE *out, const fio_import_t *imp, cp_err_t *err)
         csv_named_row_t row = {0};
         csv_named_text(&row, "target", r->target);
         csv_named_text(&row, "op", probe_op_name(r->op));
-        csv_named_num(&row, "size_bytes", 0, (double)r->size_bytes);
+        csv_named_num(&row, "size_bytes", 0, r->size_bytes > 0 ? (double)r->size_bytes : NAN);
         csv_named_num(&row, "rep", 0, r->rep);
         csv_named_num(&row, "seconds", 6, r->seconds > 0 ? r->seconds : NAN);
         csv_named_num(&row, "bytes_per_s", 0, r->bytes_per_s);

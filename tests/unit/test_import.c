@@ -266,7 +266,38 @@ static void test_hyperfine_refusals(void **state)
     hf_refused("{\"results\":[{\"command\":\"c\",\"times\":[1.0],"
                "\"parameters\":{\"threads\":\"2.5\"}}]}", "has no threads parameter");
     hf_refused("{\"results\":[{\"command\":\"c\",\"times\":[0],"
-               "\"parameters\":{\"threads\":\"2\"}}]}", "time 1 is not a positive number");
+               "\"parameters\":{\"threads\":\"2\"}}]}", "time 1 is not a number of seconds");
+    /* runs.csv keeps microseconds: 0.4 us would be written as 0, which analyze refuses. */
+    hf_refused("{\"results\":[{\"command\":\"c\",\"times\":[1.0,4e-7],"
+               "\"parameters\":{\"threads\":\"2\"}}]}",
+               "time 2 is not a number of seconds of at least a microsecond");
+}
+
+/* A job whose size neither its options nor its io_bytes give is written with size_bytes
+ * empty (not 0, which probe.csv's loader refuses): what import writes, analyze reads. */
+static void test_fio_unknown_size_loads(void **state)
+{
+    (void)state;
+    const char *text = "{\"fio version\":\"fio-3.33\",\"jobs\":[{\"jobname\":\"ssd\","
+                       "\"groupid\":0,\"error\":0,\"job options\":{\"rw\":\"write\"},"
+                       "\"write\":{\"io_bytes\":-5,\"bw_bytes\":1000,\"runtime\":2000}}]}";
+    fio_import_t imp;
+    cp_err_t err = {0};
+    assert_int_equal(fio_parse(text, &imp, &err), CP_OK);
+    assert_int_equal(imp.rows[0].size_bytes, 0);
+    char *csv = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&csv, &len);
+    assert_int_equal(fio_import_write(out, &imp, &err), CP_OK);
+    fclose(out);
+    probe_table_t *t = NULL;
+    if (probe_table_load_buffer("probe.csv", csv, len, &t, &err) != CP_OK)
+        fail_msg("%s", err.msg);
+    assert_int_equal(t->nrows, 1);
+    assert_true(isnan(t->rows[0].size_bytes));
+    probe_table_free(t);
+    free(csv);
+    fio_import_free(&imp);
 }
 
 static void test_not_json(void **state)
@@ -394,6 +425,7 @@ int main(void)
         cmocka_unit_test(test_fio_jobs_groups_and_sync),
         cmocka_unit_test(test_fio_sync_modes),
         cmocka_unit_test(test_fio_refusals),
+        cmocka_unit_test(test_fio_unknown_size_loads),
         cmocka_unit_test(test_hyperfine_threads_and_commands),
         cmocka_unit_test(test_hyperfine_parameters_name),
         cmocka_unit_test(test_hyperfine_refusals),
