@@ -275,6 +275,31 @@ static void test_hyperfine_refusals(void **state)
 
 /* A job whose size neither its options nor its io_bytes give is written with size_bytes
  * empty (not 0, which probe.csv's loader refuses): what import writes, analyze reads. */
+/* A name with blanks at its ends is written quoted, so probe.csv's loader (which trims
+ * the blanks of a field not quoted) reads the same name back. */
+static void test_fio_blank_ended_name_loads(void **state)
+{
+    (void)state;
+    const char *text = "{\"fio version\":\"fio-3.33\",\"jobs\":[{\"jobname\":\" ssd \","
+                       "\"groupid\":0,\"error\":0,\"job options\":{\"rw\":\"write\"},"
+                       "\"write\":{\"io_bytes\":4096,\"bw_bytes\":1000,\"runtime\":2000}}]}";
+    fio_import_t imp;
+    cp_err_t err = {0};
+    assert_int_equal(fio_parse(text, &imp, &err), CP_OK);
+    char *csv = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&csv, &len);
+    assert_int_equal(fio_import_write(out, &imp, &err), CP_OK);
+    fclose(out);
+    probe_table_t *t = NULL;
+    if (probe_table_load_buffer("probe.csv", csv, len, &t, &err) != CP_OK)
+        fail_msg("%s", err.msg);
+    assert_string_equal(t->rows[0].target, " ssd ");
+    probe_table_free(t);
+    free(csv);
+    fio_import_free(&imp);
+}
+
 static void test_fio_unknown_size_loads(void **state)
 {
     (void)state;
@@ -426,6 +451,7 @@ int main(void)
         cmocka_unit_test(test_fio_sync_modes),
         cmocka_unit_test(test_fio_refusals),
         cmocka_unit_test(test_fio_unknown_size_loads),
+        cmocka_unit_test(test_fio_blank_ended_name_loads),
         cmocka_unit_test(test_hyperfine_threads_and_commands),
         cmocka_unit_test(test_hyperfine_parameters_name),
         cmocka_unit_test(test_hyperfine_refusals),
