@@ -14,6 +14,17 @@ static const char *str_or(const json_t *o, const char *key, const char *fallback
     return v != NULL && v[0] != '\0' ? v : fallback;
 }
 
+/* text as one cell of a Markdown table: a backslash and '|' escaped, a control character
+ * (which would end the row) written as a space. */
+static void md_cell(FILE *out, const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p != '\0'; p++) {
+        if (*p == '\\' || *p == '|')
+            fputc('\\', out);
+        fputc(*p < 0x20 || *p == 0x7f ? ' ' : *p, out);
+    }
+}
+
 /* The section for a meta.json `chokepoint import` wrote (tables/meta_json.h's
  * meta_create_import): who measured, where and when, and that nothing else is recorded. */
 static void import_markdown(const json_t *meta, FILE *out)
@@ -131,8 +142,17 @@ void meta_write_markdown(const json_t *meta, FILE *out)
             snprintf(kind, sizeof kind, "disk (reported rotational)");
         else
             snprintf(kind, sizeof kind, "disk");
-        fprintf(out, "| %s | %s | %s | %s %s | %s |\n", str_or(t, "name", "?"),
-                str_or(t, "dir", "-"), str_or(t, "fs_type", "-"), str_or(t, "mount_source", ""),
-                str_or(t, "device", "-"), kind);
+        /* The names come from the file: each cell escaped, so a row keeps its columns. */
+        fputs("| ", out);
+        md_cell(out, str_or(t, "name", "?"));
+        fputs(" | ", out);
+        md_cell(out, str_or(t, "dir", "-"));
+        fputs(" | ", out);
+        md_cell(out, str_or(t, "fs_type", "-"));
+        fputs(" | ", out);
+        md_cell(out, str_or(t, "mount_source", ""));
+        fputc(' ', out);
+        md_cell(out, str_or(t, "device", "-"));
+        fprintf(out, " | %s |\n", kind);
     }
 }
