@@ -182,7 +182,8 @@ static void markdown_table_head(FILE *out, const doc_table_t *t)
     fputc('\n', out);
 }
 
-/* A cell's text without the spaces around it, its '|' escaped (it would end the cell). */
+/* A cell's text without the spaces around it, its '|' escaped (it would end the cell) and
+ * its backslashes too (one before a '|' would escape the escape). */
 static void markdown_cell(FILE *out, const char *cell)
 {
     while (*cell == ' ')
@@ -191,7 +192,7 @@ static void markdown_cell(FILE *out, const char *cell)
     while (n > 0 && cell[n - 1] == ' ')
         n--;
     for (size_t i = 0; i < n; i++) {
-        if (cell[i] == '|')
+        if (cell[i] == '|' || cell[i] == '\\')
             fputc('\\', out);
         fputc(cell[i], out);
     }

@@ -152,7 +152,7 @@ void doc_table_head(const doc_t *d, const doc_table_t *t);
  * Text: the indent, each cell after its column's gap padded to its width (a text_hidden
  * column left out), then the note.
  * Markdown: "| cell | ... |", each cell trimmed of the spaces a text layout put around it
- * and its '|' escaped, the note ending cell t->note_column. Nothing is kept. */
+ * and its '|' and backslashes escaped, the note ending cell t->note_column. Nothing is kept. */
 void doc_table_row(const doc_t *d, const doc_table_t *t, const char *const cells[],
                    const char *note);
 
