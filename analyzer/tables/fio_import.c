@@ -183,9 +183,18 @@ static int job_row(const char *name, const json_t *root, const json_t *jobs, con
     if (!(bw > 0))
         return cp_err_set(err, CP_EDATA, "%s: job '%s' has no %s bandwidth (%s.bw_bytes "
                           "missing or 0)", name, r.target, side_name, side_name);
+    /* probe.csv keeps whole bytes per second, and no table holds 2^63 or more. */
+    if (!(bw >= 1 && bw < 0x1p63))
+        return cp_err_set(err, CP_EDATA, "%s: job '%s': %s.bw_bytes %g is not a speed "
+                          "(1 to 2^63 bytes/s)", name, r.target, side_name, bw);
     r.bytes_per_s = bw;
     r.seconds = json_number_value(json_object_get(side, "runtime")) / 1000.0;
+    if (!(r.seconds >= 1e-6 && r.seconds < 0x1p63))
+        r.seconds = 0; /* not a time a table holds: unknown */
     r.size_bytes = job_size(root, job, side);
+    if ((double)r.size_bytes >= 0x1p63)
+        return cp_err_set(err, CP_EDATA, "%s: job '%s': its size is past 2^63 bytes", name,
+                          r.target);
     r.sync = job_sync(root, job);
     r.block_bytes = job_block(root, job, r.op);
     const char *dir = job_option(root, job, "directory");

@@ -116,6 +116,14 @@ static int result_names(const char *name, const json_t *results, size_t i,
     return CP_OK;
 }
 
+/* A result's CPU mean (key "user" or "system") in seconds, 0 when absent; NAN (written
+ * empty: unknown) when negative or past what a table holds (2^63). */
+static double cpu_mean(const json_t *result, const char *key)
+{
+    double v = json_number_value(json_object_get(result, key));
+    return v >= 0 && v < 0x1p63 ? v : NAN;
+}
+
 /* Appends one row per time of result i to imp (whose rows have room). */
 static int result_rows(const char *name, const json_t *results, size_t i,
                        const hyperfine_sizes_t *sizes, hyperfine_import_t *imp, cp_err_t *err)
@@ -135,15 +143,15 @@ static int result_rows(const char *name, const json_t *results, size_t i,
     int rc = result_names(name, results, i, sizes, &row, err);
     if (rc != CP_OK)
         return rc;
-    row.cpu_user_s = json_number_value(json_object_get(result, "user"));
-    row.cpu_sys_s = json_number_value(json_object_get(result, "system"));
+    row.cpu_user_s = cpu_mean(result, "user");
+    row.cpu_sys_s = cpu_mean(result, "system");
     const json_t *exit_codes = json_object_get(result, "exit_codes");
     size_t k;
     const json_t *t;
     json_array_foreach(times, k, t) {
         row.seconds = json_number_value(t);
         /* runs.csv keeps microseconds: a shorter time would be written as 0. */
-        if (!json_is_number(t) || !(row.seconds >= 1e-6))
+        if (!json_is_number(t) || !(row.seconds >= 1e-6 && row.seconds < 0x1p63))
             return cp_err_set(err, CP_EDATA, "%s: result %zu ('%.60s'): time %zu is not a "
                               "number of seconds of at least a microsecond", name, i + 1,
                               cmd, k + 1);

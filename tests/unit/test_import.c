@@ -273,6 +273,21 @@ static void test_hyperfine_refusals(void **state)
                "time 2 is not a number of seconds of at least a microsecond");
 }
 
+/* fio's figures a table cannot hold are refused, not cut: bw_bytes 1e300 was written as
+ * the first 39 digits (about 1e38). */
+static void test_fio_absurd_speed_refused(void **state)
+{
+    (void)state;
+    fio_import_t imp;
+    cp_err_t err = {0};
+    const char *text = "{\"fio version\":\"fio-3.33\",\"jobs\":[{\"jobname\":\"ssd\","
+                       "\"groupid\":0,\"error\":0,\"job options\":{\"rw\":\"write\"},"
+                       "\"write\":{\"io_bytes\":4096,\"bw_bytes\":1e300,\"runtime\":2000}}]}";
+    assert_int_equal(fio_parse(text, &imp, &err), CP_EDATA);
+    assert_string_equal(err.msg, "in.json: job 'ssd': write.bw_bytes 1e+300 is not a speed (1 "
+                                 "to 2^63 bytes/s)");
+}
+
 /* A job whose size neither its options nor its io_bytes give is written with size_bytes
  * empty (not 0, which probe.csv's loader refuses): what import writes, analyze reads. */
 /* A name with blanks at its ends is written quoted, so probe.csv's loader (which trims
@@ -451,6 +466,7 @@ int main(void)
         cmocka_unit_test(test_fio_sync_modes),
         cmocka_unit_test(test_fio_refusals),
         cmocka_unit_test(test_fio_unknown_size_loads),
+        cmocka_unit_test(test_fio_absurd_speed_refused),
         cmocka_unit_test(test_fio_blank_ended_name_loads),
         cmocka_unit_test(test_hyperfine_threads_and_commands),
         cmocka_unit_test(test_hyperfine_parameters_name),
