@@ -10,6 +10,7 @@
 #include "common/target_name.h"
 #include "model/data_source.h"
 #include "tables/csv_out.h"
+#include "tables/csv_table.h"
 #include "tables/import_json.h"
 #include "tables/probe_writer.h"
 
@@ -107,10 +108,13 @@ static int job_op(const char *name, const char *job_name, const char *pattern, p
         *op = PROBE_WRITE;
     else if (strcmp(pattern, "read") == 0)
         *op = PROBE_READ;
-    else
+    else {
+        char shown[32]; /* the option as the message shows it: printable, one line */
+        csv_table_printable(pattern, shown, sizeof shown);
         return cp_err_set(err, CP_EDATA, "%s: job '%s' is not sequential (rw=%s): the model "
                           "takes sequential speeds; import jobs with rw=write or rw=read",
-                          name, job_name, pattern);
+                          name, job_name, shown);
+    }
     return CP_OK;
 }
 

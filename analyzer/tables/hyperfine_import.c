@@ -10,6 +10,7 @@
 #include "common/bounds.h"
 #include "model/data_source.h"
 #include "tables/csv_out.h"
+#include "tables/csv_table.h"
 #include "tables/import_json.h"
 #include "tables/runs_writer.h"
 
@@ -105,14 +106,19 @@ static int result_names(const char *name, const json_t *results, size_t i,
         target = sizes->target != NULL ? sizes->target : cmd;
     const char *codec = import_json_text(params, "codec");
     snprintf(series, sizeof series, "cmd:%s", cmd);
-    if (!import_json_name(target, row->target))
-        return cp_err_set(err, CP_EDATA, "%s: cannot name the target '%.60s' (1 to %d "
+    char shown[64]; /* a name refused is shown printable: the message stays one line */
+    if (!import_json_name(target, row->target)) {
+        csv_table_printable(target, shown, sizeof shown);
+        return cp_err_set(err, CP_EDATA, "%s: cannot name the target '%s' (1 to %d "
                           "printable bytes); give --target NAME or a target parameter", name,
-                          target, CP_NAME_MAX - 1);
-    if (!import_json_name(codec != NULL ? codec : series, row->codec))
-        return cp_err_set(err, CP_EDATA, "%s: cannot name the series '%.60s' (1 to %d "
+                          shown, CP_NAME_MAX - 1);
+    }
+    if (!import_json_name(codec != NULL ? codec : series, row->codec)) {
+        csv_table_printable(codec != NULL ? codec : series, shown, sizeof shown);
+        return cp_err_set(err, CP_EDATA, "%s: cannot name the series '%s' (1 to %d "
                           "printable bytes); give hyperfine a codec parameter (-L codec NAME)",
-                          name, codec != NULL ? codec : series, CP_NAME_MAX - 1);
+                          name, shown, CP_NAME_MAX - 1);
+    }
     return CP_OK;
 }
 
@@ -136,10 +142,12 @@ static int result_rows(const char *name, const json_t *results, size_t i,
     if (cmd == NULL || !json_is_array(times))
         return cp_err_set(err, CP_EDATA, "%s: result %zu has no command or times (hyperfine "
                           "1.x's --export-json)", name, i + 1);
+    char shown[64]; /* the command as messages show it: printable, one line */
+    csv_table_printable(cmd, shown, sizeof shown);
     if (row.threads == 0)
-        return cp_err_set(err, CP_EDATA, "%s: result %zu ('%.60s') has no threads parameter "
+        return cp_err_set(err, CP_EDATA, "%s: result %zu ('%s') has no threads parameter "
                           "of 1..%d; run hyperfine with -P threads 1 8 or -L threads 1,2,4",
-                          name, i + 1, cmd, CP_MAX_THREADS);
+                          name, i + 1, shown, CP_MAX_THREADS);
     int rc = result_names(name, results, i, sizes, &row, err);
     if (rc != CP_OK)
         return rc;
@@ -152,9 +160,9 @@ static int result_rows(const char *name, const json_t *results, size_t i,
         row.seconds = json_number_value(t);
         /* runs.csv keeps microseconds: a shorter time would be written as 0. */
         if (!json_is_number(t) || !(row.seconds >= 1e-6 && row.seconds < 0x1p63))
-            return cp_err_set(err, CP_EDATA, "%s: result %zu ('%.60s'): time %zu is not a "
+            return cp_err_set(err, CP_EDATA, "%s: result %zu ('%s'): time %zu is not a "
                               "number of seconds of at least a microsecond", name, i + 1,
-                              cmd, k + 1);
+                              shown, k + 1);
         row.rep = (int)k + 1;
         row.exit_code = (int)json_integer_value(json_array_get(exit_codes, k));
         imp->rows[imp->n++] = row;

@@ -271,6 +271,11 @@ static void test_hyperfine_refusals(void **state)
     hf_refused("{\"results\":[{\"command\":\"c\",\"times\":[1.0,4e-7],"
                "\"parameters\":{\"threads\":\"2\"}}]}",
                "time 2 is not a number of seconds of at least a microsecond");
+    /* A refused command or name is shown printable: the message stays one line. */
+    hf_refused("{\"results\":[{\"command\":\"a\\nb\\u001b]0;x\\u0007\",\"times\":[1.0],"
+               "\"parameters\":{}}]}", "result 1 ('a?b?]0;x?') has no threads parameter");
+    hf_refused("{\"results\":[{\"command\":\"a\\nb\",\"times\":[1.0],"
+               "\"parameters\":{\"threads\":\"2\"}}]}", "cannot name the target 'a?b'");
 }
 
 /* fio's figures a table cannot hold are refused, not cut: bw_bytes 1e300 was written as
@@ -286,6 +291,13 @@ static void test_fio_absurd_speed_refused(void **state)
     assert_int_equal(fio_parse(text, &imp, &err), CP_EDATA);
     assert_string_equal(err.msg, "in.json: job 'ssd': write.bw_bytes 1e+300 is not a speed (1 "
                                  "to 2^63 bytes/s)");
+    /* An option a message quotes is shown printable: the message stays one line. */
+    cp_err_clear(&err);
+    const char *rw = "{\"fio version\":\"fio-3.33\",\"jobs\":[{\"jobname\":\"ssd\","
+                     "\"groupid\":0,\"error\":0,\"job options\":{\"rw\":\"rand\\nwrite\"},"
+                     "\"write\":{\"io_bytes\":4096,\"bw_bytes\":1000,\"runtime\":2000}}]}";
+    assert_int_equal(fio_parse(rw, &imp, &err), CP_EDATA);
+    assert_non_null(strstr(err.msg, "is not sequential (rw=rand?write)"));
 }
 
 /* A job whose size neither its options nor its io_bytes give is written with size_bytes
