@@ -361,6 +361,11 @@ static void test_not_json(void **state)
     assert_int_equal(import_json_parse("x.json", text, strlen(text), &root, &err), CP_EDATA);
     assert_non_null(strstr(err.msg, "x.json: not JSON (line 2"));
     assert_null(root);
+    /* jansson quotes the text near the fault: shown printable, the message one line. */
+    cp_err_clear(&err);
+    const char *escape = "{\"a\": \"b\\\n\"}";
+    assert_int_equal(import_json_parse("x.json", escape, strlen(escape), &root, &err), CP_EDATA);
+    assert_null(strpbrk(err.msg, "\n\r"));
 }
 
 /* --host and --started: names and ISO 8601 times accepted, the rest refused naming the
