@@ -7,6 +7,7 @@
  * skip the others with a reason in one line; each study loaded names its host and a
  * finite start time. The studies are then built into a history and written as text,
  * Markdown and JSON, whose promises are the reports' (fuzz_output_check.h). */
+#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -54,6 +55,9 @@ static void check_set(const history_set_t *set)
         const history_skip_t *sk = &set->skipped[i];
         fuzz_csv_require(sk->path != NULL && sk->reason != NULL && sk->reason[0] != '\0',
                          "a skipped directory says why", &none);
+        for (const char *p = sk->reason; *p != '\0'; p++)
+            fuzz_csv_require(!iscntrl((unsigned char)*p), "a skip's reason is one printable "
+                             "line", &none);
     }
 }
 
