@@ -10,6 +10,7 @@
  * "How this was measured" section of report.md (meta_write_markdown), whose tables must
  * keep their width (fuzz_output_check.h). None may crash, leak or hang; a refusal is one
  * line. */
+#include <ctype.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
@@ -87,9 +88,14 @@ static void check_history(const char *root)
         fuzz_csv_require(e->started_text != NULL && e->status != NULL && e->input != NULL,
                          "a study holds its texts and input", &err);
     }
-    for (size_t i = 0; i < set->nskipped; i++)
-        fuzz_csv_require(set->skipped[i].reason != NULL && set->skipped[i].reason[0] != '\0',
-                         "a skipped directory says why", &err);
+    for (size_t i = 0; i < set->nskipped; i++) {
+        const char *reason = set->skipped[i].reason;
+        fuzz_csv_require(reason != NULL && reason[0] != '\0', "a skipped directory says why",
+                         &err);
+        for (const char *p = reason; *p != '\0'; p++)
+            fuzz_csv_require(!iscntrl((unsigned char)*p), "a skip's reason is one printable "
+                             "line", &err);
+    }
     history_set_free(set);
 }
 
