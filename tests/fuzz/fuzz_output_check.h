@@ -53,7 +53,8 @@ static inline bool fuzz_word_at(const fuzz_output_t *o, const char *p, const cha
 /* No "nan" and no "inf" (any case, as printf spells a non-finite number) stands as a word
  * in the output. names_have_nan / names_have_inf: the input's names hold those letters
  * (a target called "nan" is not a number), and that word is then not looked for. */
-static inline void fuzz_check_finite(const fuzz_output_t *o, bool names_have_nan, bool names_have_inf)
+static inline void fuzz_check_finite(const fuzz_output_t *o, bool names_have_nan,
+                                     bool names_have_inf)
 {
     for (const char *p = o->text; p < o->text + o->len; p++) {
         if ((!names_have_nan && fuzz_word_at(o, p, "nan")) ||

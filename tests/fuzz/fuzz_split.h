@@ -43,7 +43,7 @@ typedef struct fuzz_part {
 /* The index of the allowed name the header at line (len bytes to the input's end) gives,
  * with *header_len the header's length (its newline included); -1 when it is no header. */
 static inline int fuzz_header(const uint8_t *line, size_t len, const char *const *names,
-                       size_t nnames, size_t *header_len)
+                              size_t nnames, size_t *header_len)
 {
     if (len < 3 || memcmp(line, "@@ ", 3) != 0)
         return -1;
@@ -60,7 +60,7 @@ static inline int fuzz_header(const uint8_t *line, size_t len, const char *const
 
 /* Cuts data into parts[0..nnames) (nnames <= FUZZ_PARTS_MAX), by the rules above. */
 static inline void fuzz_split(const uint8_t *data, size_t size, const char *const *names,
-                       size_t nnames, fuzz_part_t *parts)
+                              size_t nnames, fuzz_part_t *parts)
 {
     for (size_t k = 0; k < nnames; k++)
         parts[k] = (fuzz_part_t){(const uint8_t *)"", 0, false};
@@ -89,7 +89,8 @@ static inline void fuzz_split(const uint8_t *data, size_t size, const char *cons
 
 static char fuzz_tmp_root_path[PATH_MAX];
 
-static inline int fuzz_rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+static inline int fuzz_rm_entry(const char *path, const struct stat *st, int flag,
+                                struct FTW *ftw)
 {
     (void)st;
     (void)ftw;
