@@ -44,10 +44,10 @@ for t in "${targets[@]}"; do
     if ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 "${cmd[@]}" > "$log" 2>&1; then
         execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
         cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 || true)
-        printf '%-16s ok      %12s executions  %s\n' "$t" "${execs:-?}" "${cov:-}"
+        printf '%-22s ok      %12s executions  %s\n' "$t" "${execs:-?}" "${cov:-}"
     else
         failed=1
-        printf '%-16s FAILED  see %s and %s/artifacts/\n' "$t" "$log" "$build"
+        printf '%-22s FAILED  see %s and %s/artifacts/\n' "$t" "$log" "$build"
         grep -m 5 -E 'ERROR|broken promise|runtime error|SUMMARY' "$log" | sed 's/^/    /' || true
     fi
 done

@@ -49,8 +49,8 @@ mutation verdict-write-ceiling-ratio model/verdict.c "write ceiling multiplied b
     'return sustained_write_bps / output_ratio;' \
     'return sustained_write_bps * output_ratio;'
 mutation verdict-no-balanced model/verdict.c "a second cause never makes a point balanced" \
-    'return second != CAUSE_UNKNOWN ? VERDICT_BALANCED : cause_verdict(cause);' \
-    'return (void)second, cause_verdict(cause);'
+    'return second != CAUSE_UNKNOWN && cause_verdict(second) != cause_verdict(cause)' \
+    'return (void)second, false'
 
 # cause.c: causes and their witnesses
 mutation cause-swap-write-flush model/cause.c "the write term is named flush-tail" \
@@ -222,8 +222,8 @@ mutation explain-cannot-matter-faster model/analysis_explain.c "a volume that ca
     slower.read_bps *= 2.0;
     slower.pace_bps *= 2.0;'
 mutation explain-boundary-no-noise model/analysis_explain.c "on the boundary only when the sides differ, never within the noise" \
-    'return sides_differ || fabs(pred->seconds - boundary) <= noise_s;' \
-    'return sides_differ || fabs(pred->seconds - boundary) <= 0.0 * noise_s;'
+    'return distance <= noise_s || (sides_differ' \
+    'return distance <= 0.0 * noise_s || (sides_differ'
 mutation explain-no-cpu-shift-noise model/analysis_explain.c "unpaired noise without the CPU time shift's share" \
     'e->noise_s += fabs(e->cpu_time_shift) * pred.part_s[TERM_COMPUTE];' \
     'e->noise_s += 0.0 * pred.part_s[TERM_COMPUTE];'

@@ -4,13 +4,23 @@
 
 #include <csv.h>
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
+
+/* Whether text needs quotes to be read back as it is: a separator, a quote or a line end
+ * in it, or a blank at either end (a reader trims those of a field not quoted). */
+static bool needs_quotes(const char *text)
+{
+    size_t n = strlen(text);
+    return strpbrk(text, ",\"\r\n") != NULL ||
+           (n > 0 && (strchr(" \t", text[0]) != NULL || strchr(" \t", text[n - 1]) != NULL));
+}
 
 void csv_out_text(FILE *out, const char *text)
 {
     if (text == NULL)
         return;
-    if (strpbrk(text, ",\"\r\n") != NULL)
+    if (needs_quotes(text))
         csv_fwrite(out, text, strlen(text));
     else
         fputs(text, out);

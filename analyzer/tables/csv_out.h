@@ -8,7 +8,9 @@
 
 #include "common/err.h"
 
-/* A text field; quoted when it holds a comma, quote or line break. NULL is empty. */
+/* A text field; quoted when it holds a comma, quote or line break, or starts or ends with
+ * a space or tab (kept so: a reader trims the blanks of a field not quoted). NULL is
+ * empty. */
 void csv_out_text(FILE *out, const char *text);
 
 /* A number with the given decimals, or an empty field when value is NaN. */

@@ -431,6 +431,20 @@ int csv_table_number(const csv_table_t *t, size_t row, int col, double *out, cp_
         return cp_err_set(err, CP_EDATA, "%s:%ld: column '%s': '%s' is not a number",
                           t->name, csv_table_line(t, row), name, shown);
     }
+    /* Nothing a table holds (bytes, seconds, rates, shares) is past 2^63 or, unless 0,
+     * below a millionth: such a value is not a measurement, and the model's ratios of it
+     * would not be finite. */
+    if (fabs(value) >= 0x1p63 || (value != 0 && fabs(value) < 1e-6)) {
+        char shown[48], name[48];
+        csv_table_printable(text, shown, sizeof shown);
+        csv_table_printable(csv_table_header(t, (size_t)col), name, sizeof name);
+        if (fabs(value) >= 0x1p63)
+            return cp_err_set(err, CP_EDATA, "%s:%ld: column '%s': %g is past 2^63 (no size, "
+                              "rate or time is)", t->name, csv_table_line(t, row), name, value);
+        return cp_err_set(err, CP_EDATA, "%s:%ld: column '%s': %s is below a microsecond or "
+                          "a millionth, and not 0 (no measurement is)", t->name,
+                          csv_table_line(t, row), name, shown);
+    }
     *out = value;
     return 0;
 }

@@ -63,7 +63,8 @@ void csv_table_printable(const char *text, char *out, size_t cap);
 /* Reads the cell as a decimal number (digits, optional sign, fraction and exponent; no
  * hex, inf or nan). Returns CP_OK with *out set, or NAN when the cell is empty (unknown:
  * a number read is never NAN), or CP_EDATA with "FILE:LINE: column 'NAME': 'TEXT' is not
- * a number" in err. */
+ * a number" in err; also CP_EDATA ("... is out of range") for a magnitude of 2^63 or
+ * more, or one below 1e-6 that is not 0. */
 int csv_table_number(const csv_table_t *table, size_t row, int col, double *out,
                      cp_err_t *err);
 

@@ -11,6 +11,7 @@
 #include "common/text_check.h"
 #include "model/data_source.h"
 #include "tables/csv_out.h"
+#include "tables/csv_table.h"
 #include "tables/import_json.h"
 #include "tables/probe_writer.h"
 
@@ -108,10 +109,13 @@ static int job_op(const char *name, const char *job_name, const char *pattern, p
         *op = PROBE_WRITE;
     else if (strcmp(pattern, "read") == 0)
         *op = PROBE_READ;
-    else
+    else {
+        char shown[32]; /* the option as the message shows it: printable, one line */
+        csv_table_printable(pattern, shown, sizeof shown);
         return cp_err_set(err, CP_EDATA, "%s: job '%s' is not sequential (rw=%s): the model "
                           "takes sequential speeds; import jobs with rw=write or rw=read",
-                          name, job_name, pattern);
+                          name, job_name, shown);
+    }
     return CP_OK;
 }
 
@@ -140,7 +144,8 @@ static uint64_t job_size(const json_t *root, const json_t *job, const json_t *si
         return size;
     if (fio_size(job_option(root, job, "filesize"), &size) && size > 0)
         return size;
-    return (uint64_t)json_integer_value(json_object_get(side, "io_bytes"));
+    json_int_t moved = json_integer_value(json_object_get(side, "io_bytes"));
+    return moved > 0 ? (uint64_t)moved : 0; /* 0: not known */
 }
 
 /* The repetition number of the row about to be appended: one more than the rows of the
@@ -206,16 +211,24 @@ static int job_row(const char *name, const json_t *root, const json_t *jobs, con
     if (!(bw > 0))
         return cp_err_set(err, CP_EDATA, "%s: job '%s' has no %s bandwidth (%s.bw_bytes "
                           "missing or 0)", name, r.target, side_name, side_name);
-    if (!(bw < CP_QUANTITY_MAX))
-        return cp_err_set(err, CP_EDATA, "%s: job '%s': %s.bw_bytes %g is past 2^63 bytes/s",
-                          name, r.target, side_name, bw);
+    /* probe.csv keeps whole bytes per second, and no table holds 2^63 or more. */
+    if (!(bw >= 1 && bw < CP_QUANTITY_MAX))
+        return cp_err_set(err, CP_EDATA, "%s: job '%s': %s.bw_bytes %g is %s", name,
+                          r.target, side_name, bw,
+                          bw >= 1 ? "past 2^63 bytes/s" : "below 1 byte/s (no speed a "
+                                                          "table holds)");
     const json_t *io = json_object_get(side, "io_bytes");
     if (io != NULL && !(json_is_integer(io) && json_integer_value(io) >= 0))
         return cp_err_set(err, CP_EDATA, "%s: job '%s': %s.io_bytes is not a size (a whole "
                           "number from 0 to 2^63)", name, r.target, side_name);
     r.bytes_per_s = bw;
     r.seconds = json_number_value(json_object_get(side, "runtime")) / 1000.0;
+    if (!(r.seconds >= 1e-6 && r.seconds < 0x1p63))
+        r.seconds = 0; /* not a time a table holds: unknown */
     r.size_bytes = job_size(root, job, side);
+    if ((double)r.size_bytes >= 0x1p63)
+        return cp_err_set(err, CP_EDATA, "%s: job '%s': its size is past 2^63 bytes", name,
+                          r.target);
     r.sync = job_sync(root, job);
     r.block_bytes = job_block(root, job, r.op);
     const char *dir = job_option(root, job, "directory");
@@ -268,7 +281,7 @@ int fio_import_write(FILE *out, const fio_import_t *imp, cp_err_t *err)
         csv_named_row_t row = {0};
         csv_named_text(&row, "target", r->target);
         csv_named_text(&row, "op", probe_op_name(r->op));
-        csv_named_num(&row, "size_bytes", 0, (double)r->size_bytes);
+        csv_named_num(&row, "size_bytes", 0, r->size_bytes > 0 ? (double)r->size_bytes : NAN);
         csv_named_num(&row, "rep", 0, r->rep);
         csv_named_num(&row, "seconds", 6, r->seconds > 0 ? r->seconds : NAN);
         csv_named_num(&row, "bytes_per_s", 0, r->bytes_per_s);

@@ -20,7 +20,8 @@ typedef struct fio_row {
     char target[CP_NAME_MAX]; /* the job's name */
     char dir[PATH_MAX];       /* its directory option, resolved when it can be; "" none */
     probe_op_t op;            /* PROBE_WRITE or PROBE_READ */
-    uint64_t size_bytes;      /* the job's size (or filesize) option; its io_bytes without */
+    uint64_t size_bytes;      /* the job's size (or filesize) option; its io_bytes without;
+                                 0 when neither says (written empty) */
     int rep;                  /* 1-based among rows of the same target, op and size */
     double seconds;           /* the direction's runtime */
     double bytes_per_s;       /* the direction's bw_bytes */

@@ -139,6 +139,11 @@ static int skip_add(history_set_t *set, const char *path, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(reason, sizeof reason, fmt, ap);
     va_end(ap);
+    /* A reason quotes meta.json (its start time, the JSON error's excerpt): one line,
+     * printable, whatever the file holds. */
+    for (char *p = reason; *p != '\0'; p++)
+        if (iscntrl((unsigned char)*p))
+            *p = '?';
     history_skip_t *sk = &set->skipped[set->nskipped];
     sk->path = strdup(path);
     sk->reason = strdup(reason);

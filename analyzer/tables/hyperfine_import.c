@@ -10,6 +10,7 @@
 #include "common/bounds.h"
 #include "model/data_source.h"
 #include "tables/csv_out.h"
+#include "tables/csv_table.h"
 #include "tables/import_json.h"
 #include "tables/runs_writer.h"
 
@@ -105,14 +106,19 @@ static int result_names(const char *name, const json_t *results, size_t i,
         target = sizes->target != NULL ? sizes->target : cmd;
     const char *codec = import_json_text(params, "codec");
     snprintf(series, sizeof series, "cmd:%s", cmd);
-    if (!import_json_name(target, row->target))
-        return cp_err_set(err, CP_EDATA, "%s: cannot name the target '%.60s' (1 to %d "
+    char shown[64]; /* a name refused is shown printable: the message stays one line */
+    if (!import_json_name(target, row->target)) {
+        csv_table_printable(target, shown, sizeof shown);
+        return cp_err_set(err, CP_EDATA, "%s: cannot name the target '%s' (1 to %d "
                           "printable bytes); give --target NAME or a target parameter", name,
-                          target, CP_NAME_MAX - 1);
-    if (!import_json_name(codec != NULL ? codec : series, row->codec))
-        return cp_err_set(err, CP_EDATA, "%s: cannot name the series '%.60s' (1 to %d "
+                          shown, CP_NAME_MAX - 1);
+    }
+    if (!import_json_name(codec != NULL ? codec : series, row->codec)) {
+        csv_table_printable(codec != NULL ? codec : series, shown, sizeof shown);
+        return cp_err_set(err, CP_EDATA, "%s: cannot name the series '%s' (1 to %d "
                           "printable bytes); give hyperfine a codec parameter (-L codec NAME)",
-                          name, codec != NULL ? codec : series, CP_NAME_MAX - 1);
+                          name, shown, CP_NAME_MAX - 1);
+    }
     return CP_OK;
 }
 
@@ -128,10 +134,12 @@ static int result_rows(const char *name, const json_t *results, size_t i,
     if (cmd == NULL || !json_is_array(times))
         return cp_err_set(err, CP_EDATA, "%s: result %zu has no command or times (hyperfine "
                           "1.x's --export-json)", name, i + 1);
+    char shown[64]; /* the command as messages show it: printable, one line */
+    csv_table_printable(cmd, shown, sizeof shown);
     if (row.threads == 0)
-        return cp_err_set(err, CP_EDATA, "%s: result %zu ('%.60s') has no threads parameter "
+        return cp_err_set(err, CP_EDATA, "%s: result %zu ('%s') has no threads parameter "
                           "of 1..%d; run hyperfine with -P threads 1 8 or -L threads 1,2,4",
-                          name, i + 1, cmd, CP_MAX_THREADS);
+                          name, i + 1, shown, CP_MAX_THREADS);
     int rc = result_names(name, results, i, sizes, &row, err);
     if (rc != CP_OK)
         return rc;
@@ -139,19 +147,19 @@ static int result_rows(const char *name, const json_t *results, size_t i,
     row.cpu_sys_s = json_number_value(json_object_get(result, "system"));
     if (!(row.cpu_user_s >= 0 && row.cpu_user_s < CP_QUANTITY_MAX && row.cpu_sys_s >= 0 &&
           row.cpu_sys_s < CP_QUANTITY_MAX))
-        return cp_err_set(err, CP_EDATA, "%s: result %zu ('%.60s'): user or system time is "
-                          "not a time (0 to 2^63 s)", name, i + 1, cmd);
+        return cp_err_set(err, CP_EDATA, "%s: result %zu ('%s'): user or system time is "
+                          "not a time (0 to 2^63 s)", name, i + 1, shown);
     const json_t *exit_codes = json_object_get(result, "exit_codes");
     size_t k;
     const json_t *t;
     json_array_foreach(times, k, t) {
         row.seconds = json_number_value(t);
         if (!json_is_number(t) || !(row.seconds > 0))
-            return cp_err_set(err, CP_EDATA, "%s: result %zu ('%.60s'): time %zu is not a "
-                              "positive number", name, i + 1, cmd, k + 1);
+            return cp_err_set(err, CP_EDATA, "%s: result %zu ('%s'): time %zu is not a "
+                              "positive number", name, i + 1, shown, k + 1);
         if (!(row.seconds >= CP_SECONDS_MIN && row.seconds < CP_QUANTITY_MAX))
-            return cp_err_set(err, CP_EDATA, "%s: result %zu ('%.60s'): time %zu, %g s, is "
-                              "%s", name, i + 1, cmd, k + 1, row.seconds,
+            return cp_err_set(err, CP_EDATA, "%s: result %zu ('%s'): time %zu, %g s, is "
+                              "%s", name, i + 1, shown, k + 1, row.seconds,
                               row.seconds < CP_SECONDS_MIN ? "below a microsecond"
                                                            : "past 2^63");
         row.rep = (int)k + 1;

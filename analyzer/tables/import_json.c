@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/text_check.h"
 #include "common/regular_file.h"
+#include "common/text_check.h"
+#include "tables/csv_table.h"
 
 /* The start of the first line of data that opens an object, or NULL. */
 static const char *object_start(const char *data, size_t len)
@@ -36,9 +37,13 @@ int import_json_parse(const char *name, const char *data, size_t len, json_t **r
         return cp_err_set(err, CP_EDATA, "%s: not JSON: no object in the file", name);
     json_error_t jerr;
     json_t *doc = json_loadb(start, len - (size_t)(start - data), 0, &jerr);
-    if (doc == NULL)
+    if (doc == NULL) {
+        /* jansson's text quotes the file near the fault: shown printable, one line. */
+        char why[sizeof jerr.text];
+        csv_table_printable(jerr.text, why, sizeof why);
         return cp_err_set(err, CP_EDATA, "%s: not JSON (line %d: %s)", name,
-                          jerr.line + lines_before(data, start), jerr.text);
+                          jerr.line + lines_before(data, start), why);
+    }
     *root = doc;
     return CP_OK;
 }

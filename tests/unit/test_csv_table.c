@@ -193,6 +193,13 @@ static void test_runs_malformed(void **state)
     runs_fail("target,threads,seconds,input_bytes,note\nssd,1,2,100,\"two\nlines\"\n"
               "ssd,1,x,100,n\n",
               "runs.csv:4: column 'seconds': 'x' is not a number");
+    /* Values no measurement has: the model's percentages of them were "nan%" and "inf%". */
+    runs_fail("target,threads,seconds,input_bytes\nssd,1,1e-320,100\n",
+              "runs.csv:2: column 'seconds': 1e-320 is below a microsecond or a millionth, "
+              "and not 0 (no measurement is)");
+    runs_fail("target,threads,seconds,input_bytes\nssd,1,2,1e19\n",
+              "runs.csv:2: column 'input_bytes': 1e+19 is past 2^63 (no size, rate or time "
+              "is)");
 }
 
 static void test_probe_loader(void **state)

@@ -42,7 +42,7 @@ static void write_table(const doc_t *d)
     doc_alarm(d, "regression", alarm + 1, sizeof alarm - 1);
     doc_table_head(d, &t);
     const char *row1[] = {"a|b", "  1.5 ", "slower", "ratio", "probe"};
-    const char *row2[] = {"c", "20.25", "same", "interval", "class"};
+    const char *row2[] = {"d\\|e", "20.25", "same", "interval", "class"};
     doc_table_row(d, &t, row1, alarm);
     doc_table_row(d, &t, row2, NULL);
     doc_table_end(d);
@@ -55,13 +55,13 @@ static void test_table(void **state)
     char *text = render(&doc_style_text, write_table);
     assert_string_equal(text, "  name         s  call\n"
                               "  a|b       1.5   slower (ratio) REGRESSION\n"
-                              "  c        20.25  same (interval)\n");
+                              "  d\\|e     20.25  same (interval)\n");
     free(text);
     char *md = render(&doc_style_markdown, write_table);
     assert_string_equal(md, "| name | seconds (median) | call | basis | source |\n"
                             "|---|---:|---|---|---|\n"
                             "| a\\|b | 1.5 | slower **regression** | ratio | probe |\n"
-                            "| c | 20.25 | same | interval | class |\n"
+                            "| d\\\\\\|e | 20.25 | same | interval | class |\n"
                             "\n"
                             "\"s\": seconds.\n\n");
     free(md);

@@ -268,6 +268,90 @@ static void test_hyperfine_refusals(void **state)
                "\"parameters\":{\"threads\":\"2.5\"}}]}", "has no threads parameter");
     hf_refused("{\"results\":[{\"command\":\"c\",\"times\":[0],"
                "\"parameters\":{\"threads\":\"2\"}}]}", "time 1 is not a positive number");
+    /* runs.csv keeps microseconds: 0.4 us would be written as 0, which analyze refuses. */
+    hf_refused("{\"results\":[{\"command\":\"c\",\"times\":[1.0,4e-7],"
+               "\"parameters\":{\"threads\":\"2\"}}]}",
+               "time 2, 4e-07 s, is below a microsecond");
+    /* A refused command or name is shown printable: the message stays one line. */
+    hf_refused("{\"results\":[{\"command\":\"a\\nb\\u001b]0;x\\u0007\",\"times\":[1.0],"
+               "\"parameters\":{}}]}", "result 1 ('a?b?]0;x?') has no threads parameter");
+    hf_refused("{\"results\":[{\"command\":\"a\\nb\",\"times\":[1.0],"
+               "\"parameters\":{\"threads\":\"2\"}}]}", "cannot name the target 'a?b'");
+}
+
+/* fio's figures a table cannot hold are refused, not cut: bw_bytes 1e300 was written as
+ * the first 39 digits (about 1e38). */
+static void test_fio_absurd_speed_refused(void **state)
+{
+    (void)state;
+    fio_import_t imp;
+    cp_err_t err = {0};
+    const char *text = "{\"fio version\":\"fio-3.33\",\"jobs\":[{\"jobname\":\"ssd\","
+                       "\"groupid\":0,\"error\":0,\"job options\":{\"rw\":\"write\"},"
+                       "\"write\":{\"io_bytes\":4096,\"bw_bytes\":1e300,\"runtime\":2000}}]}";
+    assert_int_equal(fio_parse(text, &imp, &err), CP_EDATA);
+    assert_string_equal(err.msg, "in.json: job 'ssd': write.bw_bytes 1e+300 is past 2^63 "
+                                 "bytes/s");
+    /* An option a message quotes is shown printable: the message stays one line. */
+    cp_err_clear(&err);
+    const char *rw = "{\"fio version\":\"fio-3.33\",\"jobs\":[{\"jobname\":\"ssd\","
+                     "\"groupid\":0,\"error\":0,\"job options\":{\"rw\":\"rand\\nwrite\"},"
+                     "\"write\":{\"io_bytes\":4096,\"bw_bytes\":1000,\"runtime\":2000}}]}";
+    assert_int_equal(fio_parse(rw, &imp, &err), CP_EDATA);
+    assert_non_null(strstr(err.msg, "option 'rw' holds a control character"));
+    assert_null(strchr(err.msg, '\n'));
+}
+
+/* A job whose size neither its options nor its io_bytes give is written with size_bytes
+ * empty (not 0, which probe.csv's loader refuses): what import writes, analyze reads. */
+/* A name with blanks at its ends is written quoted, so probe.csv's loader (which trims
+ * the blanks of a field not quoted) reads the same name back. */
+static void test_fio_blank_ended_name_loads(void **state)
+{
+    (void)state;
+    const char *text = "{\"fio version\":\"fio-3.33\",\"jobs\":[{\"jobname\":\" ssd \","
+                       "\"groupid\":0,\"error\":0,\"job options\":{\"rw\":\"write\"},"
+                       "\"write\":{\"io_bytes\":4096,\"bw_bytes\":1000,\"runtime\":2000}}]}";
+    fio_import_t imp;
+    cp_err_t err = {0};
+    assert_int_equal(fio_parse(text, &imp, &err), CP_OK);
+    char *csv = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&csv, &len);
+    assert_int_equal(fio_import_write(out, &imp, &err), CP_OK);
+    fclose(out);
+    probe_table_t *t = NULL;
+    if (probe_table_load_buffer("probe.csv", csv, len, &t, &err) != CP_OK)
+        fail_msg("%s", err.msg);
+    assert_string_equal(t->rows[0].target, " ssd ");
+    probe_table_free(t);
+    free(csv);
+    fio_import_free(&imp);
+}
+
+static void test_fio_unknown_size_loads(void **state)
+{
+    (void)state;
+    const char *text = "{\"fio version\":\"fio-3.33\",\"jobs\":[{\"jobname\":\"ssd\","
+                       "\"groupid\":0,\"error\":0,\"job options\":{\"rw\":\"write\"},"
+                       "\"write\":{\"bw_bytes\":1000,\"runtime\":2000}}]}";
+    fio_import_t imp;
+    cp_err_t err = {0};
+    assert_int_equal(fio_parse(text, &imp, &err), CP_OK);
+    assert_int_equal(imp.rows[0].size_bytes, 0);
+    char *csv = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&csv, &len);
+    assert_int_equal(fio_import_write(out, &imp, &err), CP_OK);
+    fclose(out);
+    probe_table_t *t = NULL;
+    if (probe_table_load_buffer("probe.csv", csv, len, &t, &err) != CP_OK)
+        fail_msg("%s", err.msg);
+    assert_int_equal(t->nrows, 1);
+    assert_true(isnan(t->rows[0].size_bytes));
+    probe_table_free(t);
+    free(csv);
+    fio_import_free(&imp);
 }
 
 static void test_not_json(void **state)
@@ -279,6 +363,11 @@ static void test_not_json(void **state)
     assert_int_equal(import_json_parse("x.json", text, strlen(text), &root, &err), CP_EDATA);
     assert_non_null(strstr(err.msg, "x.json: not JSON (line 2"));
     assert_null(root);
+    /* jansson quotes the text near the fault: shown printable, the message one line. */
+    cp_err_clear(&err);
+    const char *escape = "{\"a\": \"b\\\n\"}";
+    assert_int_equal(import_json_parse("x.json", escape, strlen(escape), &root, &err), CP_EDATA);
+    assert_null(strpbrk(err.msg, "\n\r"));
 }
 
 /* --host and --started: names and ISO 8601 times accepted, the rest refused naming the
@@ -488,6 +577,9 @@ int main(void)
         cmocka_unit_test(test_fio_jobs_groups_and_sync),
         cmocka_unit_test(test_fio_sync_modes),
         cmocka_unit_test(test_fio_refusals),
+        cmocka_unit_test(test_fio_unknown_size_loads),
+        cmocka_unit_test(test_fio_absurd_speed_refused),
+        cmocka_unit_test(test_fio_blank_ended_name_loads),
         cmocka_unit_test(test_hyperfine_threads_and_commands),
         cmocka_unit_test(test_hyperfine_parameters_name),
         cmocka_unit_test(test_hyperfine_refusals),
