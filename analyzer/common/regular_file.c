@@ -68,12 +68,14 @@ int regular_file_open(const char *path, regular_file_name_t how, int *fd, cp_err
     return CP_OK;
 }
 
-/* "PATH: larger than N MiB, the most chokepoint reads of such a file" as CP_EDATA. */
+/* "PATH: larger than N MiB (or N bytes), the most chokepoint reads of such a file" as
+ * CP_EDATA. */
 static int too_large(const char *path, size_t max, cp_err_t *err)
 {
     errno = EFBIG;
-    return cp_err_set(err, CP_EDATA, "%s: larger than %zu MiB, the most chokepoint reads of "
-                      "such a file", path, max >> 20);
+    bool mib = max % ((size_t)1 << 20) == 0;
+    return cp_err_set(err, CP_EDATA, "%s: larger than %zu %s, the most chokepoint reads of "
+                      "such a file", path, mib ? max >> 20 : max, mib ? "MiB" : "bytes");
 }
 
 int regular_file_read_at_most(const char *path, regular_file_name_t how, size_t max,

@@ -44,7 +44,8 @@ int regular_file_open(const char *path, regular_file_name_t how, int *fd, cp_err
  * NUL-terminated past *len bytes, which the caller frees; *owner_uid (may be NULL) is the
  * user id owning the file that was read. A file of more than max bytes (by its size, or
  * by what a read finds when it grew meanwhile) is refused before more than max + 1 bytes
- * are held: CP_EDATA "PATH: larger than N MiB, the most chokepoint reads of such a file",
+ * are held: CP_EDATA "PATH: larger than N MiB (N bytes, a bound not in whole MiB), the most
+ * chokepoint reads of such a file",
  * errno EFBIG. Stops with CP_EINTR when an interrupt (common/cleanup) arrives while
  * reading. On failure *data is NULL, *len 0, and the code and errno are
  * regular_file_open's, or CP_EIO "PATH: cannot read: REASON", CP_ENOMEM. */

@@ -214,6 +214,42 @@ static void test_fifo_is_not_a_regular_file(void **state)
     free(data);
 }
 
+/* A file of more than the bound is refused by its size, and one whose size says less than
+ * it holds (as a file that grew while read: /proc/self/status says 0 bytes) when the read
+ * passes the bound; the file's bytes up to the bound are read as they are. */
+static void test_read_bounded(void **state)
+{
+    (void)state;
+    char path[PATH_MAX];
+    in_base(path, "bounded.json");
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{\"a\": 12345}\n", f); /* 13 bytes */
+    fclose(f);
+    char *data = NULL;
+    size_t len = 0;
+    cp_err_t err = {0};
+    assert_int_equal(regular_file_read_at_most(path, REGULAR_FILE_GIVEN, 13, &data, &len, NULL,
+                                               &err), CP_OK);
+    assert_int_equal(len, 13);
+    assert_string_equal(data, "{\"a\": 12345}\n");
+    free(data);
+    assert_int_equal(regular_file_read_at_most(path, REGULAR_FILE_GIVEN, 12, &data, &len, NULL,
+                                               &err), CP_EDATA);
+    assert_null(data);
+    assert_int_equal(len, 0);
+    assert_non_null(strstr(err.msg, "bounded.json: larger than 12 bytes, the most"));
+    struct stat st;
+    assert_int_equal(stat("/proc/self/status", &st), 0);
+    if (st.st_size == 0) {
+        cp_err_clear(&err);
+        assert_int_equal(regular_file_read_at_most("/proc/self/status", REGULAR_FILE_GIVEN, 64,
+                                                   &data, &len, NULL, &err), CP_EDATA);
+        assert_null(data);
+        assert_non_null(strstr(err.msg, "/proc/self/status: larger than"));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -222,6 +258,7 @@ int main(void)
         cmocka_unit_test(test_stale_cleaned_in_the_directory_opened),
         cmocka_unit_test(test_writable_by_others_refused),
         cmocka_unit_test(test_fifo_is_not_a_regular_file),
+        cmocka_unit_test(test_read_bounded),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
