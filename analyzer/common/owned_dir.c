@@ -70,7 +70,7 @@ static int open_at(owned_dir_t *d, int parent, const char *name, const char *sho
     /* What a killed chokepoint left in it (its temporary files) goes, as tempfile_open's
      * first file in a directory does. */
     if (!d->made)
-        tempfile_clean_stale(shown);
+        tempfile_clean_stale_at(fd, shown);
     return CP_OK;
 }
 

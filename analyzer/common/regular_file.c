@@ -68,8 +68,18 @@ int regular_file_open(const char *path, regular_file_name_t how, int *fd, cp_err
     return CP_OK;
 }
 
-int regular_file_read(const char *path, regular_file_name_t how, char **data, size_t *len,
-                      long *owner_uid, cp_err_t *err)
+/* "PATH: larger than N MiB (or N bytes), the most chokepoint reads of such a file" as
+ * CP_EDATA. */
+static int too_large(const char *path, size_t max, cp_err_t *err)
+{
+    errno = EFBIG;
+    bool mib = max % ((size_t)1 << 20) == 0;
+    return cp_err_set(err, CP_EDATA, "%s: larger than %zu %s, the most chokepoint reads of "
+                      "such a file", path, mib ? max >> 20 : max, mib ? "MiB" : "bytes");
+}
+
+int regular_file_read_at_most(const char *path, regular_file_name_t how, size_t max,
+                              char **data, size_t *len, long *owner_uid, cp_err_t *err)
 {
     *data = NULL;
     *len = 0;
@@ -78,8 +88,13 @@ int regular_file_read(const char *path, regular_file_name_t how, char **data, si
     if (rc != CP_OK)
         return rc;
     struct stat st;
+    bool stated = fstat(fd, &st) == 0;
     if (owner_uid != NULL)
-        *owner_uid = fstat(fd, &st) == 0 ? (long)st.st_uid : -1;
+        *owner_uid = stated ? (long)st.st_uid : -1;
+    if (stated && st.st_size > 0 && (unsigned long long)st.st_size > max) {
+        close(fd);
+        return too_large(path, max, err);
+    }
     char *buf = NULL;
     size_t have = 0, cap = 0;
     for (;;) {
@@ -87,8 +102,11 @@ int regular_file_read(const char *path, regular_file_name_t how, char **data, si
             rc = cp_err_set(err, CP_EINTR, "interrupted");
             break;
         }
-        if (cap - have < 65536 + 1) {
+        /* Room for one byte past max, so a file that grew while read is seen to. */
+        if (cap - have < 65536 + 1 && cap < max + 2) {
             size_t grown_cap = cap ? cap * 2 : 1 << 16;
+            if (grown_cap > max + 2 || grown_cap < cap)
+                grown_cap = max + 2;
             char *grown = realloc(buf, grown_cap);
             if (grown == NULL) {
                 rc = cp_err_set(err, CP_ENOMEM, "%s: out of memory reading it", path);
@@ -107,6 +125,10 @@ int regular_file_read(const char *path, regular_file_name_t how, char **data, si
         if (n == 0)
             break;
         have += (size_t)n;
+        if (have > max) {
+            rc = too_large(path, max, err);
+            break;
+        }
     }
     int e = errno;
     close(fd);
@@ -121,4 +143,11 @@ int regular_file_read(const char *path, regular_file_name_t how, char **data, si
     *data = buf;
     *len = have;
     return CP_OK;
+}
+
+int regular_file_read(const char *path, regular_file_name_t how, char **data, size_t *len,
+                      long *owner_uid, cp_err_t *err)
+{
+    return regular_file_read_at_most(path, how, REGULAR_FILE_TABLE_MAX, data, len, owner_uid,
+                                     err);
 }

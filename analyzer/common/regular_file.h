@@ -29,12 +29,30 @@ typedef enum regular_file_name {
  *   a regular file", errno EINVAL. */
 int regular_file_open(const char *path, regular_file_name_t how, int *fd, cp_err_t *err);
 
+/* The most bytes chokepoint reads of each kind of data file (docs/formats.md), so a
+ * sparse or endless file costs an error, not all of memory:
+ * - a meta.json: 16 MiB (a real one is a few KiB);
+ * - a fio or hyperfine JSON export given to `import`: 256 MiB (a million runs of
+ *   hyperfine, each four numbers, are about 90 MB);
+ * - a table (runs.csv, probe.csv, a CSV given to compare or history): 1 GiB, room for
+ *   the CSV_TABLE_ROWS_MAX rows (a million) of up to 1 KiB each. */
+#define REGULAR_FILE_META_MAX ((size_t)16 << 20)
+#define REGULAR_FILE_IMPORT_MAX ((size_t)256 << 20)
+#define REGULAR_FILE_TABLE_MAX ((size_t)1 << 30)
+
 /* Reads all of the regular file at path (opened by regular_file_open) into a new buffer,
  * NUL-terminated past *len bytes, which the caller frees; *owner_uid (may be NULL) is the
- * user id owning the file that was read. Stops with CP_EINTR when an
- * interrupt (common/cleanup) arrives while reading. On failure *data is NULL, *len 0, and
- * the code and errno are regular_file_open's, or CP_EIO "PATH: cannot read: REASON",
- * CP_ENOMEM. */
+ * user id owning the file that was read. A file of more than max bytes (by its size, or
+ * by what a read finds when it grew meanwhile) is refused before more than max + 1 bytes
+ * are held: CP_EDATA "PATH: larger than N MiB (N bytes, a bound not in whole MiB), the most
+ * chokepoint reads of such a file",
+ * errno EFBIG. Stops with CP_EINTR when an interrupt (common/cleanup) arrives while
+ * reading. On failure *data is NULL, *len 0, and the code and errno are
+ * regular_file_open's, or CP_EIO "PATH: cannot read: REASON", CP_ENOMEM. */
+int regular_file_read_at_most(const char *path, regular_file_name_t how, size_t max,
+                              char **data, size_t *len, long *owner_uid, cp_err_t *err);
+
+/* regular_file_read_at_most with the bound of a table, REGULAR_FILE_TABLE_MAX. */
 int regular_file_read(const char *path, regular_file_name_t how, char **data, size_t *len,
                       long *owner_uid, cp_err_t *err);
 

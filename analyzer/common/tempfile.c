@@ -115,9 +115,26 @@ static bool remove_stale_dir(int parent, const char *name, int *files, double *b
 
 int tempfile_clean_stale(const char *dir)
 {
-    DIR *d = opendir(dir);
-    if (d == NULL)
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
         return 0;
+    int removed = tempfile_clean_stale_at(fd, dir);
+    close(fd);
+    return removed;
+}
+
+int tempfile_clean_stale_at(int dir_fd, const char *dir)
+{
+    /* A descriptor of its own for the listing: closedir closes it, not dir_fd. */
+    int own = fcntl(dir_fd, F_DUPFD_CLOEXEC, 3);
+    if (own < 0)
+        return 0;
+    DIR *d = fdopendir(own);
+    if (d == NULL) {
+        close(own);
+        return 0;
+    }
+    rewinddir(d); /* the duplicate shares dir_fd's position */
     int removed = 0, dirs = 0;
     double bytes = 0;
     long last_pid = 0;

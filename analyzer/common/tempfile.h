@@ -91,6 +91,11 @@ long tempfile_name_pid(const char *name);
  * directory. */
 int tempfile_clean_stale(const char *dir);
 
+/* tempfile_clean_stale inside the directory open as dir_fd (which stays open and the
+ * caller's), every name taken relative to it: what it removes is in the directory the
+ * caller checked, whatever the path dir (shown in the log line) names by then. */
+int tempfile_clean_stale_at(int dir_fd, const char *dir);
+
 /* ---- temporary directories ---- */
 
 /* Creates a new directory (mode 0700) in dir named "<prefix>.<pid>-<n>.chokepoint-tmp",

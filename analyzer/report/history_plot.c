@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <xxhash.h>
+
 #include "common/owned_dir.h"
 #include "report/datafile.h"
 #include "report/gnuplot_vars.h"
@@ -18,17 +20,32 @@ void history_plot_host_dir(const char *host, char *buf, size_t cap)
 {
     if (cap == 0)
         return;
+    /* Room kept for "-" and 8 hex digits of the hash of a name that had to change. */
+    const size_t tag = 9;
+    size_t room = cap > tag + 1 ? cap - 1 - tag : cap - 1;
     size_t n = 0;
-    for (const char *p = host; *p && n + 1 < cap; p++)
-        buf[n++] = isalnum((unsigned char)*p) || *p == '.' || *p == '-' || *p == '_'
-                       ? *p : '_';
+    bool changed = false;
+    const char *p = host;
+    for (; *p && n < room; p++) {
+        bool kept = isalnum((unsigned char)*p) || *p == '.' || *p == '-' || *p == '_';
+        buf[n++] = kept ? *p : '_';
+        changed = changed || !kept;
+    }
+    changed = changed || *p != '\0';
     buf[n] = '\0';
     /* "", "." and ".." name no directory of their own: underscores instead. */
     if (strspn(buf, ".") == n) {
         size_t len = n > 0 ? n : (cap > 1 ? 1 : 0);
         memset(buf, '_', len);
         buf[len] = '\0';
+        n = len;
+        changed = true;
     }
+    /* Two hosts whose names differ only where characters were replaced ("a b" and
+     * "a_b") would share one directory: a changed name carries its host's own hash. */
+    if (changed && cap > tag + 1)
+        snprintf(buf + n, cap - n, "-%08x",
+                 (unsigned)(XXH3_64bits(host, strlen(host)) & 0xffffffffu));
 }
 
 static void line_title(const history_line_t *l, char *buf, size_t cap)

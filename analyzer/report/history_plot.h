@@ -12,7 +12,11 @@
 
 #define HISTORY_PLOT_DATA_DIR "history-data"
 
-/* The directory name for host under DIR, into buf. */
+/* The directory name for host under DIR, into buf (NUL-terminated, cut to cap): the
+ * host's name when it is all letters, digits, '.', '-' and '_' (and not "", "." or "..")
+ * and fits; else that name with every other character replaced by '_', cut to leave room,
+ * and "-" and 8 hex digits of the XXH3-64 of the host's name appended, so that two hosts
+ * ("a b" and "a_b") never share a directory. */
 void history_plot_host_dir(const char *host, char *buf, size_t cap);
 
 /* The look of the k-th line (0-based) of a history plot: its linetype (colour) 1..8, its

@@ -5,6 +5,7 @@
 #include <csv.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Whether text needs quotes to be read back as it is: a separator, a quote or a line end
@@ -41,6 +42,19 @@ void csv_named_text(csv_named_row_t *row, const char *name, const char *text)
     row->n++;
 }
 
+/* value in num[cap] as plain decimals when they give it back exactly; else (a value too
+ * small or too wide for them) in the fewest significant digits that do, 17 at most, which
+ * give any double back: a number is never cut. */
+static void format_kept(char *num, size_t cap, int decimals, double value)
+{
+    if ((size_t)snprintf(num, cap, "%.*f", decimals, value) < cap && strtod(num, NULL) == value)
+        return;
+    for (int digits = 1; digits <= 17; digits++)
+        if ((size_t)snprintf(num, cap, "%.*g", digits, value) < cap &&
+            strtod(num, NULL) == value)
+            return;
+}
+
 void csv_named_num(csv_named_row_t *row, const char *name, int decimals, double value)
 {
     if (row->n >= CSV_NAMED_MAX)
@@ -48,13 +62,8 @@ void csv_named_num(csv_named_row_t *row, const char *name, int decimals, double 
     row->fields[row->n].name = name;
     row->fields[row->n].text = NULL;
     row->fields[row->n].num[0] = '\0';
-    /* Plain decimals while they fit; else the shortest exponent form that keeps the value
-     * (17 digits give any double back): a number is never cut. */
-    char *num = row->fields[row->n].num;
-    if (!isnan(value) &&
-        (size_t)snprintf(num, sizeof row->fields[row->n].num, "%.*f", decimals, value) >=
-            sizeof row->fields[row->n].num)
-        snprintf(num, sizeof row->fields[row->n].num, "%.17g", value);
+    if (!isnan(value))
+        format_kept(row->fields[row->n].num, sizeof row->fields[row->n].num, decimals, value);
     row->n++;
 }
 

@@ -29,8 +29,9 @@ typedef struct csv_named_row {
 } csv_named_row_t;
 
 /* Sets column name to text (borrowed until the row is written; NULL is empty), or to a
- * number with the given decimals (NaN is empty; one too wide for its field, as %.17g,
- * which keeps its value). A row holds CSV_NAMED_MAX fields; more
+ * number with the given decimals when they read back as the value exactly (NaN is
+ * empty); else, a value too small or too wide for them, in the fewest significant
+ * digits (%.Ng, 17 at most) that keep it. A row holds CSV_NAMED_MAX fields; more
  * are dropped (a programming error, caught by the tests). */
 void csv_named_text(csv_named_row_t *row, const char *name, const char *text);
 void csv_named_num(csv_named_row_t *row, const char *name, int decimals, double value);

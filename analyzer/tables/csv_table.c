@@ -291,6 +291,13 @@ static int parse_stream(const char *name, FILE *in, const void *data, size_t len
                 rc = cp_err_errno(err, CP_EIO, errno, "%s: cannot read", name);
                 break;
             }
+            /* A file that grew past the bound while read (csv_table_read_file). */
+            offset += n;
+            if (offset > REGULAR_FILE_TABLE_MAX) {
+                rc = cp_err_set(err, CP_EDATA, "%s: larger than %zu MiB, the most chokepoint "
+                                "reads of such a file", name, REGULAR_FILE_TABLE_MAX >> 20);
+                break;
+            }
             chunk = block;
         } else {
             n = len - offset;
@@ -341,6 +348,12 @@ int csv_table_read_file(const char *path, csv_table_t **out, cp_err_t *err)
     int rc = regular_file_open(path, REGULAR_FILE_GIVEN, &fd, err);
     if (rc != CP_OK)
         return rc;
+    struct stat st;
+    if (fstat(fd, &st) == 0 && (unsigned long long)st.st_size > REGULAR_FILE_TABLE_MAX) {
+        close(fd);
+        return cp_err_set(err, CP_EDATA, "%s: larger than %zu MiB, the most chokepoint reads "
+                          "of such a file", path, REGULAR_FILE_TABLE_MAX >> 20);
+    }
     FILE *in = fdopen(fd, "rb");
     if (in == NULL) {
         close(fd);

@@ -8,7 +8,9 @@
  * Data files must never crash or stall us, so the reader refuses (CP_EDATA, FILE:LINE
  * message) a field over CSV_TABLE_FIELD_MAX bytes, more than CSV_TABLE_COLUMNS_MAX
  * columns, more than CSV_TABLE_ROWS_MAX rows, a NUL byte, a row whose field count differs
- * from the header's, a duplicate header name and an unterminated quote. */
+ * from the header's, a duplicate header name and an unterminated quote; and, as a
+ * "FILE: larger than 1024 MiB" message, a file of more than REGULAR_FILE_TABLE_MAX bytes
+ * (common/regular_file.h), by its size or by what was read of it. */
 #ifndef CP_TABLES_CSV_TABLE_H
 #define CP_TABLES_CSV_TABLE_H
 

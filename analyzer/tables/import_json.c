@@ -53,7 +53,8 @@ int import_json_read(const char *path, json_t **root, cp_err_t *err)
     *root = NULL;
     char *data = NULL;
     size_t len = 0;
-    int rc = regular_file_read(path, REGULAR_FILE_GIVEN, &data, &len, NULL, err);
+    int rc = regular_file_read_at_most(path, REGULAR_FILE_GIVEN, REGULAR_FILE_IMPORT_MAX, &data,
+                                       &len, NULL, err);
     if (rc == CP_OK)
         rc = import_json_parse(path, data, len, root, err);
     free(data);

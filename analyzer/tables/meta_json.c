@@ -301,7 +301,8 @@ static meta_read_result_t read_meta_file(const char *path, json_t **meta, long *
     *meta = NULL;
     char *data = NULL;
     size_t len = 0;
-    if (regular_file_read(path, REGULAR_FILE_OWN, &data, &len, owner_uid, err) != CP_OK)
+    if (regular_file_read_at_most(path, REGULAR_FILE_OWN, REGULAR_FILE_META_MAX, &data, &len,
+                                  owner_uid, err) != CP_OK)
         return errno == ENOENT ? META_READ_MISSING : META_READ_BAD;
     json_error_t jerr;
     *meta = json_loadb(data, len, 0, &jerr);

@@ -169,6 +169,39 @@ expect_status 0 "--plots without gnuplot still succeeds"
 check "history.md and data written without gnuplot" test -s "$WORK/noplot/history.md" -a -s "$WORK/noplot/lab1/history-data/rates.dat"
 check "notice names gnuplot" grep -q "gnuplot not found" "$WORK/err"
 
+# --- two hosts whose names differ only in a replaced character: a directory each ---------
+# "a b" and "a_b" both became DIR/a_b: without --force "output exists", with it the second
+# host's figures replaced the first's and both headings linked the same image.
+for h in "a b" a_b; do
+    mkdir -p "$WORK/twins/s-$h"
+    cp "$ROOT/a-study/runs.csv" "$WORK/twins/s-$h/"
+    printf '{"started": "2026-01-01T10:00:00+0000", "status": "complete", "host": {"hostname": "%s"}}\n' \
+        "$h" > "$WORK/twins/s-$h/meta.json"
+done
+# "a b" is named a_b and the low 32 bits of the XXH3-64 of "a b" (xxhsum -H3: 8044f8a624582c4c).
+CHOKEPOINT_GNUPLOT=/nonexistent/gnuplot run "$CP" history "$WORK/twins" --plots "$WORK/twins-plots"
+expect_status 0 "history --plots of hosts 'a b' and 'a_b'"
+check "host 'a_b' keeps its name as its directory" test -s "$WORK/twins-plots/a_b/history-data/rates.dat"
+check "host 'a b' has a directory of its own" test -s "$WORK/twins-plots/a_b-24582c4c/history-data/rates.dat"
+check "each host's data names its own host" \
+    grep -q "^host = 'a b'" "$WORK/twins-plots/a_b-24582c4c/history-data/vars.gp"
+if command -v "${CHOKEPOINT_GNUPLOT:-gnuplot}" >/dev/null; then
+    run "$CP" history "$WORK/twins" --plots "$WORK/twins-drawn" -q
+    expect_status 0 "history --plots of hosts 'a b' and 'a_b' drawn"
+    check "history.md links each host's own figure" \
+        python3 - "$WORK/twins-drawn/history.md" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+links = {}
+for part in re.split(r"^## ", text, flags=re.M)[1:]:
+    host = part.split("\n", 1)[0]
+    links[host] = re.findall(r"\]\(([^)]*history_rate\.png)\)", part)
+assert links == {"a b": ["a_b-24582c4c/history_rate.png"], "a_b": ["a_b/history_rate.png"]}, links
+PY
+else
+    skip_check "history --plots of two like-named hosts: no ${CHOKEPOINT_GNUPLOT:-gnuplot}: the links of history.md are not checked"
+fi
+
 # --- a study whose process died reads "abandoned", as analyze and plot call it ----------
 python3 - "$ROOT/b-study/meta.json" <<'PY'
 import json, sys

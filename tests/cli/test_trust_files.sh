@@ -74,6 +74,29 @@ run timeout -k 1 10 "$CP" import fio export-fifo.json
 expect_status 2 "import on a FIFO"
 expect_one_line_error "export-fifo\.json: is a FIFO, not a regular file" "import on a FIFO: one line naming it"
 
+# ---- a sparse file is refused by its size, never read into memory -------------------------
+# Under a 400 MB address space a 2 GiB meta.json, fio export or table would be "out of
+# memory" if read to its end; its bound (docs/formats.md) refuses it at once instead.
+mkdir -p sparse-root
+study sparse-root/s0 h1 0
+study sparse-root/s1 h1 5
+truncate -s 2G sparse-root/s0/meta.json
+run bash -c 'ulimit -v 400000; exec "$0" history sparse-root --format json' "$CP"
+expect_status 0 "history with a 2 GiB sparse meta.json beside a good study"
+check "history skips the sparse meta.json, naming it and its 16 MiB bound" \
+    grep -q "skipped sparse-root/s0: meta.json: larger than 16 MiB" "$WORK/err"
+run bash -c 'ulimit -v 400000; exec "$0" history sparse-root/s0' "$CP"
+expect_status 2 "history whose only study has a 2 GiB sparse meta.json"
+truncate -s 2G sparse-export.json
+run bash -c 'ulimit -v 400000; exec "$0" import fio sparse-export.json -o sparse-probe.csv' "$CP"
+expect_status 2 "import of a 2 GiB sparse JSON"
+expect_one_line_error "sparse-export\.json: larger than 256 MiB" "import of a sparse JSON: one line naming it and its bound"
+check "import of a sparse JSON leaves no probe.csv" test ! -e sparse-probe.csv
+truncate -s 2G sparse-runs.csv
+run bash -c 'ulimit -v 400000; exec "$0" analyze sparse-runs.csv' "$CP"
+expect_status 2 "analyze of a 2 GiB sparse table"
+expect_one_line_error "sparse-runs\.csv: larger than 1024 MiB" "analyze of a sparse table: one line naming it and its bound"
+
 # ---- SIGTERM stops history while it loads ---------------------------------------------------
 python3 - <<'PY'
 import json, os

@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "common/log.h"
@@ -160,10 +161,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s/" STUDY, fuzz_tmp_root());
 
-    json_error_t jerr;
+    cp_err_t merr = {0};
     json_t *meta = NULL;
-    meta_read_result_t read = meta_read(dir, &meta, &jerr);
+    meta_read_result_t read = meta_read(dir, &meta, &merr);
     fuzz_csv_require(read != META_READ_MISSING, "meta.json is there", &(cp_err_t){0});
+    /* A refusal is one line naming the file: the reader's rule, not the caller's. */
+    fuzz_csv_require(read == META_READ_OK || (merr.msg[0] != '\0' && strchr(merr.msg, '\n') == NULL),
+                     "a refused meta.json is one line", &merr);
     fuzz_csv_require((read == META_READ_OK) == (meta != NULL), "a read gives JSON or nothing",
                      &(cp_err_t){0});
     if (meta != NULL) {

@@ -234,12 +234,26 @@ static void test_plot_host_dir(void **state)
     char buf[64];
     history_plot_host_dir("build-01.lab_x", buf, sizeof buf);
     assert_string_equal(buf, "build-01.lab_x");
+    /* A changed name carries the low 32 bits of its host's XXH3-64 (xxhsum -H3). */
     history_plot_host_dir("a/b c", buf, sizeof buf);
-    assert_string_equal(buf, "a_b_c");
+    assert_string_equal(buf, "a_b_c-198ff9d3");
     history_plot_host_dir("..", buf, sizeof buf);
-    assert_string_equal(buf, "__");
+    assert_string_equal(buf, "__-70a33f0e");
     history_plot_host_dir("", buf, sizeof buf);
-    assert_string_equal(buf, "_");
+    assert_string_equal(buf, "_-38d394c2");
+    /* "a b" and "a_b" shared a_b. */
+    history_plot_host_dir("a b", buf, sizeof buf);
+    assert_string_equal(buf, "a_b-24582c4c");
+    history_plot_host_dir("a_b", buf, sizeof buf);
+    assert_string_equal(buf, "a_b");
+    /* A name cut to fit is changed too: cut further, so its hash fits. */
+    char longer[100];
+    memset(longer, 'x', sizeof longer - 1);
+    longer[sizeof longer - 1] = '\0';
+    history_plot_host_dir(longer, buf, sizeof buf);
+    assert_int_equal(strlen(buf), sizeof buf - 1);
+    assert_int_equal(strspn(buf, "x"), sizeof buf - 10);
+    assert_int_equal(buf[sizeof buf - 10], '-');
 }
 
 /* Fourteen lines and more: no two look alike (colour and marker up to 24 lines, with the

@@ -491,6 +491,49 @@ static void test_named_number_kept(void **state)
     }
 }
 
+/* Times of a microsecond or two and a CPU time of 40 us, written by the hyperfine import
+ * and read back as analyze reads runs.csv, are the values hyperfine gave (as %.6f and
+ * %.4f they were 0.000001 and 0.0000: 29% and 33% off, and no CPU time). */
+static void test_small_numbers_kept(void **state)
+{
+    (void)state;
+    const char *text =
+        "{\"results\":[{\"command\":\"zstd -T1 in\",\"user\":0.00004,\"system\":0.0000123,"
+        "\"times\":[1.4e-6,1.49e-6],\"exit_codes\":[0,0],\"parameters\":{\"threads\":\"1\"}}]}";
+    hyperfine_import_t imp;
+    cp_err_t err = {0};
+    assert_int_equal(hf_parse(text, "t", &imp, &err), CP_OK);
+    char *csv = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&csv, &len);
+    assert_int_equal(hyperfine_import_write(out, &imp, &err), CP_OK);
+    fclose(out);
+    runs_table_t *runs = NULL;
+    assert_int_equal(runs_table_load_buffer("r.csv", csv, len, &runs, &err), CP_OK);
+    assert_int_equal(runs->nrows, 2);
+    assert_true(runs->rows[0].seconds == 1.4e-6);
+    assert_true(runs->rows[1].seconds == 1.49e-6);
+    assert_true(runs->rows[0].cpu_user_s == 4e-5 && runs->rows[0].cpu_sys_s == 1.23e-5);
+    /* The shortest digits that keep it, not 17 of them: the file stays readable. */
+    assert_non_null(strstr(csv, "1.4e-06"));
+    runs_table_free(runs);
+    free(csv);
+    hyperfine_import_free(&imp);
+
+    /* Each value as a field of 4 and of 0 decimals reads back the same. */
+    const double values[] = {4e-5, 1.4e-6, 0.1, 2.0 / 3.0, 1e-300, 0.5, 12.25};
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
+        for (int decimals = 0; decimals <= 4; decimals += 4) {
+            csv_named_row_t row = {0};
+            csv_named_num(&row, "cpu_user_s", decimals, values[i]);
+            assert_true(strtod(row.fields[0].num, NULL) == values[i]);
+        }
+    /* A value its decimals hold exactly stays in them. */
+    csv_named_row_t row = {0};
+    csv_named_num(&row, "seconds", 6, 12.25);
+    assert_string_equal(row.fields[0].num, "12.250000");
+}
+
 /* fio's figures past 2^63, and hyperfine's times below a microsecond, refused naming the
  * job or result. */
 static void test_absurd_numbers(void **state)
@@ -588,6 +631,7 @@ int main(void)
         cmocka_unit_test(test_meta_started),
         cmocka_unit_test(test_meta_action),
         cmocka_unit_test(test_named_number_kept),
+        cmocka_unit_test(test_small_numbers_kept),
         cmocka_unit_test(test_absurd_numbers),
         cmocka_unit_test(test_meta_check),
     };

@@ -1,6 +1,7 @@
 /* test_owned_dir.c - directories written into by descriptor: a name swapped for a symlink
  * after the open redirects nothing, an existing file is kept without replace, a symlink is
- * never replaced, and what is refused; and regular_file's refusal of a FIFO. */
+ * never replaced, and what is refused; leftovers cleaned in the directory opened, not at
+ * its path; and regular_file's refusal of a FIFO. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/owned_dir.h"
@@ -81,6 +83,53 @@ static void test_swapped_name_redirects_nothing(void **state)
     cp_err_clear(&err);
     assert_int_equal(owned_dir_open(&d, slashed, false, &err), CP_EUSAGE);
     assert_non_null(strstr(err.msg, "is a symlink"));
+}
+
+/* A PID that named a process which has exited. */
+static long dead_pid(void)
+{
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(0);
+    assert_true(pid > 0);
+    assert_int_equal(waitpid(pid, NULL, 0), pid);
+    return (long)pid;
+}
+
+/* The leftovers a dead chokepoint left are cleaned in the directory opened and checked,
+ * not in whatever its path names by then: with the parent renamed and another directory
+ * put at its old name, the open through the parent's descriptor cleans the directory it
+ * opened (before: the one at the path, which was never checked). */
+static void test_stale_cleaned_in_the_directory_opened(void **state)
+{
+    (void)state;
+    char top[PATH_MAX], moved[PATH_MAX], path[PATH_MAX + 96], leftover[64];
+    in_base(top, "stale-top");
+    in_base(moved, "stale-moved");
+    snprintf(path, sizeof path, "%s/sub", top);
+    assert_int_equal(mkdir(top, 0755), 0);
+    assert_int_equal(mkdir(path, 0755), 0);
+    owned_dir_t parent = OWNED_DIR_INIT, child = OWNED_DIR_INIT;
+    cp_err_t err = {0};
+    assert_int_equal(owned_dir_open(&parent, top, false, &err), CP_OK);
+    assert_int_equal(rename(top, moved), 0);
+    assert_int_equal(mkdir(top, 0755), 0);
+    assert_int_equal(mkdir(path, 0755), 0);
+    snprintf(leftover, sizeof leftover, "plot.%ld-0.chokepoint-tmp", dead_pid());
+    const char *const dirs[] = {top, moved};
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/sub/%s", dirs[i], leftover);
+        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+        assert_true(fd >= 0);
+        close(fd);
+    }
+    assert_int_equal(owned_dir_open_in(&child, &parent, "sub", false, &err), CP_OK);
+    snprintf(path, sizeof path, "%s/sub/%s", moved, leftover);
+    assert_int_not_equal(access(path, F_OK), 0); /* cleaned: the directory opened */
+    snprintf(path, sizeof path, "%s/sub/%s", top, leftover);
+    assert_int_equal(access(path, F_OK), 0); /* kept: a directory never checked */
+    owned_dir_close(&child);
+    owned_dir_close(&parent);
 }
 
 static void test_replace_rules(void **state)
@@ -165,13 +214,51 @@ static void test_fifo_is_not_a_regular_file(void **state)
     free(data);
 }
 
+/* A file of more than the bound is refused by its size, and one whose size says less than
+ * it holds (as a file that grew while read: /proc/self/status says 0 bytes) when the read
+ * passes the bound; the file's bytes up to the bound are read as they are. */
+static void test_read_bounded(void **state)
+{
+    (void)state;
+    char path[PATH_MAX];
+    in_base(path, "bounded.json");
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{\"a\": 12345}\n", f); /* 13 bytes */
+    fclose(f);
+    char *data = NULL;
+    size_t len = 0;
+    cp_err_t err = {0};
+    assert_int_equal(regular_file_read_at_most(path, REGULAR_FILE_GIVEN, 13, &data, &len, NULL,
+                                               &err), CP_OK);
+    assert_int_equal(len, 13);
+    assert_string_equal(data, "{\"a\": 12345}\n");
+    free(data);
+    assert_int_equal(regular_file_read_at_most(path, REGULAR_FILE_GIVEN, 12, &data, &len, NULL,
+                                               &err), CP_EDATA);
+    assert_null(data);
+    assert_int_equal(len, 0);
+    assert_non_null(strstr(err.msg, "bounded.json: larger than 12 bytes, the most"));
+    struct stat st;
+    assert_int_equal(stat("/proc/self/status", &st), 0);
+    if (st.st_size == 0) {
+        cp_err_clear(&err);
+        assert_int_equal(regular_file_read_at_most("/proc/self/status", REGULAR_FILE_GIVEN, 64,
+                                                   &data, &len, NULL, &err), CP_EDATA);
+        assert_null(data);
+        assert_non_null(strstr(err.msg, "/proc/self/status: larger than"));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_swapped_name_redirects_nothing),
         cmocka_unit_test(test_replace_rules),
+        cmocka_unit_test(test_stale_cleaned_in_the_directory_opened),
         cmocka_unit_test(test_writable_by_others_refused),
         cmocka_unit_test(test_fifo_is_not_a_regular_file),
+        cmocka_unit_test(test_read_bounded),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
