@@ -418,7 +418,7 @@ int study_resume_load(const char *dir, char *abs_dir, json_t **meta, int *argc, 
     cp_err_t why = {0};
     meta_read_result_t read = meta_read_owned(abs_dir, &m, &file_uid, &why);
     if (read == META_READ_BAD || read == META_READ_REFUSED)
-        return cp_err_set(err, CP_EDATA, "--resume '%s': %s", dir, why.msg);
+        return cp_err_set(err, CP_EUSAGE, "--resume '%s': %s", dir, why.msg);
     json_t *cmd = json_object_get(m, "command_line");
     const char *first = json_string_value(json_array_get(cmd, 0));
     if (m == NULL || first == NULL || strcmp(first, "run") != 0) {

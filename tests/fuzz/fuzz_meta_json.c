@@ -101,11 +101,19 @@ static void check_history(const char *root)
 }
 
 /* predict's page-cache settings, as compare's environment. */
-static void check_predict(const char *dir)
+static void check_predict(const char *dir, bool meta_refused)
 {
     predict_study_t study;
     cp_err_t err = {0};
     int rc = predict_study_load(dir, &study, &err);
+    if (meta_refused) { /* a meta.json its reader refused stops predict, in one line */
+        fuzz_csv_require(rc == CP_EDATA && strchr(err.msg, '\n') == NULL &&
+                             strstr(err.msg, "meta.json") != NULL,
+                         "predict refuses a refused meta.json in one line naming it", &err);
+        if (rc == CP_OK)
+            predict_study_release(&study);
+        return;
+    }
     fuzz_csv_require(rc == CP_OK, "predict loads the study (its runs are valid)", &err);
     const study_env_t *env = &study.input->env;
     fuzz_csv_require(memchr(env->hostname, '\0', sizeof env->hostname) != NULL &&
@@ -194,7 +202,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_csv_require(said == NULL || status != NULL, "a note only for a status", &(cp_err_t){0});
     import_meta_action(dir, "runs.csv", true);
     import_meta_action(dir, "probe.csv", false);
-    check_predict(dir);
+    check_predict(dir, read == META_READ_REFUSED);
     check_history(fuzz_tmp_root());
     check_resume(dir);
     fuzz_tmp_clear();
