@@ -194,7 +194,7 @@ import re, sys
 text = open(sys.argv[1]).read()
 links = {}
 for part in re.split(r"^## ", text, flags=re.M)[1:]:
-    host = part.split("\n", 1)[0]
+    host = re.sub(r"\\(.)", r"\1", part.split("\n", 1)[0])  # Markdown's escapes read back
     links[host] = re.findall(r"\]\(([^)]*history_rate\.png)\)", part)
 assert links == {"a b": ["a_b-24582c4c/history_rate.png"], "a_b": ["a_b/history_rate.png"]}, links
 PY
