@@ -296,8 +296,10 @@ group_kill() {
     check "kill -9 of the process group: no mount, no loop device, no throttle rule left" \
         test -z "$(leftovers "$WORK/kill$1")$(stray_rules)"
     if [ -n "$tracing" ]; then
+        # The guardian takes the disk down first, the tracefs instance after it.
         check "kill -9 of the process group: no tracefs instance of the killed process" \
-            test ! -e "$tracing/instances/chokepoint-$pid" -a ! -e "/run/chokepoint/trace.chokepoint-$pid.lock"
+            wait_for 10 test ! -e "$tracing/instances/chokepoint-$pid" -a \
+                ! -e "/run/chokepoint/trace.chokepoint-$pid.lock"
     else
         skip_check "tracefs is not available here: the tracefs instance is not checked"
     fi
