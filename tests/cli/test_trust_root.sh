@@ -310,7 +310,7 @@ group_kill() {
     if [ "$judge_delayacct" = 1 ]; then
         check "kill -9 of the process group: task_delayacct is put back" \
             wait_for 5 bash -c "[ \"\$(cat $DELAYACCT)\" = 0 ]"
-        check "and its record removed" test ! -e /run/chokepoint/task_delayacct.original
+        check "and its record removed" wait_for 5 test ! -e /run/chokepoint/task_delayacct.original
         return 0
     fi
     unjudged="another chokepoint held task_delayacct for 60 s"
