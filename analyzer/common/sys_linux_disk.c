@@ -361,14 +361,21 @@ static void guardian_run(int read_fd, int ready_fd, void (*undo)(void), const in
     /* Its copies of the settings' holds go (the parent must be their last holder), their
      * records stay: a dead parent's are put back below. */
     cp_cleanup_settings_orphan_in_child();
-    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-    for (int fd = 0; null >= 0 && fd <= 2; fd++)
-        dup2(null, fd);
+    /* The descriptors it keeps move above 2 first: with stdin (or any of 0..2) closed
+     * when chokepoint started, the pipe or a disk's descriptor may be one of them, and
+     * /dev/null below would replace it (the pipe would read as the parent's death at
+     * once). */
     int kept[GUARDIAN_KEEP_MAX + 1];
     size_t k = 0;
     for (size_t i = 0; i < n && k < GUARDIAN_KEEP_MAX; i++)
-        kept[k++] = keep[i];
+        kept[k++] = keep[i] <= 2 ? fcntl(keep[i], F_DUPFD_CLOEXEC, 3) : keep[i];
+    if (read_fd <= 2)
+        read_fd = fcntl(read_fd, F_DUPFD_CLOEXEC, 3);
     kept[k++] = read_fd;
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    for (int fd = 0; null >= 0 && fd <= 2; fd++)
+        if (fd != null)
+            dup2(null, fd);
     for (size_t i = 1; i < k; i++) /* insertion sort: a handful */
         for (size_t j = i; j > 0 && kept[j - 1] > kept[j]; j--) {
             int t = kept[j];
