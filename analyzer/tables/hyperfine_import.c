@@ -149,6 +149,12 @@ static int result_rows(const char *name, const json_t *results, size_t i,
           row.cpu_sys_s < CP_QUANTITY_MAX))
         return cp_err_set(err, CP_EDATA, "%s: result %zu ('%s'): user or system time is "
                           "not a time (0 to 2^63 s)", name, i + 1, shown);
+    /* A mean below a microsecond is no CPU time a table holds (its loaders refuse it):
+     * unknown, written empty, rather than a figure. */
+    if (row.cpu_user_s > 0 && row.cpu_user_s < CP_SECONDS_MIN)
+        row.cpu_user_s = NAN;
+    if (row.cpu_sys_s > 0 && row.cpu_sys_s < CP_SECONDS_MIN)
+        row.cpu_sys_s = NAN;
     const json_t *exit_codes = json_object_get(result, "exit_codes");
     size_t k;
     const json_t *t;
