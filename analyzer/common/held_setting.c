@@ -175,8 +175,16 @@ void held_setting_forget_in_child(held_setting_t *h)
 
 void held_setting_put_back_orphaned(const held_setting_t *h)
 {
-    if (h->lock_path[0] != '\0')
-        put_back(h, -1);
+    if (h->lock_path[0] == '\0')
+        return;
+    /* The holder is dead, but a process killed outright closes its descriptors one by one:
+     * its pipe may read as closed a moment before its hold on the holders' file goes. A
+     * second of grace tells a dying holder from a live one (which keeps its hold). */
+    for (int i = 0; i < 100 && !no_live_holder(h->holders_path); i++) {
+        struct timespec pause = {0, 10 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    put_back(h, -1);
 }
 
 void held_setting_release(held_setting_t *h)

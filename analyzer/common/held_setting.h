@@ -53,7 +53,8 @@ void held_setting_forget_in_child(held_setting_t *h);
 /* For a process that does not hold h but outlives its holder (the guardian of one killed
  * outright): when no live process holds the setting, writes the recorded original back
  * and removes the record, as the last holder's release would have. Nothing when h was
- * never raised or another holder lives. Async-signal-safe. */
+ * never raised or another holder lives (a holder still closing its descriptors as it dies
+ * is waited for up to a second). Async-signal-safe. */
 void held_setting_put_back_orphaned(const held_setting_t *h);
 
 #endif
