@@ -22,6 +22,18 @@ static void fuzz_csv_require(int cond, const char *what, const cp_err_t *err)
     }
 }
 
+/* Checks an import's refusal: CP_EDATA (or CP_ENOMEM), recorded as returned, one line
+ * starting with "NAME: " (an import names its file, not a line). */
+static inline void fuzz_check_import_refusal(int rc, const cp_err_t *err, const char *name)
+{
+    fuzz_csv_require(rc == CP_EDATA || rc == CP_ENOMEM, "a refusal is CP_EDATA", err);
+    fuzz_csv_require(err->code == rc, "the recorded error is the returned one", err);
+    size_t n = strlen(name);
+    fuzz_csv_require(strncmp(err->msg, name, n) == 0 && strncmp(err->msg + n, ": ", 2) == 0,
+                     "the message starts with the file name", err);
+    fuzz_csv_require(strpbrk(err->msg, "\n\r") == NULL, "the message is one line", err);
+}
+
 /* Checks a failed load's error against the FILE:LINE: contract for file `name`. */
 static inline void fuzz_csv_check_failure(int rc, const cp_err_t *err, const char *name)
 {

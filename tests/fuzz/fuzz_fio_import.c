@@ -15,16 +15,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* A refusal: CP_EDATA (or CP_ENOMEM), one line starting "fio.json:". */
-static void check_refusal(int rc, const cp_err_t *err)
-{
-    fuzz_csv_require(rc == CP_EDATA || rc == CP_ENOMEM, "a refusal is CP_EDATA", err);
-    fuzz_csv_require(err->code == rc, "the recorded error is the returned one", err);
-    fuzz_csv_require(strncmp(err->msg, "fio.json: ", 10) == 0,
-                     "the message starts with the file name", err);
-    fuzz_csv_require(strpbrk(err->msg, "\n\r") == NULL, "the message is one line", err);
-}
-
 /* The imported rows, written, load back as the same rows. */
 static void check_round_trip(const fio_import_t *imp)
 {
@@ -61,14 +51,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int rc = import_json_parse("fio.json", (const char *)data, size, &root, &err);
     if (rc != CP_OK) {
         fuzz_csv_require(root == NULL, "a failed parse returns no JSON", &err);
-        check_refusal(rc, &err);
+        fuzz_check_import_refusal(rc, &err, "fio.json");
         return 0;
     }
     fio_import_t imp;
     rc = fio_import_parse("fio.json", root, &imp, &err);
     if (rc != CP_OK) {
         fuzz_csv_require(imp.rows == NULL && imp.n == 0, "a refusal holds no rows", &err);
-        check_refusal(rc, &err);
+        fuzz_check_import_refusal(rc, &err, "fio.json");
         json_decref(root);
         return 0;
     }

@@ -16,16 +16,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* A refusal: CP_EDATA (or CP_ENOMEM), one line starting "hf.json:". */
-static void check_refusal(int rc, const cp_err_t *err)
-{
-    fuzz_csv_require(rc == CP_EDATA || rc == CP_ENOMEM, "a refusal is CP_EDATA", err);
-    fuzz_csv_require(err->code == rc, "the recorded error is the returned one", err);
-    fuzz_csv_require(strncmp(err->msg, "hf.json: ", 9) == 0,
-                     "the message starts with the file name", err);
-    fuzz_csv_require(strpbrk(err->msg, "\n\r") == NULL, "the message is one line", err);
-}
-
 /* The imported rows, written, load back: every valid row (exit code 0) with its time. */
 static void check_round_trip(const hyperfine_import_t *imp)
 {
@@ -74,14 +64,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     json_t *root = NULL;
     int rc = import_json_parse("hf.json", (const char *)data, size, &root, &err);
     if (rc != CP_OK) {
-        check_refusal(rc, &err);
+        fuzz_check_import_refusal(rc, &err, "hf.json");
         return 0;
     }
     hyperfine_import_t imp;
     rc = hyperfine_import_parse("hf.json", root, sizes, &imp, &err);
     if (rc != CP_OK) {
         fuzz_csv_require(imp.rows == NULL && imp.n == 0, "a refusal holds no rows", &err);
-        check_refusal(rc, &err);
+        fuzz_check_import_refusal(rc, &err, "hf.json");
         json_decref(root);
         return 0;
     }
